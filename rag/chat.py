@@ -1,0 +1,79 @@
+"""Follow-up questions become standalone questions before retrieval.
+
+With an LLM: llama-index's condense step (as in CondensePlusContextChatEngine), but the
+answer still goes through the citing engine, so citations survive in chat. Without one:
+a deterministic rule that carries the previous question and the cited papers a follow-up
+points at ("it", "the second one", "[2]") into the new query.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from rag.prompts import CONDENSE_PROMPT
+from rag.types import ChatMessage
+
+if TYPE_CHECKING:
+    from llama_index.core.llms import LLM
+
+_REFERENCE_LINE = re.compile(r"^\s*\[(\d+)\]\s+(.+?)(?:\s+[—–-]\s+.*)?$", re.M)
+_ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "last": -1}
+_FOLLOW_UP = re.compile(
+    r"\b(it|its|they|them|their|this|that|these|those|the (?:first|second|third|fourth|fifth|"
+    r"last|former|latter|above|previous|same)|one|ones|paper|papers|method|approach|"
+    r"\[\d+\])\b|^(and|also|what about|how about|compare|why|how so)\b",
+    re.I,
+)
+MAX_HISTORY_CHARS = 4000
+
+
+def previous_references(history: list[ChatMessage]) -> dict[int, str]:
+    """Titles from the numbered reference list of the last assistant message."""
+    for message in reversed(history):
+        if message.role == "assistant":
+            return {
+                int(n): title.strip(" *") for n, title in _REFERENCE_LINE.findall(message.content)
+            }
+    return {}
+
+
+def _previous_question(history: list[ChatMessage]) -> str:
+    for message in reversed(history):
+        if message.role == "user":
+            return message.content
+    return ""
+
+
+def is_follow_up(question: str) -> bool:
+    return len(question.split()) <= 25 and bool(_FOLLOW_UP.search(question))
+
+
+def condense_rule(question: str, history: list[ChatMessage]) -> str:
+    """Deterministic rewrite for the extractive backend."""
+    if not history or not is_follow_up(question):
+        return question
+    references = previous_references(history)
+    pointed: list[str] = []
+    lowered = question.lower()
+    for word, n in _ORDINALS.items():
+        if re.search(rf"\b{word}\b", lowered) and references:
+            key = max(references) if n == -1 else n
+            if key in references:
+                pointed.append(references[key])
+    pointed += [
+        references[int(n)] for n in re.findall(r"\[(\d+)\]", question) if int(n) in references
+    ]
+    context = pointed or list(references.values())[:2]
+    parts = [question, _previous_question(history), *dict.fromkeys(context)]
+    return " ".join(p for p in parts if p)
+
+
+def condense_llm(question: str, history: list[ChatMessage], llm: LLM) -> str:
+    if not history:
+        return question
+    lines = [f"{m.role}: {m.content}" for m in history[-6:]]
+    text = "\n".join(lines)[-MAX_HISTORY_CHARS:]
+    reply = llm.complete(CONDENSE_PROMPT.format(history=text, question=question))
+    rewritten = str(reply.text).strip().strip('"').splitlines()
+    return rewritten[0].strip() if rewritten and rewritten[0].strip() else question

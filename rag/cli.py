@@ -1,0 +1,244 @@
+"""`rag` command line: ingest, stats, ask, chat, serve, eval."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from rag.settings import Settings
+
+EXIT_USAGE = 2
+EXIT_FAILED = 1
+
+
+def _add_answer_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--top-k", type=int, help="papers to retrieve (1..50)")
+    parser.add_argument("--mode", choices=["dense", "bm25", "hybrid"], help="retrieval mode")
+    parser.add_argument(
+        "--backend",
+        choices=["auto", "extractive", "openai", "openai-compatible"],
+        help="answer backend",
+    )
+    parser.add_argument(
+        "--status", action="append", help="keep papers with this status (repeatable)"
+    )
+    parser.add_argument("--author", help="keep papers with an author containing this text")
+    parser.add_argument("--title", help="keep papers whose title contains this text")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="rag", description=__doc__)
+    parser.add_argument("-v", "--verbose", action="store_true", help="log debug output")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("ingest", help="load, chunk, embed and store papers")
+    p.add_argument("paths", nargs="*", type=Path, help="corpus files (default: the bundled corpus)")
+    p.add_argument("--rebuild", action="store_true", help="drop the collection and start over")
+    p.add_argument("--prune", action="store_true", help="remove papers not in the given sources")
+    p.add_argument("--strict", action="store_true", help="fail on any bad record, writing nothing")
+    p.add_argument("--if-empty", action="store_true", help="do nothing if the store has papers")
+
+    sub.add_parser("stats", help="papers, chunks, embedding model, store")
+
+    p = sub.add_parser("ask", help="answer one question with citations")
+    p.add_argument("question")
+    p.add_argument("--json", action="store_true", help="print the Answer as JSON")
+    _add_answer_options(p)
+
+    p = sub.add_parser("chat", help="interactive terminal chat with history")
+    _add_answer_options(p)
+
+    p = sub.add_parser("serve", help="serve the chat UI and the HTTP API")
+    p.add_argument("--host")
+    p.add_argument("--port", type=int)
+
+    sub.add_parser("eval", help="evaluation harness (same as `python -m eval`)", add_help=False)
+    return parser
+
+
+def _settings_for(args: argparse.Namespace) -> Settings:
+    overrides: dict[str, Any] = {}
+    for name in ("backend", "host", "port"):
+        if getattr(args, name, None) is not None:
+            overrides[name] = getattr(args, name)
+    return Settings(**overrides)
+
+
+def _filters(args: argparse.Namespace) -> dict[str, Any] | None:
+    found = {"status": args.status, "author": args.author, "title": args.title}
+    found = {k: v for k, v in found.items() if v}
+    return found or None
+
+
+def _progress_bar() -> Any:
+    from tqdm import tqdm
+
+    bar: dict[str, Any] = {}
+
+    def update(done: int, total: int) -> None:
+        if "bar" not in bar:
+            bar["bar"] = tqdm(total=total, unit="paper", desc="embedding", file=sys.stderr)
+        bar["bar"].n = done
+        bar["bar"].refresh()
+        if done >= total:
+            bar["bar"].close()
+
+    return update
+
+
+def cmd_ingest(args: argparse.Namespace, settings: Settings) -> int:
+    from rag.ingest import ingest
+    from rag.store import PaperStore
+
+    store = PaperStore(settings)
+    if args.if_empty and store.counts()[0] > 0:
+        print(f"store already holds {store.counts()[0]:,} papers; nothing to do")
+        return 0
+    report = ingest(
+        settings,
+        args.paths or None,
+        rebuild=args.rebuild,
+        prune=args.prune,
+        strict=args.strict,
+        store=store,
+        progress=_progress_bar(),
+    )
+    for issue in report.issues[:50]:
+        print(f"skipped {issue}", file=sys.stderr)
+    if len(report.issues) > 50:
+        print(f"… and {len(report.issues) - 50} more skipped records", file=sys.stderr)
+    # Build the BM25 index now so the first question does not pay for it.
+    from rag.retrieve import BM25Index
+
+    BM25Index(store, settings, store.fingerprint())
+    print(report.summary())
+    return 0
+
+
+def cmd_stats(settings: Settings) -> int:
+    from rag.store import PaperStore
+
+    store = PaperStore(settings)
+    papers, chunks = store.counts()
+    model = store.recorded_model()
+    print(f"papers      {papers:,}")
+    print(f"chunks      {chunks:,}")
+    print(f"embedding   {model[0]} (dim {model[1]})" if model else "embedding   (none yet)")
+    print(f"store       {settings.store_location()} / collection '{settings.collection}'")
+    print(f"backend     {settings.resolved_backend()}")
+    return 0
+
+
+def _print_answer(answer: Any, as_json: bool) -> None:
+    from rag.formatting import answer_with_references
+
+    if as_json:
+        print(json.dumps(answer.cli_json(), ensure_ascii=False, indent=2))
+    else:
+        print(answer_with_references(answer))
+
+
+def cmd_ask(args: argparse.Namespace, settings: Settings) -> int:
+    from rag.assistant import Assistant
+
+    assistant = Assistant.from_settings(settings)
+    answer = assistant.ask(args.question, top_k=args.top_k, mode=args.mode, filters=_filters(args))
+    _print_answer(answer, args.json)
+    return 0
+
+
+def cmd_chat(args: argparse.Namespace, settings: Settings) -> int:
+    from rag.assistant import Assistant
+    from rag.formatting import answer_with_references
+    from rag.types import ChatMessage
+
+    assistant = Assistant.from_settings(settings)
+    history: list[ChatMessage] = []
+    print(
+        f"icml-rag chat ({assistant.synthesizer.name}). Empty line or Ctrl-D to quit; /clear resets."
+    )
+    while True:
+        try:
+            question = input("you> ").strip()
+        except (EOFError, KeyboardInterrupt):
+            print()
+            return 0
+        if not question:
+            return 0
+        if question == "/clear":
+            history = []
+            continue
+        final = None
+        print("rag> ", end="", flush=True)
+        for kind, payload in assistant.stream(
+            question,
+            history=history[-settings.max_history_turns :],
+            top_k=args.top_k,
+            mode=args.mode,
+            filters=_filters(args),
+        ):
+            if kind == "delta":
+                print(payload, end="", flush=True)
+            else:
+                final = payload
+        print()
+        if final is not None:
+            rendered = answer_with_references(final)  # type: ignore[arg-type]
+            print(rendered[len(final.answer) :].strip("\n"), "\n")  # type: ignore[attr-defined]
+            history += [
+                ChatMessage(role="user", content=question),
+                ChatMessage(role="assistant", content=rendered),
+            ]
+
+
+def _exec_module(module: str, argv: Sequence[str]) -> int:
+    # `rag` never imports ui/ or eval/: those entry points run as their own modules.
+    os.execv(sys.executable, [sys.executable, "-m", module, *argv])
+    return 0  # pragma: no cover
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["eval"]:
+        return _exec_module("eval", argv[1:])
+    if argv[:1] == ["serve"]:
+        return _exec_module("ui", argv[1:])
+    args = build_parser().parse_args(argv)
+    logging.basicConfig(level=logging.DEBUG if args.verbose else logging.WARNING)
+    try:
+        settings = _settings_for(args)
+        if args.command == "ingest":
+            return cmd_ingest(args, settings)
+        if args.command == "stats":
+            return cmd_stats(settings)
+        if args.command == "ask":
+            return cmd_ask(args, settings)
+        if args.command == "chat":
+            return cmd_chat(args, settings)
+    except ValidationError as exc:
+        print(f"rag: invalid setting: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print("\nrag: interrupted; re-run the same command to finish", file=sys.stderr)
+        return 130
+    except Exception as exc:
+        from rag import AnswerError, CorpusError, InputError, StoreError
+        from rag.backends import BackendError
+
+        if isinstance(exc, CorpusError | InputError | StoreError | AnswerError | BackendError):
+            print(f"rag: error: {exc}", file=sys.stderr)
+            return EXIT_USAGE if isinstance(exc, CorpusError | InputError) else EXIT_FAILED
+        raise
+    return EXIT_USAGE
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

