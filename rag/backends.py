@@ -137,7 +137,9 @@ def build_llm(settings: Settings) -> LLM | None:
         "temperature": settings.llm_temperature,
         "max_tokens": settings.llm_max_tokens,
         "timeout": settings.llm_timeout_s,
-        "max_retries": settings.llm_max_retries,
+        # The openai client retries 429/5xx/timeouts itself (see _clients); llama-index would
+        # wrap every call in a second retry loop of its own, multiplying requests and waits.
+        "max_retries": 0,
     }
     if backend == "extractive":
         return None
@@ -148,7 +150,8 @@ def build_llm(settings: Settings) -> LLM | None:
             from llama_index.llms.openai import OpenAI
         except ImportError as exc:
             raise BackendError("backend 'openai' needs 'llama-index-llms-openai'") from exc
-        return OpenAI(api_key=settings.openai_api_key.get_secret_value(), **common)
+        key = settings.openai_api_key.get_secret_value()
+        return OpenAI(api_key=key, **common, **_clients(settings, key, None))
     if not settings.llm_base_url:
         raise BackendError("backend 'openai-compatible' needs RAG_LLM_BASE_URL")
     try:
@@ -165,4 +168,21 @@ def build_llm(settings: Settings) -> LLM | None:
         is_function_calling_model=False,
         context_window=8192,
         **common,
+        **_clients(settings, key, settings.llm_base_url),
     )
+
+
+def _clients(settings: Settings, key: str, base_url: str | None) -> dict[str, Any]:
+    """openai clients that make `llm_max_retries` retries, with the client's own backoff."""
+    import openai
+
+    options: dict[str, Any] = {
+        "api_key": key,
+        "base_url": base_url,
+        "timeout": settings.llm_timeout_s,
+        "max_retries": settings.llm_max_retries,
+    }
+    return {
+        "openai_client": openai.OpenAI(**options),
+        "async_openai_client": openai.AsyncOpenAI(**options),
+    }

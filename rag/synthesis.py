@@ -5,9 +5,12 @@ Both yield raw text deltas citing sources as [n]; the engine validates the marke
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
+
+import openai
 
 from rag.evidence import Evidence, ScoredSentence
 from rag.prompts import SYSTEM_PROMPT, user_prompt
@@ -115,18 +118,53 @@ class LLMSynthesizer:
         while True:
             produced = False
             try:
+                chunks = 0
+                finished: bool | None = None
                 for chunk in self.llm.stream_chat(messages):
+                    chunks += 1
+                    finished = _finished(chunk.raw, finished)
                     if chunk.delta:
                         produced = True
                         yield chunk.delta
+                if not chunks or finished is False:
+                    # A close-delimited stream that stops early, or a 200 reply that is no
+                    # event stream at all, ends without an error: only the missing
+                    # finish_reason tells a cut or empty reply from a complete one.
+                    raise IncompleteReplyError("the stream ended without a finish_reason")
                 return
             except Exception as exc:  # openai/httpx raise many types; all end the same way
-                # The client already retried 429/5xx/timeouts on connect; a stream that broke
-                # before any text is retried here, one that broke midway is reported.
-                if produced or attempt >= self.max_retries:
+                # The client already retried 429/5xx/timeouts/refused connections (with its
+                # backoff); retrying those here too would multiply requests and waits. A
+                # stream that broke before any text is retried here, one that broke midway
+                # is reported.
+                client_retried = isinstance(exc, openai.APIStatusError | openai.APIConnectionError)
+                if produced or client_retried or attempt >= self.max_retries:
                     raise AnswerError(_describe(exc), _status(exc)) from exc
                 attempt += 1
                 time.sleep(min(4.0, 0.5 * 2**attempt))
+
+
+class IncompleteReplyError(RuntimeError):
+    """The model's stream stopped before the server said it was finished."""
+
+
+def _finished(raw: object, previous: bool | None) -> bool | None:
+    """True once an OpenAI-protocol chunk carried a finish_reason, False while none has;
+    None when the chunks are not OpenAI-protocol (nothing to check)."""
+    if previous:
+        return True
+    choices = raw.get("choices") if isinstance(raw, dict) else getattr(raw, "choices", None)
+    if choices is None:
+        return previous
+    for choice in choices:
+        reason = (
+            choice.get("finish_reason")
+            if isinstance(choice, dict)
+            else getattr(choice, "finish_reason", None)
+        )
+        if reason:
+            return True
+    return False
 
 
 def _status(exc: Exception) -> int:
@@ -145,4 +183,10 @@ def _describe(exc: Exception) -> str:
         return f"the language model failed (HTTP {status})"
     if "Connection" in name:
         return "the language model server cannot be reached"
+    if isinstance(exc, IncompleteReplyError):
+        return "the language model's reply ended before it was complete (or was no stream)"
+    if "Protocol" in name:
+        return "the language model's reply broke off before it was complete"
+    if isinstance(exc, json.JSONDecodeError):
+        return "the language model sent a reply that is not valid JSON"
     return f"the language model failed ({name})"
