@@ -1,0 +1,170 @@
+"""`python -m eval` (also `rag eval`): run, scitldr, synth, calibrate.
+
+Each subcommand is one `_add_<name>(sub)` function that declares its options and sets
+`func` to a handler taking the parsed args and returning an exit code; adding one is
+adding such a function to SUBCOMMANDS. Heavy imports happen inside the handlers so
+`--help` stays fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+EXIT_USAGE = 2
+EXIT_FAILED = 1
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_SCITLDR = ROOT.parent / "shared" / "data" / "scitldr"
+
+
+def _cmd_run(args: argparse.Namespace) -> int:
+    from eval.report import format_table
+    from eval.run import default_out_dir, parse_modes, run_eval, settings_from_args
+
+    modes = parse_modes(args.compare) if args.compare else None
+    settings = settings_from_args(args.backend)
+    out_dir = args.out or default_out_dir()
+    summary = run_eval(
+        settings,
+        args.questions,
+        modes or [args.mode or settings.retrieval_mode],
+        out_dir,
+        top_k=args.top_k,
+        baseline=not args.no_baseline,
+    )
+    print(format_table(summary))
+    print(f"\nwrote {out_dir}/summary.json, results.jsonl, report.md, metrics.png, latency.png")
+    return 0
+
+
+def _add_run(sub: Any) -> None:
+    p = sub.add_parser("run", help="evaluate retrieval and answers on a question file")
+    p.add_argument("--questions", type=Path, required=True, help="question file (JSONL)")
+    p.add_argument("--mode", choices=["dense", "bm25", "hybrid"], help="retrieval mode")
+    p.add_argument("--backend", choices=["auto", "extractive", "openai", "openai-compatible"])
+    p.add_argument("--top-k", type=int, help="sources given to the answer (default: settings)")
+    p.add_argument("--out", type=Path, help="output directory (default eval/out/<timestamp>)")
+    p.add_argument("--compare", help="comma-separated modes, e.g. dense,bm25,hybrid")
+    p.add_argument("--no-baseline", action="store_true", help="skip the plain llama-index baseline")
+    p.set_defaults(func=_cmd_run)
+
+
+def _cmd_scitldr(args: argparse.Namespace) -> int:
+    from eval.run import parse_modes
+    from eval.scitldr import run_scitldr
+
+    run_scitldr(
+        scitldr_dir=args.scitldr_dir,
+        split=args.split,
+        modes=parse_modes(args.modes),
+        out_dir=args.out,
+        data_dir=args.data_dir,
+        collection=args.collection,
+        baseline=not args.no_baseline,
+    )
+    return 0
+
+
+def _add_scitldr(sub: Any) -> None:
+    p = sub.add_parser("scitldr", help="known-item retrieval on SciTLDR (TLDR -> its paper)")
+    p.add_argument(
+        "--split", choices=["dev", "test"], default="dev", help="dev tunes; test is held out"
+    )
+    p.add_argument("--modes", default="dense,bm25,hybrid")
+    p.add_argument(
+        "--out", type=Path, help="output directory (default eval/out/scitldr-<split>-<timestamp>)"
+    )
+    p.add_argument("--scitldr-dir", type=Path, default=DEFAULT_SCITLDR)
+    p.add_argument("--data-dir", type=Path, default=Path("var/scitldr"))
+    p.add_argument("--collection", default="scitldr")
+    p.add_argument("--no-baseline", action="store_true")
+    p.set_defaults(func=_cmd_scitldr)
+
+
+def _cmd_synth(args: argparse.Namespace) -> int:
+    from eval.synth import synthesise
+
+    written = synthesise(args.n, args.out, backend=args.backend, seed=args.seed)
+    print(f"wrote {written} generated question(s) to {args.out} (review before use)")
+    return 0
+
+
+def _add_synth(sub: Any) -> None:
+    p = sub.add_parser("synth", help="draft questions from sampled abstracts with the LLM")
+    p.add_argument("--n", type=int, default=20, help="abstracts to sample")
+    p.add_argument("--out", type=Path, default=ROOT / "eval" / "datasets" / "generated.jsonl")
+    p.add_argument("--backend", choices=["auto", "openai", "openai-compatible"])
+    p.add_argument("--seed", type=int, default=7)
+    p.set_defaults(func=_cmd_synth)
+
+
+def _cmd_calibrate(args: argparse.Namespace) -> int:
+    from eval.calibrate import calibrate
+
+    print(
+        calibrate(args.questions, mode=args.mode, l2=args.l2, max_false=args.max_false_abstention)
+    )
+    return 0
+
+
+def _add_calibrate(sub: Any) -> None:
+    p = sub.add_parser("calibrate", help="fit the abstention model on a question file")
+    p.add_argument("--questions", type=Path, default=ROOT / "eval" / "datasets" / "dev.jsonl")
+    p.add_argument("--mode", choices=["dense", "bm25", "hybrid"], help="retrieval mode")
+    p.add_argument("--l2", type=float, default=0.1, help="L2 penalty on the weights")
+    p.add_argument(
+        "--max-false-abstention",
+        type=float,
+        default=0.05,
+        help="largest false-abstention rate the threshold may cost",
+    )
+    p.set_defaults(func=_cmd_calibrate)
+
+
+SUBCOMMANDS: list[Callable[[Any], None]] = [_add_run, _add_scitldr, _add_synth, _add_calibrate]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m eval", description=__doc__.split("\n")[0])
+    parser.add_argument("-v", "--verbose", action="store_true")
+    sub = parser.add_subparsers(dest="command", required=True)
+    for add in SUBCOMMANDS:
+        add(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    logging.basicConfig(
+        level=logging.DEBUG if args.verbose else logging.WARNING,
+        format="%(levelname)s %(name)s: %(message)s",
+    )
+    from pydantic import ValidationError
+
+    from eval.questions import QuestionFileError
+    from eval.run import UsageError
+    from eval.synth import SynthError
+    from rag import AnswerError, CorpusError, InputError, StoreError
+
+    try:
+        return int(args.func(args))
+    except ValidationError as exc:
+        print(f"eval: invalid setting: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except (QuestionFileError, UsageError, SynthError, CorpusError, InputError) as exc:
+        print(f"eval: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except (StoreError, AnswerError, FileNotFoundError) as exc:
+        print(f"eval: error: {exc}", file=sys.stderr)
+        return EXIT_FAILED
+    except KeyboardInterrupt:
+        print("\neval: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

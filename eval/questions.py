@@ -1,0 +1,132 @@
+"""Question files (JSONL): load, validate with line-numbered errors, check gold ids.
+
+One object per line: {"id", "question", "gold_ids": [...], "answerable": bool,
+"category"?, "reference_answer"?, "key_facts"?: [str]}. Extra fields are ignored.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+UNCATEGORISED = "uncategorised"
+
+
+class QuestionFileError(ValueError):
+    """The question file cannot be used; the message names the file, line and field."""
+
+
+@dataclass(frozen=True)
+class Question:
+    id: str
+    question: str
+    gold_ids: list[str]
+    answerable: bool
+    category: str = UNCATEGORISED
+    reference_answer: str | None = None
+    key_facts: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "question": self.question,
+            "gold_ids": self.gold_ids,
+            "answerable": self.answerable,
+            "category": self.category,
+            "reference_answer": self.reference_answer,
+            "key_facts": self.key_facts,
+        }
+
+
+def _type_name(value: Any) -> str:
+    return "null" if value is None else type(value).__name__
+
+
+def _string_list(record: dict[str, Any], key: str, where: str) -> list[str]:
+    value = record.get(key, [])
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise QuestionFileError(f"{where}: '{key}' must be a list of strings, not {value!r}")
+    return list(value)
+
+
+def parse_question(record: Any, where: str) -> Question:
+    if not isinstance(record, dict):
+        raise QuestionFileError(f"{where}: expected a JSON object, got {_type_name(record)}")
+    for key in ("id", "question", "gold_ids", "answerable"):
+        if key not in record:
+            raise QuestionFileError(f"{where}: missing field '{key}'")
+    for key in ("id", "question"):
+        if not isinstance(record[key], str) or not record[key].strip():
+            raise QuestionFileError(
+                f"{where}: '{key}' must be a non-empty string, not {_type_name(record[key])}"
+            )
+    if not isinstance(record["answerable"], bool):
+        raise QuestionFileError(
+            f"{where}: 'answerable' must be true or false, not {record['answerable']!r}"
+        )
+    gold = _string_list(record, "gold_ids", where)
+    facts = _string_list(record, "key_facts", where)
+    category = record.get("category")
+    if category is not None and not isinstance(category, str):
+        raise QuestionFileError(f"{where}: 'category' must be a string, not {_type_name(category)}")
+    reference = record.get("reference_answer")
+    if reference is not None and not isinstance(reference, str):
+        raise QuestionFileError(
+            f"{where}: 'reference_answer' must be a string, not {_type_name(reference)}"
+        )
+    if record["answerable"] and not gold:
+        raise QuestionFileError(f"{where}: answerable question with empty 'gold_ids'")
+    return Question(
+        id=record["id"],
+        question=record["question"].strip(),
+        gold_ids=gold,
+        answerable=record["answerable"],
+        category=category or UNCATEGORISED,
+        reference_answer=reference,
+        key_facts=facts,
+    )
+
+
+def load_questions(path: Path) -> list[Question]:
+    """All questions of a JSONL file; the first problem raises QuestionFileError."""
+    try:
+        lines = Path(path).read_text(encoding="utf-8").splitlines()
+    except FileNotFoundError as exc:
+        raise QuestionFileError(f"{path}: no such question file") from exc
+    except (OSError, UnicodeDecodeError) as exc:
+        raise QuestionFileError(f"{path}: cannot read ({exc})") from exc
+    questions: list[Question] = []
+    seen: dict[str, int] = {}
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        where = f"{path}:{number}"
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise QuestionFileError(f"{where}: invalid JSON ({exc.msg})") from exc
+        question = parse_question(record, where)
+        if question.id in seen:
+            raise QuestionFileError(
+                f"{where}: duplicate id '{question.id}' (first on line {seen[question.id]})"
+            )
+        seen[question.id] = number
+        questions.append(question)
+    if not questions:
+        raise QuestionFileError(f"{path}: no questions")
+    return questions
+
+
+def unknown_gold_ids(questions: Sequence[Question], catalogue: Collection[str]) -> list[str]:
+    """Gold ids the store does not hold (sorted), which no system could retrieve."""
+    return sorted({g for q in questions for g in q.gold_ids if g not in catalogue})
+
+
+def write_questions(path: Path, records: Sequence[dict[str, Any]]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("w", encoding="utf-8") as handle:
+        for record in records:
+            handle.write(json.dumps(record, ensure_ascii=False) + "\n")
