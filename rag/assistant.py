@@ -14,7 +14,7 @@ from rag.engine import CitedQueryEngine, Event
 from rag.evidence import EvidenceScorer, TermStats
 from rag.retrieve import BM25Index, PaperRetriever
 from rag.settings import RetrievalMode, Settings
-from rag.store import PaperStore, StoreError
+from rag.store import ModelMismatchError, PaperStore, StoreError
 from rag.synthesis import AnswerError, ExtractiveSynthesizer, LLMSynthesizer
 from rag.text import clean_text
 from rag.types import Answer, ChatMessage, Filters, RetrievedPaper
@@ -59,6 +59,14 @@ class Assistant:
         fingerprint = self.store.fingerprint()
         if fingerprint == self.fingerprint:
             return False
+        recorded = self.store.recorded_model()
+        if recorded is not None and recorded[0] != self.settings.embedding_id():
+            # Query vectors from another model (or numeric variant) would rank silently wrong.
+            raise ModelMismatchError(
+                f"the store was built with {recorded[0]}, but this process embeds with "
+                f"{self.settings.embedding_id()}; set RAG_EMBED_MODEL/RAG_EMBED_RUNTIME to match "
+                "or run `rag ingest --rebuild`"
+            )
         catalogue = self.store.load_papers()
         bm25 = BM25Index(self.store, self.settings, fingerprint)
         retriever = PaperRetriever(self.settings, self.store, self.embed_model, catalogue, bm25)

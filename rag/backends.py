@@ -99,6 +99,15 @@ def build_embed_model(settings: Settings) -> BaseEmbedding:
         # A local directory needs no hub; make sure nothing tries to reach one.
         os.environ.setdefault("HF_HUB_OFFLINE", "1")
         os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+    if settings.embed_runtime != "torch" and (Path(path) / "tokenizer.json").exists():
+        from rag.onnx_embedding import OnnxEmbedding, export_onnx
+
+        onnx_path = export_onnx(
+            Path(path), settings.model_cache_dir, quantize=settings.embed_runtime == "onnx-int8"
+        )
+        return OnnxEmbedding(
+            Path(path), onnx_path, settings.embed_threads, settings.embed_batch_size
+        )
     if settings.embed_threads:
         import torch
 
@@ -118,14 +127,14 @@ def build_embed_model(settings: Settings) -> BaseEmbedding:
 
 
 def token_counter(embed_model: BaseEmbedding) -> TokenCounter:
-    if isinstance(embed_model, LocalEmbedding):
-        return embed_model.count_tokens
-    return approximate_token_counts
+    counter = getattr(embed_model, "count_tokens", None)
+    return counter if callable(counter) else approximate_token_counts
 
 
 def embed_dimension(embed_model: BaseEmbedding) -> int:
-    if isinstance(embed_model, LocalEmbedding):
-        return embed_model.dimension
+    dimension = getattr(embed_model, "dimension", None)
+    if isinstance(dimension, int):
+        return dimension
     return len(embed_model.get_query_embedding("dimension probe"))
 
 

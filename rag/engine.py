@@ -98,6 +98,11 @@ class CitedQueryEngine(CustomQueryEngine):
             "model": self.synthesizer.model,
             "mode": mode,
             "confidence": round(evidence.confidence, 4),
+            "evidence": {
+                "best_cosine": round(evidence.best_cosine, 4),
+                "coverage": round(evidence.coverage, 4),
+                "agreement": evidence.agreement,
+            },
         }
         if not sources or evidence.confidence < self.settings.abstain_threshold:
             yield ("delta", ABSTAIN_TEXT)

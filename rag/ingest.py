@@ -134,7 +134,7 @@ def ingest(
     if rebuild:
         store.drop()
     dim = embed_dimension(embed_model)
-    store.check_model(settings.embed_model, dim)
+    store.check_model(settings.embedding_id(), dim)
     report.repaired = repair(store)
     existing = store.paper_hashes()
 
@@ -144,7 +144,7 @@ def ingest(
     report.unchanged = len(loaded.papers) - len(todo)
     if todo:
         if store.recorded_model() is None:
-            store.record_model(settings.embed_model, dim)
+            store.record_model(settings.embedding_id(), dim)
         report.embedded_chunks = write_papers(store, todo, settings, embed_model, progress)
     if prune:
         wanted = {p.id for p in loaded.papers}

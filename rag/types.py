@@ -116,6 +116,10 @@ class Answer(BaseModel):
     citations: list[Citation] = Field(default_factory=list)
     related: list[Related] = Field(default_factory=list)
     confidence: float = Field(0.0, description="Evidence confidence used for abstention.")
+    evidence: dict[str, float] = Field(
+        default_factory=dict,
+        description="Signals behind `confidence` (best_cosine, coverage, agreement).",
+    )
     invalid_citations_removed: int = 0
     timings_ms: dict[str, float] = Field(default_factory=dict)
 

@@ -1,0 +1,41 @@
+# Two entry points (README): `make run` serves the chat app offline; `make test` runs the tests.
+PY ?= python3.11
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: install install-dev run test lint typecheck bench clean
+
+$(BIN)/python:
+	$(PY) -m venv $(VENV) || python3 -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+
+# torch first and pinned: the CPU build on this machine's disk; a bare `torch` pulls CUDA.
+$(STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/pip install --quiet torch==2.13.0
+	$(BIN)/pip install --quiet -e .
+	touch $(STAMP)
+
+install: $(STAMP)
+
+$(VENV)/.installed-dev: $(STAMP)
+	$(BIN)/pip install --quiet -e '.[dev]'
+	touch $@
+
+install-dev: $(VENV)/.installed-dev
+
+run: install
+	HF_HUB_OFFLINE=1 $(BIN)/rag ingest --if-empty
+	HF_HUB_OFFLINE=1 $(BIN)/rag serve
+
+test: install-dev
+	bash scripts/test.sh
+
+lint: install-dev
+	$(BIN)/ruff check . && $(BIN)/ruff format --check . && $(BIN)/mypy
+
+bench: install-dev
+	$(BIN)/python -m eval bench
+
+clean:
+	rm -rf $(VENV) var

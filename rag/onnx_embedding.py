@@ -1,0 +1,205 @@
+"""all-MiniLM-L6-v2 on ONNX Runtime, exported and int8-quantised locally from the bundled weights.
+
+Why: on a 2-core CPU, PyTorch embeds ~40 abstracts/s; ONNX Runtime with dynamic int8
+quantisation is several times faster and needs no torch import at serve time. The export
+runs once (a few seconds, needs torch) into `model_cache_dir/onnx/`, keyed by a hash of the
+model files, and is reused by every later process. Nothing is downloaded.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+import shutil
+from collections import OrderedDict
+from pathlib import Path
+from threading import Lock
+from typing import Any
+
+import numpy as np
+from llama_index.core.base.embeddings.base import BaseEmbedding
+from pydantic import PrivateAttr
+
+log = logging.getLogger(__name__)
+MAX_LENGTH = 256  # the model's trained window; longer inputs are truncated, as in torch
+
+
+def _model_fingerprint(model_dir: Path) -> str:
+    digest = hashlib.sha256()
+    for name in ("config.json", "tokenizer.json", "model.safetensors", "pytorch_model.bin"):
+        path = model_dir / name
+        if path.exists():
+            stat = path.stat()
+            digest.update(f"{name}:{stat.st_size}".encode())
+            with path.open("rb") as handle:  # head of the weights: cheap, and enough to tell apart
+                digest.update(handle.read(1 << 20))
+    return digest.hexdigest()[:12]
+
+
+def export_onnx(model_dir: Path, cache_dir: Path, quantize: bool = True) -> Path:
+    """Export (and quantise) once; return the .onnx path. Atomic: a crash leaves no half file."""
+    variant = "int8" if quantize else "fp32"
+    target_dir = cache_dir / "onnx" / f"{model_dir.name}-{_model_fingerprint(model_dir)}"
+    target = target_dir / f"model-{variant}.onnx"
+    if target.exists():
+        return target
+    import torch
+    from transformers import AutoModel
+
+    target_dir.mkdir(parents=True, exist_ok=True)
+    tmp_dir = target_dir / f".tmp-{os.getpid()}"
+    shutil.rmtree(tmp_dir, ignore_errors=True)
+    tmp_dir.mkdir()
+    fp32 = tmp_dir / "model-fp32.onnx"
+    bert = AutoModel.from_pretrained(str(model_dir)).eval()
+
+    class _Wrapper(torch.nn.Module):
+        # Keyword call: positional order of BertModel.forward differs across transformers.
+        def __init__(self) -> None:
+            super().__init__()
+            self.bert = bert
+
+        def forward(self, input_ids: Any, attention_mask: Any, token_type_ids: Any) -> Any:
+            return self.bert(
+                input_ids=input_ids, attention_mask=attention_mask, token_type_ids=token_type_ids
+            ).last_hidden_state
+
+    model = _Wrapper().eval()
+    sample = {
+        "input_ids": torch.ones(2, 16, dtype=torch.long),
+        "attention_mask": torch.ones(2, 16, dtype=torch.long),
+        "token_type_ids": torch.zeros(2, 16, dtype=torch.long),
+    }
+    axes = {0: "batch", 1: "sequence"}
+    with torch.no_grad():
+        torch.onnx.export(
+            model,
+            (sample["input_ids"], sample["attention_mask"], sample["token_type_ids"]),
+            str(fp32),
+            input_names=list(sample),
+            output_names=["last_hidden_state"],
+            dynamic_axes={**{k: axes for k in sample}, "last_hidden_state": axes},
+            opset_version=17,
+            dynamo=False,
+        )
+    produced = fp32
+    if quantize:
+        from onnxruntime.quantization import QuantType, quantize_dynamic
+
+        produced = tmp_dir / "model-int8.onnx"
+        # MatMul weights only, per output channel: quantising the embedding table (Gather)
+        # or whole tensors moved vectors to cosine ~0.93 of fp32; this keeps ~0.995.
+        quantize_dynamic(
+            str(fp32),
+            str(produced),
+            weight_type=QuantType.QInt8,
+            op_types_to_quantize=["MatMul"],
+            per_channel=True,
+        )
+    os.replace(produced, target)
+    shutil.rmtree(tmp_dir, ignore_errors=True)
+    return target
+
+
+class OnnxEmbedding(BaseEmbedding):
+    """A llama-index embedding backed by an ONNX Runtime session (mean pooling, L2 norm)."""
+
+    _session: Any = PrivateAttr()
+    _tokenizer: Any = PrivateAttr()
+    _query_cache: OrderedDict[str, list[float]] = PrivateAttr(default_factory=OrderedDict)
+    _lock: Lock = PrivateAttr(default_factory=Lock)
+    _needs_token_types: bool = PrivateAttr(default=True)
+
+    def __init__(
+        self, model_dir: Path, onnx_path: Path, threads: int = 0, embed_batch_size: int = 64
+    ) -> None:
+        super().__init__(model_name=str(model_dir), embed_batch_size=embed_batch_size)
+        import onnxruntime as ort
+        from tokenizers import Tokenizer
+
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = threads or (os.cpu_count() or 1)
+        options.inter_op_num_threads = 1
+        self._session = ort.InferenceSession(
+            str(onnx_path), options, providers=["CPUExecutionProvider"]
+        )
+        self._needs_token_types = any(
+            i.name == "token_type_ids" for i in self._session.get_inputs()
+        )
+        tokenizer = Tokenizer.from_file(str(model_dir / "tokenizer.json"))
+        tokenizer.enable_truncation(MAX_LENGTH)
+        tokenizer.no_padding()
+        self._tokenizer = tokenizer
+
+    @classmethod
+    def class_name(cls) -> str:
+        return "OnnxEmbedding"
+
+    def count_tokens(self, texts: list[str]) -> list[int]:
+        # Counted without truncation so chunking can see what would be cut.
+        self._tokenizer.no_truncation()
+        try:
+            return [len(e.ids) for e in self._tokenizer.encode_batch(texts)]
+        finally:
+            self._tokenizer.enable_truncation(MAX_LENGTH)
+
+    @property
+    def dimension(self) -> int:
+        return len(self._encode(["dimension probe"])[0])
+
+    def _run(self, encodings: list[Any]) -> np.ndarray:
+        width = max(len(e.ids) for e in encodings)
+        ids = np.zeros((len(encodings), width), dtype=np.int64)
+        mask = np.zeros_like(ids)
+        for row, enc in enumerate(encodings):
+            ids[row, : len(enc.ids)] = enc.ids
+            mask[row, : len(enc.ids)] = 1
+        feeds = {"input_ids": ids, "attention_mask": mask}
+        if self._needs_token_types:
+            feeds["token_type_ids"] = np.zeros_like(ids)
+        hidden = self._session.run(["last_hidden_state"], feeds)[0]
+        weights = mask[..., None].astype(np.float32)
+        pooled = (hidden * weights).sum(axis=1) / np.clip(weights.sum(axis=1), 1e-9, None)
+        norms = np.linalg.norm(pooled, axis=1, keepdims=True)
+        return pooled / np.clip(norms, 1e-12, None)
+
+    def _encode(self, texts: list[str]) -> np.ndarray:
+        encodings = self._tokenizer.encode_batch(texts)
+        # Sort by length so each batch pads to similar widths: most of the win on CPU.
+        order = sorted(range(len(texts)), key=lambda i: len(encodings[i].ids))
+        out = np.zeros((len(texts), 0), dtype=np.float32)
+        parts: dict[int, np.ndarray] = {}
+        for start in range(0, len(order), self.embed_batch_size):
+            batch = order[start : start + self.embed_batch_size]
+            vectors = self._run([encodings[i] for i in batch])
+            for i, vector in zip(batch, vectors, strict=True):
+                parts[i] = vector
+        if parts:
+            out = np.stack([parts[i] for i in range(len(texts))])
+        return out
+
+    def _get_query_embedding(self, query: str) -> list[float]:
+        with self._lock:
+            hit = self._query_cache.get(query)
+            if hit is not None:
+                self._query_cache.move_to_end(query)
+                return hit
+        vector = self._encode([query])[0].tolist()
+        with self._lock:
+            self._query_cache[query] = vector
+            while len(self._query_cache) > 2048:
+                self._query_cache.popitem(last=False)
+        return vector
+
+    def _get_text_embedding(self, text: str) -> list[float]:
+        return self._encode([text])[0].tolist()
+
+    def _get_text_embeddings(self, texts: list[str]) -> list[list[float]]:
+        return self._encode(texts).tolist()
+
+    async def _aget_query_embedding(self, query: str) -> list[float]:
+        return self._get_query_embedding(query)
+
+    async def _aget_text_embedding(self, text: str) -> list[float]:
+        return self._get_text_embedding(text)
