@@ -102,6 +102,8 @@ def write_papers(
 ) -> int:
     """Chunk, embed and store papers in slices, each slice durable on its own."""
     written = 0
+    if progress:
+        progress(0, len(papers))  # start the clock before the first (slow) slice
     for start in range(0, len(papers), PAPERS_PER_WRITE):
         batch = _nodes_for(papers[start : start + PAPERS_PER_WRITE], settings, embed_model)
         nodes = [node for _, paper_nodes in batch for node in paper_nodes]
