@@ -1,0 +1,217 @@
+"""Request and response bodies of the HTTP API: OpenAI Chat Completions shapes and our own.
+
+Limits that depend on settings (question length, history turns) are applied by
+`rag.api.create_api` through per-app subclasses, so /openapi.json states the real limits.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from rag.settings import RetrievalMode
+from rag.types import Answer, Citation, Filters, Related, RetrievedPaper
+
+MODEL_ID = "icml-rag"
+# Something must survive `clean_text` (which drops control characters and folds spaces),
+# so a question made only of blanks/controls is rejected by the schema, not by a 4xx surprise.
+QUESTION_PATTERN = r"[^\s\x00-\x1f\x7f]"
+
+
+def _reject_surrogates(value: object) -> object:
+    # JSON may carry lone UTF-16 surrogates ("\ud800"); the tokenizer and Chroma cannot
+    # encode them, so they are refused here as bad input rather than failing deep inside.
+    texts = [value] if isinstance(value, str) else []
+    if isinstance(value, list):
+        texts = [getattr(part, "text", "") for part in value]
+    for text in texts:
+        if any("\ud800" <= ch <= "\udfff" for ch in text):
+            raise ValueError("contains a lone surrogate (invalid Unicode)")
+    return value
+
+
+# --- our own endpoints ------------------------------------------------------------------
+class RetrievalOptions(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    top_k: int | None = Field(None, ge=1, le=50, description="Papers to retrieve (1..50).")
+    mode: RetrievalMode | None = Field(None, description="dense, bm25 or hybrid.")
+    filters: Filters | None = Field(None, description="Restrict which papers may be used.")
+
+
+class RetrieveRequest(RetrievalOptions):
+    question: str = Field(min_length=1, pattern=QUESTION_PATTERN)
+
+    _no_surrogates = field_validator("question")(_reject_surrogates)
+
+
+class HistoryMessage(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    role: Literal["user", "assistant", "system"]
+    content: str
+
+    _no_surrogates = field_validator("content")(_reject_surrogates)
+
+
+class AskRequest(RetrieveRequest):
+    history: list[HistoryMessage] = Field(
+        default_factory=list, description="Earlier turns, oldest first."
+    )
+
+
+class RetrieveResponse(BaseModel):
+    question: str
+    mode: RetrievalMode
+    top_k: int
+    papers: list[RetrievedPaper] = Field(description="Best first.")
+
+
+class HealthResponse(BaseModel):
+    ok: bool
+    backend: str
+    papers: int | None = None
+    error: str | None = None
+
+
+class ErrorInfo(BaseModel):
+    message: str = Field(description="What was wrong; names the offending field when there is one.")
+    type: str
+    param: str | None = None
+    code: str | None = None
+
+
+class ErrorResponse(BaseModel):
+    """OpenAI's error shape, so OpenAI clients show the message."""
+
+    error: ErrorInfo
+
+
+# --- OpenAI Chat Completions ------------------------------------------------------------
+class TextPart(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+
+    type: Literal["text"]
+    text: str
+
+
+Content = str | list[TextPart]
+
+
+class SystemMessage(BaseModel):
+    """System/developer instructions: accepted and ignored (the assistant's prompt is fixed)."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    role: Literal["system", "developer"]
+    content: Content | None = None
+
+
+class UserMessage(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+
+    role: Literal["user"]
+    content: Content
+
+    _no_surrogates = field_validator("content")(_reject_surrogates)
+
+
+class AssistantMessage(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+
+    role: Literal["assistant"]
+    content: Content | None = None
+
+    _no_surrogates = field_validator("content")(_reject_surrogates)
+
+
+def message_text(content: Content | None) -> str:
+    if content is None:
+        return ""
+    if isinstance(content, str):
+        return content
+    return "\n".join(part.text for part in content)
+
+
+ChatMessageIn = Annotated[
+    SystemMessage | UserMessage | AssistantMessage, Field(discriminator="role")
+]
+
+
+class StreamOptions(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+
+    include_usage: bool = False
+
+
+class ChatCompletionRequest(BaseModel):
+    # OpenAI clients send many generation knobs (temperature, max_tokens, n, user, ...);
+    # they are accepted and ignored so any client works unchanged.
+    model_config = ConfigDict(extra="ignore")
+
+    model: str = Field(
+        MODEL_ID,
+        description=f"Any value is accepted (clients often send their own default); "
+        f"responses always name '{MODEL_ID}'.",
+    )
+    messages: list[ChatMessageIn] = Field(min_length=1)
+    stream: bool = False
+    stream_options: StreamOptions | None = None
+    top_k: int | None = Field(None, ge=1, le=50, description="Extension: papers to retrieve.")
+    mode: RetrievalMode | None = Field(None, description="Extension: dense, bm25 or hybrid.")
+    filters: Filters | None = Field(None, description="Extension: restrict the papers used.")
+
+
+class Usage(BaseModel):
+    """Approximate: whitespace-separated words, not model tokens."""
+
+    prompt_tokens: int
+    completion_tokens: int
+    total_tokens: int
+
+
+class CompletionMessage(BaseModel):
+    role: Literal["assistant"] = "assistant"
+    content: str = Field(description="The answer with [n] markers, then its numbered references.")
+    refusal: None = None
+    citations: list[Citation] = Field(description="Extension: the sources behind each [n].")
+    abstained: bool = Field(description="Extension: true when the corpus cannot answer.")
+    related: list[Related] = Field(description="Extension: nearby papers shown with abstentions.")
+
+
+class CompletionChoice(BaseModel):
+    index: int = 0
+    message: CompletionMessage
+    finish_reason: Literal["stop"] = "stop"
+    logprobs: None = None
+
+
+class ChatCompletion(BaseModel):
+    id: str
+    object: Literal["chat.completion"] = "chat.completion"
+    created: int
+    model: str = MODEL_ID
+    choices: list[CompletionChoice]
+    usage: Usage
+
+
+class ModelCard(BaseModel):
+    id: str
+    object: Literal["model"] = "model"
+    created: int
+    owned_by: str = MODEL_ID
+
+
+class ModelList(BaseModel):
+    object: Literal["list"] = "list"
+    data: list[ModelCard]
+
+
+def answer_extras(answer: Answer) -> dict[str, Any]:
+    """The structured fields added to OpenAI messages and final stream chunks."""
+    return {
+        "citations": [c.model_dump(mode="json") for c in answer.citations],
+        "abstained": answer.abstained,
+        "related": [r.model_dump(mode="json") for r in answer.related],
+    }
