@@ -10,6 +10,7 @@ import csv
 import hashlib
 import io
 import json
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,6 +24,10 @@ MAX_TITLE_CHARS = 1_000
 FORMATS = {".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "json", ".csv": "csv", ".txt": "seed"}
 _CORE_FIELDS = {"id", "title", "authors", "abstract", "url", "status"}
 _ID_ALIASES = ("id", "paper_id", "openreview_id")
+_JSON_WS = re.compile(r"[ \t\n\r]*")
+# Python's CSV default (131,072) would fail the whole file on one huge cell; the record
+# size limit below rejects that record alone instead.
+_CSV_FIELD_LIMIT = 64 * 1024 * 1024
 
 
 class CorpusError(Exception):
@@ -91,7 +96,7 @@ def record_to_paper(record: Any) -> Paper:
     for key in _ID_ALIASES:
         if record.get(key) not in (None, ""):
             raw = record[key]
-            if not isinstance(raw, str | int):
+            if not isinstance(raw, str | int) or isinstance(raw, bool):
                 raise _RecordError(f"'{key}' must be a string")
             paper_id = clean_text(str(raw))
             break
@@ -127,38 +132,90 @@ def _jsonl_records(path: Path) -> Iterator[tuple[int, Any | _RecordError]]:
                 yield number, _RecordError(f"not valid UTF-8 (byte {exc.start} of the line)")
                 continue
             try:
-                yield number, json.loads(text)
+                # strict=False: a raw tab or control byte inside a string is cleaned later.
+                yield number, json.loads(text, strict=False)
             except json.JSONDecodeError as exc:
                 yield number, _RecordError(f"malformed JSON: {exc.msg} (column {exc.colno})")
+
+
+def _skip_ws(text: str, pos: int) -> int:
+    match = _JSON_WS.match(text, pos)
+    return match.end() if match else pos
+
+
+def _array_elements(text: str, pos: int) -> Iterator[tuple[int, Any]]:
+    """(line, value) of each element of the (already validated) array at `text[pos]`."""
+    decoder = json.JSONDecoder(strict=False)
+    line, counted = 1, 0
+    pos = _skip_ws(text, pos + 1)
+    while text[pos] != "]":
+        value, end = decoder.raw_decode(text, pos)
+        line += text.count("\n", counted, pos)
+        counted = pos
+        yield line, value
+        pos = _skip_ws(text, end)
+        if text[pos] == ",":
+            pos = _skip_ws(text, pos + 1)
+
+
+def _papers_array_start(text: str, pos: int) -> int:
+    """Offset of the value of the (last) top-level "papers" key of the object at `pos`."""
+    decoder = json.JSONDecoder(strict=False)
+    found = -1
+    pos = _skip_ws(text, pos + 1)
+    while text[pos] != "}":
+        key, pos = decoder.raw_decode(text, pos)
+        pos = _skip_ws(text, _skip_ws(text, pos) + 1)  # past ':'
+        if key == "papers":
+            found = pos
+        _, pos = decoder.raw_decode(text, pos)
+        pos = _skip_ws(text, pos)
+        if text[pos] == ",":
+            pos = _skip_ws(text, pos + 1)
+    return found
 
 
 def _json_records(path: Path) -> Iterator[tuple[int, Any | _RecordError]]:
     text = _decode(path.read_bytes(), path)
     try:
-        data = json.loads(text)
+        data = json.loads(text, strict=False)
     except json.JSONDecodeError as exc:
         raise CorpusError(f"{path}:{exc.lineno}: malformed JSON: {exc.msg}") from None
+    start = _skip_ws(text, 0)
     if isinstance(data, dict) and isinstance(data.get("papers"), list):
-        data = data["papers"]
-    if not isinstance(data, list):
+        start = _papers_array_start(text, start)
+    elif not isinstance(data, list):
         raise CorpusError(f"{path}:1: expected a JSON array of paper objects")
-    # A JSON array has no useful line numbers per record; report the 1-based index.
-    yield from enumerate(data, start=1)
+    # Walk the text again (it parsed, so this cannot fail) to know each record's line.
+    yield from _array_elements(text, start)
 
 
 def _csv_records(path: Path) -> Iterator[tuple[int, Any | _RecordError]]:
     text = _decode(path.read_bytes(), path)
-    reader = csv.DictReader(io.StringIO(text, newline=""))
-    if not reader.fieldnames or "abstract" not in reader.fieldnames:
-        raise CorpusError(f"{path}:1: CSV header must include an 'abstract' column")
+    if csv.field_size_limit() < _CSV_FIELD_LIMIT:
+        csv.field_size_limit(_CSV_FIELD_LIMIT)
+    rows = csv.reader(io.StringIO(text, newline=""))
     try:
-        for row in reader:
-            if None in row:
-                yield reader.line_num, _RecordError("more cells than header columns")
-                continue
-            yield reader.line_num, {k: v for k, v in row.items() if v not in (None, "")}
+        header = next(rows, [])
     except csv.Error as exc:
-        raise CorpusError(f"{path}:{reader.line_num}: malformed CSV: {exc}") from None
+        raise CorpusError(f"{path}:1: malformed CSV header: {exc}") from None
+    if "abstract" not in header:
+        raise CorpusError(f"{path}:1: CSV header must include an 'abstract' column")
+    while True:
+        # A quoted cell may span lines: a record starts on the line after the last one.
+        start = rows.line_num + 1
+        try:
+            cells = next(rows)
+        except StopIteration:
+            return
+        except csv.Error as exc:
+            raise CorpusError(f"{path}:{start}: malformed CSV: {exc}") from None
+        if not cells:  # a blank line
+            continue
+        if len(cells) > len(header):
+            yield start, _RecordError("more cells than header columns")
+            continue
+        yield start, {k: v for k, v in zip(header, cells, strict=False) if v != ""}
 
 
 def _seed_records(path: Path) -> Iterator[tuple[int, Any | _RecordError]]:

@@ -32,8 +32,14 @@ _ABBREVIATIONS = {
     "w.r.t",
     "a.k.a",
     "ref",
+    "i.i.d",
+    "pp",
 }
-_SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9$\\])")
+# Dotted initialisms ("u.s", "i.i.d"): the period after the last letter is not an end.
+_INITIALISM = re.compile(r"(?:[a-z]\.)+[a-z]")
+_MATH_DOLLAR = re.compile(r"(?<!\\)\$")
+# Group 1: closing quotes/brackets after the end mark belong to the sentence they close.
+_SENTENCE_END = re.compile(r"(?<=[.!?])([\"')\]]*)\s+(?=[\"'(\[]?[A-Z0-9$\\])")
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 _WORD = re.compile(r"(?u)\b\w\w+\b")
 _WHITESPACE = re.compile(r"\s+")
@@ -68,12 +74,24 @@ def split_sentences(text: str) -> list[str]:
         return []
     pieces: list[str] = []
     start = 0
+    # Offsets of unescaped `$`: a boundary after an odd number of them is inside `$…$` math.
+    dollars = [m.start() for m in _MATH_DOLLAR.finditer(text)]
+    if len(dollars) % 2:  # an unpaired `$` ("costs $5") is not math: ignore them all
+        dollars = []
     for match in _SENTENCE_END.finditer(text):
-        candidate = text[start : match.start()].rstrip()
-        last_word = candidate.rsplit(" ", 1)[-1].rstrip(".!?\"')]").lower()
-        if last_word in _ABBREVIATIONS or (len(last_word) == 1 and last_word.isalpha()):
+        end = match.end(1)
+        candidate = text[start:end]
+        # "(e.g." must look like "e.g": strip brackets and quotes on both sides.
+        last_word = candidate.rsplit(" ", 1)[-1].strip(".!?\"'()[]").lower()
+        if (
+            last_word in _ABBREVIATIONS
+            or (len(last_word) == 1 and last_word.isalpha())
+            or _INITIALISM.fullmatch(last_word)
+        ):
             continue
-        pieces.append(text[start : match.start()].strip())
+        if sum(1 for d in dollars if d < end) % 2:
+            continue
+        pieces.append(candidate.strip())
         start = match.end()
     pieces.append(text[start:].strip())
     return [p for p in pieces if p]
