@@ -1,0 +1,188 @@
+"""Answers, references, questions and errors as HTML for the chat, built by hand.
+
+Everything that comes from the corpus, the model or the user passes through `html.escape`;
+the only tags in the output are the ones written here, and the only links are our own
+in-page anchors (`#…-ref-n`) and corpus URLs whose scheme is http or https. The chatbot
+shows this HTML with Markdown rendering off, so no Markdown parser gets a second pass at
+the text (a `[click](javascript:…)` in an abstract stays literal text), and Gradio's own
+sanitizer then only ever sees tags we meant to emit.
+
+The answer text supports the little Markdown the synthesizers write: paragraphs, line
+breaks, `*emphasis*`, `**strong**`, backslash escapes, and `[n]` citation markers.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from urllib.parse import urlsplit
+
+from rag.formatting import answer_with_references, short_authors
+from rag.types import Answer, Citation, Related
+
+SAFE_SCHEMES = frozenset({"http", "https"})
+KNOWN_STATUSES = frozenset({"oral", "spotlight", "poster"})
+RELATED_HEADING = "Related papers — not support for an answer"
+
+# One alternation, scanned left to right: a backslash escape, a citation marker, **strong**,
+# or *emphasis*. Emphasis bodies skip escaped characters so `*A\*B*` is one emphasis.
+_INLINE = re.compile(
+    r"\\(?P<esc>[\\*_\[\]`])"
+    r"|\[(?P<n>\d{1,3})\]"
+    r"|\*\*(?P<strong>(?:\\.|[^*\\\n]|\*(?!\*))+?)\*\*"
+    r"|\*(?P<em>(?=\S)(?:\\.|[^*\\\n])+?(?<=\S))\*"
+)
+_PARAGRAPH_BREAK = re.compile(r"\n\s*\n")
+
+
+def esc(text: object) -> str:
+    return html.escape(str(text), quote=True)
+
+
+def safe_url(url: str | None) -> str | None:
+    """The URL if it is an absolute http(s) URL without whitespace or control characters."""
+    if not url:
+        return None
+    url = url.strip()
+    if any(ord(ch) < 0x21 or ord(ch) == 0x7F for ch in url):
+        return None
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return None
+    if parts.scheme.lower() not in SAFE_SCHEMES or not parts.netloc:
+        return None
+    return url
+
+
+def anchor_id(turn: str, n: int) -> str:
+    """The element id of reference n under the answer `turn` (unique within the page)."""
+    return f"{turn}-ref-{n}"
+
+
+def inline_html(text: str, turn: str, linkable: set[int] | None = None) -> str:
+    """One paragraph: escaped text with our emphasis tags and marker links.
+
+    `linkable`: the citation numbers that have a reference to jump to; None while
+    streaming (the references arrive with the final answer, the anchors then resolve).
+    """
+    out: list[str] = []
+    last = 0
+    for match in _INLINE.finditer(text):
+        out.append(esc(text[last : match.start()]))
+        last = match.end()
+        if match.group("esc") is not None:
+            out.append(esc(match.group("esc")))
+        elif match.group("n") is not None:
+            n = int(match.group("n"))
+            if linkable is None or n in linkable:
+                out.append(
+                    f'<a class="rag-cite" href="#{anchor_id(turn, n)}" '
+                    f'title="Reference {n}">[{n}]</a>'
+                )
+            else:
+                out.append(esc(match.group(0)))
+        elif match.group("strong") is not None:
+            out.append(f"<strong>{inline_html(match.group('strong'), turn, linkable)}</strong>")
+        else:
+            out.append(f"<em>{inline_html(match.group('em'), turn, linkable)}</em>")
+    out.append(esc(text[last:]))
+    return "<br>".join("".join(out).split("\n"))
+
+
+def body_html(text: str, turn: str, linkable: set[int] | None = None) -> str:
+    paragraphs = [p.strip() for p in _PARAGRAPH_BREAK.split(text.strip()) if p.strip()]
+    return "".join(f"<p>{inline_html(p, turn, linkable)}</p>" for p in paragraphs)
+
+
+def _title_link(title: str, url: str) -> str:
+    safe = safe_url(url)
+    if safe is None:
+        return f'<span class="rag-ref-title">{esc(title)}</span>'
+    # The sanitizer also sets target/rel on external links; writing them here keeps the
+    # HTML correct on its own (copied out, or rendered by something else).
+    return (
+        f'<a class="rag-ref-title" href="{esc(safe)}" target="_blank" '
+        f'rel="noopener noreferrer">{esc(title)}</a>'
+    )
+
+
+def _status(status: str) -> str:
+    if not status:
+        return ""
+    kind = status.lower() if status.lower() in KNOWN_STATUSES else "other"
+    return f' <span class="rag-status rag-status-{kind}">{esc(status)}</span>'
+
+
+def _authors(authors: list[str]) -> str:
+    full = ", ".join(authors)
+    return f'<span class="rag-authors" title="{esc(full)}">{esc(short_authors(authors))}</span>'
+
+
+def citation_html(citation: Citation, turn: str) -> str:
+    return (
+        f'<div class="rag-ref" id="{anchor_id(turn, citation.n)}">'
+        f'<span class="rag-ref-n">[{citation.n}]</span> '
+        f"{_title_link(citation.title, citation.url)} — {_authors(citation.authors)}"
+        f"{_status(citation.status)}"
+        f' <span class="rag-score">score {citation.score:.4g}</span>'
+        f'<blockquote class="rag-snippet">{esc(citation.snippet)}</blockquote>'
+        "</div>"
+    )
+
+
+def related_html(related: list[Related]) -> str:
+    if not related:
+        return ""
+    items = "".join(
+        f'<li class="rag-related-item">{_title_link(r.title, r.url)} — {_authors(r.authors)}'
+        f'{_status(r.status)} <span class="rag-score">score {r.score:.4g}</span></li>'
+        for r in related
+    )
+    return (
+        f'<div class="rag-related"><div class="rag-related-heading">{esc(RELATED_HEADING)}'
+        f'</div><ul class="rag-related-list">{items}</ul></div>'
+    )
+
+
+def answer_html(answer: Answer, turn: str) -> str:
+    """The finished answer: text with linked markers, then references (or related papers)."""
+    if answer.abstained:
+        return (
+            f'<div class="rag-answer rag-abstained">{body_html(answer.answer, turn, set())}'
+            f"{related_html(answer.related)}</div>"
+        )
+    numbers = {c.n for c in answer.citations}
+    refs = "".join(citation_html(c, turn) for c in answer.citations)
+    footer = esc(f"{answer.backend}" + (f" · {answer.model}" if answer.model else ""))
+    return (
+        f'<div class="rag-answer">{body_html(answer.answer, turn, numbers)}'
+        f'<div class="rag-refs"><div class="rag-refs-heading">References</div>{refs}</div>'
+        f'<div class="rag-meta">answered by {footer} · {esc(answer.mode)} retrieval</div></div>'
+    )
+
+
+def streaming_html(text: str, turn: str) -> str:
+    """A partial answer while it streams in."""
+    body = body_html(text, turn) if text.strip() else ""
+    return f'<div class="rag-answer rag-streaming">{body}<span class="rag-cursor">▍</span></div>'
+
+
+def _plain(text: str) -> str:
+    return "<br>".join(esc(text).split("\n"))
+
+
+def question_html(question: str) -> str:
+    # Shown exactly as typed: no emphasis or marker handling for the user's own text.
+    return f'<div class="rag-question">{_plain(question.strip())}</div>'
+
+
+def error_html(title: str, detail: str) -> str:
+    return (
+        f'<div class="rag-error" role="alert"><strong>{esc(title)}</strong> {_plain(detail)}</div>'
+    )
+
+
+def answer_markdown(answer: Answer) -> str:
+    """What the copy button copies: the answer with its numbered references, as Markdown."""
+    return answer_with_references(answer)
