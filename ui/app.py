@@ -97,9 +97,12 @@ def _describe_error(exc: Exception) -> tuple[str, str]:
 class ChatController:
     """The UI's behaviour, separate from its layout so it can be driven directly in tests."""
 
-    def __init__(self, assistant: Assistant, settings: Settings) -> None:
+    def __init__(
+        self, assistant: Assistant, settings: Settings, stream_interval: float = STREAM_INTERVAL_S
+    ) -> None:
         self.assistant = assistant
         self.settings = settings
+        self.stream_interval = stream_interval
         self.feedback = FeedbackWriter(settings.feedback_path)
 
     # --- answering --------------------------------------------------------------------
@@ -135,9 +138,13 @@ class ChatController:
             return
         index = len(chat) + 1  # the assistant message's index in the chatbot value
         turn = f"a{index}-{secrets.token_hex(3)}"  # anchor prefix, unique within the page
-        chat.append({"role": "user", "content": render.question_html(question)})
-        chat.append({"role": "assistant", "content": render.streaming_html("", turn)})
-        yield chat, state, "", gr.skip()
+        shown = [*chat, {"role": "user", "content": render.question_html(question)}]
+
+        def with_reply(html: str) -> list[dict[str, Any]]:
+            # A new list per update: each yield is a snapshot, never mutated afterwards.
+            return [*shown, {"role": "assistant", "content": html}]
+
+        yield with_reply(render.streaming_html("", turn)), state, "", gr.skip()
 
         text, final, last_emit = "", None, time.monotonic()
         try:
@@ -151,13 +158,9 @@ class ChatController:
             for kind, payload in events:
                 if kind == "delta":
                     text += str(payload)
-                    if time.monotonic() - last_emit >= STREAM_INTERVAL_S:
-                        chat[-1] = {
-                            "role": "assistant",
-                            "content": render.streaming_html(text, turn),
-                        }
+                    if time.monotonic() - last_emit >= self.stream_interval:
                         last_emit = time.monotonic()
-                        yield chat, state, "", gr.skip()
+                        yield with_reply(render.streaming_html(text, turn)), state, "", gr.skip()
                 elif isinstance(payload, Answer):
                     final = payload
             if final is None:
@@ -168,18 +171,16 @@ class ChatController:
             else:
                 log.warning("answering failed: %s", exc)
             heading, detail = _describe_error(exc)
-            chat[-1] = {"role": "assistant", "content": render.error_html(heading, detail)}
             state["records"][index] = {
                 "question": question,
                 "answer": f"{heading} {detail}",
                 "citations": [],
                 "backend": self.assistant.synthesizer.name,
             }
-            yield chat, state, "", gr.skip()
+            yield with_reply(render.error_html(heading, detail)), state, "", gr.skip()
             return
 
         markdown = answer_with_references(final)
-        chat[-1] = {"role": "assistant", "content": render.answer_html(final, turn)}
         state["history"] = [
             *state["history"],
             {"role": "user", "content": question},
@@ -191,7 +192,7 @@ class ChatController:
             "citations": _citation_summary(final),
             "backend": final.backend + (f" ({final.model})" if final.model else ""),
         }
-        yield chat, state, "", markdown
+        yield with_reply(render.answer_html(final, turn)), state, "", markdown
 
     # --- feedback, clearing, side panel ------------------------------------------------
     def like(
