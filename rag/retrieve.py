@@ -245,9 +245,12 @@ class PaperRetriever:
 
     def _dense(self, k: int, filters: Filters | None, allowed: set[str] | None) -> BaseRetriever:
         conditions: list[MetadataFilter] = []
-        if filters is not None and filters.status:
+        if filters is not None and filters.status and allowed is not None:
+            # Filters match statuses case-insensitively, Chroma compares exactly: ask for the
+            # statuses as the catalogue spells them ("oral" -> "Oral").
+            statuses = sorted({self.catalogue[pid].status for pid in allowed})
             conditions.append(
-                MetadataFilter(key="status", value=list(filters.status), operator=FilterOperator.IN)
+                MetadataFilter(key="status", value=statuses, operator=FilterOperator.IN)
             )
         if (
             allowed is not None

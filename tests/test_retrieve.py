@@ -1,0 +1,173 @@
+"""Retrieval over the real fixture store: each mode finds named papers, results are one
+per paper, filters hold in every mode, and the BM25 index is built once and reused."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+from answer_support import (
+    FEEDBACK_ALIGNMENT,
+    GRAPHS_GPT,
+    bundled_record,
+    graphs_assistant,
+    write_jsonl,
+)
+from conftest import FIXTURE_CORPUS, make_settings
+
+from rag.assistant import Assistant
+from rag.ingest import ingest
+from rag.retrieve import paper_ids
+from rag.store import PaperStore
+from rag.types import Filters
+
+__all__ = ["graphs_assistant"]  # a fixture, imported for its registration
+
+MODES = ["dense", "bm25", "hybrid"]
+FA_QUESTION = "What conservation law does feedback alignment find?"
+GRAPHS_QUESTION = "How many molecules is GraphsGPT pretrained on?"
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_named_method_is_rank_one_in_every_mode(graphs_assistant: Any, mode: str) -> None:
+    assert paper_ids(graphs_assistant.retrieve(GRAPHS_QUESTION, mode=mode))[0] == GRAPHS_GPT
+    assert paper_ids(graphs_assistant.retrieve(FA_QUESTION, mode=mode))[0] == FEEDBACK_ALIGNMENT
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_results_carry_the_scores_of_their_mode(assistant: Any, mode: str) -> None:
+    results = assistant.retrieve(FA_QUESTION, mode=mode)
+    top = results[0]
+    assert (top.dense_score is not None) == (mode != "bm25")
+    assert (top.bm25_score is not None) == (mode != "dense")
+    if mode != "bm25":
+        assert -1.0 <= top.dense_score <= 1.0  # a cosine, not Chroma's exp(-distance)
+        assert top.dense_score > 0.4
+    scores = [r.score for r in results]
+    assert scores == sorted(scores, reverse=True)
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("top_k", [1, 5, 12])
+def test_one_result_per_paper_and_top_k_counts_papers(
+    assistant: Any, mode: str, top_k: int
+) -> None:
+    # Abstracts are several chunks each; a generic question matches many chunks per paper.
+    results = assistant.retrieve(
+        "neural network training with gradient descent", top_k=top_k, mode=mode
+    )
+    ids = paper_ids(results)
+    assert len(ids) == top_k
+    assert len(set(ids)) == len(ids)
+    for result in results:
+        assert 1 <= len(result.chunks) <= 3
+        assert all(c.chunk_id.startswith(result.paper.id) for c in result.chunks), [
+            c.chunk_id for c in result.chunks
+        ]
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_status_filter_keeps_only_that_status(assistant: Any, mode: str) -> None:
+    results = assistant.retrieve(
+        "language models", top_k=8, mode=mode, filters=Filters(status=["Oral"])
+    )
+    assert results, "the fixture corpus has 10 Oral papers"
+    assert {r.paper.status for r in results} == {"Oral"}
+    several = assistant.retrieve(
+        "language models", top_k=20, mode=mode, filters={"status": ["oral", "Spotlight"]}
+    )
+    assert {r.paper.status for r in several} <= {"Oral", "Spotlight"}
+    assert len(several) > len([r for r in several if r.paper.status == "Oral"]) > 0
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_author_filter_is_a_case_insensitive_substring(assistant: Any, mode: str) -> None:
+    results = assistant.retrieve("learning", mode=mode, filters=Filters(author="zachary ROB"))
+    assert paper_ids(results) == [FEEDBACK_ALIGNMENT]  # Zachary Robertson's only paper here
+    both = assistant.retrieve("feedback alignment", mode=mode, filters={"author": "Koyejo"})
+    assert paper_ids(both)[0] == FEEDBACK_ALIGNMENT
+    assert set(paper_ids(both)) == {FEEDBACK_ALIGNMENT, "cAWbm9KRZO"}  # his two papers
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_title_filter_keeps_titles_with_the_keyword(assistant: Any, mode: str) -> None:
+    results = assistant.retrieve("a method", top_k=10, mode=mode, filters={"title": "GRAPH"})
+    assert len(results) >= 2
+    assert all("graph" in r.paper.title.lower() for r in results)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_paper_ids_filter_restricts_to_those_papers(assistant: Any, mode: str) -> None:
+    wanted = [FEEDBACK_ALIGNMENT, "qOl2WWOqFg"]  # feedback alignment, BiLLM
+    results = assistant.retrieve(
+        "quantization of large language models", mode=mode, filters=Filters(paper_ids=wanted)
+    )
+    assert paper_ids(results)[0] == "qOl2WWOqFg"
+    assert set(paper_ids(results)) <= set(wanted)
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize(
+    "filters",
+    [
+        {"author": "Nobody Byname"},
+        {"title": "no title has this"},
+        {"paper_ids": ["not-a-paper"]},
+        {"status": ["Rejected"]},
+        {"status": ["Oral"], "author": "Koyejo"},  # each matches papers, together none
+    ],
+)
+def test_filter_matching_nothing_returns_nothing(
+    assistant: Any, mode: str, filters: dict[str, Any]
+) -> None:
+    assert assistant.retrieve(FA_QUESTION, mode=mode, filters=filters) == []
+
+
+def _bm25_files(data_dir: Path) -> dict[str, tuple[int, int]]:
+    root = data_dir / "bm25"
+    return {
+        str(p.relative_to(root)): (p.stat().st_ino, p.stat().st_mtime_ns)
+        for p in sorted(root.rglob("*"))
+    }
+
+
+def test_bm25_index_is_persisted_and_reused(store_copy: Path, embed_model: Any) -> None:
+    settings = make_settings(store_copy, backend="extractive")
+    for stale in (store_copy / "bm25").glob("*"):  # the session store may hold one already
+        for f in stale.iterdir():
+            f.unlink()
+        stale.rmdir()
+    first = Assistant(settings, PaperStore(settings), embed_model)
+    built = _bm25_files(store_copy)
+    (index_dir,) = [name for name in built if "/" not in name]
+    assert index_dir == f"{settings.collection}-{first.fingerprint}"
+    assert any(name.endswith(".npy") for name in built)
+
+    second = Assistant(settings, PaperStore(settings), embed_model)
+    # Loaded, not rebuilt: a rebuild writes a fresh directory and renames it into place.
+    assert second.fingerprint == first.fingerprint
+    assert _bm25_files(store_copy) == built
+    assert paper_ids(second.retrieve(FA_QUESTION, mode="bm25")) == paper_ids(
+        first.retrieve(FA_QUESTION, mode="bm25")
+    )
+
+
+def test_bm25_index_is_rebuilt_when_the_store_changes(
+    store_copy: Path, embed_model: Any, tmp_path: Path
+) -> None:
+    settings = make_settings(store_copy, backend="extractive")
+    assistant = Assistant(settings, PaperStore(settings), embed_model)
+    before = assistant.fingerprint
+    assert assistant.retrieve(GRAPHS_QUESTION, mode="bm25")[0].paper.id != GRAPHS_GPT
+
+    extra = write_jsonl(tmp_path / "graphs.jsonl", [bundled_record(GRAPHS_GPT)])
+    ingest(settings, [FIXTURE_CORPUS, extra], embed_model=embed_model, store=assistant.store)
+    assert assistant.reload() is True
+    assert assistant.fingerprint != before
+    # One index per collection: the stale one is gone, the new one is on disk and used.
+    assert sorted(os.listdir(store_copy / "bm25")) == [
+        f"{settings.collection}-{assistant.fingerprint}"
+    ]
+    assert assistant.retrieve(GRAPHS_QUESTION, mode="bm25")[0].paper.id == GRAPHS_GPT
