@@ -133,7 +133,8 @@ def _jsonl_records(path: Path) -> Iterator[tuple[int, Any | _RecordError]]:
                 continue
             try:
                 # strict=False: a raw tab or control byte inside a string is cleaned later.
-                yield number, json.loads(text, strict=False)
+                # Without the line break, an error at the end says "column N", not "line 2".
+                yield number, json.loads(text.rstrip("\r\n"), strict=False)
             except json.JSONDecodeError as exc:
                 yield number, _RecordError(f"malformed JSON: {exc.msg} (column {exc.colno})")
 

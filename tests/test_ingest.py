@@ -1,0 +1,279 @@
+"""Ingest (rag/ingest.py) with the real model and real embedded Chroma, on tiny corpora."""
+
+from __future__ import annotations
+
+import importlib
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import FIXTURE_CORPUS
+from store_checks import assert_consistent, chunk_ids_by_paper, settings_for, tiny_corpus
+
+from rag.backends import token_counter
+from rag.chunking import chunk_paper
+from rag.corpus import CorpusError, load_corpus
+from rag.ingest import ingest, repair
+from rag.settings import Settings
+from rag.store import ModelMismatchError, PaperStore, chunk_node
+from rag.types import Paper
+
+
+@pytest.fixture
+def corpus(tmp_path: Path) -> Path:
+    return tiny_corpus(FIXTURE_CORPUS, tmp_path / "tiny.jsonl", 6)
+
+
+@pytest.fixture
+def settings(tmp_path: Path, corpus: Path) -> Settings:
+    return settings_for(tmp_path / "data", corpus)
+
+
+def loaded(path: Path) -> list[Paper]:
+    return load_corpus([path]).papers
+
+
+def rewrite(path: Path, change: dict[str, dict[str, Any]], drop: set[str] = frozenset()) -> None:  # type: ignore[assignment]
+    """Rewrite a JSONL corpus, updating fields of some records and dropping others."""
+    out = []
+    for line in path.read_text().splitlines():
+        record = json.loads(line)
+        if record["id"] in drop:
+            continue
+        record.update(change.get(record["id"], {}))
+        out.append(json.dumps(record))
+    path.write_text("\n".join(out) + "\n")
+
+
+def test_first_ingest_stores_everything(settings: Settings, corpus: Path, embed_model: Any) -> None:
+    progress: list[tuple[int, int]] = []
+    report = ingest(
+        settings, embed_model=embed_model, progress=lambda d, t: progress.append((d, t))
+    )
+    assert (report.papers, report.new, report.updated, report.unchanged) == (6, 6, 0, 0)
+    assert report.chunks == report.embedded_chunks > 6
+    assert report.skipped == 0 and report.issues == [] and report.repaired == 0
+    assert progress[0] == (0, 6) and progress[-1] == (6, 6)
+    store = PaperStore(settings)
+    assert_consistent(store, loaded(corpus), settings, token_counter(embed_model))
+    summary = report.summary()
+    assert summary.startswith("papers 6 | chunks ") and "\n" not in summary
+
+
+def test_reingest_embeds_nothing(settings: Settings, corpus: Path, embed_model: Any) -> None:
+    first = ingest(settings, embed_model=embed_model)
+    store = PaperStore(settings)
+    before = store.fingerprint()
+    again = ingest(settings, embed_model=embed_model, store=store)
+    assert again.embedded_chunks == 0
+    assert (again.new, again.updated, again.unchanged) == (0, 0, 6)
+    assert (again.papers, again.chunks) == (first.papers, first.chunks)
+    assert store.fingerprint() == before
+
+
+def test_changed_abstract_is_reembedded_without_orphans(
+    settings: Settings, corpus: Path, embed_model: Any
+) -> None:
+    ingest(settings, embed_model=embed_model)
+    store = PaperStore(settings)
+    before = chunk_ids_by_paper(store)
+    target = next(p for p in loaded(corpus) if len(before[p.id]) > 1)
+    # One short sentence: the paper goes from several chunks to one.
+    rewrite(corpus, {target.id: {"abstract": "A completely new and short abstract."}})
+    report = ingest(settings, embed_model=embed_model, store=store)
+    assert (report.new, report.updated, report.unchanged) == (0, 1, 5)
+    assert report.embedded_chunks == 1
+    assert chunk_ids_by_paper(store)[target.id] == [f"{target.id}::0"]
+    got = store.chunks.get(ids=[f"{target.id}::0"], include=["documents"])
+    assert got["documents"] == ["A completely new and short abstract."]
+    assert_consistent(store, loaded(corpus), settings, token_counter(embed_model))
+
+
+def test_metadata_change_updates_the_record(
+    settings: Settings, corpus: Path, embed_model: Any
+) -> None:
+    ingest(settings, embed_model=embed_model)
+    target = loaded(corpus)[0]
+    rewrite(corpus, {target.id: {"status": "Oral", "title": "A New Title"}})
+    store = PaperStore(settings)
+    report = ingest(settings, embed_model=embed_model, store=store)
+    assert report.updated == 1
+    assert store.load_papers()[target.id].title == "A New Title"
+    chunk = store.chunks.get(ids=[f"{target.id}::0"], include=["metadatas"])
+    assert chunk["metadatas"][0]["status"] == "Oral"
+    assert_consistent(store, loaded(corpus), settings)
+
+
+def test_prune_removes_papers_no_longer_in_sources(
+    settings: Settings, corpus: Path, embed_model: Any
+) -> None:
+    ingest(settings, embed_model=embed_model)
+    gone = {p.id for p in loaded(corpus)[:2]}
+    rewrite(corpus, {}, drop=gone)
+    store = PaperStore(settings)
+    kept = ingest(settings, embed_model=embed_model, store=store)
+    assert kept.pruned == 0 and kept.papers == 6  # without --prune, nothing is removed
+    report = ingest(settings, embed_model=embed_model, store=store, prune=True)
+    assert report.pruned == 2 and report.embedded_chunks == 0 and report.papers == 4
+    assert not gone & set(chunk_ids_by_paper(store))
+    assert_consistent(store, loaded(corpus), settings)
+
+
+def test_rebuild_starts_over(settings: Settings, tmp_path: Path, embed_model: Any) -> None:
+    ingest(settings, embed_model=embed_model)
+    other = tiny_corpus(FIXTURE_CORPUS, tmp_path / "other.jsonl", 3, skip=20)
+    report = ingest(settings, [other], embed_model=embed_model, rebuild=True)
+    assert (report.papers, report.new) == (3, 3)
+    assert_consistent(PaperStore(settings), loaded(other), settings)
+
+
+def test_sources_accumulate_across_runs(
+    settings: Settings, corpus: Path, tmp_path: Path, embed_model: Any
+) -> None:
+    ingest(settings, embed_model=embed_model)
+    seeds = tiny_corpus(FIXTURE_CORPUS, tmp_path / "more.jsonl", 4, skip=4)  # 2 overlap
+    report = ingest(settings, [seeds], embed_model=embed_model)
+    assert (report.new, report.unchanged, report.papers) == (2, 2, 8)
+
+
+def test_model_mismatch_is_refused(settings: Settings, corpus: Path, embed_model: Any) -> None:
+    ingest(settings, embed_model=embed_model)
+    store = PaperStore(settings)
+    before = store.fingerprint()
+    other = settings.model_copy(update={"embed_model": "some-other-model"})
+    with pytest.raises(ModelMismatchError, match=r"--rebuild"):
+        ingest(other, embed_model=embed_model, store=store)
+    # int8 and float vectors of the same model are different spaces too.
+    floats = settings.model_copy(update={"embed_runtime": "onnx"})
+    with pytest.raises(ModelMismatchError, match=r"\+int8 \(dim 384\), not all-MiniLM-L6-v2 "):
+        ingest(floats, embed_model=embed_model, store=store)
+    assert store.fingerprint() == before
+    # --rebuild is the way out.
+    report = ingest(other, embed_model=embed_model, store=store, rebuild=True)
+    assert report.new == 6 and store.recorded_model() == ("some-other-model+int8", 384)
+
+
+def test_bad_records_are_skipped_and_counted(
+    settings: Settings, corpus: Path, embed_model: Any
+) -> None:
+    with corpus.open("a") as handle:
+        handle.write('{"id": "broken", "abstract": \n{"id": "no-abstract"}\n')
+    report = ingest(settings, embed_model=embed_model)
+    assert report.skipped == 2 and report.papers == 6
+    assert [str(i) for i in report.issues] == [
+        f"{corpus}:7: malformed JSON: Expecting value (column 30)",
+        f"{corpus}:8: missing or empty 'abstract'",
+    ]
+    assert "skipped 2" in report.summary()
+
+
+def test_strict_writes_nothing(settings: Settings, corpus: Path, embed_model: Any) -> None:
+    ingest(settings, embed_model=embed_model)
+    store = PaperStore(settings)
+    before = (store.fingerprint(), store.counts())
+    rewrite(corpus, {loaded(corpus)[0].id: {"abstract": "Changed, so it would be rewritten."}})
+    with corpus.open("a") as handle:
+        handle.write('{"id": "bad", "abstract": 5}\n')
+    with pytest.raises(CorpusError, match=rf"{corpus}:7: 'abstract' must be a string"):
+        ingest(settings, embed_model=embed_model, store=store, strict=True)
+    assert (store.fingerprint(), store.counts()) == before
+
+
+def test_slices_and_small_batches_store_everything(
+    settings: Settings, corpus: Path, embed_model: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # `rag.ingest` the attribute is the function (re-exported by rag/__init__); patch the module.
+    monkeypatch.setattr(importlib.import_module("rag.ingest"), "PAPERS_PER_WRITE", 4)
+    store = PaperStore(settings)
+    store.max_batch = 2  # every Chroma call sees at most 2 records
+    progress: list[int] = []
+    report = ingest(
+        settings, embed_model=embed_model, store=store, progress=lambda d, t: progress.append(d)
+    )
+    assert progress == [0, 4, 6]
+    assert report.papers == 6
+    assert_consistent(store, loaded(corpus), settings, token_counter(embed_model))
+
+
+# --- repair ---------------------------------------------------------------------------
+
+
+def test_repair_of_a_hand_made_inconsistent_store(
+    settings: Settings, corpus: Path, embed_model: Any
+) -> None:
+    ingest(settings, embed_model=embed_model)
+    store = PaperStore(settings)
+    papers = loaded(corpus)
+    complete_before = store.paper_hashes()
+    a, b, c = papers[0], papers[1], papers[2]
+    counter = token_counter(embed_model)
+
+    # 1. Orphan chunks of a paper that has no record (an interrupted first write).
+    stranger = Paper(id="stranger", title="S", abstract="Never finished. Really.")
+    orphan = chunk_node("stranger::0", "Never finished.", stranger, 0, 1, stranger.content_hash())
+    orphan.embedding = [0.1] * 384
+    store.add_chunk_nodes([orphan])
+    # 2. A record whose chunks went missing.
+    store.delete_chunks([f"{a.id}::0"])
+    # 3. New chunks written for a changed paper, its record still the old one.
+    changed = b.model_copy(update={"abstract": "Changed abstract. Two sentences."})
+    stale = [
+        chunk_node(ch.id, ch.text, changed, ch.index, 1, changed.content_hash())
+        for ch in chunk_paper(changed, 200, 1, counter)
+    ]
+    for node in stale:
+        node.embedding = [0.2] * 384
+    store.delete_chunks_of([b.id])
+    store.add_chunk_nodes(stale)
+    # 4. A record claiming more chunks than it has.
+    store.upsert_papers([(c, complete_before[c.id][1] + 1)])
+
+    touched = repair(store)
+    assert touched == 1 + 1 + 1 + 1 + 1  # orphan chunk, stale chunk, 3 broken records
+    records = store.paper_hashes()
+    assert set(records) == {p.id for p in papers} - {a.id, b.id, c.id}
+    assert not {"stranger", a.id, b.id, c.id} & set(chunk_ids_by_paper(store))
+    assert_consistent(store, [p for p in papers if p.id in records], settings)
+    assert repair(store) == 0  # a consistent store is left alone
+
+    # The next ingest puts the removed papers back.
+    report = ingest(settings, embed_model=embed_model, store=store)
+    assert (report.new, report.unchanged, report.repaired) == (3, 3, 0)
+    assert_consistent(store, papers, settings, counter)
+
+
+def test_ingest_repairs_before_comparing(
+    settings: Settings, corpus: Path, embed_model: Any
+) -> None:
+    ingest(settings, embed_model=embed_model)
+    store = PaperStore(settings)
+    victim = loaded(corpus)[4]
+    store.delete_chunks([f"{victim.id}::1"])
+    report = ingest(settings, embed_model=embed_model, store=store)
+    assert report.repaired == 1 and report.new == 1 and report.unchanged == 5
+    assert_consistent(store, loaded(corpus), settings)
+
+
+# --- a real `chroma run` server ---------------------------------------------------------
+
+
+@pytest.mark.chroma_server
+def test_ingest_into_a_chroma_server(
+    chroma_server: tuple[str, int], corpus: Path, tmp_path: Path, embed_model: Any
+) -> None:
+    host, port = chroma_server
+    settings = settings_for(
+        tmp_path / "data",
+        corpus,
+        chroma_host=host,
+        chroma_port=port,
+        collection="ingest-test",
+    )
+    first = ingest(settings, embed_model=embed_model)
+    assert first.papers == 6 and first.embedded_chunks == first.chunks
+    again = ingest(settings, embed_model=embed_model)
+    assert again.embedded_chunks == 0 and again.unchanged == 6
+    store = PaperStore(settings)
+    assert_consistent(store, loaded(corpus), settings, token_counter(embed_model))
+    assert not (tmp_path / "data" / "chroma").exists()  # nothing embedded on disk
