@@ -1,0 +1,1 @@
+"""Evaluation harness for icml-rag (`python -m eval`); see eval/README.md."""

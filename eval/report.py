@@ -136,7 +136,7 @@ def _failures(name: str, rows: list[dict[str, Any]]) -> list[str]:
             f"- `{r['id']}` ({r['category']}) {_short(r['question'])} — missing "
             f"{', '.join(lost)}; top 3: {', '.join(r['retrieved_ids'][:3]) or '(none)'}"
         )
-    if rows and rows[0].get("answer") is None and rows[0].get("abstained") is None:
+    if all(r.get("answer") is None and r.get("abstained") is None for r in rows):
         return [*out, ""]  # retrieval-only configuration
     false_abst = [r for r in rows if r["answerable"] and r["abstained"]]
     answered = [r for r in rows if not r["answerable"] and r["abstained"] is False]

@@ -19,7 +19,7 @@ from tqdm import tqdm
 from eval.baseline import BASELINE_NAME, BaselineRetriever
 from eval.metrics import bootstrap_ci, dedupe, mean, mrr_at, recall_at
 from eval.run import build_settings
-from rag import Assistant, ingest
+from rag import Assistant, PaperStore, ingest
 
 SPLITS = ("train", "dev", "test")
 KEYS = ("recall@1", "recall@5", "recall@10", "mrr@10")
@@ -64,13 +64,19 @@ def known_item_queries(rows: list[dict[str, Any]]) -> list[tuple[str, str]]:
     return [(t.strip(), row["paper_id"]) for row in rows for t in row["target"] if t.strip()]
 
 
-def build_assistant(scitldr_dir: Path, data_dir: Path, collection: str) -> Assistant:
+def build_assistant(
+    scitldr_dir: Path, data_dir: Path, collection: str, embed_model: Any = None
+) -> Assistant:
+    """Write the corpus, ingest it (incrementally) into its own store, open an Assistant."""
     corpus = data_dir / "scitldr_corpus.jsonl"
     n = write_corpus(scitldr_dir, corpus)
     settings = build_settings(
         data_dir=data_dir, collection=collection, corpus_paths=[corpus], backend="extractive"
     )
-    assistant = Assistant.from_settings(settings)
+    if embed_model is None:
+        assistant = Assistant.from_settings(settings)
+    else:
+        assistant = Assistant(settings, PaperStore(settings), embed_model)
     bar: dict[str, Any] = {}
 
     def progress(done: int, total: int) -> None:
