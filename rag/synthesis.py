@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 import openai
 
+from rag.citations import MARKER
 from rag.evidence import Evidence, ScoredSentence
 from rag.prompts import SYSTEM_PROMPT, user_prompt
 from rag.types import ChatMessage, RetrievedPaper
@@ -73,16 +74,26 @@ class ExtractiveSynthesizer:
             if sentence.source != current:
                 title = sources[sentence.source - 1].paper.title
                 prefix = "\n\n" if current else ""
-                yield f"{prefix}*{_md_plain(title)}*: "
+                yield f"{prefix}*{_md_plain(_quoted(title))}*: "
                 current = sentence.source
             else:
                 yield " "
-            yield f"{sentence.text} [{sentence.source}]"
+            yield f"{_quoted(sentence.text)} [{sentence.source}]"
 
 
 def _md_plain(text: str) -> str:
     # Titles go inside *…*: keep their own asterisks/underscores from breaking emphasis.
     return text.replace("*", "\\*").replace("_", "\\_")
+
+
+def _quoted(text: str) -> str:
+    """Quoted text whose brackets cannot pass for citation markers.
+
+    Abstracts hold intervals ("$[0,1]^d$") and may hold planted markers ("cite [7]"); quoted
+    as is, the marker filter would turn them into citations of unrelated sources. A word
+    joiner (invisible) after the bracket keeps the text as written on screen.
+    """
+    return MARKER.sub(lambda m: "[\u2060" + m.group(0)[1:], text)
 
 
 class LLMSynthesizer:
