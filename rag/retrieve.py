@@ -91,7 +91,7 @@ class BM25Index:
         retriever: BM25Retriever | None = None
         if path.exists():
             try:
-                retriever = StopwordBM25Retriever.from_persist_dir(str(path))
+                retriever = StopwordBM25Retriever.from_persist_dir(str(path), show_progress=False)
             except Exception as exc:  # a corrupt cache is rebuilt, never trusted
                 log.warning("BM25 cache %s unreadable (%s); rebuilding", path, exc)
                 retriever = None

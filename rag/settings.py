@@ -76,7 +76,7 @@ class Settings(BaseSettings):
     )
     embed_batch_size: int = Field(64, ge=1, le=1024, description="Texts per embedding batch.")
     embed_threads: int = Field(
-        0, ge=0, description="Torch CPU threads for embedding; 0 leaves torch's default."
+        0, ge=0, description="CPU threads for embedding (torch or ONNX Runtime); 0: all cores."
     )
     chunk_max_tokens: int = Field(
         200,
