@@ -16,9 +16,14 @@ import socket
 import threading
 import time
 from collections import deque
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any, Literal
+
+import pytest
+from conftest import make_settings
 
 ReplyKind = Literal["text", "error", "hang", "cut", "raw", "close"]
 
@@ -287,3 +292,50 @@ def _sse_events(chunks: list[str], *, finish: bool) -> list[bytes]:
         events.append(event({}, "stop"))
         events.append(b"data: [DONE]\n\n")
     return events
+
+
+# --- fixtures (import them into a test module to use them) -----------------------------------
+@pytest.fixture(scope="module")
+def scripted_server() -> Iterator[ScriptedLLMServer]:
+    server = ScriptedLLMServer().start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def llm_server(scripted_server: ScriptedLLMServer) -> ScriptedLLMServer:
+    """The module's server with an empty script and no recorded requests."""
+    scripted_server.reset()
+    return scripted_server
+
+
+@pytest.fixture(scope="module")
+def llm_assistant(
+    built_store_dir: Path, embed_model: Any, scripted_server: ScriptedLLMServer
+) -> Callable[..., Any]:
+    """`llm_assistant(llm_max_retries=0, ...)`: an openai-compatible Assistant over the
+    session store talking to the scripted server, one per distinct set of settings."""
+    from rag.assistant import Assistant
+    from rag.store import PaperStore
+
+    made: dict[tuple[tuple[str, Any], ...], Any] = {}
+
+    def make(**overrides: Any) -> Any:
+        options = {
+            "llm_base_url": scripted_server.base_url,
+            "llm_timeout_s": 5.0,
+            "llm_max_retries": 2,
+            **overrides,
+        }
+        key = tuple(sorted(options.items()))
+        if key not in made:
+            settings = make_settings(
+                built_store_dir,
+                backend="openai-compatible",
+                llm_model="stub",
+                **options,
+            )
+            made[key] = Assistant(settings, PaperStore(settings), embed_model)
+        return made[key]
+
+    return make
