@@ -86,8 +86,9 @@ def _progress_bar() -> Any:
     def update(done: int, total: int) -> None:
         if "bar" not in bar:
             bar["bar"] = tqdm(total=total, unit="paper", desc="embedding", file=sys.stderr)
-        bar["bar"].n = done
-        bar["bar"].refresh()
+        if done != bar["bar"].n:  # creating the bar drew it already
+            bar["bar"].n = done
+            bar["bar"].refresh()
         if done >= total:
             bar["bar"].close()
 
@@ -212,7 +213,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if argv[:1] == ["serve"]:
         return _exec_module("ui", argv[1:])
     args = build_parser().parse_args(argv)
-    logging.basicConfig(level=logging.DEBUG if args.verbose else logging.WARNING)
+    level = logging.DEBUG if args.verbose else logging.WARNING
+    logging.basicConfig(level=level)
+    # Filter at the handler too: bm25s sets its own logger to DEBUG on import.
+    for handler in logging.getLogger().handlers:
+        handler.setLevel(level)
     try:
         settings = _settings_for(args)
         if args.command == "ingest":
