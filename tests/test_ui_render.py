@@ -183,7 +183,7 @@ def test_payloads_in_every_field_stay_text() -> None:
 
 @settings(max_examples=300, deadline=None)
 @given(
-    st.lists(st.sampled_from(list("ab *_\\[]()<>&\"'=:/\n1234") + PAYLOADS), max_size=40).map(
+    st.lists(st.sampled_from(list("ab *_\\[]()<>&\"'=:/\n1234$") + PAYLOADS), max_size=40).map(
         "".join
     )
 )
@@ -200,6 +200,22 @@ def test_streaming_and_question_keep_user_text_literal() -> None:
     assert "".join(parsed.text) == "Is *this* [1] a <b>question</b>?line two"
     assert "<br>" in html
     assert "rag-cursor" in render.streaming_html("", "t")
+
+
+def test_inline_math_loses_its_dollars_but_stays_escaped() -> None:
+    title = "A Graph is Worth $K$ Words"
+    html = render.answer_html(
+        answer(
+            f"*{title}*: trained on $100$M molecules, costs $5 or $6 [1].",
+            [citation(1, title=title, snippet="on $<script>x</script>$ data")],
+        ),
+        "t",
+    )
+    parsed = assert_only_our_markup(html)
+    assert html.count('<span class="rag-math">K</span>') == 2  # answer text and reference title
+    assert '<span class="rag-math">100</span>M' in html
+    assert "costs $5 or $6" in "".join(parsed.text)  # prices are not math
+    assert '<span class="rag-math">&lt;script&gt;x&lt;/script&gt;</span>' in html
 
 
 def test_copy_markdown_carries_the_numbered_reference_lines() -> None:

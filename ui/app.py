@@ -263,6 +263,7 @@ CSS = """
 .rag-meta { margin-top: .5em; color: var(--body-text-color-subdued); font-size: .8em; }
 .rag-error { color: var(--error-text-color); }
 .rag-cursor { opacity: .6; }
+.rag-math { font-family: "Latin Modern Math", "STIX Two Math", serif; font-style: italic; }
 .rag-stats { font-size: .9em; }
 .rag-stats th { text-align: left; padding-right: .6em; white-space: nowrap; }
 """

@@ -8,7 +8,9 @@ the text (a `[click](javascript:…)` in an abstract stays literal text), and Gr
 sanitizer then only ever sees tags we meant to emit.
 
 The answer text supports the little Markdown the synthesizers write: paragraphs, line
-breaks, `*emphasis*`, `**strong**`, backslash escapes, and `[n]` citation markers.
+breaks, `*emphasis*`, `**strong**`, backslash escapes, and `[n]` citation markers. Inline
+`$…$` math (common in abstracts) loses its dollar signs and is set in a math style; it is
+not typeset (KaTeX would be one more parser over corpus text).
 """
 
 from __future__ import annotations
@@ -31,7 +33,9 @@ _INLINE = re.compile(
     r"|\[(?P<n>\d{1,3})\]"
     r"|\*\*(?P<strong>(?:\\.|[^*\\\n]|\*(?!\*))+?)\*\*"
     r"|\*(?P<em>(?=\S)(?:\\.|[^*\\\n])+?(?<=\S))\*"
+    r"|(?<![\\$])\$(?P<math>(?=\S)[^$\n]{1,80}?(?<=\S))\$(?!\$)"
 )
+_MATH = re.compile(r"(?<![\\$])\$(?=\S)([^$\n]{1,80}?)(?<=\S)\$(?!\$)")
 _PARAGRAPH_BREAK = re.compile(r"\n\s*\n")
 
 
@@ -82,12 +86,26 @@ def inline_html(text: str, turn: str, linkable: set[int] | None = None) -> str:
                 )
             else:
                 out.append(esc(match.group(0)))
+        elif match.group("math") is not None:
+            out.append(f'<span class="rag-math">{esc(match.group("math"))}</span>')
         elif match.group("strong") is not None:
             out.append(f"<strong>{inline_html(match.group('strong'), turn, linkable)}</strong>")
         else:
             out.append(f"<em>{inline_html(match.group('em'), turn, linkable)}</em>")
     out.append(esc(text[last:]))
     return "<br>".join("".join(out).split("\n"))
+
+
+def text_html(text: str) -> str:
+    """Escaped plain text (a title, a snippet) with its inline `$…$` math styled."""
+    out: list[str] = []
+    last = 0
+    for match in _MATH.finditer(text):
+        out.append(esc(text[last : match.start()]))
+        out.append(f'<span class="rag-math">{esc(match.group(1))}</span>')
+        last = match.end()
+    out.append(esc(text[last:]))
+    return "".join(out)
 
 
 def body_html(text: str, turn: str, linkable: set[int] | None = None) -> str:
@@ -98,12 +116,12 @@ def body_html(text: str, turn: str, linkable: set[int] | None = None) -> str:
 def _title_link(title: str, url: str) -> str:
     safe = safe_url(url)
     if safe is None:
-        return f'<span class="rag-ref-title">{esc(title)}</span>'
+        return f'<span class="rag-ref-title">{text_html(title)}</span>'
     # The sanitizer also sets target/rel on external links; writing them here keeps the
     # HTML correct on its own (copied out, or rendered by something else).
     return (
         f'<a class="rag-ref-title" href="{esc(safe)}" target="_blank" '
-        f'rel="noopener noreferrer">{esc(title)}</a>'
+        f'rel="noopener noreferrer">{text_html(title)}</a>'
     )
 
 
@@ -126,7 +144,7 @@ def citation_html(citation: Citation, turn: str) -> str:
         f"{_title_link(citation.title, citation.url)} — {_authors(citation.authors)}"
         f"{_status(citation.status)}"
         f' <span class="rag-score">score {citation.score:.4g}</span>'
-        f'<blockquote class="rag-snippet">{esc(citation.snippet)}</blockquote>'
+        f'<blockquote class="rag-snippet">{text_html(citation.snippet)}</blockquote>'
         "</div>"
     )
 

@@ -1,0 +1,394 @@
+"""The chat app in a real browser: Debian chromium through Playwright, against `python -m ui`
+started as a real server on a copy of the fixture store (extractive backend, offline).
+
+Also measures time from starting the server to the first complete answer and the median
+time to a complete answer; both go to tests/artifacts/ui_timings.json and the test output.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import ARTIFACTS, FIXTURE_CORPUS, ROOT, free_port, make_settings
+
+pytestmark = pytest.mark.browser
+sync_api = pytest.importorskip("playwright.sync_api")
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+]
+BUNDLED_CORPUS = ROOT / "data" / "icml2024.jsonl"
+GRAPHSGPT_ID = "zxxSJAVQPc"  # "A Graph is Worth $K$ Words" (GraphsGPT): not in the fixture corpus
+FA_ID = "qklMNNub0H"
+FA_QUESTION = "Which ICML 2024 papers explain why feedback alignment works, and what do they find?"
+DONE_JS = (
+    "n => document.querySelectorAll("
+    "'#chat .rag-answer:not(.rag-streaming), #chat .rag-error').length > n"
+)
+XSS_SCRIPT = "<script>window.__xss=1</script>"
+XSS_IMG = '<img src=x onerror="window.__xss=1">'
+XSS_LINK = "[click](javascript:window.__xss=1)"
+XSS_PAPERS = [
+    {
+        "id": "xssQuokka01",
+        "title": f"Quokka Transformers {XSS_SCRIPT} for Marsupial Vocalization {XSS_IMG}",
+        "authors": [f"Mallory {XSS_SCRIPT}", f"Eve {XSS_IMG}"],
+        "abstract": (
+            "Quokka transformers compress marsupial vocalizations into discrete acoustic "
+            f"tokens {XSS_SCRIPT}. We record quokka calls on Rottnest Island and train a "
+            f"quokka transformer {XSS_IMG} that compresses marsupial vocalizations ten times "
+            f"better than codecs. See {XSS_LINK} for quokka audio."
+        ),
+        "url": "javascript:window.__xss=1",
+        "status": "Oral",
+    },
+    {
+        "id": "xssQuokka02",
+        "title": f"Marsupial Vocalization Codecs {XSS_LINK}",
+        "authors": ["Trudy Example"],
+        "abstract": (
+            f"Quokka vocalizations are compressed with marsupial vocalization codecs {XSS_LINK}. "
+            f"Our quokka codec {XSS_IMG} halves the bitrate of marsupial vocalizations {XSS_SCRIPT}."
+        ),
+        "url": "https://openreview.net/forum?id=xssQuokka02",
+        "status": "Poster",
+    },
+]
+TIMINGS: dict[str, Any] = {}
+
+
+@dataclass
+class AppServer:
+    url: str
+    data_dir: Path
+    proc: subprocess.Popen[bytes]
+    log: Path
+    started: float
+    ready_s: float
+    first_answer_s: float | None = None
+    answers_s: list[float] = field(default_factory=list)
+
+    @property
+    def feedback_path(self) -> Path:
+        return self.data_dir / "feedback.jsonl"
+
+
+def prepare_store(built: Path, target: Path, extra: list[dict[str, Any]], embed_model: Any) -> Path:
+    """A copy of the built fixture store plus `extra` papers, ingested here, then copied
+    again so the served directory is one no other process has open."""
+    from rag.ingest import ingest
+
+    staging = target.with_name(target.name + "-staging")
+    shutil.copytree(built, staging)
+    extra_path = target.with_name(target.name + "-extra.jsonl")
+    extra_path.write_text("".join(json.dumps(p) + "\n" for p in extra), encoding="utf-8")
+    report = ingest(make_settings(staging), [extra_path], embed_model=embed_model)
+    assert report.issues == [], report.issues
+    shutil.copytree(staging, target)
+    return extra_path
+
+
+def start_app(data_dir: Path, corpus: list[Path], log: Path) -> AppServer:
+    port = free_port()
+    env = {
+        **os.environ,
+        "RAG_DATA_DIR": str(data_dir),
+        "RAG_CORPUS_PATHS": ",".join(str(p) for p in corpus),
+        "RAG_BACKEND": "extractive",
+        "PYTHONUNBUFFERED": "1",
+    }
+    started = time.monotonic()
+    with log.open("wb") as out:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "ui", "--host", "127.0.0.1", "--port", str(port)],
+            cwd=ROOT,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+    deadline = started + 240
+    while "ready in" not in log.read_text(errors="replace"):
+        if proc.poll() is not None or time.monotonic() > deadline:
+            proc.kill()
+            raise RuntimeError(f"python -m ui did not get ready:\n{log.read_text()}")
+        time.sleep(0.1)
+    return AppServer(
+        f"http://127.0.0.1:{port}/", data_dir, proc, log, started, time.monotonic() - started
+    )
+
+
+def stop_app(server: AppServer) -> None:
+    server.proc.terminate()
+    try:
+        server.proc.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        server.proc.kill()
+
+
+@pytest.fixture(scope="module")
+def app_server(
+    built_store_dir: Path, embed_model: Any, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[AppServer]:
+    root = tmp_path_factory.mktemp("browser-app")
+    graphsgpt = next(
+        json.loads(line)
+        for line in BUNDLED_CORPUS.read_text(encoding="utf-8").splitlines()
+        if GRAPHSGPT_ID in line[:40]
+    )
+    extra = prepare_store(built_store_dir, root / "data", [graphsgpt], embed_model)
+    server = start_app(root / "data", [FIXTURE_CORPUS, extra], root / "server.log")
+    yield server
+    stop_app(server)
+    TIMINGS.update(
+        server_ready_s=round(server.ready_s, 2),
+        start_to_first_answer_s=server.first_answer_s and round(server.first_answer_s, 2),
+    )
+
+
+@pytest.fixture(scope="module")
+def xss_server(
+    built_store_dir: Path, embed_model: Any, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[AppServer]:
+    root = tmp_path_factory.mktemp("browser-xss")
+    extra = prepare_store(built_store_dir, root / "data", XSS_PAPERS, embed_model)
+    server = start_app(root / "data", [FIXTURE_CORPUS, extra], root / "server.log")
+    yield server
+    stop_app(server)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture(scope="module", autouse=True)
+def write_timings() -> Iterator[None]:
+    yield
+    if TIMINGS:
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        (ARTIFACTS / "ui_timings.json").write_text(json.dumps(TIMINGS, indent=2) + "\n")
+        print(f"\nUI timings: {json.dumps(TIMINGS)}")
+
+
+class Chat:
+    """One browser tab on the app, with the dialogs it fired."""
+
+    def __init__(self, browser: Any, server: AppServer) -> None:
+        self.server = server
+        self.context = browser.new_context(viewport={"width": 1280, "height": 1000})
+        self.page = self.context.new_page()
+        self.dialogs: list[str] = []
+        self.page.on("dialog", self._on_dialog)
+        self.page.goto(server.url)
+        self.page.wait_for_selector("#question textarea", timeout=60_000)
+
+    def _on_dialog(self, dialog: Any) -> None:
+        self.dialogs.append(dialog.message)
+        dialog.dismiss()
+
+    def ask(self, question: str) -> Any:
+        """Types the question, presses Enter, waits for the complete answer; returns it."""
+        done = self.page.locator("#chat .rag-answer:not(.rag-streaming), #chat .rag-error").count()
+        self.page.fill("#question textarea", question)
+        started = time.monotonic()
+        self.page.press("#question textarea", "Enter")
+        self.page.wait_for_function(DONE_JS, arg=done, timeout=120_000)
+        now = time.monotonic()
+        self.server.answers_s.append(now - started)
+        if self.server.first_answer_s is None:
+            self.server.first_answer_s = now - self.server.started
+        return self.page.locator("#chat .rag-answer:not(.rag-streaming), #chat .rag-error").last
+
+    def close(self) -> None:
+        self.context.close()
+
+
+@pytest.fixture
+def chat(browser: Any, app_server: AppServer) -> Iterator[Chat]:
+    tab = Chat(browser, app_server)
+    yield tab
+    tab.close()
+
+
+def test_named_method_answer_streams_in_with_linked_reference(chat: Chat) -> None:
+    page = chat.page
+    # Watch the chat for the streaming placeholder before the question is sent.
+    page.evaluate(
+        """() => { window.__sawStreaming = false;
+        new MutationObserver(() => { if (document.querySelector('#chat .rag-streaming'))
+          window.__sawStreaming = true; }).observe(document.body,
+          {subtree: true, childList: true, attributes: true}); }"""
+    )
+    answer = chat.ask("What is GraphsGPT and what was it pretrained on?")
+    assert page.evaluate("window.__sawStreaming") is True
+    assert re.search(r"pretrain GraphsGPT on \$?100\$?M molecules", answer.inner_text())
+    ref = answer.locator(".rag-ref", has=page.locator(f'a[href*="{GRAPHSGPT_ID}"]')).first
+    title = ref.locator("a.rag-ref-title")
+    assert (
+        title.inner_text()
+        == "A Graph is Worth $K$ Words: Euclideanizing Graph using Pure Transformer"
+    )
+    assert title.get_attribute("href") == f"https://openreview.net/forum?id={GRAPHSGPT_ID}"
+    assert title.get_attribute("target") == "_blank"
+    assert "noopener" in (title.get_attribute("rel") or "")
+    assert "Zhangyang Gao, Daize Dong, Cheng Tan et al." in ref.inner_text()
+    assert re.search(r"score \d", ref.inner_text())
+    assert ref.locator(".rag-snippet").inner_text().strip()
+
+    ref_id = ref.get_attribute("id")
+    marker = answer.locator(f'a.rag-cite[href="#{ref_id}"]').first
+    page.evaluate("document.querySelector('#chat [role=log], #chat').scrollTop = 0")
+    marker.click()
+    page.wait_for_function("id => location.hash === '#' + id", arg=ref_id)
+    box = page.evaluate(
+        "id => { const r = document.getElementById(id).getBoundingClientRect();"
+        " return [r.top, r.bottom, innerHeight]; }",
+        ref_id,
+    )
+    assert 0 <= box[0] < box[2], box  # the reference scrolled into view
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "chat.png"), full_page=True)
+
+
+def test_follow_up_uses_the_previous_answer(chat: Chat) -> None:
+    first = chat.ask(FA_QUESTION)
+    assert FA_ID in first.inner_html()
+    follow = chat.ask("What does the first one say about convergence?")
+    assert FA_ID in follow.inner_html()
+    assert "convergence" in follow.inner_text().lower()
+    assert chat.page.locator("#chat .rag-question").count() == 2
+
+
+def test_off_topic_question_abstains_without_references(chat: Chat) -> None:
+    answer = chat.ask("How do I fix a flat bicycle tire?")
+    text = answer.inner_text()
+    assert "don't answer this question" in text
+    assert "Related papers — not support for an answer" in text
+    assert answer.locator(".rag-ref").count() == 0
+    assert answer.locator("a.rag-cite").count() == 0
+    assert answer.locator(".rag-refs").count() == 0
+
+
+def test_status_filter_is_applied(chat: Chat) -> None:
+    chat.page.locator("#status label", has_text="Oral").click()
+    answer = chat.ask(FA_QUESTION)
+    statuses = answer.locator(".rag-status").all_inner_texts()
+    assert statuses and set(statuses) == {"Oral"}, statuses
+    assert FA_ID not in answer.inner_html()  # the Poster that answers unfiltered is gone
+
+
+def test_author_filter_is_applied(chat: Chat) -> None:
+    chat.page.fill("#author textarea, #author input", "Koyejo")
+    answer = chat.ask(FA_QUESTION)
+    authors = answer.locator(".rag-authors").all()
+    assert authors
+    for element in authors:
+        assert "Koyejo" in (element.get_attribute("title") or ""), element.inner_text()
+
+
+def test_thumbs_up_with_comment_is_recorded(chat: Chat) -> None:
+    before = (
+        chat.server.feedback_path.read_text().splitlines()
+        if (chat.server.feedback_path.exists())
+        else []
+    )
+    chat.ask(FA_QUESTION)
+    chat.page.fill("#feedback-comment textarea", "exactly what I needed")
+    chat.page.locator('#chat button[aria-label="Like"]').last.click()
+    chat.page.wait_for_function(
+        "() => (document.querySelector('#feedback-status')?.innerText || '')"
+        ".includes('Feedback recorded')"
+    )
+    lines = chat.server.feedback_path.read_text().splitlines()
+    assert len(lines) == len(before) + 1
+    record = json.loads(lines[-1])
+    assert record["vote"] == "up"
+    assert record["comment"] == "exactly what I needed"
+    assert record["question"] == FA_QUESTION
+    assert FA_ID in [c["paper_id"] for c in record["citations"]]
+    assert record["backend"] == "extractive"
+    assert chat.page.input_value("#feedback-comment textarea") == ""
+
+
+def test_copy_answer_as_markdown_and_clear(chat: Chat) -> None:
+    chat.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    chat.ask(FA_QUESTION)
+    chat.page.locator(
+        "#answer-markdown button[aria-label*='opy'], #answer-markdown button"
+    ).first.click()
+    copied = chat.page.evaluate("navigator.clipboard.readText()")
+    assert "References:" in copied
+    assert re.search(r"^\[1\] .+ — .+ — https://openreview\.net/forum\?id=", copied, re.M), copied
+    chat.page.click("#clear")
+    chat.page.wait_for_function("() => !document.querySelector('#chat .rag-answer')")
+    assert chat.page.locator("#chat .rag-question").count() == 0
+
+
+def test_median_time_to_complete_answer(chat: Chat) -> None:
+    questions = [
+        FA_QUESTION,
+        "What is GraphsGPT and what was it pretrained on?",
+        "How can large language models be quantized to very low bit widths?",
+        "Are explanations of graph neural networks robust to small changes of the graph?",
+        "Does the order of premises matter when language models reason?",
+    ]
+    times = []
+    for question in questions:
+        start = len(chat.server.answers_s)
+        chat.ask(question)
+        times.append(chat.server.answers_s[start])
+    TIMINGS["answer_s"] = [round(t, 3) for t in times]
+    TIMINGS["median_answer_s"] = round(statistics.median(times), 3)
+    assert statistics.median(times) < 15
+
+
+def test_payloads_in_corpus_and_question_never_run(browser: Any, xss_server: AppServer) -> None:
+    tab = Chat(browser, xss_server)
+    try:
+        page = tab.page
+        answer = tab.ask("How do quokka transformers compress marsupial vocalizations?")
+        question = f"Tell me more about quokka codecs {XSS_IMG} {XSS_SCRIPT} {XSS_LINK}"
+        second = tab.ask(question)
+        page.wait_for_timeout(500)  # give any injected handler the chance to fire
+        assert page.evaluate("typeof window.__xss") == "undefined"
+        assert tab.dialogs == []
+        text = answer.inner_text()
+        assert "xssQuokka" in answer.inner_html()  # the payload papers were cited
+        assert XSS_SCRIPT in text and XSS_IMG in text and XSS_LINK in text  # shown as text
+        user_text = page.locator("#chat .rag-question").last.inner_text()
+        assert XSS_IMG in user_text and XSS_SCRIPT in user_text and XSS_LINK in user_text
+        chat_html = page.inner_html("#chat")
+        assert "<script" not in chat_html.lower()
+        assert page.locator("#chat img[onerror], #chat img[src='x']").count() == 0
+        hrefs = page.eval_on_selector_all(
+            "#chat a[href]", "els => els.map(e => e.getAttribute('href'))"
+        )
+        assert hrefs and all(h.startswith(("#", "https://", "http://")) for h in hrefs), hrefs
+        # the javascript: URL of the first paper is not linked at all
+        assert not any("javascript" in h.lower() for h in hrefs)
+        markdown = page.locator("#answer-markdown").inner_text()
+        assert "Quokka" in markdown or "quokka" in markdown
+        assert second.count() == 1
+    finally:
+        tab.close()
