@@ -159,7 +159,7 @@ def cmd_ask(args: argparse.Namespace, settings: Settings) -> int:
 def cmd_chat(args: argparse.Namespace, settings: Settings) -> int:
     from rag.assistant import Assistant
     from rag.formatting import answer_with_references
-    from rag.types import ChatMessage
+    from rag.types import Answer, ChatMessage
 
     assistant = Assistant.from_settings(settings)
     history: list[ChatMessage] = []
@@ -179,21 +179,21 @@ def cmd_chat(args: argparse.Namespace, settings: Settings) -> int:
             continue
         final = None
         print("rag> ", end="", flush=True)
-        for kind, payload in assistant.stream(
+        for _kind, payload in assistant.stream(
             question,
             history=history[-settings.max_history_turns :],
             top_k=args.top_k,
             mode=args.mode,
             filters=_filters(args),
         ):
-            if kind == "delta":
-                print(payload, end="", flush=True)
-            else:
+            if isinstance(payload, Answer):
                 final = payload
+            else:
+                print(payload, end="", flush=True)
         print()
         if final is not None:
-            rendered = answer_with_references(final)  # type: ignore[arg-type]
-            print(rendered[len(final.answer) :].strip("\n"), "\n")  # type: ignore[attr-defined]
+            rendered = answer_with_references(final)
+            print(rendered[len(final.answer) :].strip("\n"), "\n")
             history += [
                 ChatMessage(role="user", content=question),
                 ChatMessage(role="assistant", content=rendered),

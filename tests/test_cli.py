@@ -284,3 +284,17 @@ def test_ingest_and_stats_against_a_chroma_server(
     assert code == 0 and re.search(r"papers\s+3\n", out)
     assert f"store       chroma server http://{host}:{port} / collection 'cli-test'" in out
     assert not (data_dir / "chroma").exists()
+
+
+def test_chat_streams_and_lists_references(
+    store_copy: Path, capsys: Capture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("RAG_DATA_DIR", str(store_copy))
+    typed = iter(["Which paper explains why feedback alignment works?", "/clear", ""])
+    monkeypatch.setattr("builtins.input", lambda prompt="": next(typed))
+    code, out, _ = run(capsys, "chat", "--backend", "extractive")
+    assert code == 0
+    assert out.startswith("icml-rag chat (extractive).")
+    answer = out.split("rag> ", 1)[1]
+    assert "[1]" in answer.split("\n\n")[0]  # the streamed answer cites
+    assert "[1] Implicit Regularization in Feedback Alignment" in answer  # then references
