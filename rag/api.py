@@ -14,6 +14,7 @@ from typing import Annotated, Any
 
 from fastapi import FastAPI
 from fastapi.responses import JSONResponse, StreamingResponse
+from fastapi.routing import APIRoute
 from pydantic import Field
 from starlette.concurrency import iterate_in_threadpool, run_in_threadpool
 from starlette.exceptions import HTTPException
@@ -27,7 +28,9 @@ from rag.api_http import (
 )
 from rag.api_models import (
     MODEL_ID,
+    NEEDS_USER_MESSAGE,
     QUESTION_PATTERN,
+    SSE_EVENT_SCHEMA,
     AskRequest,
     AssistantMessage,
     ChatCompletion,
@@ -40,11 +43,17 @@ from rag.api_models import (
     RetrieveRequest,
     RetrieveResponse,
     SystemMessage,
-    TextPart,
     UserMessage,
+    UserTextPart,
     message_text,
 )
-from rag.api_openai import CompletionStream, completion, split_conversation, words
+from rag.api_openai import (
+    CompletionStream,
+    completion,
+    document_stream_chunks,
+    split_conversation,
+    words,
+)
 from rag.assistant import Assistant
 from rag.engine import Event
 from rag.settings import Settings
@@ -98,7 +107,10 @@ def create_api(assistant: Assistant, settings: Settings) -> FastAPI:
         history: list[HistoryMessage] = Field(default_factory=list, max_length=max_turns)
 
     class LimitedUserMessage(UserMessage):
-        content: Annotated[str, Field(max_length=max_chars)] | list[TextPart]
+        content: (
+            Annotated[str, Field(max_length=max_chars, pattern=QUESTION_PATTERN)]
+            | Annotated[list[UserTextPart], Field(min_length=1)]
+        )
 
     class LimitedChatRequest(ChatCompletionRequest):
         messages: list[
@@ -107,7 +119,9 @@ def create_api(assistant: Assistant, settings: Settings) -> FastAPI:
                 Field(discriminator="role"),
             ]
         ] = Field(  # type: ignore[assignment]  # a narrower list, as pydantic allows
-            min_length=1, max_length=max_turns + 1 + SYSTEM_MESSAGES_ALLOWED
+            min_length=1,
+            max_length=max_turns + 1 + SYSTEM_MESSAGES_ALLOWED,
+            json_schema_extra=NEEDS_USER_MESSAGE,
         )
 
     install_error_handlers(app)
@@ -128,7 +142,7 @@ def create_api(assistant: Assistant, settings: Settings) -> FastAPI:
     def models() -> ModelList:
         return ModelList(data=[ModelCard(id=MODEL_ID, created=started)])
 
-    @app.get("/v1/models/{model_id}", response_model=ModelCard, responses=_error_docs(*auth, 404))
+    @app.get("/v1/models/{model_id}", response_model=ModelCard, responses=_error_docs(*auth, 404, 422))
     def model(model_id: str) -> ModelCard:
         if model_id != MODEL_ID:
             raise HTTPException(404, f"model: '{model_id[:80]}' does not exist; use '{MODEL_ID}'")
@@ -162,7 +176,7 @@ def create_api(assistant: Assistant, settings: Settings) -> FastAPI:
         200: {
             "description": "A chat.completion, or with `stream: true` an SSE stream of "
             "chat.completion.chunk objects ending with `data: [DONE]`.",
-            "content": {"text/event-stream": {"schema": {"type": "string"}}},
+            "content": {"text/event-stream": {"schema": SSE_EVENT_SCHEMA}},
         },
         **answer_errors,
     }
@@ -192,9 +206,13 @@ def create_api(assistant: Assistant, settings: Settings) -> FastAPI:
             headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
         )
 
+    document_stream_chunks(app)
     if api_key:
         document_bearer_auth(app)
-    app.add_middleware(V1Guard, api_key=api_key, max_body=MAX_BODY_BYTES)
+    json_paths = {
+        r.path for r in app.routes if isinstance(r, APIRoute) and "POST" in (r.methods or ())
+    }
+    app.add_middleware(V1Guard, api_key=api_key, max_body=MAX_BODY_BYTES, json_paths=json_paths)
     if settings.cors_origins:  # added last, so it is outermost: errors carry CORS headers too
         app.add_middleware(V1CORS, origins=settings.cors_origins)
     return app

@@ -40,12 +40,20 @@ def _field_name(loc: tuple[Any, ...] | list[Any]) -> str:
     return ".".join(parts) or "body"
 
 
+def _reason(error: dict[str, Any]) -> str:
+    if error.get("type") == "string_pattern_mismatch":  # only QUESTION_PATTERN is used
+        return "must contain a visible character"
+    reason = str(error.get("msg", "invalid"))
+    return reason if len(reason) <= 200 else reason[:200] + "…"
+
+
 def _validation_response(errors: list[Any]) -> JSONResponse:
     if any(e.get("type") == "json_invalid" for e in errors):
         detail = errors[0].get("ctx", {}).get("error", "")
         return error_response(400, f"body: invalid JSON ({detail})", "invalid_request_error")
-    # The offending input is never echoed: it may be a megabyte long (or a secret).
-    parts = [f"{_field_name(e.get('loc', ()))}: {e.get('msg', 'invalid')}" for e in errors[:5]]
+    # The offending input is never echoed (it may be a megabyte long), and messages that
+    # quote it (a discriminator tag, say) are cut short.
+    parts = [f"{_field_name(e.get('loc', ()))}: {_reason(e)}" for e in errors[:5]]
     param = _field_name(errors[0].get("loc", ())) if errors else None
     return error_response(422, "; ".join(parts), "invalid_request_error", param)
 
@@ -110,8 +118,11 @@ class V1Guard:
     """Key, Content-Type and body-size checks on /v1, before any parsing or routing, so an
     unauthenticated caller learns nothing and no handler ever sees an oversized body."""
 
-    def __init__(self, app: ASGIApp, api_key: str | None, max_body: int) -> None:
+    def __init__(
+        self, app: ASGIApp, api_key: str | None, max_body: int, json_paths: set[str]
+    ) -> None:
         self.app, self.api_key, self.max_body = app, api_key, max_body
+        self.json_paths = json_paths  # POST routes that take JSON; elsewhere routing answers
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or not _is_v1(scope["path"]):
@@ -126,8 +137,9 @@ class V1Guard:
                 headers={"WWW-Authenticate": 'Bearer realm="icml-rag"'},
             )(scope, receive, send)
             return
-        if scope["method"] in ("POST", "PUT", "PATCH"):
-            if not _is_json(headers.get("content-type")):
+        if scope["method"] == "POST":  # the only method with a body here; others get 405
+            json_route = scope["path"] in self.json_paths
+            if json_route and not _is_json(headers.get("content-type")):
                 await error_response(
                     415, "content-type: must be application/json", "invalid_request_error"
                 )(scope, receive, send)

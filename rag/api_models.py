@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 from rag.settings import RetrievalMode
 from rag.types import Answer, Citation, Filters, Related, RetrievedPaper
@@ -19,23 +19,21 @@ MODEL_ID = "icml-rag"
 QUESTION_PATTERN = r"[^\s\x00-\x1f\x7f]"
 
 
-def _reject_surrogates(value: object) -> object:
-    # JSON may carry lone UTF-16 surrogates ("\ud800"); the tokenizer and Chroma cannot
-    # encode them, so they are refused here as bad input rather than failing deep inside.
-    texts = [value] if isinstance(value, str) else []
-    if isinstance(value, list):
-        texts = [getattr(part, "text", "") for part in value]
-    for text in texts:
-        if any("\ud800" <= ch <= "\udfff" for ch in text):
-            raise ValueError("contains a lone surrogate (invalid Unicode)")
+def _no_bool_or_text(value: object) -> object:
+    # JSON Schema counts 5.0 as an integer but not `true` or "5"; lax pydantic takes all three.
+    if isinstance(value, bool | str):
+        raise ValueError("Input should be a valid integer")
     return value
+
+
+TopK = Annotated[int, Field(ge=1, le=50), BeforeValidator(_no_bool_or_text)]
 
 
 # --- our own endpoints ------------------------------------------------------------------
 class RetrievalOptions(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    top_k: int | None = Field(None, ge=1, le=50, description="Papers to retrieve (1..50).")
+    top_k: TopK | None = Field(None, description="Papers to retrieve (1..50).")
     mode: RetrievalMode | None = Field(None, description="dense, bm25 or hybrid.")
     filters: Filters | None = Field(None, description="Restrict which papers may be used.")
 
@@ -43,16 +41,12 @@ class RetrievalOptions(BaseModel):
 class RetrieveRequest(RetrievalOptions):
     question: str = Field(min_length=1, pattern=QUESTION_PATTERN)
 
-    _no_surrogates = field_validator("question")(_reject_surrogates)
-
 
 class HistoryMessage(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     role: Literal["user", "assistant", "system"]
     content: str
-
-    _no_surrogates = field_validator("content")(_reject_surrogates)
 
 
 class AskRequest(RetrieveRequest):
@@ -108,13 +102,19 @@ class SystemMessage(BaseModel):
     content: Content | None = None
 
 
+class UserTextPart(TextPart):
+    text: str = Field(pattern=QUESTION_PATTERN)
+
+
 class UserMessage(BaseModel):
     model_config = ConfigDict(extra="ignore")
 
     role: Literal["user"]
-    content: Content
-
-    _no_surrogates = field_validator("content")(_reject_surrogates)
+    # A user turn must say something: blank questions are refused by the schema.
+    content: (
+        Annotated[str, Field(pattern=QUESTION_PATTERN)]
+        | Annotated[list[UserTextPart], Field(min_length=1)]
+    )
 
 
 class AssistantMessage(BaseModel):
@@ -123,10 +123,8 @@ class AssistantMessage(BaseModel):
     role: Literal["assistant"]
     content: Content | None = None
 
-    _no_surrogates = field_validator("content")(_reject_surrogates)
 
-
-def message_text(content: Content | None) -> str:
+def message_text(content: str | list[TextPart] | list[UserTextPart] | None) -> str:
     if content is None:
         return ""
     if isinstance(content, str):
@@ -139,10 +137,17 @@ ChatMessageIn = Annotated[
 ]
 
 
+# The last user message is the question, so at least one must be there (JSON Schema
+# `contains`); `split_conversation` enforces the same rule.
+NEEDS_USER_MESSAGE: dict[str, Any] = {
+    "contains": {"type": "object", "properties": {"role": {"const": "user"}}, "required": ["role"]}
+}
+
+
 class StreamOptions(BaseModel):
     model_config = ConfigDict(extra="ignore")
 
-    include_usage: bool = False
+    include_usage: bool = Field(False, strict=True)
 
 
 class ChatCompletionRequest(BaseModel):
@@ -155,10 +160,10 @@ class ChatCompletionRequest(BaseModel):
         description=f"Any value is accepted (clients often send their own default); "
         f"responses always name '{MODEL_ID}'.",
     )
-    messages: list[ChatMessageIn] = Field(min_length=1)
-    stream: bool = False
+    messages: list[ChatMessageIn] = Field(min_length=1, json_schema_extra=NEEDS_USER_MESSAGE)
+    stream: bool = Field(False, strict=True)
     stream_options: StreamOptions | None = None
-    top_k: int | None = Field(None, ge=1, le=50, description="Extension: papers to retrieve.")
+    top_k: TopK | None = Field(None, description="Extension: papers to retrieve (1..50).")
     mode: RetrievalMode | None = Field(None, description="Extension: dense, bm25 or hybrid.")
     filters: Filters | None = Field(None, description="Extension: restrict the papers used.")
 
@@ -194,6 +199,66 @@ class ChatCompletion(BaseModel):
     model: str = MODEL_ID
     choices: list[CompletionChoice]
     usage: Usage
+
+
+class ChunkDelta(BaseModel):
+    role: Literal["assistant"] | None = None
+    content: str | None = None
+    citations: list[Citation] | None = Field(
+        default=None, description="Extension, final chunk only."
+    )
+    abstained: bool | None = Field(default=None, description="Extension, final chunk only.")
+    related: list[Related] | None = Field(default=None, description="Extension, final chunk only.")
+
+
+class ChunkChoice(BaseModel):
+    index: int = 0
+    delta: ChunkDelta
+    finish_reason: Literal["stop"] | None = None
+    logprobs: None = None
+
+
+class ChatCompletionChunk(BaseModel):
+    """One SSE event of a streamed completion (serialised without unset fields)."""
+
+    id: str
+    object: Literal["chat.completion.chunk"]
+    created: int
+    model: str
+    choices: list[ChunkChoice]
+    usage: Usage | None = Field(None, description="Last chunk, with stream_options.include_usage.")
+    citations: list[Citation] | None = Field(
+        default=None, description="Extension, final chunk only."
+    )
+    abstained: bool | None = Field(default=None, description="Extension, final chunk only.")
+    related: list[Related] | None = Field(default=None, description="Extension, final chunk only.")
+
+
+# One server-sent event as OpenAPI 3.1 tools read `text/event-stream` schemas: its `data`
+# is a chunk, an error object, or the final `[DONE]`.
+SSE_EVENT_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "required": ["data"],
+    "properties": {
+        "event": {"type": "string"},
+        "id": {"type": "string"},
+        "data": {
+            "anyOf": [
+                {"const": "[DONE]"},
+                {
+                    "type": "string",
+                    "contentMediaType": "application/json",
+                    "contentSchema": {
+                        "anyOf": [
+                            {"$ref": "#/components/schemas/ChatCompletionChunk"},
+                            {"$ref": "#/components/schemas/ErrorResponse"},
+                        ]
+                    },
+                },
+            ]
+        },
+    },
+}
 
 
 class ModelCard(BaseModel):

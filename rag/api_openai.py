@@ -9,12 +9,18 @@ import logging
 import time
 import uuid
 from collections.abc import Iterator, Sequence
-from typing import Any
+from typing import Any, Literal
+
+from fastapi import FastAPI
+from pydantic.json_schema import models_json_schema
 
 from rag.api_models import (
     MODEL_ID,
     AssistantMessage,
     ChatCompletion,
+    ChatCompletionChunk,
+    ChunkChoice,
+    ChunkDelta,
     CompletionChoice,
     CompletionMessage,
     SystemMessage,
@@ -84,28 +90,38 @@ class CompletionStream:
         self.created = int(time.time())
         self.prompt_words, self.include_usage = prompt_words, include_usage
 
-    def chunk(self, delta: dict[str, Any], finish: str | None = None, **extra: Any) -> str:
-        payload = {
-            "id": self.id,
-            "object": "chat.completion.chunk",
-            "created": self.created,
-            "model": MODEL_ID,
-            "choices": [{"index": 0, "delta": delta, "finish_reason": finish, "logprobs": None}],
+    def chunk(
+        self, delta: ChunkDelta | None, finish: Literal["stop"] | None = None, **extra: Any
+    ) -> str:
+        choices = (
+            []
+            if delta is None
+            else [ChunkChoice(index=0, delta=delta, finish_reason=finish, logprobs=None)]
+        )
+        chunk = ChatCompletionChunk(
+            id=self.id,
+            object="chat.completion.chunk",
+            created=self.created,
+            model=MODEL_ID,
+            choices=choices,
             **extra,
-        }
+        )
+        # Unset fields are left out (a delta carries only what changed); explicit nulls such
+        # as `finish_reason: null` stay, as OpenAI sends them.
+        payload = chunk.model_dump(mode="json", exclude_unset=True)
         return f"data: {json.dumps(payload, ensure_ascii=False)}\n\n"
 
     def events(self, first: Event | AnswerError | None, rest: Iterator[Event]) -> Iterator[str]:
-        yield self.chunk({"role": "assistant", "content": ""})
+        yield self.chunk(ChunkDelta(role="assistant", content=""))
         streamed: list[str] = []
         answer: Answer | None = None
         try:
             if isinstance(first, AnswerError):
                 raise first
-            for kind, payload in itertools.chain([first] if first else [], rest):
-                if kind == "delta":
-                    streamed.append(payload)  # type: ignore[arg-type]
-                    yield self.chunk({"content": payload})
+            for _kind, payload in itertools.chain([first] if first else [], rest):
+                if isinstance(payload, str):  # a ("delta", text) event
+                    streamed.append(payload)
+                    yield self.chunk(ChunkDelta(content=payload))
                 elif isinstance(payload, Answer):
                     answer = payload
             if answer is None:
@@ -121,9 +137,9 @@ class CompletionStream:
         content = "".join(streamed)
         tail = _stream_tail(content, answer)
         if tail:
-            yield self.chunk({"content": tail})
+            yield self.chunk(ChunkDelta(content=tail))
         extras = answer_extras(answer)
-        yield self.chunk(extras, "stop", **extras)
+        yield self.chunk(ChunkDelta(**extras), "stop", **extras)
         if self.include_usage:
             written = words(content + tail)
             usage = Usage(
@@ -132,14 +148,32 @@ class CompletionStream:
                 total_tokens=self.prompt_words + written,
             )
             # OpenAI's shape: one last chunk with no choices that carries the usage.
-            last = {"id": self.id, "object": "chat.completion.chunk", "created": self.created}
-            last |= {"model": MODEL_ID, "choices": [], "usage": usage.model_dump()}
-            yield f"data: {json.dumps(last)}\n\n"
+            yield self.chunk(None, usage=usage)
         yield DONE
 
     def _error(self, message: str, kind: str, status: int) -> str:
         error = {"message": message, "type": kind, "param": None, "code": str(status)}
         return f"data: {json.dumps({'error': error})}\n\n{DONE}"
+
+
+def document_stream_chunks(app: FastAPI) -> None:
+    """Put the chunk schema that the SSE event schema refers to into /openapi.json."""
+    build = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema:
+            return app.openapi_schema
+        schema = build()
+        _, defs = models_json_schema(
+            [(ChatCompletionChunk, "serialization")],
+            ref_template="#/components/schemas/{model}",
+        )
+        known = schema.setdefault("components", {}).setdefault("schemas", {})
+        for name, definition in defs.get("$defs", {}).items():
+            known.setdefault(name, definition)
+        return schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
 
 
 def completion(answer: Answer, prompt_words: int) -> ChatCompletion:
