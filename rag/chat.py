@@ -17,12 +17,15 @@ from rag.types import ChatMessage
 if TYPE_CHECKING:
     from llama_index.core.llms import LLM
 
-_REFERENCE_LINE = re.compile(r"^\s*\[(\d+)\]\s+(.+?)(?:\s+[—–-]\s+.*)?$", re.M)
+_REFERENCE_LINE = re.compile(r"^\s*\[(\d+)\]\s+(.+?)\s*$", re.M)
+_FIELD_SEPARATOR = re.compile(r"\s+[—–-]\s+")
 _ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "last": -1}
+# Words that point back. A bare "paper(s)" or "method" does not: "Which papers use
+# diffusion?" is a new question, and rewriting it drags the previous topic into retrieval.
 _FOLLOW_UP = re.compile(
-    r"\b(it|its|they|them|their|this|that|these|those|the (?:first|second|third|fourth|fifth|"
-    r"last|former|latter|above|previous|same)|one|ones|paper|papers|method|approach|"
-    r"\[\d+\])\b|^(and|also|what about|how about|compare|why|how so)\b",
+    r"(\b(?:it|its|they|them|their|this|that|these|those|the (?:first|second|third|fourth|"
+    r"fifth|last|former|latter|above|previous|same|paper|papers|method|approach|model|"
+    r"authors)|which ones?)|\[\d+\])(?!\w)|^(and|also|what about|how about|compare|why|how so)\b",
     re.I,
 )
 MAX_HISTORY_CHARS = 4000
@@ -33,9 +36,19 @@ def previous_references(history: list[ChatMessage]) -> dict[int, str]:
     for message in reversed(history):
         if message.role == "assistant":
             return {
-                int(n): title.strip(" *") for n, title in _REFERENCE_LINE.findall(message.content)
+                int(n): _title(rest).strip(" *")
+                for n, rest in _REFERENCE_LINE.findall(message.content)
             }
     return {}
+
+
+def _title(reference: str) -> str:
+    # rag.formatting writes "title — authors — url"; titles may hold dashes of their own
+    # ("Probabilistic Generating Circuits - Demystified"), so cut at the last two fields.
+    fields = reference.split(" — ")
+    if len(fields) >= 3:
+        return " — ".join(fields[:-2])
+    return _FIELD_SEPARATOR.split(reference, maxsplit=1)[0]
 
 
 def _previous_question(history: list[ChatMessage]) -> str:
@@ -75,5 +88,6 @@ def condense_llm(question: str, history: list[ChatMessage], llm: LLM) -> str:
     lines = [f"{m.role}: {m.content}" for m in history[-6:]]
     text = "\n".join(lines)[-MAX_HISTORY_CHARS:]
     reply = llm.complete(CONDENSE_PROMPT.format(history=text, question=question))
-    rewritten = str(reply.text).strip().strip('"').splitlines()
-    return rewritten[0].strip() if rewritten and rewritten[0].strip() else question
+    replied = str(reply.text).strip().splitlines()
+    first = replied[0].strip().strip('"').strip() if replied else ""
+    return first or question
