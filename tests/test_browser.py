@@ -240,15 +240,22 @@ def test_named_method_answer_streams_in_with_linked_reference(chat: Chat) -> Non
           window.__sawStreaming = true; }).observe(document.body,
           {subtree: true, childList: true, attributes: true}); }"""
     )
-    answer = chat.ask("What is GraphsGPT and what was it pretrained on?")
+    example = "What is GraphsGPT and what was it pretrained on?"
+    page.get_by_role("button", name=example).click()  # the example fills the question box
+    page.wait_for_function(
+        "q => document.querySelector('#question textarea').value === q", arg=example
+    )
+    answer = chat.ask(example)
     assert page.evaluate("window.__sawStreaming") is True
     assert re.search(r"pretrain GraphsGPT on \$?100\$?M molecules", answer.inner_text())
     ref = answer.locator(".rag-ref", has=page.locator(f'a[href*="{GRAPHSGPT_ID}"]')).first
     title = ref.locator("a.rag-ref-title")
+    # "$K$" in the title: shown as math without the dollar signs
     assert (
         title.inner_text()
-        == "A Graph is Worth $K$ Words: Euclideanizing Graph using Pure Transformer"
+        == "A Graph is Worth K Words: Euclideanizing Graph using Pure Transformer"
     )
+    assert title.locator(".rag-math").inner_text() == "K"
     assert title.get_attribute("href") == f"https://openreview.net/forum?id={GRAPHSGPT_ID}"
     assert title.get_attribute("target") == "_blank"
     assert "noopener" in (title.get_attribute("rel") or "")

@@ -85,7 +85,7 @@ def _describe_error(exc: Exception) -> tuple[str, str]:
     if isinstance(exc, EmptyStoreError):
         return "No papers are indexed yet:", str(exc)
     if isinstance(exc, AnswerError):
-        return ERROR_PREFIX, f"{exc}. Try again, or switch to the extractive backend."
+        return ERROR_PREFIX, f"{exc}. Please try again in a moment."
     if isinstance(exc, StoreError):
         return "The paper store is unavailable:", str(exc)
     return (
