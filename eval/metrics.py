@@ -114,6 +114,9 @@ def cited_recall(cited_ids: Sequence[str], gold: Sequence[str]) -> float | None:
     return len(set(cited_ids) & gold_set) / len(gold_set)
 
 
+_TITLE_LABEL = re.compile(r"\*(?:[^*\\\n]|\\.)+\*:\s*")
+
+
 def answer_sentences(text: str) -> list[tuple[str, bool]]:
     """(sentence, carries a citation) pairs.
 
@@ -121,6 +124,9 @@ def answer_sentences(text: str) -> list[tuple[str, bool]]:
     sentence splitter puts at the start of the next piece: such leading markers are
     credited to the sentence before them.
     """
+    # "*Title*: " labels (the extractive answer's per-paper headings) are not sentences,
+    # and a title ending in "?" would otherwise split into an uncited fragment.
+    text = _TITLE_LABEL.sub(" ", text)
     out: list[tuple[str, bool]] = []
     for piece in split_sentences(text):
         lead = re.match(r"^(?:\s*" + MARKER.pattern + r")+", piece)
@@ -144,20 +150,21 @@ def sentence_citation_rate(text: str) -> float | None:
 # --- content ----------------------------------------------------------------------
 _LATEX_SYMBOLS = {r"\times": "×", r"\%": "%", r"\sim": "~", r"\approx": "≈", r"\pm": "±"}
 _LATEX_COMMAND = re.compile(r"\\(?:mathbf|mathrm|mathcal|mathit|text|textbf|textit|emph|bf|it|rm)")
+_TIMES = re.compile(r"(\d)\s*\$?\s*×")
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
 
 
 def normalise_fact(text: str) -> str:
     """rag.text.normalise_for_match after undoing LaTeX and number formatting.
 
-    "$100$M" and "100M", "10,632" and "10632", "$5\\times$" and "5×" compare equal.
+    "$100$M" and "100M", "10,632" and "10632", "$5\\times$", "5×" and "5x" compare equal.
     """
     for symbol, plain in _LATEX_SYMBOLS.items():
         text = text.replace(symbol, plain)
     text = _LATEX_COMMAND.sub("", text)
+    text = _TIMES.sub(r"\1x", text)  # "5×", "5 $\times$", "5x": one number
     text = text.replace("$", "").replace("{", "").replace("}", "")
     text = _THOUSANDS.sub("", text)
-    text = text.replace("×", " × ")  # "5×" vs "5 ×": the symbol is dropped below anyway
     return normalise_for_match(text)
 
 

@@ -108,6 +108,8 @@ def test_sentence_citation_rate_credits_markers_after_the_full_stop() -> None:
         ("$100$M", "trained on 100M tokens"),
         ("10,632", "a set of 10632 problems"),
         ("5×", "up to $5\\times$ faster"),
+        ("5x", "up to $5\\times$ faster"),
+        ("3.5x", "a 3.5× speed-up"),
         ("Conservation Law", "a novel conservation law links"),
         ("0.20%", "only 0.20% of the parameters"),
         ("1.08-bit", "with only 1.08-bit weights"),
@@ -115,6 +117,13 @@ def test_sentence_citation_rate_credits_markers_after_the_full_stop() -> None:
 )
 def test_key_facts_match_after_normalisation(fact: str, answer: str) -> None:
     assert fact_present(fact, answer)
+
+
+def test_title_labels_are_not_sentences() -> None:
+    # A title ending in "?" must not become an uncited fragment.
+    text = "*Is Attention Needed? A Study*: Claim one. [1]\n\n*Other*: Claim two [2]."
+    assert answer_sentences(text) == [("Claim one.", True), ("Claim two [2].", True)]
+    assert sentence_citation_rate(text) == 1.0
 
 
 def test_key_facts_match_whole_tokens_only() -> None:
