@@ -19,7 +19,7 @@ from llama_index.core.schema import TextNode
 
 from rag.backends import build_embed_model, embed_dimension, token_counter
 from rag.chunking import chunk_paper, embed_text
-from rag.corpus import LoadIssue, load_corpus
+from rag.corpus import CorpusError, LoadIssue, load_corpus
 from rag.settings import Settings
 from rag.store import PaperStore, chunk_node
 from rag.types import Paper
@@ -130,6 +130,13 @@ def ingest(
 ) -> IngestReport:
     started = time.perf_counter()
     loaded = load_corpus(paths or settings.corpus_paths, strict=strict)
+    if prune and loaded.issues:
+        # A record that failed to load has no id we can trust: pruning would delete its
+        # stored paper (or, if every line is broken, the whole store).
+        raise CorpusError(
+            f"--prune needs a clean load, but {len(loaded.issues)} record(s) failed; nothing "
+            f"written. First: {loaded.issues[0]}"
+        )
     report = IngestReport(issues=loaded.issues, skipped=len(loaded.issues))
     embed_model = embed_model or build_embed_model(settings)
     store = store or PaperStore(settings)

@@ -120,6 +120,23 @@ def test_prune_removes_papers_no_longer_in_sources(
     assert_consistent(store, loaded(corpus), settings)
 
 
+def test_prune_refuses_when_records_failed_to_load(
+    settings: Settings, corpus: Path, embed_model: Any
+) -> None:
+    ingest(settings, embed_model=embed_model)
+    store = PaperStore(settings)
+    before = (store.fingerprint(), store.counts())
+    # The first paper's line is now broken: its id is unknown, so prune would delete it.
+    lines = corpus.read_text().splitlines()
+    corpus.write_text("\n".join([lines[0][:-5], *lines[1:]]) + "\n")
+    with pytest.raises(CorpusError, match=rf"--prune needs a clean load.*{corpus}:1: malformed"):
+        ingest(settings, embed_model=embed_model, store=store, prune=True)
+    assert (store.fingerprint(), store.counts()) == before
+    # Without --prune the broken record is only skipped.
+    report = ingest(settings, embed_model=embed_model, store=store)
+    assert report.skipped == 1 and report.papers == 6
+
+
 def test_rebuild_starts_over(settings: Settings, tmp_path: Path, embed_model: Any) -> None:
     ingest(settings, embed_model=embed_model)
     other = tiny_corpus(FIXTURE_CORPUS, tmp_path / "other.jsonl", 3, skip=20)
