@@ -12,7 +12,7 @@ import logging
 import time
 from typing import Annotated, Any
 
-from fastapi import FastAPI
+from fastapi import FastAPI, Response
 from fastapi.responses import JSONResponse, StreamingResponse
 from fastapi.routing import APIRoute
 from pydantic import Field
@@ -83,6 +83,13 @@ def _error_docs(*statuses: int) -> dict[int | str, dict[str, Any]]:
     return {s: {"model": ErrorResponse, "description": reasons[s]} for s in statuses}
 
 
+def server_timing(answer: Answer) -> str:
+    """Time spent answering, as a `Server-Timing` header: the rest of a client's wait is
+    HTTP, validation and serialisation (scripts/api_latency.py reports the split)."""
+    total = answer.timings_ms.get("total", 0.0) + answer.timings_ms.get("condense", 0.0)
+    return f"answer;dur={total:.1f}"
+
+
 def create_api(assistant: Assistant, settings: Settings) -> FastAPI:
     app = FastAPI(
         title="icml-rag",
@@ -142,7 +149,9 @@ def create_api(assistant: Assistant, settings: Settings) -> FastAPI:
     def models() -> ModelList:
         return ModelList(data=[ModelCard(id=MODEL_ID, created=started)])
 
-    @app.get("/v1/models/{model_id}", response_model=ModelCard, responses=_error_docs(*auth, 404, 422))
+    @app.get(
+        "/v1/models/{model_id}", response_model=ModelCard, responses=_error_docs(*auth, 404, 422)
+    )
     def model(model_id: str) -> ModelCard:
         if model_id != MODEL_ID:
             raise HTTPException(404, f"model: '{model_id[:80]}' does not exist; use '{MODEL_ID}'")
@@ -163,14 +172,16 @@ def create_api(assistant: Assistant, settings: Settings) -> FastAPI:
         return RetrieveResponse(question=body.question, mode=mode, top_k=top_k, papers=papers)
 
     @app.post("/v1/ask", response_model=Answer, responses=answer_errors)
-    def ask(body: LimitedAskRequest) -> Answer:
-        return assistant.ask(
+    def ask(body: LimitedAskRequest, response: Response) -> Answer:
+        answer = assistant.ask(
             body.question,
             history=[ChatMessage(role=m.role, content=m.content) for m in body.history],
             top_k=body.top_k,
             mode=body.mode,
             filters=body.filters,
         )
+        response.headers["Server-Timing"] = server_timing(answer)
+        return answer
 
     stream_doc: dict[int | str, dict[str, Any]] = {
         200: {
@@ -182,13 +193,14 @@ def create_api(assistant: Assistant, settings: Settings) -> FastAPI:
     }
 
     @app.post("/v1/chat/completions", response_model=ChatCompletion, responses=stream_doc)
-    async def chat_completions(body: LimitedChatRequest) -> Any:
+    async def chat_completions(body: LimitedChatRequest, response: Response) -> Any:
         question, history = split_conversation(body.messages, settings)
         prompt_words = sum(words(message_text(m.content)) for m in body.messages)
         options: dict[str, Any] = {"top_k": body.top_k, "mode": body.mode}
         options |= {"filters": body.filters, "history": history}
         if not body.stream:
             answer = await run_in_threadpool(assistant.ask, question, **options)
+            response.headers["Server-Timing"] = server_timing(answer)
             return completion(answer, prompt_words)
         events = assistant.stream(question, **options)
         # The first event is fetched before answering so bad input and an unusable store

@@ -18,7 +18,7 @@ from conftest import FIXTURE_CORPUS, ROOT, free_port, make_settings
 
 from rag.api import create_api
 from rag.assistant import Assistant
-from rag.formatting import answer_with_references
+from rag.formatting import short_authors
 from rag.prompts import ABSTAIN_TEXT
 from rag.store import PaperStore
 
@@ -40,7 +40,7 @@ def client(base_url: str) -> openai.OpenAI:
     return openai.OpenAI(base_url=f"{base_url}/v1", api_key="unused", max_retries=0, timeout=60)
 
 
-def user(content: str) -> dict[str, str]:
+def user(content: str) -> Any:  # an OpenAI message param (a TypedDict)
     return {"role": "user", "content": content}
 
 
@@ -145,6 +145,7 @@ def test_off_topic_question_abstains_without_citations(client: openai.OpenAI, st
 def test_ask_returns_the_cli_answer_json(base_url: str, assistant: Any) -> None:
     response = httpx.post(f"{base_url}/v1/ask", json={"question": FEEDBACK_Q, "top_k": 3})
     assert response.status_code == 200
+    assert re.fullmatch(r"answer;dur=\d+\.\d", response.headers["server-timing"])
     got = response.json()
     expected = assistant.ask(FEEDBACK_Q, top_k=3).model_dump(mode="json")
     assert set(got) == set(expected)
@@ -334,15 +335,10 @@ def test_graphsgpt_question_cites_zxxSJAVQPc(graphs_assistant: Any) -> None:
     extra = final.model_extra or {}
     assert check_citations(content, extra["citations"])
     assert "zxxSJAVQPc" in {c["paper_id"] for c in extra["citations"]}
-    assert content.endswith(answer_with_references_tail(extra))
+    assert content.endswith(last_reference_line(extra))
 
 
-def answer_with_references_tail(extra: dict[str, Any]) -> str:
-    """The last reference line, as rag.formatting writes it."""
-    from rag.types import Answer, Citation
-
-    citations = [Citation(**c) for c in extra["citations"]]
-    rendered = answer_with_references(
-        Answer(question="", answer="", abstained=False, backend="", mode="", citations=citations)
-    )
-    return rendered.splitlines()[-1]
+def last_reference_line(extra: dict[str, Any]) -> str:
+    """The last numbered reference, in rag.formatting's line shape."""
+    c = extra["citations"][-1]
+    return f"[{c['n']}] {c['title']} — {short_authors(c['authors'])} — {c['url'] or c['paper_id']}"
