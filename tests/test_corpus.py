@@ -10,9 +10,11 @@ from typing import Any
 
 import pytest
 from conftest import FIXTURE_CORPUS, SEED_FILE
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from rag.corpus import MAX_ABSTRACT_CHARS, CorpusError, load_corpus
-from rag.text import first_sentence
+from rag.text import clean_text, first_sentence
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -355,3 +357,53 @@ def test_the_bundled_corpus_loads_without_issues() -> None:
     assert len(result.papers) == 2610 and result.issues == []
     assert result.identical_duplicates == 0
     assert {p.status for p in result.papers} == {"Poster", "Spotlight", "Oral"}
+
+
+# --- every format carries the same records ----------------------------------------------
+
+_TEXT = st.text(
+    alphabet=st.characters(
+        codec="utf-8", exclude_categories=["Cs", "Cc", "Zl", "Zp"], exclude_characters="\ufeff"
+    ),
+    min_size=1,
+    max_size=40,
+).filter(lambda t: t.strip() != "")
+_NAME = _TEXT.filter(lambda t: ";" not in t and "," not in t)
+
+
+@given(
+    st.lists(
+        st.tuples(_TEXT, _TEXT, st.lists(_NAME, max_size=3), _TEXT),
+        min_size=1,
+        max_size=5,
+        unique_by=lambda r: clean_text(r[0]),
+    )
+)
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+def test_jsonl_json_and_csv_load_the_same_papers(
+    tmp_path: Path, rows: list[tuple[str, str, list[str], str]]
+) -> None:
+    records = [
+        {"id": pid, "title": title, "authors": authors, "abstract": abstract}
+        for pid, title, authors, abstract in rows
+    ]
+    as_jsonl = jsonl(tmp_path / "h.jsonl", *records)
+    as_json = tmp_path / "h.json"
+    as_json.write_text(json.dumps(records, indent=1, ensure_ascii=False), encoding="utf-8")
+    as_csv = tmp_path / "h.csv"
+    with as_csv.open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["id", "title", "authors", "abstract"])
+        for r in records:
+            writer.writerow([r["id"], r["title"], "; ".join(r["authors"]), r["abstract"]])
+    expected = [
+        (clean_text(pid), clean_text(title), [clean_text(a) for a in authors], clean_text(abstract))
+        for pid, title, authors, abstract in rows
+    ]
+    for path in (as_jsonl, as_json, as_csv):
+        result = load_corpus([path])
+        assert result.issues == [], path
+        got = [(p.id, p.title, p.authors, p.abstract) for p in result.papers]
+        assert got == expected, path.suffix
