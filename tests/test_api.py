@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 import logging
 import re
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -14,7 +16,7 @@ import httpx
 import openai
 import pytest
 from api_support import serve
-from conftest import FIXTURE_CORPUS, ROOT, free_port, make_settings
+from conftest import FIXTURE_CORPUS, ROOT, free_port, make_settings, wait_http
 
 from rag.api import create_api
 from rag.assistant import Assistant
@@ -342,3 +344,37 @@ def last_reference_line(extra: dict[str, Any]) -> str:
     """The last numbered reference, in rag.formatting's line shape."""
     c = extra["citations"][-1]
     return f"[{c['n']}] {c['title']} — {short_authors(c['authors'])} — {c['url'] or c['paper_id']}"
+
+
+@pytest.mark.chroma_server
+def test_health_is_503_when_the_store_goes_away(tmp_path: Path, embed_model: Any) -> None:
+    """A real `chroma run` that is stopped under a running API: health and stats say 503."""
+    port = free_port()
+    exe = Path(sys.executable).parent / "chroma"
+    args = [str(exe), "run", "--path", str(tmp_path / "db"), "--host", "127.0.0.1"]
+    proc = subprocess.Popen(
+        [*args, "--port", str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    try:
+        wait_http(f"http://127.0.0.1:{port}/api/v2/heartbeat", timeout=60, proc=proc)
+        settings = make_settings(
+            tmp_path / "data", backend="extractive", chroma_host="127.0.0.1", chroma_port=port
+        )
+        remote = Assistant(settings, PaperStore(settings), embed_model)
+        with serve(create_api(remote, settings)) as url:
+            assert httpx.get(f"{url}/healthz").status_code == 200
+            proc.terminate()
+            proc.wait(timeout=30)
+            health = httpx.get(f"{url}/healthz", timeout=60)
+            assert health.status_code == 503
+            assert health.json() == {
+                "ok": False,
+                "backend": "extractive",
+                "papers": None,
+                "error": "the store cannot be reached",
+            }
+            stats = httpx.get(f"{url}/v1/stats", timeout=60)
+            assert stats.status_code == 503 and "cannot read the store" in stats.text
+    finally:
+        if proc.poll() is None:
+            proc.kill()
