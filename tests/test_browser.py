@@ -113,6 +113,7 @@ def start_app(data_dir: Path, corpus: list[Path], log: Path) -> AppServer:
         "RAG_DATA_DIR": str(data_dir),
         "RAG_CORPUS_PATHS": ",".join(str(p) for p in corpus),
         "RAG_BACKEND": "extractive",
+        "RAG_PORT": str(free_port()),  # the --port flag must win over the environment
         "PYTHONUNBUFFERED": "1",
     }
     started = time.monotonic()
@@ -130,9 +131,11 @@ def start_app(data_dir: Path, corpus: list[Path], log: Path) -> AppServer:
             proc.kill()
             raise RuntimeError(f"python -m ui did not get ready:\n{log.read_text()}")
         time.sleep(0.1)
-    return AppServer(
-        f"http://127.0.0.1:{port}/", data_dir, proc, log, started, time.monotonic() - started
-    )
+    ready_s = time.monotonic() - started
+    output = log.read_text()
+    assert f"chat UI at http://127.0.0.1:{port}/  ·  API at http://127.0.0.1:{port}/v1" in output
+    assert re.search(r"ready in [\d.]+s — \d+ papers, \d+ chunks, backend extractive", output)
+    return AppServer(f"http://127.0.0.1:{port}/", data_dir, proc, log, started, ready_s)
 
 
 def stop_app(server: AppServer) -> None:
