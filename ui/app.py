@@ -243,32 +243,6 @@ class ChatController:
         return f'<table class="rag-stats">{cells}</table>'
 
 
-CSS = """
-.rag-answer p { margin: 0 0 .6em 0; }
-.rag-cite { text-decoration: none; font-weight: 600; }
-.rag-refs, .rag-related { margin-top: .8em; border-top: 1px solid var(--border-color-primary);
-  padding-top: .5em; font-size: .92em; }
-.rag-refs-heading, .rag-related-heading { font-weight: 700; margin-bottom: .3em; }
-.rag-related-heading { color: var(--body-text-color-subdued); }
-.rag-ref { margin: .45em 0; scroll-margin-top: 1em; }
-.rag-ref:target { background: var(--color-accent-soft); }
-.rag-ref-n { font-weight: 700; }
-.rag-status { border-radius: 4px; padding: 0 .35em; font-size: .85em;
-  border: 1px solid var(--border-color-primary); }
-.rag-status-oral { background: #fde68a; color: #3b2f00; }
-.rag-status-spotlight { background: #bfdbfe; color: #0b2545; }
-.rag-score { color: var(--body-text-color-subdued); font-size: .85em; }
-.rag-snippet { margin: .25em 0 0 1.2em; padding-left: .6em; font-style: italic;
-  border-left: 3px solid var(--border-color-primary); }
-.rag-meta { margin-top: .5em; color: var(--body-text-color-subdued); font-size: .8em; }
-.rag-error { color: var(--error-text-color); }
-.rag-cursor { opacity: .6; }
-.rag-math { font-family: "Latin Modern Math", "STIX Two Math", serif; font-style: italic; }
-.rag-stats { font-size: .9em; }
-.rag-stats th { text-align: left; padding-right: .6em; white-space: nowrap; }
-"""
-
-
 def build_ui(assistant: Assistant, settings: Settings) -> gr.Blocks:
     controller = ChatController(assistant, settings)
     with gr.Blocks(title="ICML 2024 paper QA", analytics_enabled=False) as demo:
@@ -412,5 +386,5 @@ def mount_ui(app: FastAPI, assistant: Assistant, settings: Settings) -> FastAPI:
         show_error=False,  # errors are turned into chat messages; never show raw exceptions
         ssr_mode=False,
         mcp_server=False,
-        css=CSS,
+        css=render.CSS,
     )

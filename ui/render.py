@@ -38,6 +38,32 @@ _INLINE = re.compile(
 _MATH = re.compile(r"(?<![\\$])\$(?=\S)([^$\n]{1,80}?)(?<=\S)\$(?!\$)")
 _PARAGRAPH_BREAK = re.compile(r"\n\s*\n")
 
+# Styles for the classes emitted below (passed to Gradio when the UI is mounted).
+CSS = """
+.rag-answer p { margin: 0 0 .6em 0; }
+.rag-cite { text-decoration: none; font-weight: 600; }
+.rag-refs, .rag-related { margin-top: .8em; border-top: 1px solid var(--border-color-primary);
+  padding-top: .5em; font-size: .92em; }
+.rag-refs-heading, .rag-related-heading { font-weight: 700; margin-bottom: .3em; }
+.rag-related-heading { color: var(--body-text-color-subdued); }
+.rag-ref { margin: .45em 0; scroll-margin-top: 1em; }
+.rag-ref:target { background: var(--color-accent-soft); }
+.rag-ref-n { font-weight: 700; }
+.rag-status { border-radius: 4px; padding: 0 .35em; font-size: .85em;
+  border: 1px solid var(--border-color-primary); }
+.rag-status-oral { background: #fde68a; color: #3b2f00; }
+.rag-status-spotlight { background: #bfdbfe; color: #0b2545; }
+.rag-score { color: var(--body-text-color-subdued); font-size: .85em; }
+.rag-snippet { margin: .25em 0 0 1.2em; padding-left: .6em; font-style: italic;
+  border-left: 3px solid var(--border-color-primary); }
+.rag-meta { margin-top: .5em; color: var(--body-text-color-subdued); font-size: .8em; }
+.rag-error { color: var(--error-text-color); }
+.rag-cursor { opacity: .6; }
+.rag-math { font-family: "Latin Modern Math", "STIX Two Math", serif; font-style: italic; }
+.rag-stats { font-size: .9em; }
+.rag-stats th { text-align: left; padding-right: .6em; white-space: nowrap; }
+"""
+
 
 def esc(text: object) -> str:
     return html.escape(str(text), quote=True)
