@@ -150,7 +150,7 @@ def sentence_citation_rate(text: str) -> float | None:
 # --- content ----------------------------------------------------------------------
 _LATEX_SYMBOLS = {r"\times": "×", r"\%": "%", r"\sim": "~", r"\approx": "≈", r"\pm": "±"}
 _LATEX_COMMAND = re.compile(r"\\(?:mathbf|mathrm|mathcal|mathit|text|textbf|textit|emph|bf|it|rm)")
-_TIMES = re.compile(r"(\d)\s*\$?\s*×")
+_TIMES = re.compile(r"(\d)\s*\$?\s*(?:×|x\b)")
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
 
 
@@ -162,7 +162,8 @@ def normalise_fact(text: str) -> str:
     for symbol, plain in _LATEX_SYMBOLS.items():
         text = text.replace(symbol, plain)
     text = _LATEX_COMMAND.sub("", text)
-    text = _TIMES.sub(r"\1x", text)  # "5×", "5 $\times$", "5x": one number
+    # "5×", "5 $\times$" and "5x" are one number, and "2.16" is stated by "2.16×".
+    text = _TIMES.sub(r"\1 x", text)
     text = text.replace("$", "").replace("{", "").replace("}", "")
     text = _THOUSANDS.sub("", text)
     return normalise_for_match(text)

@@ -110,6 +110,7 @@ def test_sentence_citation_rate_credits_markers_after_the_full_stop() -> None:
         ("5×", "up to $5\\times$ faster"),
         ("5x", "up to $5\\times$ faster"),
         ("3.5x", "a 3.5× speed-up"),
+        ("2.16", "by a factor of $2.16\\times$ under attack"),
         ("Conservation Law", "a novel conservation law links"),
         ("0.20%", "only 0.20% of the parameters"),
         ("1.08-bit", "with only 1.08-bit weights"),
@@ -129,6 +130,7 @@ def test_title_labels_are_not_sentences() -> None:
 def test_key_facts_match_whole_tokens_only() -> None:
     assert not fact_present("5", "improves by 50 points")
     assert not fact_present("law", "lawful")
+    assert not fact_present("3", "a 3x3 kernel")
     assert (
         key_fact_coverage(["conservation law", "alignment dominance"], "a conservation law") == 0.5
     )
