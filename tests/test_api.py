@@ -125,6 +125,21 @@ def test_follow_up_uses_history(client: openai.OpenAI) -> None:
     assert "qklMNNub0H" not in alone_ids  # the history, not the question, found the paper
 
 
+def test_retrieval_options_ride_in_extra_body(client: openai.OpenAI) -> None:
+    reply = client.chat.completions.create(
+        model="icml-rag",
+        messages=[user(FEEDBACK_Q)],
+        extra_body={"top_k": 1, "mode": "bm25", "filters": {"author": "Koyejo"}},
+    )
+    citations = (reply.choices[0].message.model_extra or {})["citations"]
+    assert [c["n"] for c in citations] == [1]
+    assert all(any("Koyejo" in a for a in c["authors"]) for c in citations)
+    with pytest.raises(openai.UnprocessableEntityError, match=r"filters\.venue"):
+        client.chat.completions.create(
+            model="icml-rag", messages=[user(FEEDBACK_Q)], extra_body={"filters": {"venue": "x"}}
+        )
+
+
 @pytest.mark.parametrize("stream", [False, True])
 def test_off_topic_question_abstains_without_citations(client: openai.OpenAI, stream: bool) -> None:
     messages: Any = [user(OFF_TOPIC_Q)]
