@@ -10,7 +10,6 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from pydantic import ValidationError
 from starlette.datastructures import Headers
 from starlette.exceptions import HTTPException
 from starlette.middleware.cors import CORSMiddleware
@@ -59,12 +58,10 @@ def _validation_response(errors: list[Any]) -> JSONResponse:
 
 
 def install_error_handlers(app: FastAPI) -> None:
+    # Only request validation is the client's fault: a pydantic error raised while building
+    # a response is a bug and falls through to the generic 500.
     @app.exception_handler(RequestValidationError)
     async def _request_invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
-        return _validation_response(list(exc.errors()))
-
-    @app.exception_handler(ValidationError)
-    async def _model_invalid(request: Request, exc: ValidationError) -> JSONResponse:
         return _validation_response(list(exc.errors()))
 
     @app.exception_handler(InputError)
