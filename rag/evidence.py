@@ -21,6 +21,7 @@ from rag.text import content_terms, split_sentences
 from rag.types import Paper, RetrievedPaper
 
 LEXICAL_WEIGHT = 0.35
+PAIR_WEIGHT = 0.3
 # Logistic weights over [best sentence cosine, query-term coverage, retriever agreement];
 # fitted on eval/datasets/dev.jsonl by `python -m eval calibrate` (README, "Abstention").
 CONFIDENCE_WEIGHTS = (9.0, 5.0, 0.6)
@@ -43,6 +44,8 @@ class ScoredSentence:
 @dataclass
 class Evidence:
     sentences: list[ScoredSentence] = field(default_factory=list)
+    # 1-based source number -> how well the paper as a whole answers (best sentence + terms)
+    paper_relevance: dict[int, float] = field(default_factory=dict)
     best_cosine: float = 0.0
     coverage: float = 0.0
     agreement: float = 0.0
@@ -51,6 +54,12 @@ class Evidence:
     def best_for(self, source: int, limit: int = 2) -> list[ScoredSentence]:
         mine = [s for s in self.sentences if s.source == source]
         return sorted(mine, key=lambda s: s.score, reverse=True)[:limit]
+
+
+@dataclass
+class QueryTerms:
+    weights: dict[str, float]  # stemmed content term -> idf
+    bigrams: set[tuple[str, str]]  # adjacent content terms of the question
 
 
 class TermStats:
@@ -92,20 +101,35 @@ class EvidenceScorer:
         with self._lock:
             return np.stack([self._cache[s] for s in sentences])
 
-    def _weighted_terms(self, question: str) -> dict[str, float]:
-        return {t: self.stats.idf(t) for t in set(content_terms(question))}
+    def query_terms(self, question: str) -> QueryTerms:
+        terms = content_terms(question)
+        return QueryTerms(
+            weights={t: self.stats.idf(t) for t in set(terms)},
+            bigrams=set(zip(terms, terms[1:], strict=False)),
+        )
 
-    def lexical(self, weights: dict[str, float], text: str) -> float:
-        total = sum(weights.values())
+    def lexical(self, query: QueryTerms, text: str) -> float:
+        """idf-weighted share of the question's terms in `text`, and of its word pairs.
+
+        Pairs matter: "feedback alignment" (a learning rule) must not be matched by every
+        RLHF abstract that says "human feedback" and "alignment" apart.
+        """
+        total = sum(query.weights.values())
         if not total:
             return 0.0
-        present = set(content_terms(text))
-        return sum(w for t, w in weights.items() if t in present) / total
+        terms = content_terms(text)
+        present = set(terms)
+        unigram = sum(w for t, w in query.weights.items() if t in present) / total
+        if not query.bigrams:
+            return unigram
+        pairs = set(zip(terms, terms[1:], strict=False))
+        bigram = len(query.bigrams & pairs) / len(query.bigrams)
+        return (1 - PAIR_WEIGHT) * unigram + PAIR_WEIGHT * bigram
 
     def score(self, question: str, sources: list[RetrievedPaper]) -> Evidence:
         if not sources:
             return Evidence()
-        weights = self._weighted_terms(question)
+        query_terms = self.query_terms(question)
         entries: list[tuple[int, int, str]] = []
         for number, source in enumerate(sources, start=1):
             for position, sentence in enumerate(split_sentences(source.paper.abstract)):
@@ -113,14 +137,26 @@ class EvidenceScorer:
         query = np.asarray(self.embed_model.get_query_embedding(question), dtype=np.float32)
         cosines = self._embed_sentences([text for _, _, text in entries]) @ query
         sentences = [
-            ScoredSentence(n, pos, text, float(cos), self.lexical(weights, text))
+            ScoredSentence(n, pos, text, float(cos), self.lexical(query_terms, text))
             for (n, pos, text), cos in zip(entries, cosines, strict=True)
         ]
         top = sources[0]
+        paper_lexical = [
+            self.lexical(query_terms, f"{s.paper.title} {s.paper.abstract}") for s in sources
+        ]
+        best_sentence: dict[int, float] = {}
+        for sentence in sentences:
+            best_sentence[sentence.source] = max(
+                best_sentence.get(sentence.source, -1.0), sentence.score
+            )
         evidence = Evidence(
             sentences=sentences,
+            paper_relevance={
+                n: 0.5 * best_sentence.get(n, 0.0) + 0.5 * paper_lexical[n - 1]
+                for n in range(1, len(sources) + 1)
+            },
             best_cosine=max([s.cosine for s in sentences] + [top.dense_score or -1.0]),
-            coverage=self.lexical(weights, f"{top.paper.title} {top.paper.abstract}"),
+            coverage=paper_lexical[0],
             agreement=_agreement(top),
         )
         evidence.confidence = confidence(

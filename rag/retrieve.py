@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import bm25s
+from bm25s.stopwords import STOPWORDS_EN
 import numpy as np
 from llama_index.core import VectorStoreIndex
 from llama_index.core.base.base_retriever import BaseRetriever
@@ -38,10 +39,14 @@ from pydantic import Field
 
 from rag.settings import RetrievalMode, Settings
 from rag.store import PaperStore
+from rag.text import STOPWORDS
 from rag.types import Filters, MatchedChunk, Paper, RetrievedPaper
 
 log = logging.getLogger(__name__)
 CHUNKS_PER_PAPER = 3
+# bm25s' English list has 33 words ("which", "what", "explain" are not among them); question
+# phrasing then outweighs the topic words. Queries drop our fuller list as well.
+QUERY_STOPWORDS = sorted(STOPWORDS | set(STOPWORDS_EN))
 
 
 def cosine_from_chroma(similarity: float | None) -> float:
@@ -58,14 +63,20 @@ class StopwordBM25Retriever(BM25Retriever):
     "of" add noise scores to every chunk containing them.
     """
 
-    def _retrieve(self, query_bundle: QueryBundle) -> list[NodeWithScore]:
-        tokens = bm25s.tokenize(
-            query_bundle.query_str,
-            stopwords="en",
+    def _tokens(self, query: str, stopwords: list[str] | str) -> Any:
+        return bm25s.tokenize(
+            query,
+            stopwords=stopwords,
             stemmer=self.stemmer if not self.skip_stemming else None,
             token_pattern=self.token_pattern,
             show_progress=False,
         )
+
+    def _retrieve(self, query_bundle: QueryBundle) -> list[NodeWithScore]:
+        tokens = self._tokens(query_bundle.query_str, QUERY_STOPWORDS)
+        if not tokens.ids or not tokens.ids[0]:
+            # Nothing but question words ("a method"): fall back to the corpus's own list.
+            tokens = self._tokens(query_bundle.query_str, "en")
         if not tokens.ids or not tokens.ids[0]:
             return []
         k = min(self.similarity_top_k, len(self.corpus))

@@ -20,8 +20,10 @@ from rag.types import ChatMessage, RetrievedPaper
 if TYPE_CHECKING:
     from llama_index.core.llms import LLM
 
-MIN_RELATIVE_SCORE = 0.72
-MAX_PER_SOURCE = 2
+MIN_RELATIVE_SCORE = 0.8  # of the paper's best sentence cosine, for its further sentences
+MIN_RELATIVE_PAPER = 0.85  # of the best paper's relevance, for a paper to be cited
+MAX_PAPERS = 3
+MAX_PER_SOURCE = 3
 
 
 class AnswerError(RuntimeError):
@@ -47,19 +49,41 @@ class ExtractiveSynthesizer:
         self.max_sentences = max_sentences
 
     def select(self, evidence: Evidence) -> list[ScoredSentence]:
-        ranked = sorted(evidence.sentences, key=lambda s: (-s.score, s.source, s.position))
-        if not ranked:
+        """Papers that answer about as well as the best one, then their best sentences.
+
+        The most relevant paper may give up to MAX_PER_SOURCE sentences (a question asks
+        what it *finds*, and the finding is rarely the first sentence); others give one
+        unless a second is nearly as good.
+        """
+        relevance = evidence.paper_relevance
+        if not evidence.sentences or not relevance:
             return []
-        floor = ranked[0].score * MIN_RELATIVE_SCORE
+        best = max(relevance.values())
+        papers = sorted(
+            (n for n, r in relevance.items() if r >= best * MIN_RELATIVE_PAPER),
+            key=lambda n: -relevance[n],
+        )[:MAX_PAPERS]
         chosen: list[ScoredSentence] = []
-        per_source: dict[int, int] = {}
-        for sentence in ranked:
-            if len(chosen) >= self.max_sentences or sentence.score < floor:
-                break
-            if per_source.get(sentence.source, 0) >= MAX_PER_SOURCE:
+        for rank, source in enumerate(papers):
+            mine = sorted(
+                (s for s in evidence.sentences if s.source == source),
+                key=lambda s: (-s.score, s.position),
+            )
+            if not mine:
                 continue
-            per_source[sentence.source] = per_source.get(sentence.source, 0) + 1
-            chosen.append(sentence)
+            chosen.append(mine[0])
+            # Within a chosen paper the topic is settled: further sentences need not repeat
+            # the question's words, only be about as close to it in meaning.
+            keep = MAX_PER_SOURCE if rank == 0 else 2
+            floor = mine[0].cosine * (MIN_RELATIVE_SCORE if rank == 0 else 0.95)
+            others = sorted(mine[1:], key=lambda s: (-s.cosine, s.position))
+            chosen += [s for s in others[: keep - 1] if s.cosine >= floor]
+        budget = self.max_sentences
+        # Over budget: drop the weakest sentences, but never a paper's only sentence first.
+        while len(chosen) > budget:
+            counts = {s.source: sum(1 for c in chosen if c.source == s.source) for s in chosen}
+            spare = [s for s in chosen if counts[s.source] > 1] or chosen
+            chosen.remove(min(spare, key=lambda s: s.score))
         return sorted(chosen, key=lambda s: (s.source, s.position))
 
     def stream(
