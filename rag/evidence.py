@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from collections import Counter, OrderedDict
 from dataclasses import dataclass, field
+from itertools import pairwise
 from threading import Lock
 
 import numpy as np
@@ -105,7 +106,7 @@ class EvidenceScorer:
         terms = content_terms(question)
         return QueryTerms(
             weights={t: self.stats.idf(t) for t in set(terms)},
-            bigrams=set(zip(terms, terms[1:], strict=False)),
+            bigrams=set(pairwise(terms)),
         )
 
     def lexical(self, query: QueryTerms, text: str) -> float:
@@ -122,7 +123,7 @@ class EvidenceScorer:
         unigram = sum(w for t, w in query.weights.items() if t in present) / total
         if not query.bigrams:
             return unigram
-        pairs = set(zip(terms, terms[1:], strict=False))
+        pairs = set(pairwise(terms))
         bigram = len(query.bigrams & pairs) / len(query.bigrams)
         return (1 - PAIR_WEIGHT) * unigram + PAIR_WEIGHT * bigram
 

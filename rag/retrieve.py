@@ -18,8 +18,10 @@ from pathlib import Path
 from typing import Any
 
 import bm25s
-from bm25s.stopwords import STOPWORDS_EN
+import httpx
 import numpy as np
+from bm25s.stopwords import STOPWORDS_EN
+from chromadb.errors import ChromaError
 from llama_index.core import VectorStoreIndex
 from llama_index.core.base.base_retriever import BaseRetriever
 from llama_index.core.base.embeddings.base import BaseEmbedding
@@ -38,7 +40,7 @@ from llama_index.retrievers.bm25 import BM25Retriever
 from pydantic import Field
 
 from rag.settings import RetrievalMode, Settings
-from rag.store import PaperStore
+from rag.store import PaperStore, StoreError
 from rag.text import STOPWORDS
 from rag.types import Filters, MatchedChunk, Paper, RetrievedPaper
 
@@ -302,7 +304,14 @@ class PaperRetriever:
         retriever = self.build(mode, filters)
         if retriever is None or not query.strip():
             return []
-        nodes = retriever.retrieve(query)
+        try:
+            nodes = retriever.retrieve(query)
+        except (OSError, httpx.HTTPError, ChromaError) as exc:
+            # A Chroma server that went away mid-question: a store outage (HTTP 503 / a chat
+            # message), not a crash; the next call reconnects on its own.
+            raise StoreError(
+                f"the store ({self.settings.store_location()}) is unreachable: {exc}"
+            ) from exc
         grouped = PerPaperGrouper(top_k=top_k).postprocess_nodes(nodes)
         return [p for p in (self._to_paper(n) for n in grouped) if p is not None]
 
