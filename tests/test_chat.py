@@ -195,6 +195,16 @@ def test_llm_condense_failure_falls_back_to_the_rule(
     assert [r.stream for r in llm_server.requests] == [False, True]
 
 
+def test_condense_retries_exactly_the_configured_number_of_times(
+    llm_server: ScriptedLLMServer, llm_assistant: Callable[..., Any]
+) -> None:
+    # llama-index's own retry loop around the openai client's made this 2 x 3 requests.
+    llm_server.queue(*[Reply.error(503)] * 3, Reply.text(GOOD))
+    answer = llm_assistant(llm_max_retries=2).ask(FA_FOLLOW_UP, history=history())
+    assert [r.stream for r in llm_server.requests] == [False, False, False, True]
+    assert answer.standalone_question == condense_rule(FA_FOLLOW_UP, history())
+
+
 def test_no_history_means_no_condense_request(
     llm_server: ScriptedLLMServer, llm_assistant: Callable[..., Any]
 ) -> None:
