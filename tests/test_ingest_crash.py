@@ -30,9 +30,17 @@ from rag.ingest import ingest, repair
 from rag.store import PaperStore
 
 PER_SLICE = 4
+# The driver only slows the process down: a pause after each slice's chunks are written
+# (before its paper records) makes the most interesting crash state likely, not rare.
 DRIVER = f"""
-import importlib, sys
+import importlib, sys, time
 importlib.import_module("rag.ingest").PAPERS_PER_WRITE = {PER_SLICE}
+from rag.store import PaperStore
+add = PaperStore.add_chunk_nodes
+def add_then_pause(self, nodes):
+    add(self, nodes)
+    time.sleep(0.2)
+PaperStore.add_chunk_nodes = add_then_pause
 from rag.cli import main
 sys.exit(main(["ingest", sys.argv[1]]))
 """
@@ -68,7 +76,7 @@ def start_ingest(corpus: Path, data_dir: Path) -> tuple[subprocess.Popen[bytes],
 def kill_after_progress(
     corpus: Path, data_dir: Path, min_done: int, delay: float
 ) -> tuple[int | None, int]:
-    """Run ingest; SIGKILL `delay` s after `min_done` papers are durable. -> (rc, done)."""
+    """Run ingest; SIGKILL `delay` s after its progress reaches `min_done`. -> (rc, done)."""
     proc, state = start_ingest(corpus, data_dir)
     deadline = time.monotonic() + 120
     while state["done"] < min_done and proc.poll() is None:
@@ -91,12 +99,16 @@ def test_sigkill_during_ingest_then_rerun(tmp_path: Path, embed_model: Any) -> N
     settings = settings_for(data_dir, corpus)
     seed = random.randrange(1 << 30)
     rng = random.Random(seed)
-    killed = 0
-    # Round 0 may die inside the very first slice (no paper record yet); later rounds
-    # die after at least one slice of their own run is on disk.
+    killed, present = 0, set[str]()
+    # Kill points are chosen by progress, not by clock, so a fast machine cannot finish
+    # first: round 0 dies around its first slice (no paper record of its own yet); later
+    # rounds after a random number of durable slices, plus a jitter that lands anywhere
+    # inside the next slice (embedding, deleting, adding chunks or writing records).
     for round_ in range(3):
-        delay = rng.uniform(0.0, 0.8)
-        rc, done = kill_after_progress(corpus, data_dir, 0 if round_ == 0 else 1, delay)
+        remaining = len(papers) - len(present)
+        target = 0 if round_ == 0 else rng.randrange(1, max(2, remaining - 3 * PER_SLICE))
+        jitter = rng.uniform(0.0, 0.4)
+        rc, done = kill_after_progress(corpus, data_dir, target, jitter)
         killed += rc == -signal.SIGKILL
         snapshot = tmp_path / f"snapshot{round_}"
         shutil.copytree(data_dir, snapshot)
@@ -104,8 +116,8 @@ def test_sigkill_during_ingest_then_rerun(tmp_path: Path, embed_model: Any) -> N
         repaired = repair(snap)
         present = set(snap.paper_hashes())
         print(
-            f"\nseed {seed} round {round_}: delay {delay:.2f}s rc {rc} progress {done}; "
-            f"complete papers {len(present)}, repaired {repaired}"
+            f"\nseed {seed} round {round_}: kill at progress >= {target} + {jitter:.2f}s, "
+            f"rc {rc}, last progress {done}; complete papers {len(present)}, repaired {repaired}"
         )
         assert_consistent(snap, [p for p in papers if p.id in present], settings)
     assert killed >= 2, "the ingest finished before it could be killed (too fast?)"
