@@ -7,14 +7,10 @@ missing extra fails with a message naming the package to install.
 from __future__ import annotations
 
 import os
-from collections import OrderedDict
 from pathlib import Path
-from threading import Lock
 from typing import TYPE_CHECKING, Any
 
 from llama_index.core.base.embeddings.base import BaseEmbedding
-from llama_index.embeddings.huggingface import HuggingFaceEmbedding
-from pydantic import PrivateAttr
 
 from rag.chunking import TokenCounter, approximate_token_counts
 from rag.settings import Settings
@@ -27,40 +23,6 @@ BUNDLED_MODEL_NAMES = {"all-minilm-l6-v2", "sentence-transformers/all-minilm-l6-
 
 class BackendError(RuntimeError):
     """A backend cannot be built from the settings (missing package, key, or model)."""
-
-
-class LocalEmbedding(HuggingFaceEmbedding):
-    """sentence-transformers embeddings with a bounded cache of query embeddings.
-
-    Repeated questions (UI retries, eval comparisons across modes) skip the model: the
-    query embedding is the floor of every retrieval's latency.
-    """
-
-    _query_cache: OrderedDict[str, list[float]] = PrivateAttr(default_factory=OrderedDict)
-    _cache_lock: Lock = PrivateAttr(default_factory=Lock)
-    _cache_size: int = PrivateAttr(default=2048)
-
-    def _get_query_embedding(self, query: str) -> list[float]:
-        with self._cache_lock:
-            hit = self._query_cache.get(query)
-            if hit is not None:
-                self._query_cache.move_to_end(query)
-                return hit
-        vector = super()._get_query_embedding(query)
-        with self._cache_lock:
-            self._query_cache[query] = vector
-            while len(self._query_cache) > self._cache_size:
-                self._query_cache.popitem(last=False)
-        return vector
-
-    def count_tokens(self, texts: list[str]) -> list[int]:
-        encoded = self._model.tokenizer(texts, add_special_tokens=True)["input_ids"]
-        return [len(ids) for ids in encoded]
-
-    @property
-    def dimension(self) -> int:
-        dim = self._model.get_embedding_dimension()
-        return int(dim) if dim else len(self.get_query_embedding("dimension probe"))
 
 
 def resolve_local_model_path(name: str) -> str:
@@ -112,6 +74,8 @@ def build_embed_model(settings: Settings) -> BaseEmbedding:
         import torch
 
         torch.set_num_threads(settings.embed_threads)
+    from rag.torch_embedding import LocalEmbedding
+
     try:
         return LocalEmbedding(
             model_name=path,

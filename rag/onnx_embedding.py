@@ -12,14 +12,14 @@ import hashlib
 import logging
 import os
 import shutil
-from collections import OrderedDict
 from pathlib import Path
-from threading import Lock
 from typing import Any
 
 import numpy as np
 from llama_index.core.base.embeddings.base import BaseEmbedding
 from pydantic import PrivateAttr
+
+from rag.query_cache import QueryEmbeddingCache
 
 log = logging.getLogger(__name__)
 MAX_LENGTH = 256  # the model's trained window; longer inputs are truncated, as in torch
@@ -107,8 +107,7 @@ class OnnxEmbedding(BaseEmbedding):
 
     _session: Any = PrivateAttr()
     _tokenizer: Any = PrivateAttr()
-    _query_cache: OrderedDict[str, list[float]] = PrivateAttr(default_factory=OrderedDict)
-    _lock: Lock = PrivateAttr(default_factory=Lock)
+    _query_cache: QueryEmbeddingCache = PrivateAttr(default_factory=QueryEmbeddingCache)
     _needs_token_types: bool = PrivateAttr(default=True)
 
     def __init__(
@@ -180,17 +179,7 @@ class OnnxEmbedding(BaseEmbedding):
         return out
 
     def _get_query_embedding(self, query: str) -> list[float]:
-        with self._lock:
-            hit = self._query_cache.get(query)
-            if hit is not None:
-                self._query_cache.move_to_end(query)
-                return hit
-        vector = self._encode([query])[0].tolist()
-        with self._lock:
-            self._query_cache[query] = vector
-            while len(self._query_cache) > 2048:
-                self._query_cache.popitem(last=False)
-        return vector
+        return self._query_cache.get(query, lambda q: self._encode([q])[0].tolist())
 
     def _get_text_embedding(self, text: str) -> list[float]:
         return self._encode([text])[0].tolist()
