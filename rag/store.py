@@ -13,11 +13,12 @@ import json
 import logging
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import chromadb
 from chromadb.api import ClientAPI
 from chromadb.api.models.Collection import Collection
+from chromadb.api.types import Where
 from chromadb.config import Settings as ChromaSettings
 from llama_index.core.schema import BaseNode, TextNode
 from llama_index.vector_stores.chroma import ChromaVectorStore
@@ -245,12 +246,13 @@ class PaperStore:
 
     def upsert_papers(self, papers: Sequence[tuple[Paper, int]]) -> None:
         for batch in self._batches(papers):
+            # Paper records are looked up by id, never by vector; Chroma wants one anyway.
+            dummy: list[Sequence[float]] = [[1.0] for _ in batch]
             self.papers.upsert(
                 ids=[p.id for p, _ in batch],
                 documents=[p.abstract for p, _ in batch],
                 metadatas=[_paper_metadata(p, n) for p, n in batch],
-                # Paper records are looked up by id, never by vector; Chroma wants one anyway.
-                embeddings=[[1.0] for _ in batch],
+                embeddings=dummy,
             )
 
     def delete_chunks(self, chunk_ids: Sequence[str]) -> None:
@@ -259,7 +261,8 @@ class PaperStore:
 
     def delete_chunks_of(self, paper_ids: Sequence[str]) -> None:
         for batch in self._batches(list(paper_ids)):
-            self.chunks.delete(where={"paper_id": {"$in": list(batch)}})
+            # cast: mypy cannot see "$in" as the Literal key chromadb's Where type wants.
+            self.chunks.delete(where=cast(Where, {"paper_id": {"$in": list(batch)}}))
 
     def delete_papers(self, paper_ids: Sequence[str]) -> None:
         for batch in self._batches(list(paper_ids)):
