@@ -107,6 +107,7 @@ class OnnxEmbedding(BaseEmbedding):
 
     _session: Any = PrivateAttr()
     _tokenizer: Any = PrivateAttr()
+    _counter: Any = PrivateAttr()
     _query_cache: QueryEmbeddingCache = PrivateAttr(default_factory=QueryEmbeddingCache)
     _needs_token_types: bool = PrivateAttr(default=True)
 
@@ -130,18 +131,18 @@ class OnnxEmbedding(BaseEmbedding):
         tokenizer.enable_truncation(MAX_LENGTH)
         tokenizer.no_padding()
         self._tokenizer = tokenizer
+        self._counter = Tokenizer.from_file(str(model_dir / "tokenizer.json"))
+        self._counter.no_truncation()
+        self._counter.no_padding()
 
     @classmethod
     def class_name(cls) -> str:
         return "OnnxEmbedding"
 
     def count_tokens(self, texts: list[str]) -> list[int]:
-        # Counted without truncation so chunking can see what would be cut.
-        self._tokenizer.no_truncation()
-        try:
-            return [len(e.ids) for e in self._tokenizer.encode_batch(texts)]
-        finally:
-            self._tokenizer.enable_truncation(MAX_LENGTH)
+        # A second, untruncated tokenizer: chunking must see what would be cut, and toggling
+        # truncation on the shared one would race with embedding on another thread.
+        return [len(e.ids) for e in self._counter.encode_batch(texts)]
 
     @property
     def dimension(self) -> int:

@@ -58,7 +58,8 @@ def isolated_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
 def make_settings(data_dir: Path, **overrides: Any) -> Any:
     from rag.settings import Settings
 
-    return Settings(_env_file=None, data_dir=data_dir, corpus_paths=[FIXTURE_CORPUS], **overrides)
+    overrides.setdefault("corpus_paths", [FIXTURE_CORPUS])
+    return Settings(_env_file=None, data_dir=data_dir, **overrides)
 
 
 @pytest.fixture(scope="session")
