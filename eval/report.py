@@ -247,12 +247,17 @@ def plot(summary: dict[str, Any], records: dict[str, list[dict[str, Any]]], out_
 
     fig, axes = plt.subplots(1, 2, figsize=(11, 4))
     for stage, ax in zip(("retrieve", "answer"), axes, strict=True):
-        for name, rows in records.items():
-            values = [
-                r["latency_ms"][stage] for r in rows if r["latency_ms"].get(stage) is not None
-            ]
+        series = {
+            name: [r["latency_ms"][stage] for r in rows if r["latency_ms"].get(stage) is not None]
+            for name, rows in records.items()
+        }
+        everything = [v for values in series.values() for v in values]
+        if not everything:
+            continue
+        bins = np.histogram_bin_edges(everything, bins=30)  # shared, so bars compare
+        for name, values in series.items():
             if values:
-                ax.hist(values, bins=30, alpha=0.5, label=name)
+                ax.hist(values, bins=bins, alpha=0.5, label=name)
         ax.set_title(f"{stage} latency (ms)")
         ax.set_xlabel("ms")
         ax.legend()

@@ -53,17 +53,21 @@ def default_out_dir() -> Path:
 def git_commit() -> str | None:
     try:
         done = subprocess.run(
-            ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, timeout=5
+            ["git", "describe", "--always", "--dirty"], capture_output=True, text=True, timeout=5
         )
     except (OSError, subprocess.SubprocessError):
         return None
     return done.stdout.strip() or None
 
 
-def _cold_query_cache(embed_model: Any) -> None:
+def _cold_query_cache(embed_model: Any) -> bool:
+    """Empty the embedding model's query cache; False if it has none we know of (then
+    repeated questions across configurations are timed with a warm cache)."""
     cache = getattr(embed_model, "_query_cache", None)
-    if cache is not None and hasattr(cache, "clear"):
-        cache.clear()
+    if cache is None or not hasattr(cache, "clear"):
+        return False
+    cache.clear()
+    return True
 
 
 class Runner:
@@ -74,6 +78,7 @@ class Runner:
         self.top_k = top_k
         self.baseline = baseline
         self.judge: Judge | None = None
+        self.cold_query_cache = _cold_query_cache(assistant.embed_model)
         if assistant.llm is not None:
             self.judge = Judge(assistant.llm, assistant.settings.llm_model)
 
@@ -227,6 +232,7 @@ def run_eval(
         "git_commit": git_commit(),
         "started": datetime.now().isoformat(timespec="seconds"),
         "judge": runner.judge.describe() if runner.judge else "skipped: no LLM configured",
+        "query_cache_cleared_per_call": runner.cold_query_cache,
     }
     config_meta = {c.name: {"name": c.name, "mode": c.mode} for c in configs}
     if retriever is not None:

@@ -91,6 +91,7 @@ def test_compare_run_writes_every_output(
     assert {"n", "config", "overall", "by_category", "configs"} == set(summary)
     assert summary["n"] == len(QUESTIONS)
     assert summary["config"]["name"] == "hybrid"  # the configured default mode is primary
+    assert summary["config"]["query_cache_cleared_per_call"] is True
     assert set(summary["configs"]) == {"dense", "bm25", "hybrid", "baseline"}
     for block in summary["configs"].values():
         assert set(block) == {"n", "config", "overall", "by_category"}
