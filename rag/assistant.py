@@ -117,7 +117,10 @@ class Assistant:
     def _history(
         self, history: list[ChatMessage] | list[dict[str, str]] | None
     ) -> list[ChatMessage]:
-        messages = [m if isinstance(m, ChatMessage) else ChatMessage(**m) for m in history or []]
+        messages = [
+            m if isinstance(m, ChatMessage) else ChatMessage.model_validate(m)
+            for m in history or []
+        ]
         if len(messages) > self.settings.max_history_turns:
             raise InputError(
                 f"history: {len(messages)} messages (limit {self.settings.max_history_turns})"

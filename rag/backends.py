@@ -77,7 +77,7 @@ def build_embed_model(settings: Settings) -> BaseEmbedding:
     from rag.torch_embedding import LocalEmbedding
 
     try:
-        return LocalEmbedding(
+        return LocalEmbedding(  # type: ignore[call-arg]  # HuggingFaceEmbedding's own kwargs
             model_name=path,
             device="cpu",
             embed_batch_size=settings.embed_batch_size,

@@ -146,10 +146,8 @@ class EvidenceScorer:
             self.lexical(query_terms, f"{s.paper.title} {s.paper.abstract}") for s in sources
         ]
         best_sentence: dict[int, float] = {}
-        for sentence in sentences:
-            best_sentence[sentence.source] = max(
-                best_sentence.get(sentence.source, -1.0), sentence.score
-            )
+        for scored in sentences:
+            best_sentence[scored.source] = max(best_sentence.get(scored.source, -1.0), scored.score)
         evidence = Evidence(
             sentences=sentences,
             paper_relevance={

@@ -29,7 +29,7 @@ from llama_index.core.llms import MockLLM
 from llama_index.core.postprocessor.types import BaseNodePostprocessor
 from llama_index.core.retrievers import QueryFusionRetriever, VectorIndexRetriever
 from llama_index.core.retrievers.fusion_retriever import FUSION_MODES
-from llama_index.core.schema import NodeWithScore, QueryBundle
+from llama_index.core.schema import BaseNode, NodeWithScore, QueryBundle
 from llama_index.core.vector_stores.types import (
     FilterCondition,
     FilterOperator,
@@ -114,7 +114,7 @@ class BM25Index:
                 self.retriever = None
                 self.paper_ids: list[str] = []
                 return
-            retriever = StopwordBM25Retriever(nodes=nodes, similarity_top_k=50)
+            retriever = StopwordBM25Retriever(nodes=list[BaseNode](nodes), similarity_top_k=50)
             _persist(retriever, root, path)
         self.retriever = retriever
         self.paper_ids = [str(entry.get("paper_id", "")) for entry in retriever.corpus]
@@ -257,7 +257,7 @@ class PaperRetriever:
         return {pid for pid, paper in self.catalogue.items() if filters.accepts(paper)}
 
     def _dense(self, k: int, filters: Filters | None, allowed: set[str] | None) -> BaseRetriever:
-        conditions: list[MetadataFilter] = []
+        conditions: list[MetadataFilter | MetadataFilters] = []
         if filters is not None and filters.status and allowed is not None:
             # Filters match statuses case-insensitively, Chroma compares exactly: ask for the
             # statuses as the catalogue spells them ("oral" -> "Oral").
