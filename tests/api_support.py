@@ -13,11 +13,14 @@ from conftest import free_port
 
 
 @contextmanager
-def serve(app: Any) -> Iterator[str]:
-    """Run `app` under uvicorn until the block ends; yields its base URL."""
+def serve(app: Any, lifespan: str = "off") -> Iterator[str]:
+    """Run `app` under uvicorn until the block ends; yields its base URL.
+
+    `lifespan="on"` for apps that start work in startup events (Gradio starts its queue).
+    """
     port = free_port()
     server = uvicorn.Server(
-        uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="off")
+        uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan=lifespan)
     )
     thread = threading.Thread(target=server.run, name=f"uvicorn-{port}", daemon=True)
     thread.start()

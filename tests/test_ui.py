@@ -6,17 +6,15 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
-import threading
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import gradio as gr
 import httpx
 import pytest
-import uvicorn
+from api_support import serve
 from conftest import ROOT, free_port, make_settings
 from openai_stub import Reply, ScriptedLLMServer
 
@@ -292,22 +290,6 @@ def test_side_panel_names_backend_and_corpus(controller: ChatController) -> None
 
 
 # --- served ------------------------------------------------------------------------------------
-@contextmanager
-def serve(app: Any) -> Iterator[str]:
-    # lifespan on: Gradio starts its queue in the app's startup events.
-    port = free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 60
-    while not server.started:
-        assert thread.is_alive() and time.monotonic() < deadline, "uvicorn did not start"
-        time.sleep(0.05)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        thread.join(timeout=15)
 
 
 def served_app(assistant: Any, settings: Any) -> Any:
@@ -319,7 +301,7 @@ def served_app(assistant: Any, settings: Any) -> Any:
 
 def test_mounted_ui_keeps_api_routes_and_its_settings(assistant: Any, tmp_path: Path) -> None:
     settings = make_settings(tmp_path, backend="extractive", ui_concurrency=3)
-    with serve(served_app(assistant, settings)) as url:
+    with serve(served_app(assistant, settings), lifespan="on") as url:
         assert httpx.get(f"{url}/healthz").json()["ok"] is True  # the API still answers
         page = httpx.get(f"{url}/")
         assert page.status_code == 200 and "gradio" in page.text.lower()
@@ -345,7 +327,10 @@ def test_answers_share_one_queue_limit(assistant: Any, tmp_path: Path) -> None:
 
 def test_protected_ui_takes_the_api_key_as_password(assistant: Any, tmp_path: Path) -> None:
     settings = make_settings(tmp_path, backend="extractive", api_key="s3cret-key", protect_ui=True)
-    with serve(served_app(assistant, settings)) as url, httpx.Client(base_url=url) as client:
+    with (
+        serve(served_app(assistant, settings), lifespan="on") as url,
+        httpx.Client(base_url=url) as client,
+    ):
         assert client.get("/config").status_code == 401
         bad = client.post("/login", data={"username": "me", "password": "wrong"})
         assert bad.status_code == 400
@@ -354,7 +339,7 @@ def test_protected_ui_takes_the_api_key_as_password(assistant: Any, tmp_path: Pa
         assert good.status_code == 200
         assert client.get("/config").status_code == 200
     open_settings = make_settings(tmp_path, backend="extractive", api_key="s3cret-key")
-    with serve(served_app(assistant, open_settings)) as url:
+    with serve(served_app(assistant, open_settings), lifespan="on") as url:
         assert httpx.get(f"{url}/config").status_code == 200  # protect_ui off: UI open
 
 
@@ -362,7 +347,7 @@ def test_app_serves_on_an_empty_store(embed_model: Any, tmp_path: Path) -> None:
     # `rag serve` before any ingest: the page loads and says so instead of failing to start.
     settings = make_settings(tmp_path / "empty", backend="extractive")
     assistant = Assistant(settings, PaperStore(settings), embed_model)
-    with serve(served_app(assistant, settings)) as url:
+    with serve(served_app(assistant, settings), lifespan="on") as url:
         assert httpx.get(f"{url}/").status_code == 200
         config = httpx.get(f"{url}/config").json()
         panel = next(
