@@ -141,7 +141,7 @@ def _persist(retriever: BM25Retriever, root: Path, path: Path) -> None:
         root.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(".tmp")
         shutil.rmtree(tmp, ignore_errors=True)
-        retriever.persist(str(tmp))
+        retriever.persist(str(tmp), show_progress=False)
         for old in root.iterdir():  # one cache per collection: drop stale fingerprints
             if old.name.startswith(path.name.rsplit("-", 1)[0] + "-") and old != tmp:
                 shutil.rmtree(old, ignore_errors=True)

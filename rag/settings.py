@@ -74,7 +74,9 @@ class Settings(BaseSettings):
         Path.home() / ".cache" / "icml-rag",
         description="Where locally exported ONNX models are kept (shared by all stores).",
     )
-    embed_batch_size: int = Field(64, ge=1, le=1024, description="Texts per embedding batch.")
+    embed_batch_size: int = Field(
+        16, ge=1, le=1024, description="Texts per embedding batch (16 measured fastest on 2 cores)."
+    )
     embed_threads: int = Field(
         0, ge=0, description="CPU threads for embedding (torch or ONNX Runtime); 0: all cores."
     )
