@@ -10,6 +10,7 @@ FINDINGS.md).
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter, OrderedDict
 from dataclasses import dataclass, field
 from itertools import pairwise
@@ -23,6 +24,13 @@ from rag.types import Paper, RetrievedPaper
 
 LEXICAL_WEIGHT = 0.35
 PAIR_WEIGHT = 0.3
+# "Code is available at https://…" echoes the method's name but answers nothing.
+BOILERPLATE_WEIGHT = 0.5
+_BOILERPLATE = re.compile(
+    r"https?://|github\.com|\b(code|data|models?|implementation)s?\b[^.]{0,40}\b(is|are)\b"
+    r"[^.]{0,20}\b(publicly |freely |openly )?(available|released)",
+    re.I,
+)
 # Logistic weights over [best sentence cosine, query-term coverage, retriever agreement];
 # fitted on eval/datasets/dev.jsonl by `python -m eval calibrate` (README, "Abstention").
 CONFIDENCE_WEIGHTS = (9.0, 5.0, 0.6)
@@ -137,10 +145,14 @@ class EvidenceScorer:
                 entries.append((number, position, sentence))
         query = np.asarray(self.embed_model.get_query_embedding(question), dtype=np.float32)
         cosines = self._embed_sentences([text for _, _, text in entries]) @ query
-        sentences = [
-            ScoredSentence(n, pos, text, float(cos), self.lexical(query_terms, text))
-            for (n, pos, text), cos in zip(entries, cosines, strict=True)
-        ]
+        sentences = []
+        for (n, pos, text), cos in zip(entries, cosines, strict=True):
+            # A sentence is read under its paper's title: "This study introduces a unified
+            # framework…" is about feedback alignment when the title says so.
+            title = sources[n - 1].paper.title
+            lexical = self.lexical(query_terms, f"{title} {text}")
+            weight = BOILERPLATE_WEIGHT if _BOILERPLATE.search(text) else 1.0
+            sentences.append(ScoredSentence(n, pos, text, float(cos) * weight, lexical * weight))
         top = sources[0]
         paper_lexical = [
             self.lexical(query_terms, f"{s.paper.title} {s.paper.abstract}") for s in sources

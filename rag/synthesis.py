@@ -20,7 +20,7 @@ from rag.types import ChatMessage, RetrievedPaper
 if TYPE_CHECKING:
     from llama_index.core.llms import LLM
 
-MIN_RELATIVE_SCORE = 0.8  # of the paper's best sentence cosine, for its further sentences
+MIN_RELATIVE_SCORE = 0.8  # of the paper's best sentence score, for its further sentences
 MIN_RELATIVE_PAPER = 0.85  # of the best paper's relevance, for a paper to be cited
 MAX_PAPERS = 3
 MAX_PER_SOURCE = 3
@@ -72,12 +72,9 @@ class ExtractiveSynthesizer:
             if not mine:
                 continue
             chosen.append(mine[0])
-            # Within a chosen paper the topic is settled: further sentences need not repeat
-            # the question's words, only be about as close to it in meaning.
             keep = MAX_PER_SOURCE if rank == 0 else 2
-            floor = mine[0].cosine * (MIN_RELATIVE_SCORE if rank == 0 else 0.95)
-            others = sorted(mine[1:], key=lambda s: (-s.cosine, s.position))
-            chosen += [s for s in others[: keep - 1] if s.cosine >= floor]
+            floor = mine[0].score * (MIN_RELATIVE_SCORE if rank == 0 else 0.95)
+            chosen += [s for s in mine[1:keep] if s.score >= floor]
         budget = self.max_sentences
         # Over budget: drop the weakest sentences, but never a paper's only sentence first.
         while len(chosen) > budget:
