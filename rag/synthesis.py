@@ -10,8 +10,6 @@ import time
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-import openai
-
 from rag.citations import MARKER
 from rag.evidence import Evidence, ScoredSentence
 from rag.prompts import SYSTEM_PROMPT, user_prompt
@@ -169,6 +167,8 @@ class LLMSynthesizer:
                 # backoff); retrying those here too would multiply requests and waits. A
                 # stream that broke before any text is retried here, one that broke midway
                 # is reported.
+                import openai  # here, not at module level: the offline path never needs it
+
                 client_retried = isinstance(exc, openai.APIStatusError | openai.APIConnectionError)
                 if produced or client_retried or attempt >= self.max_retries:
                     raise AnswerError(_describe(exc), _status(exc)) from exc
