@@ -34,8 +34,7 @@ class Settings(BaseSettings):
     # --- storage -----------------------------------------------------------------
     data_dir: Path = Field(
         Path("var"),
-        description="Directory for the embedded Chroma store, the BM25 index, "
-        "the embedding cache and the feedback file.",
+        description="Directory for the embedded Chroma store, the BM25 index and the feedback file.",
     )
     # NoDecode: pydantic-settings would json-decode list variables and reject "a,b".
     corpus_paths: Annotated[list[Path], NoDecode] = Field(
