@@ -10,6 +10,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +45,32 @@ def wait_http(url: str, timeout: float = 60.0, proc: subprocess.Popen[Any] | Non
             pass
         time.sleep(0.2)
     raise TimeoutError(f"{url} did not answer within {timeout:.0f}s")
+
+
+@contextmanager
+def running_server(
+    command: list[str], ready_url: str, log_path: Path, timeout: float = 60.0
+) -> Iterator[subprocess.Popen[bytes]]:
+    """A real server process, ready when `ready_url` answers; stopped (then killed) after.
+
+    If it never gets ready, the error carries the tail of its log.
+    """
+    with log_path.open("wb") as log:
+        proc = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
+    try:
+        try:
+            wait_http(ready_url, timeout=timeout, proc=proc)
+        except (RuntimeError, TimeoutError) as exc:
+            tail = log_path.read_text(errors="replace")[-3000:]
+            raise AssertionError(f"{exc}\n{tail}") from exc
+        yield proc
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=20)
 
 
 @pytest.fixture(autouse=True)
@@ -106,18 +133,16 @@ def chroma_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[st
         pytest.fail("the `chroma` CLI (from chromadb) is not installed in this environment")
     path = tmp_path_factory.mktemp("chroma-server")
     port = free_port()
-    log = (path / "server.log").open("wb")
-    proc = subprocess.Popen(
-        [str(exe), "run", "--path", str(path / "db"), "--host", "127.0.0.1", "--port", str(port)],
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
-    try:
-        wait_http(f"http://127.0.0.1:{port}/api/v2/heartbeat", timeout=60, proc=proc)
+    command = [
+        str(exe),
+        "run",
+        "--path",
+        str(path / "db"),
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+    ]
+    heartbeat = f"http://127.0.0.1:{port}/api/v2/heartbeat"
+    with running_server(command, heartbeat, path / "server.log"):
         yield "127.0.0.1", port
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()

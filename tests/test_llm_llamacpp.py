@@ -15,14 +15,13 @@ answer may well abstain for lack of a valid citation). Prompts are kept short (t
 from __future__ import annotations
 
 import importlib.util
-import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import free_port, make_settings, wait_http
+from conftest import free_port, make_settings, running_server
 
 from rag.citations import cited_numbers
 from rag.prompts import ABSTAIN_TEXT
@@ -67,21 +66,8 @@ def llama_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         "--verbose",
         "False",
     ]
-    with log_path.open("wb") as log:
-        proc = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
-    try:
-        try:
-            wait_http(f"http://127.0.0.1:{port}/v1/models", timeout=180, proc=proc)
-        except (RuntimeError, TimeoutError) as exc:
-            raise AssertionError(f"{exc}\n{log_path.read_text(errors='replace')[-3000:]}") from exc
+    with running_server(command, f"http://127.0.0.1:{port}/v1/models", log_path, timeout=180):
         yield f"http://127.0.0.1:{port}/v1"
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=20)
 
 
 @pytest.fixture(scope="module")
