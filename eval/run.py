@@ -63,10 +63,10 @@ def git_commit() -> str | None:
 def _cold_query_cache(embed_model: Any) -> bool:
     """Empty the embedding model's query cache; False if it has none we know of (then
     repeated questions across configurations are timed with a warm cache)."""
-    cache = getattr(embed_model, "_query_cache", None)
-    if cache is None or not hasattr(cache, "clear"):
+    clear = getattr(embed_model, "clear_query_cache", None)
+    if not callable(clear):
         return False
-    cache.clear()
+    clear()
     return True
 
 

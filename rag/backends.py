@@ -41,6 +41,17 @@ def resolve_local_model_path(name: str) -> str:
 
 
 def build_embed_model(settings: Settings) -> BaseEmbedding:
+    """The configured embedding model, behind the persistent text-embedding cache if on."""
+    model, space = _build_raw_embed_model(settings)
+    if not settings.embed_cache:
+        return model
+    from rag.embedding_cache import CachedEmbedding, EmbeddingCache
+
+    return CachedEmbedding(model, EmbeddingCache(settings.model_cache_dir / "embeddings", space))
+
+
+def _build_raw_embed_model(settings: Settings) -> tuple[BaseEmbedding, str]:
+    """The model and the name of its embedding space (model, variant and weights)."""
     if settings.embed_backend == "openai":
         key = settings.openai_api_key
         if key is None:
@@ -51,11 +62,12 @@ def build_embed_model(settings: Settings) -> BaseEmbedding:
             raise BackendError(
                 "OpenAI embeddings need 'llama-index-embeddings-openai' (pip install it)"
             ) from exc
-        return OpenAIEmbedding(
+        embedding = OpenAIEmbedding(
             model=settings.embed_model,
             api_key=key.get_secret_value(),
             embed_batch_size=settings.embed_batch_size,
         )
+        return embedding, f"openai-{settings.embed_model}"
     path = resolve_local_model_path(settings.embed_model)
     if Path(path).exists():
         # A local directory needs no hub; make sure nothing tries to reach one.
@@ -67,9 +79,14 @@ def build_embed_model(settings: Settings) -> BaseEmbedding:
         onnx_path = export_onnx(
             Path(path), settings.model_cache_dir, quantize=settings.embed_runtime == "onnx-int8"
         )
-        return OnnxEmbedding(
+        # The export's directory names the weights' fingerprint; size and mtime tell a
+        # re-export (another onnxruntime may quantise slightly differently) apart.
+        stat = onnx_path.stat()
+        space = f"{onnx_path.parent.name}-{onnx_path.stem}-{stat.st_size}-{stat.st_mtime_ns}"
+        embedding = OnnxEmbedding(
             Path(path), onnx_path, settings.embed_threads, settings.embed_batch_size
         )
+        return embedding, space
     if settings.embed_threads:
         import torch
 
@@ -77,7 +94,7 @@ def build_embed_model(settings: Settings) -> BaseEmbedding:
     from rag.torch_embedding import LocalEmbedding
 
     try:
-        return LocalEmbedding(  # type: ignore[call-arg]  # HuggingFaceEmbedding's own kwargs
+        local = LocalEmbedding(  # type: ignore[call-arg]  # HuggingFaceEmbedding's own kwargs
             model_name=path,
             device="cpu",
             embed_batch_size=settings.embed_batch_size,
@@ -88,6 +105,9 @@ def build_embed_model(settings: Settings) -> BaseEmbedding:
             f"cannot load embedding model '{settings.embed_model}' ({path}): {exc}. "
             "Use a local sentence-transformers directory or the bundled all-MiniLM-L6-v2."
         ) from exc
+    from rag.onnx_embedding import model_fingerprint
+
+    return local, f"torch-{Path(path).name}-{model_fingerprint(Path(path))}"
 
 
 def token_counter(embed_model: BaseEmbedding) -> TokenCounter:

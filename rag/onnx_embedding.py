@@ -23,9 +23,10 @@ from rag.query_cache import QueryEmbeddingCache
 
 log = logging.getLogger(__name__)
 MAX_LENGTH = 256  # the model's trained window; longer inputs are truncated, as in torch
+WHOLE_INPUT = 2048
 
 
-def _model_fingerprint(model_dir: Path) -> str:
+def model_fingerprint(model_dir: Path) -> str:
     digest = hashlib.sha256()
     for name in ("config.json", "tokenizer.json", "model.safetensors", "pytorch_model.bin"):
         path = model_dir / name
@@ -40,7 +41,7 @@ def _model_fingerprint(model_dir: Path) -> str:
 def export_onnx(model_dir: Path, cache_dir: Path, quantize: bool = True) -> Path:
     """Export (and quantise) once; return the .onnx path. Atomic: a crash leaves no half file."""
     variant = "int8" if quantize else "fp32"
-    target_dir = cache_dir / "onnx" / f"{model_dir.name}-{_model_fingerprint(model_dir)}"
+    target_dir = cache_dir / "onnx" / f"{model_dir.name}-{model_fingerprint(model_dir)}"
     target = target_dir / f"model-{variant}.onnx"
     if target.exists():
         return target
@@ -102,6 +103,15 @@ def export_onnx(model_dir: Path, cache_dir: Path, quantize: bool = True) -> Path
     return target
 
 
+def _encode_batch(tokenizer: Any, texts: list[str]) -> list[Any]:
+    try:
+        return list(tokenizer.encode_batch(texts))
+    except TypeError:
+        # A lone surrogate (legal in a JSON "\ud800" escape) is not UTF-8 and the Rust
+        # tokenizer refuses the whole batch: read it as U+FFFD, as any UTF-8 decoder would.
+        return list(tokenizer.encode_batch([t.encode("utf-8", "replace").decode() for t in texts]))
+
+
 class OnnxEmbedding(BaseEmbedding):
     """A llama-index embedding backed by an ONNX Runtime session (mean pooling, L2 norm)."""
 
@@ -110,11 +120,16 @@ class OnnxEmbedding(BaseEmbedding):
     _counter: Any = PrivateAttr()
     _query_cache: QueryEmbeddingCache = PrivateAttr(default_factory=QueryEmbeddingCache)
     _needs_token_types: bool = PrivateAttr(default=True)
+    _batch: int = PrivateAttr(default=32)
 
     def __init__(
         self, model_dir: Path, onnx_path: Path, threads: int = 0, embed_batch_size: int = 64
     ) -> None:
-        super().__init__(model_name=str(model_dir), embed_batch_size=embed_batch_size)
+        # llama-index slices what it hands `_get_text_embeddings` by `embed_batch_size`;
+        # give it whole slices so `_encode` can length-sort across all of them (measured
+        # +40% texts/s over sorting within each 16-text slice) and batch by `_batch` itself.
+        super().__init__(model_name=str(model_dir), embed_batch_size=WHOLE_INPUT)
+        self._batch = embed_batch_size
         import onnxruntime as ort
         from tokenizers import Tokenizer
 
@@ -142,7 +157,7 @@ class OnnxEmbedding(BaseEmbedding):
     def count_tokens(self, texts: list[str]) -> list[int]:
         # A second, untruncated tokenizer: chunking must see what would be cut, and toggling
         # truncation on the shared one would race with embedding on another thread.
-        return [len(e.ids) for e in self._counter.encode_batch(texts)]
+        return [len(e.ids) for e in _encode_batch(self._counter, texts)]
 
     @property
     def dimension(self) -> int:
@@ -165,19 +180,22 @@ class OnnxEmbedding(BaseEmbedding):
         return pooled / np.clip(norms, 1e-12, None)
 
     def _encode(self, texts: list[str]) -> np.ndarray:
-        encodings = self._tokenizer.encode_batch(texts)
+        encodings = _encode_batch(self._tokenizer, texts)
         # Sort by length so each batch pads to similar widths: most of the win on CPU.
         order = sorted(range(len(texts)), key=lambda i: len(encodings[i].ids))
         out = np.zeros((len(texts), 0), dtype=np.float32)
         parts: dict[int, np.ndarray] = {}
-        for start in range(0, len(order), self.embed_batch_size):
-            batch = order[start : start + self.embed_batch_size]
+        for start in range(0, len(order), self._batch):
+            batch = order[start : start + self._batch]
             vectors = self._run([encodings[i] for i in batch])
             for i, vector in zip(batch, vectors, strict=True):
                 parts[i] = vector
         if parts:
             out = np.stack([parts[i] for i in range(len(texts))])
         return out
+
+    def clear_query_cache(self) -> None:
+        self._query_cache.clear()
 
     def _get_query_embedding(self, query: str) -> list[float]:
         return self._query_cache.get(query, lambda q: self._encode([q])[0].tolist())

@@ -17,6 +17,9 @@ class LocalEmbedding(HuggingFaceEmbedding):
 
     _query_cache: QueryEmbeddingCache = PrivateAttr(default_factory=QueryEmbeddingCache)
 
+    def clear_query_cache(self) -> None:
+        self._query_cache.clear()
+
     def _get_query_embedding(self, query: str) -> list[float]:
         return self._query_cache.get(query, super()._get_query_embedding)
 
