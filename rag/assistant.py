@@ -6,6 +6,7 @@ import logging
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from rag.backends import build_embed_model, build_llm
@@ -18,6 +19,7 @@ from rag.store import ModelMismatchError, PaperStore, StoreError
 from rag.synthesis import AnswerError, ExtractiveSynthesizer, LLMSynthesizer
 from rag.text import clean_text
 from rag.types import Answer, ChatMessage, Filters, RetrievedPaper
+from rag.warmup import EvidenceWarmer
 
 log = logging.getLogger(__name__)
 MODES = ("dense", "bm25", "hybrid")
@@ -46,6 +48,8 @@ class Assistant:
                 self.llm, settings.resolved_backend(), settings.llm_model, settings.llm_max_retries
             )
         self._lock = threading.Lock()
+        self._active = 0  # questions being answered now (the warm-up waits for 0)
+        self.warmer: EvidenceWarmer | None = None
         self.fingerprint = ""
         self.reload()
 
@@ -76,8 +80,33 @@ class Assistant:
         )
         with self._lock:
             self.catalogue, self.retriever, self.engine = catalogue, retriever, engine
+            self.scorer = scorer
             self.fingerprint = fingerprint
+        if self.warmer is not None:  # the catalogue changed: warm the new one instead
+            self.start_warmup()
         return True
+
+    def start_warmup(self) -> EvidenceWarmer:
+        """Embed all abstract sentences in a background thread (rag.warmup says why)."""
+        if self.warmer is not None:
+            self.warmer.stop()
+        self.warmer = EvidenceWarmer(self.scorer, self.catalogue.values(), lambda: self._active > 0)
+        self.warmer.start()
+        return self.warmer
+
+    def stop_warmup(self) -> None:
+        if self.warmer is not None:
+            self.warmer.stop()
+
+    @contextmanager
+    def _answering(self) -> Iterator[None]:
+        with self._lock:
+            self._active += 1
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._active -= 1
 
     def stats(self) -> dict[str, Any]:
         papers, chunks = self.store.counts()
@@ -93,6 +122,7 @@ class Assistant:
             "llm_model": self.synthesizer.model,
             "retrieval_mode": self.settings.retrieval_mode,
             "top_k": self.settings.top_k,
+            "evidence_warmup": self.warmer.progress() if self.warmer else None,
         }
 
     # --- validation -----------------------------------------------------------------
@@ -153,21 +183,22 @@ class Assistant:
         messages = self._history(history)
         if isinstance(filters, dict):
             filters = Filters(**filters)
-        started = time.perf_counter()
-        standalone = self.standalone(question, messages)
-        condense_ms = (time.perf_counter() - started) * 1000
-        engine = self.engine
-        for kind, payload in engine.events(
-            question,
-            standalone=standalone,
-            history=messages,
-            top_k=top_k,
-            mode=mode,
-            filters=filters,
-        ):
-            if kind == "answer" and isinstance(payload, Answer) and messages:
-                payload.timings_ms["condense"] = round(condense_ms, 2)
-            yield kind, payload  # type: ignore[misc]
+        with self._answering():
+            started = time.perf_counter()
+            standalone = self.standalone(question, messages)
+            condense_ms = (time.perf_counter() - started) * 1000
+            engine = self.engine
+            for kind, payload in engine.events(
+                question,
+                standalone=standalone,
+                history=messages,
+                top_k=top_k,
+                mode=mode,
+                filters=filters,
+            ):
+                if kind == "answer" and isinstance(payload, Answer) and messages:
+                    payload.timings_ms["condense"] = round(condense_ms, 2)
+                yield kind, payload  # type: ignore[misc]
 
     def ask(self, question: str, **options: Any) -> Answer:
         final: Answer | None = None
@@ -188,6 +219,10 @@ class Assistant:
         question = self._check(question, top_k, mode)
         if isinstance(filters, dict):
             filters = Filters(**filters)
-        return self.retriever.retrieve(
-            question, top_k or self.settings.top_k, mode or self.settings.retrieval_mode, filters
-        )
+        with self._answering():
+            return self.retriever.retrieve(
+                question,
+                top_k or self.settings.top_k,
+                mode or self.settings.retrieval_mode,
+                filters,
+            )

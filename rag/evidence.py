@@ -97,7 +97,7 @@ class EvidenceScorer:
         self._cache_size = cache_size
         self._lock = Lock()
 
-    def _embed_sentences(self, sentences: list[str]) -> np.ndarray:
+    def embed_sentences(self, sentences: list[str]) -> np.ndarray:
         with self._lock:
             missing = [s for s in dict.fromkeys(sentences) if s not in self._cache]
         if missing:
@@ -144,7 +144,7 @@ class EvidenceScorer:
             for position, sentence in enumerate(split_sentences(source.paper.abstract)):
                 entries.append((number, position, sentence))
         query = np.asarray(self.embed_model.get_query_embedding(question), dtype=np.float32)
-        cosines = self._embed_sentences([text for _, _, text in entries]) @ query
+        cosines = self.embed_sentences([text for _, _, text in entries]) @ query
         sentences = []
         for (n, pos, text), cos in zip(entries, cosines, strict=True):
             # A sentence is read under its paper's title: "This study introduces a unified

@@ -85,6 +85,12 @@ class Settings(BaseSettings):
         description="Keep computed text embeddings in model_cache_dir/embeddings, keyed by model "
         "and text hash: re-ingesting and the evidence step's abstract sentences skip the model.",
     )
+    warm_evidence: bool = Field(
+        True,
+        description="rag serve embeds every abstract's sentences in a background thread "
+        "(paused while questions are answered; kept in the embedding cache, so once per "
+        "machine): answers then skip the model for the evidence step.",
+    )
     embed_threads: int = Field(
         0, ge=0, description="CPU threads for embedding (torch or ONNX Runtime); 0: all cores."
     )

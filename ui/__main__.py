@@ -93,6 +93,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 f"backend {stats['backend']}",
                 flush=True,
             )
+            if settings.warm_evidence:  # after "ready": it must not delay the first answer
+                assistant.start_warmup()
 
     config = uvicorn.Config(
         app,
