@@ -1,22 +1,15 @@
-"""Shared pieces of the answer-path tests: extra papers and stores built from them.
-
-The session fixture corpus (tests/fixtures/corpus.jsonl) does not hold GraphsGPT
-(zxxSJAVQPc), so `graphs_assistant` ingests it, incrementally, into a copy of the built
-fixture store: one paper embedded, once per test session, shared by every module that
-imports the fixture.
-"""
+"""Shared pieces of the answer-path tests: paper ids, bundled records and a tiny corpus
+whose abstract tries prompt injection."""
 
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 from typing import Any
 
-import pytest
-from conftest import FIXTURE_CORPUS, ROOT, make_settings
+from conftest import ROOT
 
-GRAPHS_GPT = "zxxSJAVQPc"
+GRAPHS_GPT = "zxxSJAVQPc"  # in the fixture corpus, asked about by name
 FEEDBACK_ALIGNMENT = "qklMNNub0H"
 BUNDLED_CORPUS = ROOT / "data" / "icml2024.jsonl"
 
@@ -74,27 +67,3 @@ def injection_papers() -> list[dict[str, Any]]:
             "status": "Oral",
         },
     ]
-
-
-_BUILT: dict[str, Any] = {}
-
-
-@pytest.fixture(scope="session")
-def graphs_assistant(
-    tmp_path_factory: pytest.TempPathFactory, built_store_dir: Path, embed_model: Any
-) -> Any:
-    """An extractive assistant over the fixture corpus plus GraphsGPT (zxxSJAVQPc)."""
-    if "graphs" not in _BUILT:  # imported by several modules: build once per process
-        from rag.assistant import Assistant
-        from rag.ingest import ingest
-        from rag.store import PaperStore
-
-        root = tmp_path_factory.mktemp("graphs-store")
-        data_dir = root / "data"
-        shutil.copytree(built_store_dir, data_dir)
-        extra = write_jsonl(root / "graphs.jsonl", [bundled_record(GRAPHS_GPT)])
-        settings = make_settings(data_dir, backend="extractive")
-        report = ingest(settings, [FIXTURE_CORPUS, extra], embed_model=embed_model)
-        assert report.new == 1, report.summary()
-        _BUILT["graphs"] = Assistant(settings, PaperStore(settings), embed_model)
-    return _BUILT["graphs"]

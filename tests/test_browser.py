@@ -35,8 +35,7 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--no-first-run",
 ]
-BUNDLED_CORPUS = ROOT / "data" / "icml2024.jsonl"
-GRAPHSGPT_ID = "zxxSJAVQPc"  # "A Graph is Worth $K$ Words" (GraphsGPT): not in the fixture corpus
+GRAPHSGPT_ID = "zxxSJAVQPc"  # "A Graph is Worth $K$ Words" (GraphsGPT), in the fixture corpus
 FA_ID = "qklMNNub0H"
 FA_QUESTION = "Which ICML 2024 papers explain why feedback alignment works, and what do they find?"
 DONE_JS = (
@@ -148,16 +147,11 @@ def stop_app(server: AppServer) -> None:
 
 @pytest.fixture(scope="module")
 def app_server(
-    built_store_dir: Path, embed_model: Any, tmp_path_factory: pytest.TempPathFactory
+    built_store_dir: Path, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[AppServer]:
     root = tmp_path_factory.mktemp("browser-app")
-    graphsgpt = next(
-        json.loads(line)
-        for line in BUNDLED_CORPUS.read_text(encoding="utf-8").splitlines()
-        if GRAPHSGPT_ID in line[:40]
-    )
-    extra = prepare_store(built_store_dir, root / "data", [graphsgpt], embed_model)
-    server = start_app(root / "data", [FIXTURE_CORPUS, extra], root / "server.log")
+    shutil.copytree(built_store_dir, root / "data")
+    server = start_app(root / "data", [FIXTURE_CORPUS], root / "server.log")
     yield server
     stop_app(server)
     TIMINGS.update(

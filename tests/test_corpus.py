@@ -68,8 +68,8 @@ def test_jsonl_keeps_core_fields_and_extra_metadata(tmp_path: Path) -> None:
 
 def test_the_fixture_corpus_loads_completely() -> None:
     result = load_corpus([FIXTURE_CORPUS])
-    assert len(result.papers) == 151 and result.issues == []
-    assert len({p.id for p in result.papers}) == 151
+    assert len(result.papers) == 152 and result.issues == []
+    assert len({p.id for p in result.papers}) == 152
     first = result.papers[0]
     assert first.id == "qklMNNub0H" and first.extra["icml_poster_id"] == 32979
     # openreview_id is an id alias, so it is not repeated in extra.

@@ -16,7 +16,6 @@ from answer_support import (
     FEEDBACK_ALIGNMENT,
     GRAPHS_GPT,
     INJECTION,
-    graphs_assistant,
     injection_papers,
     write_jsonl,
 )
@@ -29,8 +28,6 @@ from rag.prompts import ABSTAIN_TEXT, SYSTEM_PROMPT, user_prompt
 from rag.store import PaperStore
 from rag.text import clean_text, split_sentences
 from rag.types import Answer
-
-__all__ = ["graphs_assistant"]  # a fixture, imported for its registration
 
 GRAPHS_QUESTION = "How many molecules is GraphsGPT pretrained on?"
 FA_QUESTION = "What conservation law does feedback alignment find?"
@@ -72,18 +69,18 @@ def is_sentences_of(snippet: str, abstract: str) -> bool:
     ],
 )
 def test_named_method_questions_cite_the_right_paper(
-    graphs_assistant: Any, question: str, paper_id: str
+    assistant: Any, question: str, paper_id: str
 ) -> None:
-    answer = graphs_assistant.ask(question)
+    answer = assistant.ask(question)
     assert not answer.abstained
     assert answer.backend == "extractive"
     assert answer.citations[0].paper_id == paper_id
-    assert answer.confidence >= graphs_assistant.settings.abstain_threshold
-    check_citations(answer, graphs_assistant)
+    assert answer.confidence >= assistant.settings.abstain_threshold
+    check_citations(answer, assistant)
 
 
-def test_answer_quotes_the_fact_asked_for(graphs_assistant: Any) -> None:
-    answer = graphs_assistant.ask(GRAPHS_QUESTION)
+def test_answer_quotes_the_fact_asked_for(assistant: Any) -> None:
+    answer = assistant.ask(GRAPHS_QUESTION)
     assert "$100$M molecules" in answer.answer
     (graphs,) = [c for c in answer.citations if c.paper_id == GRAPHS_GPT]
     assert "$100$M molecules" in graphs.snippet

@@ -12,7 +12,6 @@ from answer_support import (
     FEEDBACK_ALIGNMENT,
     GRAPHS_GPT,
     bundled_record,
-    graphs_assistant,
     write_jsonl,
 )
 from conftest import FIXTURE_CORPUS, make_settings
@@ -23,17 +22,17 @@ from rag.retrieve import paper_ids
 from rag.store import PaperStore
 from rag.types import Filters
 
-__all__ = ["graphs_assistant"]  # a fixture, imported for its registration
-
 MODES = ["dense", "bm25", "hybrid"]
 FA_QUESTION = "What conservation law does feedback alignment find?"
 GRAPHS_QUESTION = "How many molecules is GraphsGPT pretrained on?"
+S3GCL = "znKAWRZSF9"  # "S3GCL: Spectral, Swift, Spatial Graph Contrastive Learning": not a fixture
+S3GCL_QUESTION = "What does S3GCL do for spectral graph contrastive learning?"
 
 
 @pytest.mark.parametrize("mode", MODES)
-def test_named_method_is_rank_one_in_every_mode(graphs_assistant: Any, mode: str) -> None:
-    assert paper_ids(graphs_assistant.retrieve(GRAPHS_QUESTION, mode=mode))[0] == GRAPHS_GPT
-    assert paper_ids(graphs_assistant.retrieve(FA_QUESTION, mode=mode))[0] == FEEDBACK_ALIGNMENT
+def test_named_method_is_rank_one_in_every_mode(assistant: Any, mode: str) -> None:
+    assert paper_ids(assistant.retrieve(GRAPHS_QUESTION, mode=mode))[0] == GRAPHS_GPT
+    assert paper_ids(assistant.retrieve(FA_QUESTION, mode=mode))[0] == FEEDBACK_ALIGNMENT
 
 
 @pytest.mark.parametrize("mode", MODES)
@@ -160,9 +159,9 @@ def test_bm25_index_is_rebuilt_when_the_store_changes(
     settings = make_settings(store_copy, backend="extractive")
     assistant = Assistant(settings, PaperStore(settings), embed_model)
     before = assistant.fingerprint
-    assert assistant.retrieve(GRAPHS_QUESTION, mode="bm25")[0].paper.id != GRAPHS_GPT
+    assert S3GCL not in assistant.catalogue
 
-    extra = write_jsonl(tmp_path / "graphs.jsonl", [bundled_record(GRAPHS_GPT)])
+    extra = write_jsonl(tmp_path / "s3gcl.jsonl", [bundled_record(S3GCL)])
     ingest(settings, [FIXTURE_CORPUS, extra], embed_model=embed_model, store=assistant.store)
     assert assistant.reload() is True
     assert assistant.fingerprint != before
@@ -170,4 +169,4 @@ def test_bm25_index_is_rebuilt_when_the_store_changes(
     assert sorted(os.listdir(store_copy / "bm25")) == [
         f"{settings.collection}-{assistant.fingerprint}"
     ]
-    assert assistant.retrieve(GRAPHS_QUESTION, mode="bm25")[0].paper.id == GRAPHS_GPT
+    assert assistant.retrieve(S3GCL_QUESTION, mode="bm25")[0].paper.id == S3GCL

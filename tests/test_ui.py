@@ -286,7 +286,7 @@ def test_clear_forgets_the_conversation(controller: ChatController) -> None:
 
 def test_side_panel_names_backend_and_corpus(controller: ChatController) -> None:
     html = controller.side_panel()
-    assert "extractive" in html and "151" in html and "all-MiniLM-L6-v2" in html
+    assert "extractive" in html and "152" in html and "all-MiniLM-L6-v2" in html
 
 
 # --- served ------------------------------------------------------------------------------------
