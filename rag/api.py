@@ -162,7 +162,11 @@ def create_api(assistant: Assistant, settings: Settings) -> FastAPI:
         try:
             return assistant.stats()
         except Exception as exc:  # Chroma raises many types when it cannot be reached
-            raise StoreError(f"cannot read the store ({settings.store_location()})") from exc
+            # The address stays in the log: callers only need to know to come back later.
+            log.warning("stats: store %s unreachable: %r", settings.store_location(), exc)
+            raise StoreError(
+                "cannot read the store right now; please try again in a moment"
+            ) from exc
 
     @app.post("/v1/retrieve", response_model=RetrieveResponse, responses=body_errors)
     def retrieve(body: LimitedRetrieveRequest) -> RetrieveResponse:

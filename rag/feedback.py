@@ -75,7 +75,7 @@ class FeedbackWriter:
                     f"cannot record feedback: {self.path} is not writable "
                     f"({exc.strerror}); make the data directory (RAG_DATA_DIR) writable"
                 ) from exc
-            raise FeedbackError(f"cannot record feedback in {self.path}: {exc}") from exc
+            raise FeedbackError(self._describe(exc)) from exc
 
     def append(self, record: Mapping[str, Any]) -> None:
         # ensure_ascii=False keeps non-English comments readable; json never emits a raw
@@ -85,17 +85,33 @@ class FeedbackWriter:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX)
             try:
-                view = memoryview(data)
-                while view:
-                    written = os.write(fd, view)
-                    view = view[written:]
-                os.fsync(fd)
+                start = os.fstat(fd).st_size  # under the lock, so the end is ours
+                try:
+                    view = memoryview(data)
+                    while view:
+                        written = os.write(fd, view)
+                        view = view[written:]
+                    os.fsync(fd)
+                except OSError:
+                    # A disk that fills mid-line leaves part of a record: cut it off, so
+                    # the file stays whole lines that all parse.
+                    os.ftruncate(fd, start)
+                    raise
             finally:
                 fcntl.flock(fd, fcntl.LOCK_UN)
         except OSError as exc:
-            raise FeedbackError(f"cannot record feedback in {self.path}: {exc}") from exc
+            raise FeedbackError(self._describe(exc)) from exc
         finally:
             os.close(fd)
+
+    def _describe(self, exc: OSError) -> str:
+        if exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):
+            return (
+                f"cannot record feedback: the disk holding {self.path} is full (or a file-size "
+                f"limit was reached: {exc.strerror}); nothing was written, earlier feedback "
+                "is kept"
+            )
+        return f"cannot record feedback in {self.path}: {exc}"
 
     def record(self, **fields: Any) -> dict[str, Any]:
         """Build a record with `make_record` and append it; returns what was written."""

@@ -308,9 +308,12 @@ class PaperRetriever:
             nodes = retriever.retrieve(query)
         except (OSError, httpx.HTTPError, ChromaError) as exc:
             # A Chroma server that went away mid-question: a store outage (HTTP 503 / a chat
-            # message), not a crash; the next call reconnects on its own.
+            # message), not a crash; the next call reconnects on its own. The message goes
+            # to API clients and chat readers, so the server's address stays in the log.
+            log.warning("store %s unreachable: %r", self.settings.store_location(), exc)
             raise StoreError(
-                f"the store ({self.settings.store_location()}) is unreachable: {exc}"
+                f"the paper store is unreachable right now ({outage_reason(exc)}); "
+                "please try again in a moment"
             ) from exc
         grouped = PerPaperGrouper(top_k=top_k).postprocess_nodes(nodes)
         return [p for p in (self._to_paper(n) for n in grouped) if p is not None]
@@ -332,6 +335,17 @@ class PaperRetriever:
                 MatchedChunk(chunk_id=c, text=t, score=s) for c, t, s in meta.get("_chunks", [])
             ],
         )
+
+
+def outage_reason(exc: BaseException) -> str:
+    """What went wrong reaching the store, without addresses or paths."""
+    if isinstance(exc, httpx.TimeoutException):
+        return "it did not answer in time"
+    if isinstance(exc, httpx.ConnectError | ConnectionError):
+        return "connection refused or lost"
+    if isinstance(exc, httpx.HTTPError):
+        return "the connection failed"
+    return type(exc).__name__
 
 
 def paper_ids(papers: Sequence[RetrievedPaper]) -> list[str]:

@@ -8,18 +8,22 @@ chunks but no matching record is an interrupted write that the next ingest repai
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import logging
 from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, cast
 
 import chromadb
+import httpx
 from chromadb.api import ClientAPI
 from chromadb.api.models.Collection import Collection
 from chromadb.api.types import Where
 from chromadb.config import Settings as ChromaSettings
+from chromadb.errors import ChromaError
 from llama_index.core.schema import BaseNode, TextNode
 from llama_index.vector_stores.chroma import ChromaVectorStore
 
@@ -28,6 +32,10 @@ from rag.types import Paper
 
 log = logging.getLogger(__name__)
 READ_PAGE = 2_000
+# One request to a Chroma server. chromadb's HTTP client has no timeout at all, so a frozen
+# server (stopped process, dropped packets) would hold every request thread forever.
+SERVER_TIMEOUT_S = 30.0
+SERVER_CONNECT_TIMEOUT_S = 5.0
 
 
 class StoreError(RuntimeError):
@@ -36,6 +44,27 @@ class StoreError(RuntimeError):
 
 class ModelMismatchError(StoreError):
     pass
+
+
+# SQLite's words (Chroma's Rust core passes them on) and the errnos behind a failed write.
+_FULL = ("database or disk is full", "(code: 13)", "no space left")
+_READ_ONLY = ("readonly database", "read-only", "(code: 8)", "permission denied")
+_IO = ("disk i/o error", "(code: 778)", "file too large")
+
+
+def failure_reason(exc: BaseException) -> str:
+    """Why a store operation failed, in words a reader can act on (raw message kept)."""
+    raw = str(exc) or type(exc).__name__
+    code = exc.errno if isinstance(exc, OSError) else None
+    text = raw.lower()
+    if code in (errno.ENOSPC, errno.EDQUOT) or any(s in text for s in _FULL):
+        return f"the disk is full ({raw})"
+    if code in (errno.EROFS, errno.EACCES, errno.EPERM) or any(s in text for s in _READ_ONLY):
+        return f"the data directory is read-only or not writable ({raw})"
+    if code == errno.EFBIG or any(s in text for s in _IO):
+        # SQLite reports a write refused for size (EFBIG, RLIMIT_FSIZE) as an I/O error.
+        return f"a disk write failed: the disk may be full or a file-size limit reached ({raw})"
+    return raw
 
 
 @dataclass(frozen=True)
@@ -49,15 +78,26 @@ def make_client(settings: Settings) -> ClientAPI:
     chroma_settings = ChromaSettings(anonymized_telemetry=False, allow_reset=False)
     try:
         if settings.chroma_host:
-            return chromadb.HttpClient(
+            client = chromadb.HttpClient(
                 host=settings.chroma_host, port=settings.chroma_port, settings=chroma_settings
             )
+            _bound_server_requests(client)
+            return client
         settings.chroma_path.mkdir(parents=True, exist_ok=True)
         return chromadb.PersistentClient(path=str(settings.chroma_path), settings=chroma_settings)
     except Exception as exc:  # chromadb raises bare Exceptions and ValueErrors here
         raise StoreError(
-            f"cannot open the Chroma store ({settings.store_location()}): {exc}"
+            f"cannot open the Chroma store ({settings.store_location()}): {failure_reason(exc)}"
         ) from exc
+
+
+def _bound_server_requests(client: ClientAPI) -> None:
+    # chromadb keeps its httpx session on the client's server object; no public setting.
+    session = getattr(getattr(client, "_server", None), "_session", None)
+    if not isinstance(session, httpx.Client):
+        log.warning("cannot set a timeout on chromadb's HTTP client; requests are unbounded")
+        return
+    session.timeout = httpx.Timeout(SERVER_TIMEOUT_S, connect=SERVER_CONNECT_TIMEOUT_S)
 
 
 def chunk_node(
@@ -126,7 +166,7 @@ class PaperStore:
             self.max_batch = int(self.client.get_max_batch_size())
         except Exception as exc:
             raise StoreError(
-                f"cannot open collections at {settings.store_location()}: {exc}"
+                f"cannot open collections at {settings.store_location()}: {failure_reason(exc)}"
             ) from exc
         self.vector_store = ChromaVectorStore(chroma_collection=self.chunks)
 
@@ -158,7 +198,8 @@ class PaperStore:
         meta = dict(self.chunks.metadata or {})
         meta.pop("hnsw:space", None)  # fixed at creation; modify() refuses to change it
         meta.update({"embed_model": name, "embed_dim": dim})
-        self.chunks.modify(metadata=meta)
+        with self._writing():
+            self.chunks.modify(metadata=meta)
 
     # --- reads ----------------------------------------------------------------------
     def _pages(self, collection: Collection, include: list[Any]) -> Iterator[Any]:
@@ -236,37 +277,55 @@ class PaperStore:
         return self.papers.count(), self.chunks.count()
 
     # --- writes ---------------------------------------------------------------------
+    @contextmanager
+    def _writing(self) -> Iterator[None]:
+        """A failed write (disk full, read-only files, server gone) becomes a StoreError
+        that names the store; the paper records written so far stay valid (see ingest)."""
+        try:
+            yield
+        except (ChromaError, OSError, httpx.HTTPError) as exc:
+            raise StoreError(
+                f"cannot write to the store ({self.settings.store_location()}): "
+                f"{failure_reason(exc)}; papers stored before this point are kept, and "
+                "re-running `rag ingest` finishes the rest"
+            ) from exc
+
     def _batches(self, items: Sequence[Any]) -> Iterator[Sequence[Any]]:
         for start in range(0, len(items), self.max_batch):
             yield items[start : start + self.max_batch]
 
     def add_chunk_nodes(self, nodes: Sequence[BaseNode]) -> None:
-        for batch in self._batches(nodes):
-            self.vector_store.add(list(batch))
+        with self._writing():
+            for batch in self._batches(nodes):
+                self.vector_store.add(list(batch))
 
     def upsert_papers(self, papers: Sequence[tuple[Paper, int]]) -> None:
-        for batch in self._batches(papers):
-            # Paper records are looked up by id, never by vector; Chroma wants one anyway.
-            dummy: list[Sequence[float]] = [[1.0] for _ in batch]
-            self.papers.upsert(
-                ids=[p.id for p, _ in batch],
-                documents=[p.abstract for p, _ in batch],
-                metadatas=[_paper_metadata(p, n) for p, n in batch],
-                embeddings=dummy,
-            )
+        with self._writing():
+            for batch in self._batches(papers):
+                # Paper records are looked up by id, never by vector; Chroma wants one anyway.
+                dummy: list[Sequence[float]] = [[1.0] for _ in batch]
+                self.papers.upsert(
+                    ids=[p.id for p, _ in batch],
+                    documents=[p.abstract for p, _ in batch],
+                    metadatas=[_paper_metadata(p, n) for p, n in batch],
+                    embeddings=dummy,
+                )
 
     def delete_chunks(self, chunk_ids: Sequence[str]) -> None:
-        for batch in self._batches(list(chunk_ids)):
-            self.chunks.delete(ids=list(batch))
+        with self._writing():
+            for batch in self._batches(list(chunk_ids)):
+                self.chunks.delete(ids=list(batch))
 
     def delete_chunks_of(self, paper_ids: Sequence[str]) -> None:
-        for batch in self._batches(list(paper_ids)):
-            # cast: mypy cannot see "$in" as the Literal key chromadb's Where type wants.
-            self.chunks.delete(where=cast(Where, {"paper_id": {"$in": list(batch)}}))
+        with self._writing():
+            for batch in self._batches(list(paper_ids)):
+                # cast: mypy cannot see "$in" as the Literal key chromadb's Where type wants.
+                self.chunks.delete(where=cast(Where, {"paper_id": {"$in": list(batch)}}))
 
     def delete_papers(self, paper_ids: Sequence[str]) -> None:
-        for batch in self._batches(list(paper_ids)):
-            self.papers.delete(ids=list(batch))
+        with self._writing():
+            for batch in self._batches(list(paper_ids)):
+                self.papers.delete(ids=list(batch))
 
     def drop(self) -> None:
         """Delete both collections (for `--rebuild`) and recreate them empty."""

@@ -1,7 +1,10 @@
-"""One definition of "the store is complete and consistent", shared by the store tests."""
+"""One definition of "the store is complete and consistent", shared by the store tests,
+and of "it still answers" and "it was left untouched", shared by the fault tests."""
 
 from __future__ import annotations
 
+import json
+import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from pathlib import Path
@@ -10,7 +13,7 @@ from typing import Any
 from rag.chunking import TokenCounter, chunk_paper
 from rag.settings import Settings
 from rag.store import PaperStore
-from rag.types import Paper
+from rag.types import Answer, Paper
 
 
 def settings_for(data_dir: Path, corpus: Path, **overrides: Any) -> Settings:
@@ -23,6 +26,40 @@ def tiny_corpus(source: Path, target: Path, n: int, skip: int = 0) -> Path:
     lines = [line for line in source.read_text(encoding="utf-8").splitlines() if line.strip()]
     target.write_text("\n".join(lines[skip : skip + n]) + "\n", encoding="utf-8")
     return target
+
+
+def papers_not_in(source: Path, exclude: Path, target: Path, n: int) -> Path:
+    """`n` papers of `source` (JSONL) whose ids are not in `exclude`, as a new JSONL file."""
+    known = {json.loads(line)["id"] for line in exclude.read_text("utf-8").splitlines() if line}
+    picked: list[str] = []
+    with source.open(encoding="utf-8") as handle:
+        for line in handle:
+            if line.strip() and json.loads(line)["id"] not in known:
+                picked.append(line.rstrip("\n"))
+                if len(picked) == n:
+                    break
+    target.write_text("\n".join(picked) + "\n", encoding="utf-8")
+    return target
+
+
+StoreState = tuple[int, int, str, tuple[str, int] | None]
+
+
+def store_state(store: PaperStore) -> StoreState:
+    """What "untouched" compares: paper and chunk counts, the fingerprint of every complete
+    paper (ids, content hashes, chunk counts) and the recorded embedding model."""
+    papers, chunks = store.counts()
+    return papers, chunks, store.fingerprint(), store.recorded_model()
+
+
+def assert_answers(assistant: Any, question: str, paper_id: str) -> Answer:
+    """The assistant answers `question` citing `paper_id`, and every [n] names a source."""
+    answer: Answer = assistant.ask(question)
+    cited = {c.paper_id for c in answer.citations}
+    assert not answer.abstained and paper_id in cited, (answer.answer[:300], cited)
+    numbers = {int(n) for n in re.findall(r"\[(\d+)\]", answer.answer)}
+    assert numbers and numbers <= {c.n for c in answer.citations}, answer.answer[:300]
+    return answer
 
 
 def chunk_ids_by_paper(store: PaperStore) -> dict[str, list[str]]:
