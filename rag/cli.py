@@ -97,7 +97,7 @@ def _progress_bar() -> Any:
 
 def cmd_ingest(args: argparse.Namespace, settings: Settings) -> int:
     from rag.ingest import ingest
-    from rag.store import PaperStore
+    from rag.store import PaperStore, bm25_index_path
 
     store = PaperStore(settings)
     if args.if_empty and store.counts()[0] > 0:
@@ -116,10 +116,13 @@ def cmd_ingest(args: argparse.Namespace, settings: Settings) -> int:
         print(f"skipped {issue}", file=sys.stderr)
     if len(report.issues) > 50:
         print(f"… and {len(report.issues) - 50} more skipped records", file=sys.stderr)
-    # Build the BM25 index now so the first question does not pay for it.
-    from rag.retrieve import BM25Index
+    # Build the BM25 index now so the first question does not pay for it (an unchanged
+    # re-run finds it on disk and skips importing the retrievers altogether).
+    fingerprint = store.fingerprint()
+    if not bm25_index_path(settings, fingerprint).exists():
+        from rag.retrieve import BM25Index
 
-    BM25Index(store, settings, store.fingerprint())
+        BM25Index(store, settings, fingerprint)
     print(report.summary())
     return 0
 
@@ -147,9 +150,24 @@ def _print_answer(answer: Any, as_json: bool) -> None:
         print(answer_with_references(answer))
 
 
-def cmd_ask(args: argparse.Namespace, settings: Settings) -> int:
-    from rag.assistant import Assistant
+def undecodable(text: str) -> str | None:
+    """Why `text` is not UTF-8, or None. Python hands argv and stdin bytes that are not
+    UTF-8 over as lone surrogates (PEP 383); one would be answered as a different question."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        code = ord(text[exc.start])
+        byte = f"byte 0x{code - 0xDC00:02x}" if 0xDC80 <= code <= 0xDCFF else f"\\u{code:04x}"
+        return f"not valid UTF-8 ({byte} at character {exc.start}); check the terminal's encoding"
+    return None
 
+
+def cmd_ask(args: argparse.Namespace, settings: Settings) -> int:
+    from rag.assistant import Assistant, InputError
+
+    problem = undecodable(args.question)
+    if problem:
+        raise InputError(f"question: {problem}")
     assistant = Assistant.from_settings(settings)
     answer = assistant.ask(args.question, top_k=args.top_k, mode=args.mode, filters=_filters(args))
     _print_answer(answer, args.json)
@@ -176,6 +194,10 @@ def cmd_chat(args: argparse.Namespace, settings: Settings) -> int:
             return 0
         if question == "/clear":
             history = []
+            continue
+        problem = undecodable(question)
+        if problem:
+            print(f"rag: that line is {problem}", file=sys.stderr)
             continue
         final = None
         print("rag> ", end="", flush=True)

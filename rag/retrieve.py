@@ -40,7 +40,7 @@ from llama_index.retrievers.bm25 import BM25Retriever
 from pydantic import Field
 
 from rag.settings import RetrievalMode, Settings
-from rag.store import PaperStore, StoreError
+from rag.store import PaperStore, StoreError, bm25_index_path
 from rag.text import STOPWORDS
 from rag.types import Filters, MatchedChunk, Paper, RetrievedPaper
 
@@ -99,8 +99,8 @@ class BM25Index:
     """The bm25s index over all chunks, built once per store fingerprint and kept on disk."""
 
     def __init__(self, store: PaperStore, settings: Settings, fingerprint: str) -> None:
-        root = settings.data_dir / "bm25"
-        path = root / f"{settings.collection}-{fingerprint}"
+        path = bm25_index_path(settings, fingerprint)
+        root = path.parent
         retriever: BM25Retriever | None = None
         if path.exists():
             try:

@@ -15,6 +15,7 @@ import logging
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, cast
 
 import chromadb
@@ -150,6 +151,14 @@ def _paper_from_record(paper_id: str, abstract: str, meta: dict[str, Any]) -> Pa
     )
 
 
+WRITING_FLAG = "ingest_in_progress"
+
+
+def bm25_index_path(settings: Settings, fingerprint: str) -> Path:
+    """Where the BM25 index of one store state lives (a new fingerprint, a new index)."""
+    return settings.data_dir / "bm25" / f"{settings.collection}-{fingerprint}"
+
+
 class PaperStore:
     """The Chroma side of the project; every read and write of the store goes through here."""
 
@@ -177,8 +186,8 @@ class PaperStore:
             return None
         return str(meta["embed_model"]), int(meta.get("embed_dim", 0))
 
-    def check_model(self, name: str, dim: int) -> None:
-        """Refuse to mix embedding spaces in one collection."""
+    def check_model(self, name: str, dim: int | None = None) -> None:
+        """Refuse to mix embedding spaces in one collection (`dim` None: names only)."""
         recorded = self.recorded_model()
         if recorded is None:
             if self.chunks.count() > 0:
@@ -187,7 +196,7 @@ class PaperStore:
                     "embedding model; run `rag ingest --rebuild`"
                 )
             return
-        if recorded != (name, dim):
+        if recorded[0] != name or (dim is not None and recorded[1] != dim):
             raise ModelMismatchError(
                 f"collection '{self.settings.collection}' was built with {recorded[0]} "
                 f"(dim {recorded[1]}), not {name} (dim {dim}); run `rag ingest --rebuild` "
@@ -200,6 +209,17 @@ class PaperStore:
         meta.update({"embed_model": name, "embed_dim": dim})
         with self._writing():
             self.chunks.modify(metadata=meta)
+
+    def mark_writing(self, writing: bool) -> None:
+        """Flag an ingest in progress (cleared when it completes): a run that finds the flag
+        set knows the last one died mid-write and scans every chunk (ingest.repair)."""
+        meta = dict(self.papers.metadata or {})
+        meta[WRITING_FLAG] = writing
+        with self._writing():
+            self.papers.modify(metadata=meta)
+
+    def was_interrupted(self) -> bool:
+        return bool((self.papers.metadata or {}).get(WRITING_FLAG))
 
     # --- reads ----------------------------------------------------------------------
     def _pages(self, collection: Collection, include: list[Any]) -> Iterator[Any]:

@@ -272,6 +272,44 @@ def test_ingest_repairs_before_comparing(
     assert_consistent(store, loaded(corpus), settings)
 
 
+def test_an_interrupted_run_is_scanned_even_when_counts_agree(
+    settings: Settings, corpus: Path, embed_model: Any
+) -> None:
+    """The cheap count check misses a chunk swapped for another of the same count; the
+    in-progress flag left by a run that died mid-write forces the full scan."""
+    ingest(settings, embed_model=embed_model)
+    store = PaperStore(settings)
+    a, b = loaded(corpus)[:2]
+    assert not store.was_interrupted()
+    # A chunk of `a` replaced by an orphan: same chunk count, so the counts agree.
+    stranger = Paper(id="stranger", title="S", abstract="Never finished. Really.")
+    orphan = chunk_node("stranger::0", "Never finished.", stranger, 0, 1, stranger.content_hash())
+    orphan.embedding = [0.1] * 384
+    store.delete_chunks([f"{a.id}::0"])
+    store.add_chunk_nodes([orphan])
+
+    quiet = ingest(settings, embed_model=embed_model, store=store)
+    assert quiet.repaired == 0  # not flagged, counts agree: the scan is skipped
+
+    store.mark_writing(True)  # what a SIGKILL between two slices leaves behind
+    report = ingest(settings, embed_model=embed_model, store=store)
+    assert report.repaired == 2 and report.new == 1  # orphan + a's broken record; a re-added
+    assert not store.was_interrupted()
+    assert_consistent(store, loaded(corpus), settings)
+    assert b.id in store.paper_hashes()
+
+
+def test_the_flag_is_set_while_writing(settings: Settings, embed_model: Any) -> None:
+    seen: list[bool] = []
+    store = PaperStore(settings)
+
+    def progress(done: int, total: int) -> None:
+        seen.append(store.was_interrupted())
+
+    ingest(settings, embed_model=embed_model, store=store, progress=progress)
+    assert seen and all(seen) and not store.was_interrupted()
+
+
 # --- a real `chroma run` server ---------------------------------------------------------
 
 
