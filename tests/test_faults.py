@@ -308,7 +308,9 @@ def test_chroma_server_outages_while_serving(
             httpx.Client(base_url=url, timeout=120) as http,
         ):
             config = http.get("/config").json()
-            tally.update({f"before {k}": n for k, n in served_requests(http, config, papers).items()})
+            tally.update(
+                {f"before {k}": n for k, n in served_requests(http, config, papers).items()}
+            )
             for fault, rounds in (("stop", 2), ("kill", 2), ("freeze", 1)):
                 if fault == "freeze":
                     chroma.signal(signal.SIGSTOP)

@@ -1,0 +1,396 @@
+"""Load test of the HTTP API: N concurrent clients for D seconds against 127.0.0.1.
+
+Each client loops until the time is up: it picks a question from eval/datasets/dev.jsonl
+(seeded), sends it as `POST /v1/ask`, `POST /v1/chat/completions` or the same with
+`stream: true` (the three in turn), checks that a complete answer came back and records the
+latency. The server's resident memory (RSS) is sampled every second. Reports errors (there
+should be none), p50/p95/p99 latency per kind, throughput, and RSS at the start, the middle,
+the maximum and the end; growth over the second half of the run is flagged, since warm-up
+(caches, first-time imports) is over by then and a leak keeps climbing.
+
+    # start `python -m ui` (extractive backend) over a store, then load it:
+    python scripts/load_test.py --serve --data-dir /tmp/me/var [--clients 20 --duration 60]
+    # a server that is already running (give its pid to sample its memory):
+    python scripts/load_test.py --url http://127.0.0.1:7860 --pid 12345
+
+Prints a one-screen summary; `--json PATH` also writes every number as JSON. Exit status 1
+if any request failed or memory growth was flagged, 2 if the server did not start.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+ROOT = Path(__file__).resolve().parent.parent
+QUESTIONS = ROOT / "eval" / "datasets" / "dev.jsonl"
+KINDS = ("ask", "chat", "chat-stream")
+
+
+@dataclass
+class Result:
+    kind: str
+    started_s: float  # since the load began
+    latency_ms: float
+    error: str | None = None
+
+
+@dataclass
+class MemorySamples:
+    pid: int | None
+    t_s: list[float] = field(default_factory=list)
+    rss_mb: list[float] = field(default_factory=list)
+
+
+def load_questions(path: Path) -> list[str]:
+    questions = [
+        str(json.loads(line)["question"])
+        for line in path.read_text(encoding="utf-8").splitlines()
+        if line.strip()
+    ]
+    if not questions:
+        raise SystemExit(f"no questions in {path}")
+    return list(dict.fromkeys(questions))
+
+
+def percentile(values: list[float], q: float) -> float:
+    """Nearest-rank percentile: the smallest value with at least q% of samples at or below."""
+    ordered = sorted(values)
+    return ordered[max(0, math.ceil(q / 100 * len(ordered)) - 1)]
+
+
+def rss_mb(pid: int) -> float | None:
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        return None
+    return None
+
+
+# --- one request ------------------------------------------------------------------------
+def _check_stream(response: httpx.Response) -> str | None:
+    finished, done = False, False
+    for line in response.iter_lines():
+        if not line.startswith("data: "):
+            continue
+        data = line[len("data: ") :]
+        if data == "[DONE]":
+            done = True
+            continue
+        chunk = json.loads(data)
+        if "error" in chunk:
+            return f"stream error event: {chunk['error'].get('message', '')[:200]}"
+        for choice in chunk.get("choices", []):
+            finished = finished or choice.get("finish_reason") == "stop"
+    if not (finished and done):
+        return "stream ended without finish_reason=stop and [DONE]"
+    return None
+
+
+def send(client: httpx.Client, kind: str, question: str) -> str | None:
+    """One request; None if a complete answer came back, else what was wrong."""
+    if kind == "ask":
+        response = client.post("/v1/ask", json={"question": question})
+        if response.status_code != 200:
+            return f"HTTP {response.status_code}: {response.text[:200]}"
+        body = response.json()
+        return None if body.get("answer") and "citations" in body else "ask: no answer"
+    payload: dict[str, Any] = {
+        "model": "icml-rag",
+        "messages": [{"role": "user", "content": question}],
+    }
+    if kind == "chat":
+        response = client.post("/v1/chat/completions", json=payload)
+        if response.status_code != 200:
+            return f"HTTP {response.status_code}: {response.text[:200]}"
+        choice = response.json()["choices"][0]
+        ok = choice["message"].get("content") and choice.get("finish_reason") == "stop"
+        return None if ok else "chat: no content or finish_reason"
+    with client.stream("POST", "/v1/chat/completions", json={**payload, "stream": True}) as r:
+        if r.status_code != 200:
+            return f"HTTP {r.status_code}: {r.read().decode(errors='replace')[:200]}"
+        return _check_stream(r)
+
+
+def client_loop(
+    url: str,
+    client_id: int,
+    questions: list[str],
+    seed: int,
+    t0: float,
+    deadline: float,
+    timeout: float,
+    results: list[Result],
+    lock: threading.Lock,
+) -> None:
+    rng = random.Random(seed * 1000 + client_id)
+    mine: list[Result] = []
+    with httpx.Client(base_url=url, timeout=timeout) as client:
+        i = client_id  # clients start on different kinds, so all three run from the start
+        while time.monotonic() < deadline:
+            kind = KINDS[i % len(KINDS)]
+            i += 1
+            started = time.monotonic()
+            try:
+                error = send(client, kind, rng.choice(questions))
+            except (httpx.HTTPError, ValueError, KeyError, IndexError) as exc:
+                error = f"{type(exc).__name__}: {str(exc)[:200]}"
+            ended = time.monotonic()
+            mine.append(Result(kind, started - t0, (ended - started) * 1000, error))
+    with lock:
+        results.extend(mine)
+
+
+def sample_memory(samples: MemorySamples, t0: float, stop: threading.Event) -> None:
+    while samples.pid is not None and not stop.is_set():
+        value = rss_mb(samples.pid)
+        if value is not None:
+            samples.t_s.append(round(time.monotonic() - t0, 2))
+            samples.rss_mb.append(round(value, 1))
+        stop.wait(1.0)
+
+
+# --- the server -------------------------------------------------------------------------
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@contextmanager
+def served(data_dir: Path, log_path: Path, timeout: float) -> Iterator[tuple[str, int]]:
+    """`python -m ui` (what `rag serve` runs) over data_dir, extractive; yields (url, pid)."""
+    port = free_port()
+    # Other RAG_* settings pass through (say RAG_WARM_EVIDENCE=false); no LLM key does.
+    env = {k: v for k, v in os.environ.items() if not k.startswith("OPENAI_")}
+    env.update(
+        RAG_DATA_DIR=str(data_dir),
+        RAG_BACKEND="extractive",
+        HF_HUB_OFFLINE="1",
+        TOKENIZERS_PARALLELISM="false",
+        GRADIO_ANALYTICS_ENABLED="False",
+    )
+    command = [sys.executable, "-m", "ui", "--host", "127.0.0.1", "--port", str(port)]
+    with log_path.open("wb") as log:
+        proc = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + timeout
+        while True:
+            if proc.poll() is not None:
+                tail = log_path.read_text(errors="replace")[-2000:]
+                raise RuntimeError(f"the server exited with {proc.returncode}:\n{tail}")
+            try:
+                if httpx.get(f"{url}/healthz", timeout=5).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"the server did not answer /healthz within {timeout:.0f}s")
+            time.sleep(0.5)
+        yield url, proc.pid
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=30)
+
+
+# --- the run ----------------------------------------------------------------------------
+def latency_stats(latencies: list[float]) -> dict[str, float]:
+    if not latencies:
+        return {}
+    return {
+        "p50_ms": round(percentile(latencies, 50), 1),
+        "p95_ms": round(percentile(latencies, 95), 1),
+        "p99_ms": round(percentile(latencies, 99), 1),
+        "mean_ms": round(statistics.fmean(latencies), 1),
+        "max_ms": round(max(latencies), 1),
+    }
+
+
+def memory_report(
+    samples: MemorySamples, duration: float, max_growth_mb: float, max_growth_pct: float
+) -> dict[str, Any]:
+    if not samples.rss_mb:
+        return {"sampled": False}
+    values, times = samples.rss_mb, samples.t_s
+    middle = next((v for t, v in zip(times, values, strict=True) if t >= duration / 2), values[-1])
+    growth = values[-1] - middle
+    allowed = max(max_growth_mb, middle * max_growth_pct / 100)
+    return {
+        "sampled": True,
+        "samples": len(values),
+        "start_mb": values[0],
+        "middle_mb": middle,
+        "max_mb": max(values),
+        "end_mb": values[-1],
+        "second_half_growth_mb": round(growth, 1),
+        "allowed_growth_mb": round(allowed, 1),
+        "growth_flagged": growth > allowed,
+        "t_s": times,
+        "rss_mb": values,
+    }
+
+
+def run(args: argparse.Namespace, url: str, pid: int | None) -> dict[str, Any]:
+    questions = load_questions(args.questions)
+    with httpx.Client(base_url=url, timeout=args.timeout) as warm:
+        for i in range(args.warmup):  # first-request costs (BM25 load, Gradio) are not load
+            error = send(warm, KINDS[i % len(KINDS)], questions[i % len(questions)])
+            if error:
+                raise RuntimeError(f"warm-up request failed: {error}")
+    samples = MemorySamples(pid)
+    results: list[Result] = []
+    lock, stop = threading.Lock(), threading.Event()
+    t0 = time.monotonic()
+    deadline = t0 + args.duration
+    sampler = threading.Thread(target=sample_memory, args=(samples, t0, stop), daemon=True)
+    sampler.start()
+    clients = [
+        threading.Thread(
+            target=client_loop,
+            args=(url, c, questions, args.seed, t0, deadline, args.timeout, results, lock),
+            daemon=True,
+        )
+        for c in range(args.clients)
+    ]
+    for thread in clients:
+        thread.start()
+    for thread in clients:
+        thread.join()
+    wall = time.monotonic() - t0  # the last requests finish after the deadline
+    stop.set()
+    sampler.join()
+    final = rss_mb(pid) if pid is not None else None
+    if final is not None:  # after the last request: the true end of the run
+        samples.t_s.append(round(time.monotonic() - t0, 2))
+        samples.rss_mb.append(round(final, 1))
+
+    ok = [r for r in results if r.error is None]
+    errors = [r for r in results if r.error is not None]
+    by_kind = {
+        kind: {
+            "requests": sum(1 for r in results if r.kind == kind),
+            "errors": sum(1 for r in errors if r.kind == kind),
+            **latency_stats([r.latency_ms for r in ok if r.kind == kind]),
+        }
+        for kind in KINDS
+    }
+    return {
+        "url": url,
+        "clients": args.clients,
+        "duration_s": args.duration,
+        "wall_s": round(wall, 2),
+        "seed": args.seed,
+        "questions": len(questions),
+        "requests": len(results),
+        "errors": len(errors),
+        "error_examples": sorted({r.error or "" for r in errors})[:10],
+        "throughput_rps": round(len(ok) / wall, 2) if wall else 0.0,
+        "latency": latency_stats([r.latency_ms for r in ok]),
+        "by_kind": by_kind,
+        "memory": memory_report(samples, args.duration, args.max_growth_mb, args.max_growth_pct),
+    }
+
+
+def summary(report: dict[str, Any]) -> str:
+    lat, mem = report["latency"], report["memory"]
+    lines = [
+        f"load: {report['clients']} clients x {report['duration_s']:.0f} s against "
+        f"{report['url']} (wall {report['wall_s']:.1f} s, seed {report['seed']})",
+        f"requests {report['requests']:,}  errors {report['errors']}  "
+        f"throughput {report['throughput_rps']:.2f} req/s",
+    ]
+    if lat:
+        lines.append(
+            f"latency  p50 {lat['p50_ms']:,.0f} ms  p95 {lat['p95_ms']:,.0f} ms  "
+            f"p99 {lat['p99_ms']:,.0f} ms  max {lat['max_ms']:,.0f} ms"
+        )
+    for kind, k in report["by_kind"].items():
+        if k.get("p50_ms") is not None:
+            lines.append(
+                f"  {kind:<12} {k['requests']:>6,} req  {k['errors']} err  "
+                f"p50 {k['p50_ms']:,.0f}  p95 {k['p95_ms']:,.0f}  p99 {k['p99_ms']:,.0f} ms"
+            )
+    if mem.get("sampled"):
+        verdict = "GROWTH FLAGGED" if mem["growth_flagged"] else "no growth flagged"
+        lines.append(
+            f"server RSS  start {mem['start_mb']:,.0f} MB  middle {mem['middle_mb']:,.0f}  "
+            f"max {mem['max_mb']:,.0f}  end {mem['end_mb']:,.0f}  "
+            f"(second half {mem['second_half_growth_mb']:+.0f} MB, allowed "
+            f"{mem['allowed_growth_mb']:.0f}: {verdict})"
+        )
+    else:
+        lines.append("server RSS  not sampled (no --pid, or not on this machine)")
+    for example in report["error_examples"]:
+        lines.append(f"  error: {example}")
+    return "\n".join(lines)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    target = parser.add_mutually_exclusive_group(required=True)
+    target.add_argument("--url", help="base URL of a running server (http://127.0.0.1:PORT)")
+    target.add_argument("--serve", action="store_true", help="start `python -m ui` first")
+    parser.add_argument("--data-dir", type=Path, help="RAG_DATA_DIR for --serve (a COPY)")
+    parser.add_argument("--pid", type=int, help="server pid to sample RSS of (with --url)")
+    parser.add_argument("--clients", type=int, default=20)
+    parser.add_argument("--duration", type=float, default=60.0, help="seconds of load")
+    parser.add_argument("--warmup", type=int, default=6, help="sequential requests first")
+    parser.add_argument("--questions", type=Path, default=QUESTIONS)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--timeout", type=float, default=120.0, help="per request, seconds")
+    parser.add_argument("--max-growth-mb", type=float, default=48.0)
+    parser.add_argument("--max-growth-pct", type=float, default=5.0)
+    parser.add_argument("--start-timeout", type=float, default=300.0)
+    parser.add_argument("--server-log", type=Path, help="--serve: where the server logs go")
+    parser.add_argument("--json", type=Path, help="also write the report as JSON here")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    if args.clients < 1 or args.duration <= 0:
+        raise SystemExit("--clients must be >= 1 and --duration > 0")
+    try:
+        if args.serve:
+            if args.data_dir is None:
+                raise SystemExit("--serve needs --data-dir (a copy of a built store)")
+            log_path = args.server_log or Path(f"/tmp/load_test_server_{os.getpid()}.log")
+            with served(args.data_dir, log_path, args.start_timeout) as (url, pid):
+                report = run(args, url, pid)
+        else:
+            report = run(args, args.url.rstrip("/"), args.pid)
+    except RuntimeError as exc:
+        print(f"load_test: {exc}", file=sys.stderr)
+        return 2
+    print(summary(report))
+    if args.json:
+        args.json.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+    failed = report["errors"] > 0 or report["memory"].get("growth_flagged", False)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
