@@ -1,9 +1,11 @@
 """HTTP plumbing of the API: OpenAI-shaped error bodies and exception handlers, the /v1
-guard (API key, Content-Type, body size), CORS scoped to /v1, and bearer-auth docs."""
+guard (API key, Content-Type, body size, well-formed JSON), CORS scoped to /v1, and
+bearer-auth docs."""
 
 from __future__ import annotations
 
 import hmac
+import json
 import logging
 from typing import Any
 
@@ -111,9 +113,49 @@ def _is_json(content_type: str | None) -> bool:
     )
 
 
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    obj = dict(pairs)
+    if len(obj) < len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _DuplicateKey(key)
+            seen.add(key)
+    return obj
+
+
+class _DuplicateKey(ValueError):
+    pass
+
+
+def json_body_problem(body: bytes) -> str | None:
+    """Why `body` is not acceptable JSON, or None (an empty body is left to the schema).
+
+    Python's json (which FastAPI uses) keeps the last of two equal keys, so
+    `{"question": "a", "question": "b"}` would mean different things to a proxy or log
+    that reads the first; it is refused. Depth, encoding and giant numbers get a message
+    that says what is wrong instead of FastAPI's "There was an error parsing the body".
+    """
+    if not body.strip():
+        return None
+    try:
+        json.loads(body, object_pairs_hook=_unique_keys)
+    except _DuplicateKey as exc:
+        return f"body: key '{str(exc)[:80]}' appears twice in one object"
+    except json.JSONDecodeError as exc:
+        return f"body: invalid JSON ({exc.msg}: line {exc.lineno} column {exc.colno})"
+    except UnicodeDecodeError as exc:
+        return f"body: not valid UTF-8 (byte {exc.start})"
+    except RecursionError:
+        return "body: invalid JSON (nested too deeply)"
+    except ValueError:  # Python refuses integers of more than 4,300 digits
+        return "body: invalid JSON (a number has more than 4,300 digits)"
+    return None
+
+
 class V1Guard:
-    """Key, Content-Type and body-size checks on /v1, before any parsing or routing, so an
-    unauthenticated caller learns nothing and no handler ever sees an oversized body."""
+    """Key, Content-Type, body-size and JSON checks on /v1, before any parsing or routing,
+    so an unauthenticated caller learns nothing and no handler sees an oversized body."""
 
     def __init__(
         self, app: ASGIApp, api_key: str | None, max_body: int, json_paths: set[str]
@@ -148,6 +190,10 @@ class V1Guard:
                     f"body: larger than the {self.max_body:,}-byte limit",
                     "invalid_request_error",
                 )(scope, receive, send)
+                return
+            problem = json_body_problem(body) if json_route else None
+            if problem:
+                await error_response(400, problem, "invalid_request_error")(scope, receive, send)
                 return
             receive = _replay(body, receive)
         await self.app(scope, receive, send)
