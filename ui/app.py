@@ -26,7 +26,6 @@ from rag import (
     Assistant,
     ChatMessage,
     EmptyStoreError,
-    Filters,
     InputError,
     Settings,
     StoreError,
@@ -36,6 +35,7 @@ from rag.formatting import answer_with_references
 from rag.prompts import ERROR_PREFIX
 from rag.types import Answer
 from ui import render
+from ui.inputs import check_question_text, make_filters, whole_top_k
 
 log = logging.getLogger(__name__)
 
@@ -57,18 +57,6 @@ def new_state() -> dict[str, Any]:
     """Per-session state: the plain-text conversation for follow-ups, and what each
     assistant message answered (for its feedback line), keyed by chatbot message index."""
     return {"history": [], "records": {}}
-
-
-def make_filters(
-    statuses: list[str] | None, author: str | None, title: str | None
-) -> Filters | None:
-    filters = Filters(
-        status=list(statuses) if statuses else None,
-        author=(author or "").strip() or None,
-        title=(title or "").strip() or None,
-        paper_ids=None,
-    )
-    return None if filters.is_empty() else filters
 
 
 def _citation_summary(answer: Answer) -> list[dict[str, Any]]:
@@ -138,7 +126,9 @@ class ChatController:
             return
         index = len(chat) + 1  # the assistant message's index in the chatbot value
         turn = f"a{index}-{secrets.token_hex(3)}"  # anchor prefix, unique within the page
-        shown = [*chat, {"role": "user", "content": render.question_html(question)}]
+        # Shown with any unpaired surrogate as "?": Gradio cannot send one to the browser.
+        printable = question.encode("utf-8", "replace").decode("utf-8")
+        shown = [*chat, {"role": "user", "content": render.question_html(printable)}]
 
         def with_reply(html: str) -> list[dict[str, Any]]:
             # A new list per update: each yield is a snapshot, never mutated afterwards.
@@ -148,10 +138,11 @@ class ChatController:
 
         text, final, last_emit = "", None, time.monotonic()
         try:
+            check_question_text(question)
             events = self.assistant.stream(
                 question,
                 history=self._history(state),
-                top_k=int(top_k) if top_k else None,
+                top_k=whole_top_k(top_k),
                 mode=mode or None,  # type: ignore[arg-type]
                 filters=make_filters(statuses, author, title),
             )
