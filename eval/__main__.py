@@ -1,4 +1,4 @@
-"""`python -m eval` (also `rag eval`): run, scitldr, synth, calibrate.
+"""`python -m eval` (also `rag eval`): run, scitldr, synth, calibrate, bench.
 
 Each subcommand is one `_add_<name>(sub)` function that declares its options and sets
 `func` to a handler taking the parsed args and returning an exit code; adding one is
@@ -125,7 +125,50 @@ def _add_calibrate(sub: Any) -> None:
     p.set_defaults(func=_cmd_calibrate)
 
 
-SUBCOMMANDS: list[Callable[[Any], None]] = [_add_run, _add_scitldr, _add_synth, _add_calibrate]
+def _cmd_bench(args: argparse.Namespace) -> int:
+    from eval.bench.cli import run_from_args
+
+    return run_from_args(args)
+
+
+def _add_bench(sub: Any) -> None:
+    from eval.bench.cli import int_list, name_list  # light: no heavy imports
+
+    p = sub.add_parser(
+        "bench", help="benchmarks: ingest, query latency, scale, start-up (BENCHMARKS.md)"
+    )
+    p.add_argument("--corpus", type=Path, default=ROOT / "data" / "icml2024.jsonl")
+    p.add_argument("--corpus-limit", type=int, help="only the first N records (JSONL corpus)")
+    p.add_argument("--repeats", type=int, default=1, help="ingest runs per phase (medians)")
+    p.add_argument("--queries", type=int, default=300, help="distinct questions timed")
+    p.add_argument("--warmup", type=int, default=10, help="warm-up questions (not counted)")
+    p.add_argument("--scales", type=int_list, default=[1, 10], help="store sizes, e.g. 1,10,100")
+    p.add_argument(
+        "--scale-backends", type=name_list, default=["embedded", "server"], help="embedded,server"
+    )
+    p.add_argument("--scale-queries", type=int, default=100, help="questions per store size")
+    p.add_argument("--startup-repeats", type=int, default=3)
+    p.add_argument(
+        "--sections", type=name_list, default=None, help="ingest,latency,scale,startup (all)"
+    )
+    p.add_argument("--store", type=Path, help="a built data dir (copied) when ingest is not run")
+    p.add_argument("--work", type=Path, help="keep the working stores here (default: a temp dir)")
+    p.add_argument("--merge", action="store_true", help="keep earlier results of other sections")
+    p.add_argument("--out", type=Path, help="results.json and scale.png (default bench/)")
+    p.add_argument("--markdown", type=Path, help="the report (default BENCHMARKS.md)")
+    p.add_argument("--scitldr-dir", type=Path, default=DEFAULT_SCITLDR)
+    p.add_argument("--smoke", action="store_true", help="a seconds-long run on the fixture corpus")
+    p.add_argument("--report-only", action="store_true", help="rewrite the report from results")
+    p.set_defaults(func=_cmd_bench)
+
+
+SUBCOMMANDS: list[Callable[[Any], None]] = [
+    _add_run,
+    _add_scitldr,
+    _add_synth,
+    _add_calibrate,
+    _add_bench,
+]
 
 
 def build_parser() -> argparse.ArgumentParser:

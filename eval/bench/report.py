@@ -1,0 +1,353 @@
+"""BENCHMARKS.md from bench/results.json: tables, the scale plot, targets, how to reproduce.
+
+Generated, never edited by hand: `python -m eval bench --report-only` rewrites it from
+the results file. Times are medians over repeats; ratios are baseline / ours (above 1:
+ours is faster or smaller).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from eval.bench.plot import plot_scale
+
+LATENCY_ROWS = (
+    ("query_embedding", "query embedding alone (ours, ONNX; the floor)"),
+    ("dense", "dense retrieval"),
+    ("bm25", "bm25 retrieval"),
+    ("hybrid", "hybrid retrieval (default)"),
+    ("answer", "complete extractive answer (`Assistant.ask`), evidence warmed"),
+    ("answer_first_sight", "complete extractive answer, before the evidence warm-up"),
+    ("baseline_query_embedding", "baseline: query embedding alone (HuggingFaceEmbedding, torch)"),
+    ("baseline", "baseline: default retriever (`VectorStoreIndex` → `as_retriever`)"),
+)
+
+
+def fmt(value: Any, digits: int = 1) -> str:
+    if value is None:
+        return "–"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, int):
+        return f"{value:,}"
+    if isinstance(value, float):
+        return f"{value:,.{digits}f}"
+    return str(value)
+
+
+def table(header: list[str], rows: list[list[Any]]) -> list[str]:
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += [
+        "| " + " | ".join(fmt(c) if not isinstance(c, str) else c for c in r) + " |" for r in rows
+    ]
+    return [*lines, ""]
+
+
+def _notes(section: dict[str, Any]) -> list[str]:
+    return [f"- {n}" for n in section.get("notes", [])] + [""]
+
+
+def _measured(section: dict[str, Any]) -> str:
+    m = section.get("measured", {})
+    return (
+        f"*Measured {m.get('finished', '?')} in {fmt(m.get('seconds'))} s; load average "
+        f"{m.get('load_average_before')} before, {m.get('load_average_after')} after.*"
+    )
+
+
+def machine_lines(results: dict[str, Any]) -> list[str]:
+    m = results.get("machine", {})
+    packages = ", ".join(f"{k} {v}" for k, v in m.get("packages", {}).items() if v)
+    return [
+        f"- **Machine:** {m.get('cores')} cores, {m.get('cpu_model')}, {m.get('ram_gib')} GiB "
+        f"RAM, no GPU; {m.get('platform')}; Python {m.get('python')}.",
+        f"- **Versions:** {packages}.",
+        f"- **Code:** commit `{m.get('git_commit')}`; embedding "
+        f"`{results.get('settings', {}).get('embedding_id')}`, answers extractive.",
+        f"- **Numbers are from {m.get('shared_machine_note', 'a shared machine')}.** "
+        "Each section states the load average around it.",
+        "",
+    ]
+
+
+def ingest_lines(section: dict[str, Any]) -> list[str]:
+    ours, base = section["ours"], section["baseline"]
+    ratios = section.get("ratios_baseline_over_ours", {})
+    rows = []
+    for key, label in (
+        ("wall_s", "wall time, s (process: imports + model + ingest)"),
+        ("ingest_s", "inside the ingest call, s"),
+        ("imports_s", "imports, s"),
+        ("peak_rss_mb", "peak resident memory, MB"),
+        ("papers_per_s", "papers/s (over wall time)"),
+        ("chunks_per_s", "chunks written/s (over wall time)"),
+        ("papers", "papers"),
+        ("embedded_chunks", "chunks written"),
+    ):
+        row: list[Any] = [label]
+        for phase in ("cold", "warm"):
+            o, b = ours[phase]["median"].get(key), base[phase]["median"].get(key)
+            r = ratios.get(phase, {}).get(key)
+            row += [o, b, f"{r:.2f}×" if r is not None else "–"]
+        row.append(_get(ours, "cold_store_warm_cache", "median", key))
+        rows.append(row)
+    header = [
+        "median",
+        "ours cold",
+        "baseline cold",
+        "ratio",
+        "ours warm",
+        "baseline warm",
+        "ratio",
+        "ours: empty store, embedding cache filled",
+    ]
+    return [
+        "## 1. Ingest",
+        "",
+        f"Corpus `{section['corpus']}` ({fmt(section['papers_in_corpus'])} papers), "
+        f"{section['repeats']} repeat(s) per phase; baseline = plain llama-index "
+        "`VectorStoreIndex.from_documents` (default `SentenceSplitter`) into a "
+        "`ChromaVectorStore`, same all-MiniLM-L6-v2 weights through `HuggingFaceEmbedding`.",
+        "",
+        *table(header, rows),
+        _measured(section),
+        "",
+        *_notes(section),
+    ]
+
+
+def latency_lines(section: dict[str, Any]) -> list[str]:
+    stats = section["latency_ms"]
+    rows = [
+        [label, stats[k]["p50"], stats[k]["p95"], stats[k]["p99"], stats[k]["n"]]
+        for k, label in LATENCY_ROWS
+        if k in stats
+    ]
+    stage_rows = [
+        [f"{key}: {stage}", v["p50"], v["p95"], v["p99"]]
+        for key, stages in section.get("answer_stages_ms", {}).items()
+        for stage, v in stages.items()
+        if v.get("n")
+    ]
+    ratio_rows = [
+        [f"baseline / {k}", *(r.get(p) for p in ("p50", "p95", "p99"))]
+        for k, r in section.get("ratios_baseline_over_ours", {}).items()
+    ]
+    sources = ", ".join(f"{n} from {s}" for s, n in section.get("question_sources", {}).items())
+    lines = [
+        "## 2. Query latency",
+        "",
+        f"{len(section['questions'])} distinct questions ({sources}); "
+        f"{len(section['warmup_questions'])} warm-up questions excluded. Answers: mode "
+        f"`{section['retrieval_mode_of_answers']}`, top_k {section['top_k']}, "
+        f"{section['abstained']} of {len(section['questions'])} abstained. Evidence warm-up "
+        f"between the passes: {fmt(_get(section, 'evidence_warmup', 'sentences'))} sentences "
+        f"in {fmt(_get(section, 'evidence_warmup', 'seconds'))} s.",
+        "",
+        *table(["ms", "p50", "p95", "p99", "n"], rows),
+        "Where the answer's time goes (`Answer.timings_ms`):",
+        "",
+        *table(["answer: stage, ms", "p50", "p95", "p99"], stage_rows),
+    ]
+    if ratio_rows:
+        lines += ["Baseline retriever vs ours (ratio above 1: ours is faster):", ""]
+        lines += table(["ratio", "p50", "p95", "p99"], ratio_rows)
+    return [*lines, _measured(section), "", *_notes(section)]
+
+
+def scale_lines(section: dict[str, Any], plot_rel: str | None) -> list[str]:
+    rows = []
+    for r in section.get("rows", []):
+        lat = r["latency_ms"]
+        rows.append(
+            [
+                r["backend"],
+                f"{r['scale']}×",
+                r["chunks"],
+                r["papers"],
+                r["build_s"],
+                r["open_s"],
+                *(
+                    f"{lat[m]['p50']:.1f} / {lat[m]['p95']:.1f}"
+                    for m in ("dense", "bm25", "hybrid")
+                ),
+                r["query_process_peak_rss_mb"],
+                r.get("server_rss_mb"),
+                r["disk_mb"],
+            ]
+        )
+    src = section.get("source", {})
+    header = [
+        "store",
+        "size",
+        "chunks",
+        "papers",
+        "build s",
+        "open s",
+        "dense p50 / p95 ms",
+        "bm25 p50 / p95 ms",
+        "hybrid p50 / p95 ms",
+        "app peak RSS MB",
+        "server RSS MB",
+        "disk MB",
+    ]
+    lines = [
+        "## 3. Scale",
+        "",
+        f"Synthetic stores at N× the real store ({fmt(src.get('chunks'))} chunks, "
+        f"{fmt(src.get('papers'))} papers); {section.get('questions')} questions per mode, "
+        f"{section.get('warmup_questions')} warm-up excluded; "
+        f"noise sigma {section.get('synthetic', {}).get('sigma')}.",
+        "",
+        *table(header, rows),
+    ]
+    if plot_rel:
+        lines += [f"![Retrieval latency and memory against store size]({plot_rel})", ""]
+    return [*lines, _measured(section), "", *_notes(section)]
+
+
+def startup_lines(section: dict[str, Any]) -> list[str]:
+    med = section["median"]
+    rows = [
+        ["launch → /healthz 200, s", med["healthz_s"]],
+        ["launch → first /v1/ask answered, s", med["first_answer_s"]],
+        ["first /v1/ask alone, ms", med["first_ask_ms"]],
+        ["serving process RSS after the first answer, MB", med["rss_after_first_answer_mb"]],
+    ]
+    return [
+        "## 4. Start-up",
+        "",
+        f"`{section['command']}` over the store built above; median of "
+        f"{section['repeats']} start(s).",
+        "",
+        *table(["median", "value"], rows),
+        _measured(section),
+        "",
+        *_notes(section),
+    ]
+
+
+def _get(data: dict[str, Any], *keys: Any) -> Any:
+    for key in keys:
+        if not isinstance(data, dict) or key not in data:
+            return None
+        data = data[key]
+    return data
+
+
+def _scale_p95(results: dict[str, Any], backend: str, scale: int) -> float | None:
+    for row in _get(results, "scale", "rows") or []:
+        if row["backend"] == backend and row["scale"] == scale:
+            return float(row["latency_ms"]["hybrid"]["p95"])
+    return None
+
+
+def target_rows(results: dict[str, Any]) -> list[list[Any]]:
+    """Issue 7's targets with this run's figures: (target, limit, ours, baseline, ratio, met)."""
+    ing = results.get("ingest", {})
+    lat = results.get("latency", {})
+    start = results.get("startup", {})
+    specs = [
+        (
+            "cold ingest, s",
+            45.0,
+            _get(ing, "ours", "cold", "median", "wall_s"),
+            _get(ing, "baseline", "cold", "median", "wall_s"),
+        ),
+        (
+            "warm re-ingest, s",
+            5.0,
+            _get(ing, "ours", "warm", "median", "wall_s"),
+            _get(ing, "baseline", "warm", "median", "wall_s"),
+        ),
+        (
+            "hybrid retrieval p95 at 1×, ms",
+            40.0,
+            _get(lat, "latency_ms", "hybrid", "p95"),
+            _get(lat, "latency_ms", "baseline", "p95"),
+        ),
+        (
+            "hybrid retrieval p95 at 100×, embedded, ms",
+            150.0,
+            _scale_p95(results, "embedded", 100),
+            None,
+        ),
+        (
+            "hybrid retrieval p95 at 100×, chroma server, ms",
+            150.0,
+            _scale_p95(results, "server", 100),
+            None,
+        ),
+        (
+            "complete extractive answer p95 at 1×, ms",
+            150.0,
+            _get(lat, "latency_ms", "answer", "p95"),
+            None,
+        ),
+        ("`rag serve` ready (/healthz), s", 10.0, _get(start, "median", "healthz_s"), None),
+        (
+            "serving process resident memory, MB",
+            1.2 * 1024,
+            _get(start, "median", "rss_after_first_answer_mb"),
+            None,
+        ),
+    ]
+    rows = []
+    for label, limit, ours, base in specs:
+        r = round(base / ours, 2) if ours and base else None
+        met = None if ours is None else ("yes" if ours <= limit else "**no**")
+        rows.append([label, limit, ours, base, f"{r:.2f}×" if r else "–", met or "not measured"])
+    return rows
+
+
+def reproduce_lines() -> list[str]:
+    return [
+        "## How to reproduce",
+        "",
+        "```bash",
+        "make bench                      # = .venv/bin/python -m eval bench (bundled corpus)",
+        "python -m eval bench --smoke --out /tmp/b --markdown /tmp/b/BENCHMARKS.md  # seconds",
+        "# the 100× stores as a separate step, merged into the same results:",
+        "python -m eval bench --work /tmp/bench-work            # keeps the built store",
+        "python -m eval bench --sections scale --scales 100 --store /tmp/bench-work/ingest/ours --merge",
+        "python -m eval bench --report-only                     # BENCHMARKS.md from results.json",
+        "```",
+        "",
+        "Options: `--corpus FILE`, `--repeats N` (ingest), `--queries N`, `--scales 1,10,100`, "
+        "`--scale-backends embedded,server`, `--sections ingest,latency,scale,startup`; "
+        "`python -m eval bench --help` lists them all. Raw samples of every measurement are "
+        "in `bench/results.json`.",
+        "",
+    ]
+
+
+def write_report(results: dict[str, Any], markdown: Path, plot: Path) -> None:
+    rows = _get(results, "scale", "rows") or []
+    plotted = plot_scale(rows, plot)
+    plot_rel = os.path.relpath(plot, markdown.parent) if plotted else None
+    lines = [
+        "# Benchmarks",
+        "",
+        "Generated by `python -m eval bench` from `bench/results.json` (do not edit by hand). "
+        "Times are medians; ratios are baseline / ours (above 1: ours is faster or smaller).",
+        "",
+        *machine_lines(results),
+        "## Targets (issue 7)",
+        "",
+        "The targets are for the full bundled corpus on this machine.",
+        "",
+        *table(["target", "limit", "ours", "baseline", "ratio", "met"], target_rows(results)),
+    ]
+    if "ingest" in results:
+        lines += ingest_lines(results["ingest"])
+    if "latency" in results:
+        lines += latency_lines(results["latency"])
+    if "scale" in results:
+        lines += scale_lines(results["scale"], plot_rel)
+    if "startup" in results:
+        lines += startup_lines(results["startup"])
+    lines += reproduce_lines()
+    markdown.parent.mkdir(parents=True, exist_ok=True)
+    markdown.write_text("\n".join(lines).rstrip() + "\n", encoding="utf-8")

@@ -1,0 +1,115 @@
+"""Section 3: retrieval latency and memory as the store grows to N× the real corpus.
+
+For each store kind (the embedded PersistentClient, a real `chroma run` server) and each
+multiple N: a fresh process builds the synthetic store (eval.bench.synth, timed), then
+another fresh process opens an Assistant over it and times dense, bm25 and hybrid
+retrieval (eval.bench.scale_query). Each store lives in its own temporary directory,
+removed after its row is measured. The server is started for each store and stopped
+after it, so its memory is that store's alone.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable
+from contextlib import nullcontext
+from pathlib import Path
+from typing import Any
+
+from eval.bench.procs import chroma_server, rss_mb, run_child
+
+BACKENDS = ("embedded", "server")
+COLLECTION = "bench"
+
+
+def _disk_mb(path: Path) -> float:
+    return round(sum(f.stat().st_size for f in path.rglob("*") if f.is_file()) / 1024**2, 1)
+
+
+def measure_cell(
+    backend: str,
+    scale: int,
+    settings: dict[str, Any],
+    source: Path,
+    questions: list[str],
+    warmup: list[str],
+    work: Path,
+    synth: dict[str, Any],
+    timeout_s: float,
+) -> dict[str, Any]:
+    cell = work / f"{backend}-{scale}x"
+    shutil.rmtree(cell, ignore_errors=True)
+    cell.mkdir(parents=True)
+    overrides = {**settings, "data_dir": str(cell / "data"), "collection": COLLECTION}
+    server = (
+        chroma_server(cell / "server-db", cell / "server.log")
+        if backend == "server"
+        else nullcontext(None)
+    )
+    try:
+        with server as info:
+            if info is not None:
+                overrides.update(chroma_host=info["host"], chroma_port=info["port"])
+            build = run_child(
+                "scale-build",
+                {"source": str(source), "settings": overrides, "copies": scale, **synth},
+                work / "logs",
+                timeout_s,
+            )
+            query = run_child(
+                "scale-query",
+                {"settings": overrides, "questions": questions, "warmup": warmup},
+                work / "logs",
+                timeout_s,
+            )
+            server_rss = rss_mb(info["pid"]) if info is not None else None
+        return {
+            "backend": backend,
+            "scale": scale,
+            "papers": build["papers"],
+            "chunks": build["chunks"],
+            "build_s": build["build_s"],
+            "build_generate_s": build["generate_s"],
+            "build_write_s": build["write_s"],
+            "build_wall_s": build["wall_s"],
+            "build_peak_rss_mb": build["peak_rss_mb"],
+            "mean_cosine_to_real": build["mean_cosine_to_real"],
+            "open_s": query["open_s"],
+            "query_process_peak_rss_mb": query["peak_rss_mb"],
+            "query_process_rss_after_open_mb": query["rss_after_open_mb"],
+            "query_process_rss_after_queries_mb": query["rss_after_queries_mb"],
+            "server_rss_mb": server_rss,
+            "disk_mb": _disk_mb(cell),
+            "latency_ms": query["latency_ms"],
+        }
+    finally:
+        shutil.rmtree(cell, ignore_errors=True)
+
+
+def measure_scale(
+    settings: dict[str, Any],
+    source: Path,
+    scales: list[int],
+    backends: list[str],
+    questions: list[str],
+    warmup: list[str],
+    work: Path,
+    synth: dict[str, Any],
+    timeout_s: float,
+    log: Callable[[str], None],
+    on_row: Callable[[dict[str, Any]], None],
+) -> list[dict[str, Any]]:
+    rows = []
+    for backend in backends:
+        for scale in scales:
+            log(f"scale: {backend} {scale}x: building and querying")
+            row = measure_cell(
+                backend, scale, settings, source, questions, warmup, work, synth, timeout_s
+            )
+            log(
+                f"scale: {backend} {scale}x: {row['chunks']:,} chunks, build {row['build_s']} s, "
+                f"hybrid p95 {row['latency_ms']['hybrid']['p95']} ms"
+            )
+            rows.append(row)
+            on_row(row)
+    return rows

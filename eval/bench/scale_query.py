@@ -1,0 +1,50 @@
+"""Child side of the scale section: open an Assistant over a synthetic store, time queries.
+
+Opening is timed on its own (it reads the paper catalogue and builds or loads the BM25
+index, which grow with the store). Each retrieval runs with the query-embedding cache
+emptied, as in the latency section; warm-up questions are not counted.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import psutil
+
+from eval.bench.latency import MODES
+from eval.bench.samples import summarise
+
+
+def run_scale_queries(payload: dict[str, Any], process_started: float) -> dict[str, Any]:
+    from eval.run import _cold_query_cache, build_settings
+    from rag import Assistant
+
+    settings = build_settings(**payload["settings"])
+    bm25_cached = (settings.data_dir / "bm25").exists()
+    started = time.perf_counter()
+    assistant = Assistant.from_settings(settings)
+    open_s = time.perf_counter() - started
+    rss_after_open = psutil.Process().memory_info().rss / 1024**2
+    papers, chunks = assistant.store.counts()
+    modes = payload.get("modes") or list(MODES)
+    for question in payload["warmup"]:
+        for mode in modes:
+            assistant.retrieve(question, mode=mode)
+    samples: dict[str, list[float]] = {m: [] for m in modes}
+    for question in payload["questions"]:
+        for mode in modes:
+            _cold_query_cache(assistant.embed_model)
+            t0 = time.perf_counter()
+            assistant.retrieve(question, mode=mode)
+            samples[mode].append((time.perf_counter() - t0) * 1000)
+    return {
+        "papers": papers,
+        "chunks": chunks,
+        "imports_s": round(started - process_started, 3),
+        "open_s": round(open_s, 3),
+        "bm25_index_was_cached": bm25_cached,
+        "rss_after_open_mb": round(rss_after_open, 1),
+        "rss_after_queries_mb": round(psutil.Process().memory_info().rss / 1024**2, 1),
+        "latency_ms": {m: summarise(v) for m, v in samples.items()},
+    }

@@ -1,0 +1,155 @@
+"""`python -m eval bench --smoke`: every section runs end to end on the fixture corpus and
+writes results.json (expected keys, sane values), scale.png and the Markdown report.
+Not a timed test: no value is compared with a time limit."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from eval.bench.latency import query_pool
+from eval.bench.samples import percentile, ratio, summarise
+from eval.bench.synth import Varier
+
+ROOT = Path(__file__).resolve().parent.parent
+SCITLDR = ROOT.parent / "shared" / "data" / "scitldr"
+PATHS = ("query_embedding", "dense", "bm25", "hybrid", "answer", "answer_first_sight", "baseline")
+
+
+def test_percentiles_are_nearest_rank_and_summaries_keep_every_sample() -> None:
+    values = [float(v) for v in range(1, 101)]
+    assert percentile(values, 50) == 50 and percentile(values, 95) == 95
+    assert percentile(values, 99) == 99 and percentile([3.0], 99) == 3.0
+    summary = summarise([5.0, 1.0, 3.0])
+    assert summary["samples"] == [5.0, 1.0, 3.0] and summary["median"] == 3.0
+    assert summary["p50"] <= summary["p95"] <= summary["p99"] == summary["max"]
+    assert ratio(10.0, 25.0) == 2.5 and ratio(None, 1.0) is None
+
+
+def test_query_pool_is_distinct_and_keeps_warmup_apart() -> None:
+    warm, measured, sources = query_pool(200, 10, SCITLDR)
+    assert len(measured) == 200 and len(warm) == 10
+    keys = [" ".join(q.lower().split()) for q in warm + measured]
+    assert len(set(keys)) == len(keys)
+    assert sources["dev.jsonl"] == 117 and sources["test.jsonl"] == 58
+    assert sum(sources.values()) == 200
+
+
+def test_synthetic_copies_vary_text_and_keep_vectors_near_and_unit() -> None:
+    docs = ["Alpha beta gamma. Delta epsilon zeta. Eta theta iota.", "Kappa lambda mu nu."]
+    varier = Varier(docs, seed=3, swap_rate=0.2, sigma=0.015)
+    varied = varier.text(docs[0])
+    assert varied != docs[0]
+    assert len(varied.split()) == len(docs[0].split())
+    rng = np.random.default_rng(0)
+    real = rng.normal(size=(50, 384)).astype(np.float32)
+    real /= np.linalg.norm(real, axis=1, keepdims=True)
+    noisy = varier.vectors(real)
+    assert np.allclose(np.linalg.norm(noisy, axis=1), 1.0, atol=1e-5)
+    cosine = np.sum(noisy * real, axis=1)
+    assert cosine.min() > 0.9 and cosine.max() < 0.999
+
+
+def _positive(value: Any) -> bool:
+    return isinstance(value, int | float) and value > 0
+
+
+@pytest.mark.slow
+def test_smoke_run_writes_results_plot_and_report(tmp_path: Path) -> None:
+    out, markdown = tmp_path / "bench", tmp_path / "BENCHMARKS.md"
+    env = {**os.environ, "HF_HUB_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false"}
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "eval",
+            "bench",
+            "--smoke",
+            "--out",
+            str(out),
+            "--markdown",
+            str(markdown),
+        ],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    results = json.loads((out / "results.json").read_text())
+
+    machine = results["machine"]
+    assert machine["cores"] >= 1 and machine["cpu_model"] and machine["ram_gib"] > 0
+    for package in (
+        "llama-index-core",
+        "chromadb",
+        "onnxruntime",
+        "torch",
+        "sentence-transformers",
+    ):
+        assert machine["packages"][package]
+    assert results["settings"]["rag"]["embed_runtime"]
+    assert results["settings"]["bench"]["smoke"] is True
+
+    ingest = results["ingest"]
+    ours, base = ingest["ours"], ingest["baseline"]
+    for phase in (ours["cold"], ours["warm"], base["cold"]):
+        median = phase["median"]
+        assert _positive(median["wall_s"]) and _positive(median["peak_rss_mb"])
+        assert median["papers"] == 20 and len(phase["runs"]) == 1
+    assert ingest["onnx_export_reused"] is True
+    rebuild = ours["cold_store_warm_cache"]["median"]
+    assert rebuild["embedded_chunks"] == ours["cold"]["median"]["embedded_chunks"] >= 20
+    assert ours["warm"]["median"]["embedded_chunks"] == 0  # unchanged re-run embeds nothing
+    assert base["cold"]["median"]["embedded_chunks"] >= 20
+    assert "skipped" in base["warm"]
+    assert ingest["ratios_baseline_over_ours"]["cold"]["wall_s"] > 0
+
+    latency = results["latency"]
+    assert len(latency["questions"]) == 4 and len(latency["warmup_questions"]) == 1
+    assert not set(latency["questions"]) & set(latency["warmup_questions"])
+    assert latency["query_cache_cleared_per_call"] is True
+    assert (
+        latency["evidence_warmup"]["done"] is True and latency["evidence_warmup"]["sentences"] > 0
+    )
+    for path in PATHS:
+        stats = latency["latency_ms"][path]
+        assert stats["n"] == 4 and len(stats["samples"]) == 4
+        assert 0 < stats["p50"] <= stats["p95"] <= stats["p99"] == stats["max"]
+
+    rows = {r["scale"]: r for r in results["scale"]["rows"]}
+    assert set(rows) == {1, 2} and {r["backend"] for r in rows.values()} == {"embedded"}
+    assert rows[1]["chunks"] == results["scale"]["source"]["chunks"]
+    assert rows[2]["chunks"] == 2 * rows[1]["chunks"] and rows[2]["papers"] == 2 * rows[1]["papers"]
+    assert rows[1]["mean_cosine_to_real"] == 1.0 and 0.8 < rows[2]["mean_cosine_to_real"] < 1.0
+    for row in rows.values():
+        assert _positive(row["build_s"]) and _positive(row["query_process_peak_rss_mb"])
+        assert row["latency_ms"]["hybrid"]["n"] == 2
+        # ~330 MB here: a figure near the bench parent's size (torch loaded, ~900 MB)
+        # would mean the parent's memory leaked into the child's peak.
+        assert row["query_process_peak_rss_mb"] < 700
+
+    startup = results["startup"]["median"]
+    assert 0 < startup["healthz_s"] <= startup["first_answer_s"]
+    assert _positive(startup["rss_after_first_answer_mb"])
+
+    assert (out / "scale.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    report = markdown.read_text()
+    for heading in (
+        "## Targets",
+        "## 1. Ingest",
+        "## 2. Query latency",
+        "## 3. Scale",
+        "## 4. Start-up",
+        "## How to reproduce",
+    ):
+        assert heading in report
+    assert "bench/scale.png" in report
