@@ -51,6 +51,9 @@ class ModelMismatchError(StoreError):
 _FULL = ("database or disk is full", "(code: 13)", "no space left")
 _READ_ONLY = ("readonly database", "read-only", "(code: 8)", "permission denied")
 _IO = ("disk i/o error", "(code: 778)", "file too large")
+# Chroma's embedded log took the write but could not fold it into its segments; with a
+# full disk every later read retries (and fails) the same way until space is freed.
+_LOG = ("failed to apply logs", "error in compaction")
 
 
 def failure_reason(exc: BaseException) -> str:
@@ -65,6 +68,8 @@ def failure_reason(exc: BaseException) -> str:
     if code == errno.EFBIG or any(s in text for s in _IO):
         # SQLite reports a write refused for size (EFBIG, RLIMIT_FSIZE) as an I/O error.
         return f"a disk write failed: the disk may be full or a file-size limit reached ({raw})"
+    if any(s in text for s in _LOG):
+        return f"Chroma cannot apply its write log: the disk may be full ({raw})"
     return raw
 
 
@@ -225,7 +230,8 @@ class PaperStore:
     def _pages(self, collection: Collection, include: list[Any]) -> Iterator[Any]:
         offset = 0
         while True:
-            page = collection.get(limit=READ_PAGE, offset=offset, include=include)
+            with self._reading():
+                page = collection.get(limit=READ_PAGE, offset=offset, include=include)
             if not page["ids"]:
                 return
             yield page
@@ -294,7 +300,19 @@ class PaperStore:
         return digest.hexdigest()[:16]
 
     def counts(self) -> tuple[int, int]:
-        return self.papers.count(), self.chunks.count()
+        with self._reading():
+            return self.papers.count(), self.chunks.count()
+
+    @contextmanager
+    def _reading(self) -> Iterator[None]:
+        # Local failures (disk full, unreadable files) get a reason; a Chroma server that
+        # cannot be reached (httpx errors) is left to callers, who report an outage.
+        try:
+            yield
+        except (ChromaError, OSError) as exc:
+            raise StoreError(
+                f"cannot read the store ({self.settings.store_location()}): {failure_reason(exc)}"
+            ) from exc
 
     # --- writes ---------------------------------------------------------------------
     @contextmanager
