@@ -488,3 +488,54 @@ def test_ui_over_gradio_http_refuses_clearly(
     else:  # Gradio's own widget checks refuse before our code runs
         assert completed["success"] is False and needle in completed["output"]["error"]
     assert store_state(assistant.store) == before
+
+
+# --- markup and keys: what comes back, and what the server writes to its log ---------------
+XSS = "<script>alert(1)</script><img src=x onerror=alert(1)>"
+
+
+def test_api_returns_markup_as_json_strings_never_as_html(base_url: str) -> None:
+    asked = httpx.post(f"{base_url}/v1/ask", json={"question": f"{XSS} {Q}"}, timeout=60)
+    missing = httpx.get(f"{base_url}/v1/models/{XSS}")
+    refused = httpx.post(f"{base_url}/v1/ask", json={"question": Q, "mode": XSS})
+    assert [asked.status_code, missing.status_code, refused.status_code] == [200, 404, 422]
+    for response in (asked, missing, refused):
+        assert response.headers["content-type"] == "application/json"
+        response.json()  # the whole body is one JSON document
+    assert asked.json()["question"] == f"{XSS} {Q}"  # data, returned as it was sent
+    assert XSS not in refused.text  # a refused value is never echoed
+
+
+@pytest.mark.slow
+def test_api_key_never_reaches_the_server_log(
+    store_copy: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`rag serve --verbose` (everything at DEBUG) with the key set and the UI protected:
+    wrong keys, the right key and UI logins leave no trace of the key in its output."""
+    from conftest import free_port, running_server
+
+    key = "k3y-" + uuid.uuid4().hex
+    port = free_port()
+    settings = {"DATA_DIR": str(store_copy), "BACKEND": "extractive", "API_KEY": key}
+    settings |= {"PROTECT_UI": "true", "WARM_EVIDENCE": "false"}
+    for name, value in settings.items():  # the server process inherits the environment
+        monkeypatch.setenv(f"RAG_{name}", value)
+    command = [sys.executable, "-m", "ui", "--verbose", "--port", str(port)]
+    url = f"http://127.0.0.1:{port}"
+    log = tmp_path / "serve.log"
+    with running_server(command, f"{url}/healthz", log, timeout=120) as proc:
+        assert proc.poll() is None
+        for bearer in (key[:-1] + "X", key.upper(), f"{key} {key}"):
+            auth = {"Authorization": f"Bearer {bearer}"}
+            refused = httpx.post(f"{url}/v1/ask", json={"question": Q}, headers=auth)
+            assert refused.status_code == 401 and key not in refused.text
+        served = httpx.post(
+            f"{url}/v1/ask", json={"question": Q}, headers={"Authorization": f"Bearer {key}"}
+        )
+        assert served.status_code == 200, served.text[:300]
+        for password, status in ((key[:-1], 400), (key, 200)):
+            login = httpx.post(f"{url}/login", data={"username": "me", "password": password})
+            assert login.status_code == status and key not in login.text
+    output = log.read_text(errors="replace")
+    assert "DEBUG" in output and "/v1/ask" in output  # it did log, verbosely
+    assert key[4:-1] not in output and key.upper() not in output
