@@ -60,18 +60,26 @@ def child_env(data_dir: Path, **settings: str) -> dict[str, str]:
 
 # --- ingest killed ten times in a row -------------------------------------------------------
 SLICE = 4  # papers per durable write in the killed runs: 38 slices for the fixture corpus
-# The driver lowers the slice size and announces each store write on stderr, so a kill can
-# be aimed at a write; it does not slow anything down.
-KILL_DRIVER = """
-import importlib, sys
+PAUSE_AFTER_CHUNKS_S = 0.3
+# The driver lowers the slice size and announces each store write on stderr as it begins
+# ("<write …>") and ends ("<wrote …>"), so a kill can be aimed at a write. Its only other
+# change is a pause after each slice's chunks are written, before their paper records:
+# that crash state (chunks without records) is then hit on purpose, not by luck.
+KILL_DRIVER = f"""
+import importlib, sys, time
 importlib.import_module("rag.ingest").PAPERS_PER_WRITE = int(sys.argv[2])
 from rag.store import PaperStore
 
 def announce(name, write):
     def wrapped(self, *args, **kwargs):
-        sys.stderr.write(f"<write {name}>\\n")
+        sys.stderr.write(f"<write {{name}}>\\n")
         sys.stderr.flush()
-        return write(self, *args, **kwargs)
+        result = write(self, *args, **kwargs)
+        sys.stderr.write(f"<wrote {{name}}>\\n")
+        sys.stderr.flush()
+        if name == "add_chunk_nodes":
+            time.sleep({PAUSE_AFTER_CHUNKS_S})
+        return result
     return wrapped
 
 for name in ("delete_chunks_of", "add_chunk_nodes", "upsert_papers"):
@@ -79,6 +87,9 @@ for name in ("delete_chunks_of", "add_chunk_nodes", "upsert_papers"):
 from rag.cli import main
 sys.exit(main(["ingest", sys.argv[1]]))
 """
+# Where the "write" kills aim: while chunks are written, after they are (before the paper
+# records), and while the records are written.
+WRITE_MARKS = ("<write add_chunk_nodes>", "<wrote add_chunk_nodes>", "<write upsert_papers>")
 PROGRESS = re.compile(r"(\d+)/(\d+)")
 
 
@@ -97,7 +108,7 @@ class KilledIngest:
         )
         self.err = ""
         self.ticks = 0  # progress updates seen (the first is "0/N", before any embedding)
-        self.adds = 0  # add_chunk_nodes calls started
+        self.marks: Counter[str] = Counter()  # write announcements seen
         self.changed = threading.Condition()
         threading.Thread(target=self._watch, daemon=True).start()
 
@@ -107,7 +118,7 @@ class KilledIngest:
             with self.changed:
                 self.err += chunk.decode(errors="replace")
                 self.ticks = len(PROGRESS.findall(self.err))
-                self.adds = self.err.count("<write add_chunk_nodes>")
+                self.marks = Counter(re.findall(r"<wr[io]te \w+>", self.err))
                 self.changed.notify_all()
         with self.changed:
             self.changed.notify_all()
@@ -133,8 +144,9 @@ def test_ten_sigkills_in_a_row_then_rerun(tmp_path: Path, embed_model: Any) -> N
     seed = int(os.environ.get("KILL_LOOP_SEED", random.randrange(1 << 30)))
     rng = random.Random(seed)
     # Half the kills land while a slice is chunked and embedded (a random delay after a
-    # progress tick), half inside the store writes (just after a chunk write began).
-    plans = ["embedding"] * 5 + ["write"] * 5
+    # progress tick), half at a store write (each kind of write at least once).
+    targets = [*WRITE_MARKS, *rng.choices(WRITE_MARKS, k=2)]
+    plans = ["embedding"] * 5 + targets
     rng.shuffle(plans)
     log: list[str] = []
     outcomes: Counter[str] = Counter()
@@ -145,9 +157,9 @@ def test_ten_sigkills_in_a_row_then_rerun(tmp_path: Path, embed_model: Any) -> N
             rc = run.kill_when(lambda r, t=ticks: r.ticks >= t, delay)
             where = f"{delay:.2f}s after progress tick {ticks}"
         else:
-            adds, delay = rng.randint(1, 2), rng.uniform(0.0, 0.05)
-            rc = run.kill_when(lambda r, a=adds: r.adds >= a, delay)
-            where = f"{delay * 1000:.0f}ms after chunk write {adds} began"
+            nth, delay = rng.randint(1, 2), rng.uniform(0.0, 0.02)
+            rc = run.kill_when(lambda r, m=plan, n=nth: r.marks[m] >= n, delay)
+            where = f"{delay * 1000:.0f}ms after {plan} #{nth}"
         # What the crash left, seen on a copy (the real store is repaired by the next run).
         snapshot = tmp_path / f"snapshot{round_}"
         shutil.copytree(data_dir, snapshot)
@@ -159,7 +171,7 @@ def test_ten_sigkills_in_a_row_then_rerun(tmp_path: Path, embed_model: Any) -> N
         outcomes["killed" if rc == -signal.SIGKILL else f"exit {rc}"] += 1
         outcomes["left partial writes"] += repaired > 0
         log.append(
-            f"round {round_}: {plan}, killed {where}: rc {rc}, {len(complete)} complete, "
+            f"round {round_}: killed {where}: rc {rc}, {len(complete)} complete, "
             f"{repaired} partial writes repaired"
         )
     summary = f"seed {seed} (rerun with KILL_LOOP_SEED={seed}):\n" + "\n".join(log)
@@ -170,7 +182,7 @@ def test_ten_sigkills_in_a_row_then_rerun(tmp_path: Path, embed_model: Any) -> N
     done = subprocess.run(
         [sys.executable, "-m", "rag.cli", "ingest", str(FIXTURE_CORPUS)],
         cwd=tmp_path,
-        env=child_env(data_dir, embed_cache="false"),
+        env=child_env(data_dir),  # the plain command, embedding cache and all
         capture_output=True,
         text=True,
         timeout=600,
