@@ -1,0 +1,78 @@
+"""The locally exported ONNX model: the same vectors as sentence-transformers (fp32), close
+ones when int8-quantised, a graph without the SDPA export's mask ops, order kept across
+length-sorted batches."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+import onnx
+import pytest
+from conftest import make_settings
+
+from rag.backends import resolve_local_model_path
+from rag.onnx_embedding import OnnxEmbedding, export_onnx
+
+TEXTS = [
+    "Feedback alignment trains deep networks without symmetric weight transport.",
+    "A conservation law.",
+    "We study in-context learning of linear regression by transformers and prove that "
+    "a single linear attention layer implements one step of gradient descent. " * 3,
+    "Graph generation with transformers that read graphs as sequences of tokens.",
+    "x",
+]
+
+
+@pytest.fixture(scope="module")
+def model_dir() -> Path:
+    return Path(resolve_local_model_path("all-MiniLM-L6-v2"))
+
+
+@pytest.fixture(scope="module")
+def torch_vectors(model_dir: Path) -> np.ndarray:
+    from sentence_transformers import SentenceTransformer
+
+    model = SentenceTransformer(str(model_dir), device="cpu")
+    return np.asarray(model.encode(TEXTS, normalize_embeddings=True))
+
+
+@pytest.mark.parametrize(("variant", "floor"), [("fp32", 0.9999), ("int8", 0.98)])
+def test_vectors_match_sentence_transformers(
+    model_dir: Path, torch_vectors: np.ndarray, variant: str, floor: float
+) -> None:
+    cache_dir = make_settings(Path("unused")).model_cache_dir
+    path = export_onnx(model_dir, cache_dir, quantize=variant == "int8")
+    vectors = OnnxEmbedding(model_dir, path, embed_batch_size=2)._encode(TEXTS)
+    cosines = (vectors * torch_vectors).sum(axis=1)
+    assert cosines.min() >= floor, cosines  # int8: worst on a one-token text ("x")
+    assert cosines.mean() >= (floor + 1) / 2 - 0.005, cosines
+    assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
+
+
+def test_export_has_no_sdpa_mask_ops_and_is_reused(model_dir: Path) -> None:
+    cache_dir = make_settings(Path("unused")).model_cache_dir
+    path = export_onnx(model_dir, cache_dir, quantize=True)
+    ops = Counter(
+        node.op_type for node in onnx.load(str(path), load_external_data=False).graph.node
+    )
+    # The SDPA export masks every layer's attention matrix (6 IsNaN, 13 Where: ~23% of the
+    # time); eager attention builds the additive mask once.
+    assert ops["IsNaN"] == 0 and ops["Where"] <= 2, ops
+    mtime = path.stat().st_mtime_ns
+    assert export_onnx(model_dir, cache_dir, quantize=True) == path
+    assert path.stat().st_mtime_ns == mtime  # cached, not re-exported
+
+
+def test_length_sorted_batches_keep_input_order(model_dir: Path) -> None:
+    cache_dir = make_settings(Path("unused")).model_cache_dir
+    model = OnnxEmbedding(model_dir, export_onnx(model_dir, cache_dir), embed_batch_size=2)
+    forward = model._encode(TEXTS)
+    backward = model._encode(list(reversed(TEXTS)))
+    # Sorting by length makes the batches the same whatever the input order; int8 dynamic
+    # quantisation scales activations per batch, so the same batches give the same vectors.
+    assert np.allclose(forward, backward[::-1], atol=1e-5)
+    one_by_one = np.stack([model._encode([t])[0] for t in TEXTS])
+    assert ((forward * one_by_one).sum(axis=1) > 0.97).all()
+    assert model.count_tokens(["a lone surrogate \ud800 is counted"])[0] > 3
