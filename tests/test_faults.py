@@ -256,6 +256,7 @@ def outage_requests(http: httpx.Client, config: dict[str, Any], port: int) -> Co
         "ask": lambda: http.post("/v1/ask", json={"question": FA_QUESTION}),
         "chat": lambda: http.post("/v1/chat/completions", json=_chat_body(False)),
         "chat-stream": lambda: http.post("/v1/chat/completions", json=_chat_body(True)),
+        "retrieve": lambda: http.post("/v1/retrieve", json={"question": FA_QUESTION}),
         "stats": lambda: http.get("/v1/stats"),
     }
     for kind, call in calls.items():
@@ -287,12 +288,15 @@ def served_requests(http: httpx.Client, config: dict[str, Any], papers: int) -> 
     assert FEEDBACK_ALIGNMENT in {c["paper_id"] for c in cited}
     stream = http.post("/v1/chat/completions", json=_chat_body(True))
     assert stream.status_code == 200 and FEEDBACK_ALIGNMENT in _stream_citations(stream.text)
+    found = http.post("/v1/retrieve", json={"question": FA_QUESTION})
+    assert found.status_code == 200, found.text[:500]
+    assert FEEDBACK_ALIGNMENT in {p["paper"]["id"] for p in found.json()["papers"]}
     stats = http.get("/v1/stats")
     assert stats.status_code == 200 and stats.json()["papers"] == papers
     assert http.get("/healthz").json()["ok"] is True
     shown = UISession(http, config).ask(FA_QUESTION)
     assert "Feedback Alignment" in shown and "unavailable" not in shown, shown[:500]
-    seen.update(["ask", "chat", "chat-stream", "stats", "healthz", "ui"])
+    seen.update(["ask", "chat", "chat-stream", "retrieve", "stats", "healthz", "ui"])
     return seen
 
 
@@ -347,8 +351,8 @@ def test_chroma_server_outages_while_serving(
     finally:
         chroma.close()
         print(f"\nrequests by phase: {dict(tally)}")
-    assert tally["during stop"] == tally["during kill"] == 12 and tally["during freeze"] == 6
-    assert tally["after stop"] == tally["after kill"] == tally["after freeze"] == 12
+    assert tally["during stop"] == tally["during kill"] == 14 and tally["during freeze"] == 7
+    assert tally["after stop"] == tally["after kill"] == tally["after freeze"] == 14
 
 
 # --- a full disk and a read-only data directory under ingest --------------------------------
