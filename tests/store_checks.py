@@ -4,6 +4,7 @@ and of "it still answers" and "it was left untouched", shared by the fault tests
 from __future__ import annotations
 
 import json
+import os
 import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable
@@ -26,6 +27,15 @@ def tiny_corpus(source: Path, target: Path, n: int, skip: int = 0) -> Path:
     lines = [line for line in source.read_text(encoding="utf-8").splitlines() if line.strip()]
     target.write_text("\n".join(lines[skip : skip + n]) + "\n", encoding="utf-8")
     return target
+
+
+def child_env(data_dir: Path, **settings: str) -> dict[str, str]:
+    """Environment for a `rag` child process: this one's, minus RAG_*/OpenAI variables,
+    plus the data directory and `settings` as RAG_<NAME> variables."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("RAG_", "OPENAI_"))}
+    env.update(RAG_DATA_DIR=str(data_dir), HF_HUB_OFFLINE="1", TOKENIZERS_PARALLELISM="false")
+    env.update({f"RAG_{name.upper()}": value for name, value in settings.items()})
+    return env
 
 
 def papers_not_in(source: Path, exclude: Path, target: Path, n: int) -> Path:
