@@ -12,7 +12,6 @@ import hashlib
 import logging
 import os
 import shutil
-import threading
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +27,6 @@ WHOLE_INPUT = 2048
 # "eager" attention exports as softmax(QKᵀ + mask): the default SDPA path exports extra
 # IsNaN/Where ops over every attention matrix (~23% of inference time in ORT's profile).
 ATTENTION = "eager"
-CONCURRENT_RUNS = 2
 EXPORT = "v2"  # bump when the export changes: a new directory, so nothing stale is reused
 
 
@@ -127,12 +125,6 @@ class OnnxEmbedding(BaseEmbedding):
     _query_cache: QueryEmbeddingCache = PrivateAttr(default_factory=QueryEmbeddingCache)
     _needs_token_types: bool = PrivateAttr(default=True)
     _batch: int = PrivateAttr(default=32)
-    # Runs at once. Each run already uses every core (intra-op threads); twenty concurrent
-    # requests each running the model only thrash the CPU and hold twenty sets of
-    # activations (the 20-client load test saw 0.55 → 1.3 GB resident without this).
-    _gate: threading.BoundedSemaphore = PrivateAttr(
-        default_factory=lambda: threading.BoundedSemaphore(CONCURRENT_RUNS)
-    )
 
     def __init__(
         self, model_dir: Path, onnx_path: Path, threads: int = 0, embed_batch_size: int = 64
@@ -185,8 +177,7 @@ class OnnxEmbedding(BaseEmbedding):
         feeds = {"input_ids": ids, "attention_mask": mask}
         if self._needs_token_types:
             feeds["token_type_ids"] = np.zeros_like(ids)
-        with self._gate:
-            hidden = self._session.run(["last_hidden_state"], feeds)[0]
+        hidden = self._session.run(["last_hidden_state"], feeds)[0]
         weights = mask[..., None].astype(np.float32)
         pooled = (hidden * weights).sum(axis=1) / np.clip(weights.sum(axis=1), 1e-9, None)
         norms = np.linalg.norm(pooled, axis=1, keepdims=True)
