@@ -175,7 +175,8 @@ def measure_ingest(
             + "); warm: the same command again, corpus unchanged (the plain pipeline re-embeds "
             "and re-adds everything); cold_store_warm_cache: an empty store with the "
             "embedding cache the cold run filled (a `--rebuild`, or a second store)",
-            "chunks_per_s counts chunks embedded in that run (0 on our warm re-run)",
+            "chunks_per_s: chunks written in that run over its wall time (0 on our warm "
+            "re-run; with the embedding cache filled they come from the cache, not the model)",
         ],
     }
     return section, ours_dir, work / f"model-cache-{repeats - 1}", base_dir

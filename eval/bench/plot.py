@@ -6,6 +6,21 @@ from pathlib import Path
 from typing import Any
 
 MODES = ("dense", "bm25", "hybrid")
+BACKEND_COLOURS = {"embedded": "tab:blue", "server": "tab:red"}
+
+
+def _size_axis(ax: Any, rows: list[dict[str, Any]]) -> None:
+    """Log x with one labelled tick per measured size: "5,397\n1×"."""
+    sizes = sorted({(r["chunks"], r["scale"]) for r in rows})
+    ax.set_xscale("log")
+    ax.minorticks_off()
+    ax.set_xticks([c for c, _ in sizes])
+    ax.set_xticklabels([f"{c:,}\n{s}×" for c, s in sizes], fontsize=8)
+    ax.set_xlabel("chunks in the store (log scale)")
+    ax.set_ylim(bottom=0)
+    ax.grid(True, alpha=0.3)
+
+
 COLOURS = {"dense": "tab:blue", "bm25": "tab:orange", "hybrid": "tab:green"}
 
 
@@ -27,21 +42,21 @@ def plot_scale(rows: list[dict[str, Any]], target: Path) -> bool:
             for stat, style in (("p50", "-"), ("p95", "--")):
                 y = [r["latency_ms"][mode][stat] for r in mine]
                 ax.plot(x, y, style, marker="o", color=COLOURS[mode], label=f"{mode} {stat}")
-        ax.set_xscale("log")
-        ax.set_xlabel("chunks in the store (log)")
+        _size_axis(ax, rows)
         ax.set_ylabel("retrieval latency (ms)")
-        ax.set_title(f"{backend} Chroma")
-        ax.grid(True, which="both", alpha=0.3)
-        ax.legend(fontsize=7)
+        ax.set_title(f"retrieval, {backend} Chroma (solid p50, dashed p95)")
+        ax.legend(fontsize=7, ncol=2)
     memory = axes[-1]
     for backend in backends:
         mine = sorted((r for r in rows if r["backend"] == backend), key=lambda r: r["chunks"])
         x = [r["chunks"] for r in mine]
+        colour = BACKEND_COLOURS.get(backend)
         memory.plot(
             x,
             [r["query_process_peak_rss_mb"] for r in mine],
             "-",
             marker="o",
+            color=colour,
             label=f"{backend}: app process (peak)",
         )
         if any(r.get("server_rss_mb") for r in mine):
@@ -50,13 +65,12 @@ def plot_scale(rows: list[dict[str, Any]], target: Path) -> bool:
                 [r.get("server_rss_mb") or 0 for r in mine],
                 ":",
                 marker="s",
+                color=colour,
                 label=f"{backend}: chroma run process",
             )
-    memory.set_xscale("log")
-    memory.set_xlabel("chunks in the store (log)")
+    _size_axis(memory, rows)
     memory.set_ylabel("resident memory (MB)")
-    memory.set_title("memory")
-    memory.grid(True, which="both", alpha=0.3)
+    memory.set_title("resident memory")
     memory.legend(fontsize=7)
     fig.tight_layout()
     target.parent.mkdir(parents=True, exist_ok=True)

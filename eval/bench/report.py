@@ -33,6 +33,8 @@ def fmt(value: Any, digits: int = 1) -> str:
     if isinstance(value, int):
         return f"{value:,}"
     if isinstance(value, float):
+        if value.is_integer() and abs(value) >= 100:  # counts that went through a median
+            return f"{int(value):,}"
         return f"{value:,.{digits}f}"
     return str(value)
 
