@@ -19,7 +19,6 @@ from eval.bench.samples import percentile, ratio, summarise
 from eval.bench.synth import Varier
 
 ROOT = Path(__file__).resolve().parent.parent
-SCITLDR = ROOT.parent / "shared" / "data" / "scitldr"
 PATHS = ("query_embedding", "dense", "bm25", "hybrid", "answer", "answer_first_sight", "baseline")
 
 
@@ -33,8 +32,16 @@ def test_percentiles_are_nearest_rank_and_summaries_keep_every_sample() -> None:
     assert ratio(10.0, 25.0) == 2.5 and ratio(None, 1.0) is None
 
 
-def test_query_pool_is_distinct_and_keeps_warmup_apart() -> None:
-    warm, measured, sources = query_pool(200, 10, SCITLDR)
+def test_query_pool_is_distinct_and_keeps_warmup_apart(tmp_path: Path) -> None:
+    # A SciTLDR-shaped dev split of our own: the test must not need ../shared. Its first
+    # TLDR repeats a dev question (with other case and spacing): it must not count twice.
+    from eval.questions import load_questions
+
+    repeated = load_questions(ROOT / "eval" / "datasets" / "dev.jsonl")[0].question
+    rows = [{"target": [f"  {repeated.upper()} "]}]
+    rows += [{"target": [f"tldr number {i} about topic {i % 7}"]} for i in range(60)]
+    (tmp_path / "dev.jsonl").write_text("\n".join(json.dumps(r) for r in rows) + "\n")
+    warm, measured, sources = query_pool(200, 10, tmp_path)
     assert len(measured) == 200 and len(warm) == 10
     keys = [" ".join(q.lower().split()) for q in warm + measured]
     assert len(set(keys)) == len(keys)
