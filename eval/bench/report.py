@@ -205,6 +205,12 @@ def scale_lines(section: dict[str, Any], plot_rel: str | None) -> list[str]:
         "",
         *table(header, rows),
     ]
+    lines += [
+        f"- {r['backend']} {r['scale']}×: {r['build_note']}"
+        for r in section.get("rows", [])
+        if r.get("build_note")
+    ]
+    lines += [""] if any(r.get("build_note") for r in section.get("rows", [])) else []
     if plot_rel:
         lines += [f"![Retrieval latency and memory against store size]({plot_rel})", ""]
     return [*lines, _measured(section), "", *_notes(section)]
