@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from rag.corpus_files import FORMATS, CorpusError, RecordError, read_records
-from rag.text import clean_text, first_sentence
+from rag.text import clean_text, first_sentence, unpaired_surrogate
 from rag.types import Paper
 
 MAX_ABSTRACT_CHARS = 20_000
@@ -48,15 +48,10 @@ class LoadResult:
 
 
 def _check_encodable(key: str, value: str) -> None:
-    # JSON escapes can smuggle an unpaired surrogate ("\ud800"), which no tokenizer, Chroma
-    # or JSON response can encode: refused here instead of failing the ingest later.
-    try:
-        value.encode("utf-8")
-    except UnicodeEncodeError as exc:
-        bad = ord(value[exc.start])
-        raise RecordError(
-            f"'{key}' holds an unpaired surrogate (\\u{bad:04x}) at character {exc.start}"
-        ) from None
+    found = unpaired_surrogate(value)
+    if found is not None:
+        at, bad = found
+        raise RecordError(f"'{key}' holds an unpaired surrogate (\\u{bad:04x}) at character {at}")
 
 
 def _check_length(key: str, value: str, limit: int) -> None:

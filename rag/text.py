@@ -60,6 +60,19 @@ STOPWORDS = frozenset(
 _stemmer = Stemmer.Stemmer("english")
 
 
+def unpaired_surrogate(text: str) -> tuple[int, int] | None:
+    """(index, code point) of the first unpaired surrogate in `text`, or None.
+
+    A JSON escape ("\\ud800") can carry one; no tokenizer, Chroma or JSON response can
+    encode it, so inputs are refused with this position rather than failing later.
+    """
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        return exc.start, ord(text[exc.start])
+    return None
+
+
 def clean_text(text: str) -> str:
     """Drop control characters (NUL included) and fold whitespace; keep LaTeX and HTML as text."""
     text = unicodedata.normalize("NFC", text)

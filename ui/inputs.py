@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 
 from rag import Filters, InputError
+from rag.text import unpaired_surrogate
 
 
 def make_filters(
@@ -39,11 +40,6 @@ def whole_top_k(value: object) -> int | None:
 
 
 def check_question_text(question: str) -> None:
-    # A JSON escape can carry an unpaired surrogate ("\ud800"), which no tokenizer encodes.
-    try:
-        question.encode("utf-8")
-    except UnicodeEncodeError as exc:
-        bad = ord(question[exc.start])
-        raise InputError(
-            f"question: holds an unpaired surrogate (\\u{bad:04x}), not text"
-        ) from None
+    found = unpaired_surrogate(question)
+    if found is not None:
+        raise InputError(f"question: holds an unpaired surrogate (\\u{found[1]:04x}), not text")
