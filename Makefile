@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install install-dev run test lint typecheck bench clean
+.PHONY: install install-dev run test unit lint typecheck bench clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV) || python3 -m venv $(VENV)
@@ -30,6 +30,10 @@ run: install
 
 test: install-dev
 	bash scripts/test.sh
+
+# The fast tier: pure logic with a fake embedding, no model, no store, no server (< 30 s).
+unit: install-dev
+	HF_HUB_OFFLINE=1 $(BIN)/pytest tests/unit -q
 
 lint: install-dev
 	$(BIN)/ruff check . && $(BIN)/ruff format --check . && $(BIN)/mypy

@@ -15,8 +15,9 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-EXIT_USAGE = 2
-EXIT_FAILED = 1
+from rag.errors import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_USAGE
+from rag.settings import BACKEND_NAMES, RETRIEVAL_MODES
+
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_SCITLDR = ROOT.parent / "shared" / "data" / "scitldr"
 
@@ -44,8 +45,8 @@ def _cmd_run(args: argparse.Namespace) -> int:
 def _add_run(sub: Any) -> None:
     p = sub.add_parser("run", help="evaluate retrieval and answers on a question file")
     p.add_argument("--questions", type=Path, required=True, help="question file (JSONL)")
-    p.add_argument("--mode", choices=["dense", "bm25", "hybrid"], help="retrieval mode")
-    p.add_argument("--backend", choices=["auto", "extractive", "openai", "openai-compatible"])
+    p.add_argument("--mode", choices=RETRIEVAL_MODES, help="retrieval mode")
+    p.add_argument("--backend", choices=BACKEND_NAMES)
     p.add_argument("--top-k", type=int, help="sources given to the answer (default: settings)")
     p.add_argument("--out", type=Path, help="output directory (default eval/out/<timestamp>)")
     p.add_argument("--compare", help="comma-separated modes, e.g. dense,bm25,hybrid")
@@ -114,7 +115,7 @@ def _cmd_calibrate(args: argparse.Namespace) -> int:
 def _add_calibrate(sub: Any) -> None:
     p = sub.add_parser("calibrate", help="fit the abstention model on a question file")
     p.add_argument("--questions", type=Path, default=ROOT / "eval" / "datasets" / "dev.jsonl")
-    p.add_argument("--mode", choices=["dense", "bm25", "hybrid"], help="retrieval mode")
+    p.add_argument("--mode", choices=RETRIEVAL_MODES, help="retrieval mode")
     p.add_argument("--l2", type=float, default=0.1, help="L2 penalty on the weights")
     p.add_argument(
         "--max-false-abstention",
@@ -191,22 +192,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     from eval.questions import QuestionFileError
     from eval.run import UsageError
     from eval.synth import SynthError
-    from rag import AnswerError, CorpusError, InputError, StoreError
+    from rag.errors import RagError
 
     try:
         return int(args.func(args))
     except ValidationError as exc:
         print(f"eval: invalid setting: {exc}", file=sys.stderr)
         return EXIT_USAGE
-    except (QuestionFileError, UsageError, SynthError, CorpusError, InputError) as exc:
+    except (QuestionFileError, UsageError, SynthError) as exc:
         print(f"eval: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
-    except (StoreError, AnswerError, FileNotFoundError) as exc:
+    except RagError as exc:
+        print(f"eval: error: {exc}", file=sys.stderr)
+        return exc.exit_code
+    except FileNotFoundError as exc:
         print(f"eval: error: {exc}", file=sys.stderr)
         return EXIT_FAILED
     except KeyboardInterrupt:
         print("\neval: interrupted", file=sys.stderr)
-        return 130
+        return EXIT_INTERRUPTED
 
 
 if __name__ == "__main__":

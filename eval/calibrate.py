@@ -3,7 +3,7 @@
 Each question is answered with the threshold disabled (abstain_threshold=0) so its
 evidence features are recorded whatever they are: [best_cosine, coverage, agreement]
 (Answer.evidence). A logistic regression (numpy, Newton's method, L2 on the weights
-only) predicts `answerable`; its weights are what rag/evidence.py's CONFIDENCE_WEIGHTS /
+only) predicts `answerable`; its weights are what rag/answer/evidence.py's CONFIDENCE_WEIGHTS /
 CONFIDENCE_BIAS hold. The threshold maximises balanced accuracy (mean of abstention
 accuracy and 1 - false-abstention rate) subject to false abstention <= a cap: refusing
 an answerable question is the costlier mistake for a research assistant.
@@ -154,7 +154,7 @@ def calibrate(
         f"unanswerable; mode {mode or assistant.settings.retrieval_mode}; L2 {l2}; "
         f"false abstention cap {max_false:.0%}",
         "",
-        "paste into rag/evidence.py (features: " + ", ".join(FEATURES) + "):",
+        "paste into rag/answer/evidence.py (features: " + ", ".join(FEATURES) + "):",
         f"    CONFIDENCE_WEIGHTS = ({w})",
         f"    CONFIDENCE_BIAS = {bias:.3f}",
         f"and set the default abstain_threshold = {fitted.threshold:.3f}",

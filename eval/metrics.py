@@ -16,7 +16,8 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
-from rag.citations import MARKER
+from eval.bench.samples import percentile as nearest_rank
+from rag.answer.citations import MARKER
 from rag.text import normalise_for_match, split_sentences
 
 RETRIEVAL_KEYS = ("recall@1", "recall@5", "recall@10", "mrr@10", "ndcg@10")
@@ -194,8 +195,9 @@ def mean(values: Iterable[float | None]) -> float | None:
 
 
 def percentile(values: Iterable[float | None], q: float) -> float | None:
-    kept = [v for v in values if v is not None]
-    return float(np.percentile(kept, q)) if kept else None
+    """Nearest-rank percentile of the values present (None when there are none)."""
+    kept = [float(v) for v in values if v is not None]
+    return nearest_rank(kept, q) if kept else None
 
 
 def bootstrap_ci(
@@ -224,7 +226,7 @@ def bootstrap_ci(
     for i in range(samples):
         picked = rng.integers(0, len(clusters), size=len(clusters))
         sample = np.concatenate([clusters[j] for j in picked])
-        stats[i] = np.mean(sample) if statistic == "mean" else np.percentile(sample, q)
+        stats[i] = np.mean(sample) if statistic == "mean" else nearest_rank(list(sample), q)
     return [float(np.percentile(stats, 2.5)), float(np.percentile(stats, 97.5))]
 
 

@@ -30,10 +30,10 @@ from eval.metrics import dedupe, missing_facts, score_question
 from eval.questions import Question, load_questions, unknown_gold_ids
 from eval.report import write_outputs
 from rag import AnswerError, Assistant, Settings
+from rag.settings import RETRIEVAL_MODES
 
 log = logging.getLogger(__name__)
 RETRIEVAL_DEPTH = 10
-MODES = ("dense", "bm25", "hybrid")
 
 
 class UsageError(ValueError):
@@ -252,7 +252,9 @@ def settings_from_args(backend: str | None) -> Settings:
 
 def parse_modes(value: str) -> list[str]:
     modes = [m.strip() for m in value.split(",") if m.strip()]
-    bad = [m for m in modes if m not in MODES]
+    bad = [m for m in modes if m not in RETRIEVAL_MODES]
     if bad or not modes:
-        raise UsageError(f"--compare: {', '.join(bad) or '(empty)'} not in {', '.join(MODES)}")
+        raise UsageError(
+            f"--compare: {', '.join(bad) or '(empty)'} not in {', '.join(RETRIEVAL_MODES)}"
+        )
     return list(dict.fromkeys(modes))

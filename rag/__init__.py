@@ -5,31 +5,71 @@ Public API (everything else is internal):
     from rag import Settings, Assistant
     assistant = Assistant.from_settings(Settings())
     answer = assistant.ask("Which paper explains why feedback alignment works?")
+
+The stages, in the order data flows (one sub-package each):
+corpus → embedding → store → retrieval → answer → {cli, api} (and ui/, eval/ outside).
+
+Every name below is imported on first use: `import rag` costs nothing, and `from rag
+import Settings` does not load chromadb, llama-index, torch or gradio.
 """
 
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
-from rag.corpus import CorpusError, LoadIssue, load_corpus
-from rag.ingest import IngestReport, ingest
-from rag.prompts import ABSTAIN_TEXT
-from rag.settings import Settings
-from rag.store import ModelMismatchError, PaperStore, StoreError
-from rag.synthesis import AnswerError
-from rag.types import Answer, ChatMessage, Citation, Filters, Paper, Related, RetrievedPaper
-
 if TYPE_CHECKING:
-    from rag.assistant import Assistant, EmptyStoreError, InputError
+    from rag.answer.prompts import ABSTAIN_TEXT
+    from rag.assistant import Assistant
+    from rag.corpus.records import LoadIssue, load_corpus
+    from rag.errors import (
+        AnswerError,
+        BackendError,
+        CorpusError,
+        EmptyStoreError,
+        InputError,
+        ModelMismatchError,
+        RagError,
+        StoreError,
+    )
+    from rag.settings import Settings
+    from rag.store.chroma import PaperStore
+    from rag.store.ingest import IngestReport, ingest
+    from rag.types import Answer, ChatMessage, Citation, Filters, Paper, Related, RetrievedPaper
 
-# The answer path (engine, retrievers, BM25: ~1.5 s of imports on 2 cores) loads on first
-# use, so `rag ingest` and `from rag import Settings` don't pay for it.
-_LAZY = {"Assistant", "EmptyStoreError", "InputError"}
+_HOMES = {
+    "rag.answer.prompts": ["ABSTAIN_TEXT"],
+    "rag.assistant": ["Assistant"],
+    "rag.corpus.records": ["LoadIssue", "load_corpus"],
+    "rag.errors": [
+        "AnswerError",
+        "BackendError",
+        "CorpusError",
+        "EmptyStoreError",
+        "InputError",
+        "ModelMismatchError",
+        "RagError",
+        "StoreError",
+    ],
+    "rag.settings": ["Settings"],
+    "rag.store.chroma": ["PaperStore"],
+    "rag.store.ingest": ["IngestReport", "ingest"],
+    "rag.types": [
+        "Answer",
+        "ChatMessage",
+        "Citation",
+        "Filters",
+        "Paper",
+        "Related",
+        "RetrievedPaper",
+    ],
+}
+_LAZY = {name: module for module, names in _HOMES.items() for name in names}
 
 
 def __getattr__(name: str) -> Any:
-    if name in _LAZY:
-        return getattr(import_module("rag.assistant"), name)
-    raise AttributeError(f"module 'rag' has no attribute {name!r}")
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'rag' has no attribute {name!r}")
+    return getattr(import_module(module), name)
 
 
 __all__ = [
@@ -37,6 +77,7 @@ __all__ = [
     "Answer",
     "AnswerError",
     "Assistant",
+    "BackendError",
     "ChatMessage",
     "Citation",
     "CorpusError",
@@ -48,6 +89,7 @@ __all__ = [
     "ModelMismatchError",
     "Paper",
     "PaperStore",
+    "RagError",
     "Related",
     "RetrievedPaper",
     "Settings",

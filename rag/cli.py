@@ -13,20 +13,15 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from rag.settings import Settings
-
-EXIT_USAGE = 2
-EXIT_FAILED = 1
+from rag.errors import EXIT_INTERRUPTED, EXIT_USAGE, InputError, RagError
+from rag.settings import BACKEND_NAMES, RETRIEVAL_MODES, Settings
+from rag.text import unpaired_surrogate
 
 
 def _add_answer_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--top-k", type=int, help="papers to retrieve (1..50)")
-    parser.add_argument("--mode", choices=["dense", "bm25", "hybrid"], help="retrieval mode")
-    parser.add_argument(
-        "--backend",
-        choices=["auto", "extractive", "openai", "openai-compatible"],
-        help="answer backend",
-    )
+    parser.add_argument("--mode", choices=RETRIEVAL_MODES, help="retrieval mode")
+    parser.add_argument("--backend", choices=BACKEND_NAMES, help="answer backend")
     parser.add_argument(
         "--status", action="append", help="keep papers with this status (repeatable)"
     )
@@ -96,8 +91,9 @@ def _progress_bar() -> Any:
 
 
 def cmd_ingest(args: argparse.Namespace, settings: Settings) -> int:
-    from rag.ingest import ingest
-    from rag.store import PaperStore, bm25_index_path
+    from rag.retrieval.bm25 import bm25_index_path
+    from rag.store.chroma import PaperStore
+    from rag.store.ingest import ingest
 
     store = PaperStore(settings)
     if args.if_empty and store.counts()[0] > 0:
@@ -120,7 +116,7 @@ def cmd_ingest(args: argparse.Namespace, settings: Settings) -> int:
     # re-run finds it on disk and skips importing the retrievers altogether).
     fingerprint = store.fingerprint()
     if not bm25_index_path(settings, fingerprint).exists():
-        from rag.retrieve import BM25Index
+        from rag.retrieval.bm25 import BM25Index
 
         BM25Index(store, settings, fingerprint)
     print(report.summary())
@@ -128,7 +124,7 @@ def cmd_ingest(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def cmd_stats(settings: Settings) -> int:
-    from rag.store import PaperStore
+    from rag.store.chroma import PaperStore
 
     store = PaperStore(settings)
     papers, chunks = store.counts()
@@ -142,10 +138,10 @@ def cmd_stats(settings: Settings) -> int:
 
 
 def _print_answer(answer: Any, as_json: bool) -> None:
-    from rag.formatting import answer_with_references
+    from rag.answer.references import answer_with_references
 
     if as_json:
-        print(json.dumps(answer.cli_json(), ensure_ascii=False, indent=2))
+        print(json.dumps(answer.model_dump(mode="json"), ensure_ascii=False, indent=2))
     else:
         print(answer_with_references(answer))
 
@@ -153,17 +149,16 @@ def _print_answer(answer: Any, as_json: bool) -> None:
 def undecodable(text: str) -> str | None:
     """Why `text` is not UTF-8, or None. Python hands argv and stdin bytes that are not
     UTF-8 over as lone surrogates (PEP 383); one would be answered as a different question."""
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError as exc:
-        code = ord(text[exc.start])
-        byte = f"byte 0x{code - 0xDC00:02x}" if 0xDC80 <= code <= 0xDCFF else f"\\u{code:04x}"
-        return f"not valid UTF-8 ({byte} at character {exc.start}); check the terminal's encoding"
-    return None
+    found = unpaired_surrogate(text)
+    if found is None:
+        return None
+    at, code = found
+    byte = f"byte 0x{code - 0xDC00:02x}" if 0xDC80 <= code <= 0xDCFF else f"\\u{code:04x}"
+    return f"not valid UTF-8 ({byte} at character {at}); check the terminal's encoding"
 
 
 def cmd_ask(args: argparse.Namespace, settings: Settings) -> int:
-    from rag.assistant import Assistant, InputError
+    from rag.assistant import Assistant
 
     problem = undecodable(args.question)
     if problem:
@@ -175,8 +170,8 @@ def cmd_ask(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def cmd_chat(args: argparse.Namespace, settings: Settings) -> int:
+    from rag.answer.references import answer_with_references
     from rag.assistant import Assistant
-    from rag.formatting import answer_with_references
     from rag.types import Answer, ChatMessage
 
     assistant = Assistant.from_settings(settings)
@@ -255,15 +250,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
     except KeyboardInterrupt:
         print("\nrag: interrupted; re-run the same command to finish", file=sys.stderr)
-        return 130
-    except Exception as exc:
-        from rag import AnswerError, CorpusError, InputError, StoreError
-        from rag.backends import BackendError
-
-        if isinstance(exc, CorpusError | InputError | StoreError | AnswerError | BackendError):
-            print(f"rag: error: {exc}", file=sys.stderr)
-            return EXIT_USAGE if isinstance(exc, CorpusError | InputError) else EXIT_FAILED
-        raise
+        return EXIT_INTERRUPTED
+    except RagError as exc:
+        print(f"rag: error: {exc}", file=sys.stderr)
+        return exc.exit_code
     return EXIT_USAGE
 
 

@@ -19,14 +19,12 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal
 
+from rag.errors import FeedbackError
+
 Vote = Literal["up", "down", "cleared"]
 VOTES: tuple[str, ...] = ("up", "down", "cleared")
 MAX_COMMENT_CHARS = 2000
 MAX_TEXT_CHARS = 20_000
-
-
-class FeedbackError(RuntimeError):
-    """Feedback could not be recorded; the message says where and why."""
 
 
 def _clip(text: str, limit: int) -> str:

@@ -8,16 +8,45 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import Annotated, Literal, get_args
 
-from pydantic import AliasChoices, Field, SecretStr, field_validator
+from pydantic import AliasChoices, BaseModel, ConfigDict, Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 PACKAGE_ROOT = Path(__file__).resolve().parent.parent
 BUNDLED_CORPUS = PACKAGE_ROOT / "data" / "icml2024.jsonl"
 
 RetrievalMode = Literal["dense", "bm25", "hybrid"]
+RETRIEVAL_MODES: tuple[RetrievalMode, ...] = get_args(RetrievalMode)
 BackendName = Literal["auto", "extractive", "openai", "openai-compatible"]
+BACKEND_NAMES: tuple[BackendName, ...] = get_args(BackendName)
+
+
+class _Slice(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+
+class RetrievalSettings(_Slice):
+    """What retrieval reads: the default mode and depth, and the fusion constants."""
+
+    mode: RetrievalMode
+    top_k: int
+    candidate_chunks: int
+    rrf_k: float
+
+
+class AnswerSettings(_Slice):
+    """What the answer step reads: the extractive budget and the abstention threshold."""
+
+    max_sentences: int
+    abstain_threshold: float
+
+
+class InputLimits(_Slice):
+    """The bounds every way in applies to a question and its history."""
+
+    max_question_chars: int
+    max_history_turns: int
 
 
 class Settings(BaseSettings):
@@ -186,9 +215,27 @@ class Settings(BaseSettings):
     def feedback_path(self) -> Path:
         return self.data_dir / "feedback.jsonl"
 
+    # --- the slices each stage takes ---------------------------------------------------
     @property
-    def cache_dir(self) -> Path:
-        return self.data_dir / "cache"
+    def retrieval(self) -> RetrievalSettings:
+        return RetrievalSettings(
+            mode=self.retrieval_mode,
+            top_k=self.top_k,
+            candidate_chunks=self.candidate_chunks,
+            rrf_k=self.rrf_k,
+        )
+
+    @property
+    def answering(self) -> AnswerSettings:
+        return AnswerSettings(
+            max_sentences=self.answer_max_sentences, abstain_threshold=self.abstain_threshold
+        )
+
+    @property
+    def limits(self) -> InputLimits:
+        return InputLimits(
+            max_question_chars=self.max_question_chars, max_history_turns=self.max_history_turns
+        )
 
     def embedding_id(self) -> str:
         """What a collection records as its embedding space (model + numeric variant)."""

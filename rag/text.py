@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Sequence
+from typing import Any
 
 import Stemmer
 
@@ -70,6 +72,20 @@ def unpaired_surrogate(text: str) -> tuple[int, int] | None:
         text.encode("utf-8")
     except UnicodeEncodeError as exc:
         return exc.start, ord(text[exc.start])
+    return None
+
+
+def repeated_key(pairs: Sequence[tuple[str, Any]]) -> str | None:
+    """The first key that appears twice among a JSON object's (key, value) pairs, or None.
+
+    Python's json keeps the last of two equal keys without a word; a corpus record or an
+    API body that says one thing to one reader and another to the next is refused instead.
+    """
+    seen: set[str] = set()
+    for key, _ in pairs:
+        if key in seen:
+            return key
+        seen.add(key)
     return None
 
 

@@ -8,8 +8,6 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-Status = Literal["Oral", "Spotlight", "Poster"]
-
 
 class Paper(BaseModel):
     """One paper of a corpus: what is embedded, shown and cited."""
@@ -104,6 +102,10 @@ class Related(BaseModel):
 
 
 class Answer(BaseModel):
+    """What every way in returns for one question (`rag ask --json`, `/v1/ask`): the answer
+    text with [n] markers and the citations behind them, or an abstention (`abstained`,
+    with `related` papers that are not support), plus the evidence and timings."""
+
     question: str
     standalone_question: str = Field(
         "", description="The question actually retrieved for (follow-ups are rewritten)."
@@ -122,10 +124,6 @@ class Answer(BaseModel):
     )
     invalid_citations_removed: int = 0
     timings_ms: dict[str, float] = Field(default_factory=dict)
-
-    def cli_json(self) -> dict[str, Any]:
-        """The documented `rag ask --json` shape (plus a few extra keys)."""
-        return self.model_dump(mode="json")
 
 
 class ChatMessage(BaseModel):

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
 import statistics
 import sys
@@ -30,6 +29,8 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+
+from eval.bench.samples import percentile
 
 ROOT = Path(__file__).resolve().parent.parent
 QUESTIONS = ROOT / "eval" / "datasets" / "dev.jsonl"
@@ -49,17 +50,11 @@ def load_questions(path: Path, n: int) -> list[str]:
     return [questions[i % len(questions)] for i in range(n)]
 
 
-def percentile(values: list[float], q: float) -> float:
-    """Nearest-rank percentile: the smallest value with at least q% of samples at or below."""
-    ordered = sorted(values)
-    return ordered[max(0, math.ceil(q / 100 * len(ordered)) - 1)]
-
-
 @contextmanager
 def in_process_server(data_dir: Path, ingest_from: Path | None) -> Iterator[str]:
     import uvicorn
 
-    from rag.api import create_api
+    from rag.api.app import create_api
     from rag.assistant import Assistant
     from rag.settings import Settings
 
@@ -67,7 +62,7 @@ def in_process_server(data_dir: Path, ingest_from: Path | None) -> Iterator[str]
     overrides: dict[str, Any] = {"data_dir": data_dir, "backend": "extractive"}
     settings = Settings(**overrides)
     if ingest_from is not None:
-        from rag.ingest import ingest
+        from rag.store.ingest import ingest
 
         report = ingest(settings, [ingest_from])
         print(f"ingested {ingest_from.name}: {report}", file=sys.stderr)

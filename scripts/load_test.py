@@ -21,12 +21,9 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
 import random
-import socket
 import statistics
-import subprocess
 import sys
 import threading
 import time
@@ -37,6 +34,9 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+
+from eval.bench.procs import free_port, running_server
+from eval.bench.samples import percentile
 
 ROOT = Path(__file__).resolve().parent.parent
 QUESTIONS = ROOT / "eval" / "datasets" / "dev.jsonl"
@@ -67,12 +67,6 @@ def load_questions(path: Path) -> list[str]:
     if not questions:
         raise SystemExit(f"no questions in {path}")
     return list(dict.fromkeys(questions))
-
-
-def percentile(values: list[float], q: float) -> float:
-    """Nearest-rank percentile: the smallest value with at least q% of samples at or below."""
-    ordered = sorted(values)
-    return ordered[max(0, math.ceil(q / 100 * len(ordered)) - 1)]
 
 
 def rss_mb(pid: int) -> float | None:
@@ -169,12 +163,6 @@ def sample_memory(samples: MemorySamples, t0: float, stop: threading.Event) -> N
 
 
 # --- the server -------------------------------------------------------------------------
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 @contextmanager
 def served(data_dir: Path, log_path: Path, timeout: float) -> Iterator[tuple[str, int]]:
     """`python -m ui` (what `rag serve` runs) over data_dir, extractive; yields (url, pid)."""
@@ -189,31 +177,9 @@ def served(data_dir: Path, log_path: Path, timeout: float) -> Iterator[tuple[str
         GRADIO_ANALYTICS_ENABLED="False",
     )
     command = [sys.executable, "-m", "ui", "--host", "127.0.0.1", "--port", str(port)]
-    with log_path.open("wb") as log:
-        proc = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + timeout
-        while True:
-            if proc.poll() is not None:
-                tail = log_path.read_text(errors="replace")[-2000:]
-                raise RuntimeError(f"the server exited with {proc.returncode}:\n{tail}")
-            try:
-                if httpx.get(f"{url}/healthz", timeout=5).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"the server did not answer /healthz within {timeout:.0f}s")
-            time.sleep(0.5)
+    with running_server(command, f"{url}/healthz", log_path, timeout, env, cwd=ROOT) as proc:
         yield url, proc.pid
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=30)
 
 
 # --- the run ----------------------------------------------------------------------------

@@ -15,14 +15,15 @@ from typing import Any
 import httpx
 import openai
 import pytest
-from api_support import serve
-from conftest import free_port, make_settings, wait_http
 
-from rag.api import create_api
+from eval.bench.procs import free_port, wait_http
+from rag.answer.prompts import ABSTAIN_TEXT
+from rag.answer.references import short_authors
+from rag.api.app import create_api
 from rag.assistant import Assistant
-from rag.formatting import short_authors
-from rag.prompts import ABSTAIN_TEXT
-from rag.store import PaperStore
+from rag.store.chroma import PaperStore
+from tests.support.api import serve
+from tests.support.settings import make_settings
 
 FEEDBACK_Q = "Which paper explains why feedback alignment works through implicit regularization?"
 FOLLOW_UP_Q = "What conditions for convergence does it give?"
@@ -353,7 +354,7 @@ def test_health_is_503_when_the_store_goes_away(tmp_path: Path, embed_model: Any
         [*args, "--port", str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
     )
     try:
-        wait_http(f"http://127.0.0.1:{port}/api/v2/heartbeat", timeout=60, proc=proc)
+        wait_http(f"http://127.0.0.1:{port}/api/v2/heartbeat", 60, proc)
         settings = make_settings(
             tmp_path / "data", backend="extractive", chroma_host="127.0.0.1", chroma_port=port
         )

@@ -17,11 +17,11 @@ from typing import Any
 import httpx
 import pytest
 import schemathesis
-from api_support import serve
-from conftest import make_settings
 from hypothesis import HealthCheck, settings
 
-from rag.api import create_api
+from rag.api.app import create_api
+from tests.support.api import serve
+from tests.support.settings import make_settings
 
 
 def _schema_app() -> Any:

@@ -7,9 +7,9 @@ from typing import Any
 
 import httpx
 import pytest
-from api_support import serve
 
-from rag.api import MAX_BODY_BYTES, create_api
+from rag.api.app import MAX_BODY_BYTES, create_api
+from tests.support.api import serve
 
 Q = "Which paper explains why feedback alignment works through implicit regularization?"
 JSON = {"content-type": "application/json"}

@@ -11,11 +11,17 @@ from typing import Any
 import httpx
 import openai
 import pytest
-from api_support import serve
-from openai_stub import Reply, ScriptedLLMServer, llm_assistant, llm_server, scripted_server
 
-from rag.api import create_api
-from rag.prompts import ABSTAIN_TEXT
+from rag.answer.prompts import ABSTAIN_TEXT
+from rag.api.app import create_api
+from tests.support.api import serve
+from tests.support.openai_stub import (
+    Reply,
+    ScriptedLLMServer,
+    llm_assistant,
+    llm_server,
+    scripted_server,
+)
 
 __all__ = ["llm_assistant", "llm_server", "scripted_server"]  # fixtures, imported to register
 

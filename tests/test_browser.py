@@ -21,7 +21,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import ARTIFACTS, FIXTURE_CORPUS, ROOT, free_port, make_settings
+
+from eval.bench.procs import free_port
+from tests.support.paths import ARTIFACTS, FIXTURE_CORPUS, ROOT
+from tests.support.settings import make_settings
 
 pytestmark = pytest.mark.browser
 sync_api = pytest.importorskip("playwright.sync_api")
@@ -93,7 +96,7 @@ class AppServer:
 def prepare_store(built: Path, target: Path, extra: list[dict[str, Any]], embed_model: Any) -> Path:
     """A copy of the built fixture store plus `extra` papers, ingested here, then copied
     again so the served directory is one no other process has open."""
-    from rag.ingest import ingest
+    from rag.store.ingest import ingest
 
     staging = target.with_name(target.name + "-staging")
     shutil.copytree(built, staging)

@@ -1,129 +1,24 @@
-"""Follow-up questions: the deterministic rule (extractive backend), the LLM condense step
-(against the scripted OpenAI-protocol server), and chat end to end on the real store."""
+"""Follow-up questions in chat end to end on the real store, and the LLM condense step
+(against the scripted OpenAI-protocol server). The rule itself: tests/unit/test_followups.py."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
 
-import pytest
-from openai_stub import Reply, ScriptedLLMServer, llm_assistant, llm_server, scripted_server
-
-from rag.chat import (
-    MAX_HISTORY_CHARS,
-    condense_llm,
-    condense_rule,
-    is_follow_up,
-    previous_references,
+from rag.answer.followups import MAX_HISTORY_CHARS, condense_llm, condense_rule
+from rag.answer.references import answer_with_references
+from rag.types import ChatMessage
+from tests.support.conversation import FA_FIRST, FA_FOLLOW_UP, FA_PAPER, TITLES, history
+from tests.support.openai_stub import (
+    Reply,
+    ScriptedLLMServer,
+    llm_assistant,
+    llm_server,
+    scripted_server,
 )
-from rag.formatting import answer_with_references
-from rag.types import Answer, ChatMessage, Citation
 
 __all__ = ["llm_assistant", "llm_server", "scripted_server"]  # fixtures, imported to register
-
-FA_PAPER = "qklMNNub0H"
-FA_FIRST = "Which paper studies implicit regularization in feedback alignment?"
-FA_FOLLOW_UP = "What conservation law does it find?"
-TITLES = {
-    1: "Implicit Regularization in Feedback Alignment Learning Mechanisms for Neural Networks",
-    2: "Probabilistic Generating Circuits - Demystified",  # a title with its own dash
-    3: "Position: Mission Critical – Satellite Data is a Distinct Modality in Machine Learning",
-}
-
-
-def rendered_answer(titles: dict[int, str]) -> str:
-    """An assistant turn as the CLI/UI put it in history: answer plus reference list."""
-    citations = [
-        Citation(
-            n=n,
-            paper_id=f"p{n}",
-            title=title,
-            authors=["A. Author", "B. Author", "C. Author", "D. Author"],
-            url=f"https://openreview.net/forum?id=p{n}",
-            snippet="A sentence.",
-            score=0.5,
-        )
-        for n, title in titles.items()
-    ]
-    answer = Answer(
-        question="q",
-        answer=" ".join(f"Claim [{n}]." for n in titles),
-        abstained=False,
-        backend="extractive",
-        mode="hybrid",
-        citations=citations,
-    )
-    return answer_with_references(answer)
-
-
-def history(first: str = FA_FIRST, titles: dict[int, str] = TITLES) -> list[ChatMessage]:
-    return [
-        ChatMessage(role="user", content=first),
-        ChatMessage(role="assistant", content=rendered_answer(titles)),
-    ]
-
-
-# --- the rule ----------------------------------------------------------------------------------
-def test_reference_titles_are_read_back_whole() -> None:
-    assert previous_references(history()) == TITLES
-
-
-def test_only_the_last_assistant_turn_counts() -> None:
-    turns = [*history(titles={1: "Old Paper"}), *history(titles={1: "New Paper"})]
-    assert previous_references(turns) == {1: "New Paper"}
-    assert previous_references([ChatMessage(role="user", content="[1] Not a reference")]) == {}
-
-
-def test_no_history_or_standalone_question_is_unchanged() -> None:
-    assert condense_rule(FA_FOLLOW_UP, []) == FA_FOLLOW_UP
-    standalone = "Which ICML 2024 papers use diffusion models for molecule generation?"
-    assert not is_follow_up(standalone)
-    assert condense_rule(standalone, history()) == standalone
-
-
-def test_follow_up_carries_the_previous_question_and_cited_titles() -> None:
-    rewritten = condense_rule(FA_FOLLOW_UP, history())
-    assert rewritten.startswith(FA_FOLLOW_UP)
-    assert FA_FIRST in rewritten
-    assert TITLES[1] in rewritten and TITLES[2] in rewritten  # the first two references
-    assert TITLES[3] not in rewritten
-
-
-@pytest.mark.parametrize(
-    ("question", "pointed"),
-    [
-        ("What does the second one show?", 2),
-        ("And the last paper?", 3),
-        ("What does [3] measure?", 3),
-        ("How does the first one train?", 1),
-    ],
-)
-def test_follow_up_pointing_at_a_reference_carries_that_title(question: str, pointed: int) -> None:
-    rewritten = condense_rule(question, history())
-    assert TITLES[pointed] in rewritten
-    assert all(TITLES[n] not in rewritten for n in TITLES if n != pointed)
-
-
-@pytest.mark.parametrize(
-    ("question", "follow_up"),
-    [
-        ("What does [3] measure?", True),
-        ("What does the paper contribute?", True),
-        ("Which one is faster?", True),
-        ("and GraphsGPT?", True),
-        ("Compare them", True),
-        ("Which papers use diffusion models?", False),  # "papers" alone points nowhere
-        ("What method does BiLLM use for salient weights?", False),
-        ("Is itself a word here?", False),
-    ],
-)
-def test_what_counts_as_a_follow_up(question: str, follow_up: bool) -> None:
-    assert is_follow_up(question) is follow_up
-
-
-def test_long_question_is_never_treated_as_a_follow_up() -> None:
-    question = "Which paper " + "really " * 30 + "studies it?"
-    assert condense_rule(question, history()) == question
 
 
 # --- chat end to end, extractive ---------------------------------------------------------------

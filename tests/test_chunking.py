@@ -12,8 +12,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from tokenizers import Tokenizer
 
-from rag.chunking import Chunk, TokenCounter, approximate_token_counts, chunk_paper, embed_text
-from rag.corpus import load_corpus
+from rag.corpus.chunking import (
+    Chunk,
+    TokenCounter,
+    approximate_token_counts,
+    chunk_paper,
+    embed_text,
+)
+from rag.corpus.records import load_corpus
 from rag.settings import BUNDLED_CORPUS
 from rag.text import split_sentences
 from rag.types import Paper
@@ -147,7 +153,7 @@ def test_approximate_counts_are_a_usable_fallback() -> None:
 def test_ingest_counts_with_the_real_tokenizer(
     embed_model: Any, count_tokens: TokenCounter
 ) -> None:
-    from rag.backends import token_counter
+    from rag.embedding.base import token_counter
 
     texts = ["Feedback alignment $\\widetilde{O}(\\sqrt{T})$ regret.", "short", "x" * 3000]
     assert token_counter(embed_model)(texts) == count_tokens(texts)

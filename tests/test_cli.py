@@ -10,12 +10,12 @@ import re
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURE_CORPUS
-from store_checks import assert_consistent, settings_for, tiny_corpus
 
 from rag.cli import main
-from rag.corpus import load_corpus
-from rag.store import PaperStore
+from rag.corpus.records import load_corpus
+from rag.store.chroma import PaperStore
+from tests.support.paths import FIXTURE_CORPUS
+from tests.support.store_checks import assert_consistent, settings_for, tiny_corpus
 
 Capture = pytest.CaptureFixture[str]
 

@@ -20,9 +20,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from answer_support import FEEDBACK_ALIGNMENT
-from conftest import FIXTURE_CORPUS, ROOT, make_settings
-from store_checks import (
+
+from rag.assistant import Assistant
+from rag.corpus.records import load_corpus
+from rag.settings import Settings
+from rag.store.chroma import PaperStore
+from rag.store.ingest import ingest
+from tests.support.answers import FEEDBACK_ALIGNMENT
+from tests.support.paths import FIXTURE_CORPUS, ROOT
+from tests.support.settings import make_settings
+from tests.support.store_checks import (
     StoreState,
     assert_answers,
     assert_consistent,
@@ -30,12 +37,6 @@ from store_checks import (
     papers_not_in,
     store_state,
 )
-
-from rag.assistant import Assistant
-from rag.corpus import load_corpus
-from rag.ingest import ingest
-from rag.settings import Settings
-from rag.store import PaperStore
 
 FA_QUESTION = "Which ICML 2024 papers explain why feedback alignment works, and what do they find?"
 BUNDLED = ROOT / "data" / "icml2024.jsonl"

@@ -10,9 +10,9 @@ from typing import Any
 
 import numpy as np
 import pytest
-from conftest import make_settings
 
-from rag.embedding_cache import CachedEmbedding, EmbeddingCache
+from rag.embedding.cache import CachedEmbedding, EmbeddingCache
+from tests.support.settings import make_settings
 
 TEXTS = [
     "Feedback alignment trains networks without weight transport.",
@@ -94,13 +94,10 @@ def test_wrapped_model_gives_the_models_vectors_and_skips_it_on_hits(
     assert np.array_equal(cold, warm[::-1])
     assert wrapped.count_tokens(["a b c"]) == inner.count_tokens(["a b c"])
     assert wrapped.dimension == 384
-    with wrapped.bypassed():
-        wrapped.get_text_embedding_batch(["never stored"])
-    assert wrapped.cache.get_many(["never stored"]) == {}
 
 
 def test_settings_choose_cached_or_raw(tmp_path: Path) -> None:
-    from rag.backends import build_embed_model
+    from rag.embedding.factory import build_embed_model
 
     settings = make_settings(tmp_path)  # the shared model cache: no second ONNX export
     cached = build_embed_model(settings)

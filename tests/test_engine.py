@@ -12,22 +12,22 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from answer_support import (
+
+from rag.answer.citations import cited_numbers
+from rag.answer.prompts import ABSTAIN_TEXT, SYSTEM_PROMPT, user_prompt
+from rag.assistant import Assistant
+from rag.store.chroma import PaperStore
+from rag.store.ingest import ingest
+from rag.text import clean_text, split_sentences
+from rag.types import Answer
+from tests.support.answers import (
     FEEDBACK_ALIGNMENT,
     GRAPHS_GPT,
     INJECTION,
     injection_papers,
     write_jsonl,
 )
-from conftest import make_settings
-
-from rag.assistant import Assistant
-from rag.citations import cited_numbers
-from rag.ingest import ingest
-from rag.prompts import ABSTAIN_TEXT, SYSTEM_PROMPT, user_prompt
-from rag.store import PaperStore
-from rag.text import clean_text, split_sentences
-from rag.types import Answer
+from tests.support.settings import make_settings
 
 GRAPHS_QUESTION = "How many molecules is GraphsGPT pretrained on?"
 FA_QUESTION = "What conservation law does feedback alignment find?"

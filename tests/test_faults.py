@@ -24,17 +24,19 @@ from typing import Any
 
 import httpx
 import pytest
-from answer_support import FEEDBACK_ALIGNMENT
-from api_support import serve
-from conftest import FIXTURE_CORPUS, free_port, make_settings, wait_http
-from store_checks import assert_answers, assert_consistent, child_env
-from ui_http import UISession
 
+from eval.bench.procs import free_port, wait_http
 from rag.assistant import Assistant
-from rag.backends import token_counter
-from rag.corpus import load_corpus
-from rag.ingest import ingest, repair
-from rag.store import PaperStore
+from rag.corpus.records import load_corpus
+from rag.embedding.base import token_counter
+from rag.store.chroma import PaperStore
+from rag.store.ingest import ingest, repair
+from tests.support.answers import FEEDBACK_ALIGNMENT
+from tests.support.api import serve
+from tests.support.paths import FIXTURE_CORPUS
+from tests.support.settings import make_settings
+from tests.support.store_checks import assert_answers, assert_consistent, child_env
+from tests.support.ui_http import UISession
 
 FA_QUESTION = "Which ICML 2024 papers explain why feedback alignment works, and what do they find?"
 
@@ -48,8 +50,8 @@ PAUSE_AFTER_CHUNKS_S = 0.3
 # that crash state (chunks without records) is then hit on purpose, not by luck.
 KILL_DRIVER = f"""
 import importlib, sys, time
-importlib.import_module("rag.ingest").PAPERS_PER_WRITE = int(sys.argv[2])
-from rag.store import PaperStore
+importlib.import_module("rag.store.ingest").PAPERS_PER_WRITE = int(sys.argv[2])
+from rag.store.chroma import PaperStore
 
 def announce(name, write):
     def wrapped(self, *args, **kwargs):
@@ -288,9 +290,9 @@ def test_chroma_server_outages_while_serving(
 ) -> None:
     """Stopped (SIGTERM), killed (SIGKILL) and frozen (SIGSTOP): 503s and chat messages
     during each outage; served again after it, by the same app process."""
-    from rag import store as store_module
-    from rag.api import create_api
-    from ui.app import mount_ui
+    from rag.api.app import create_api
+    from rag.store import chroma as store_module
+    from ui.layout import mount_ui
 
     # Each request to the frozen server waits this long before it counts as an outage.
     monkeypatch.setattr(store_module, "SERVER_TIMEOUT_S", 2.0)

@@ -22,14 +22,16 @@ from typing import Any
 
 import httpx
 import pytest
-from api_support import serve
-from conftest import make_settings
 
-from rag.api import create_api
+from rag.api.app import create_api
 from rag.cli import main
-from rag.corpus import CorpusError, load_corpus
-from rag.store import PaperStore
-from ui.app import ChatController, mount_ui, new_state
+from rag.corpus.records import load_corpus
+from rag.errors import CorpusError
+from rag.store.chroma import PaperStore
+from tests.support.api import serve
+from tests.support.settings import make_settings
+from ui.app import ChatController, new_state
+from ui.layout import mount_ui
 
 Q = "Which paper explains why feedback alignment works through implicit regularization?"
 FA = "qklMNNub0H"  # the feedback-alignment paper Q is about
@@ -512,7 +514,7 @@ def test_api_key_never_reaches_the_server_log(
 ) -> None:
     """`rag serve --verbose` (everything at DEBUG) with the key set and the UI protected:
     wrong keys, the right key and UI logins leave no trace of the key in its output."""
-    from conftest import free_port, running_server
+    from eval.bench.procs import free_port, running_server
 
     key = "k3y-" + uuid.uuid4().hex
     port = free_port()
@@ -523,7 +525,7 @@ def test_api_key_never_reaches_the_server_log(
     command = [sys.executable, "-m", "ui", "--verbose", "--port", str(port)]
     url = f"http://127.0.0.1:{port}"
     log = tmp_path / "serve.log"
-    with running_server(command, f"{url}/healthz", log, timeout=120) as proc:
+    with running_server(command, f"{url}/healthz", log, timeout_s=120) as proc:
         assert proc.poll() is None
         for bearer in (key[:-1] + "X", key.upper(), f"{key} {key}"):
             auth = {"Authorization": f"Bearer {bearer}"}

@@ -8,16 +8,23 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import FIXTURE_CORPUS
-from store_checks import assert_consistent, chunk_ids_by_paper, settings_for, tiny_corpus
 
-from rag.backends import token_counter
-from rag.chunking import chunk_paper
-from rag.corpus import CorpusError, load_corpus
-from rag.ingest import ingest, repair
+from rag.corpus.chunking import chunk_paper
+from rag.corpus.records import load_corpus
+from rag.embedding.base import token_counter
+from rag.errors import CorpusError, ModelMismatchError
 from rag.settings import Settings
-from rag.store import ModelMismatchError, PaperStore, chunk_node
+from rag.store.chroma import PaperStore
+from rag.store.ingest import ingest, repair
+from rag.store.nodes import chunk_node
 from rag.types import Paper
+from tests.support.paths import FIXTURE_CORPUS
+from tests.support.store_checks import (
+    assert_consistent,
+    chunk_ids_by_paper,
+    settings_for,
+    tiny_corpus,
+)
 
 
 @pytest.fixture
@@ -201,7 +208,7 @@ def test_slices_and_small_batches_store_everything(
     settings: Settings, corpus: Path, embed_model: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # `rag.ingest` the attribute is the function (re-exported by rag/__init__); patch the module.
-    monkeypatch.setattr(importlib.import_module("rag.ingest"), "PAPERS_PER_WRITE", 4)
+    monkeypatch.setattr(importlib.import_module("rag.store.ingest"), "PAPERS_PER_WRITE", 4)
     store = PaperStore(settings)
     store.max_batch = 2  # every Chroma call sees at most 2 records
     progress: list[int] = []

@@ -21,21 +21,21 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import FIXTURE_CORPUS
-from store_checks import assert_consistent, settings_for, tiny_corpus
 
-from rag.backends import token_counter
-from rag.corpus import load_corpus
-from rag.ingest import ingest, repair
-from rag.store import PaperStore
+from rag.corpus.records import load_corpus
+from rag.embedding.base import token_counter
+from rag.store.chroma import PaperStore
+from rag.store.ingest import ingest, repair
+from tests.support.paths import FIXTURE_CORPUS
+from tests.support.store_checks import assert_consistent, settings_for, tiny_corpus
 
 PER_SLICE = 4
 # The driver only slows the process down: a pause after each slice's chunks are written
 # (before its paper records) makes the most interesting crash state likely, not rare.
 DRIVER = f"""
 import importlib, sys, time
-importlib.import_module("rag.ingest").PAPERS_PER_WRITE = {PER_SLICE}
-from rag.store import PaperStore
+importlib.import_module("rag.store.ingest").PAPERS_PER_WRITE = {PER_SLICE}
+from rag.store.chroma import PaperStore
 add = PaperStore.add_chunk_nodes
 def add_then_pause(self, nodes):
     add(self, nodes)

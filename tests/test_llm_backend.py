@@ -13,13 +13,19 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from conftest import free_port
-from openai_stub import Reply, ScriptedLLMServer, llm_assistant, llm_server, scripted_server
 
-from rag.citations import cited_numbers
-from rag.prompts import ABSTAIN_TEXT, SYSTEM_PROMPT
-from rag.synthesis import AnswerError
+from eval.bench.procs import free_port
+from rag.answer.citations import cited_numbers
+from rag.answer.prompts import ABSTAIN_TEXT, SYSTEM_PROMPT
+from rag.errors import AnswerError
 from rag.types import Answer
+from tests.support.openai_stub import (
+    Reply,
+    ScriptedLLMServer,
+    llm_assistant,
+    llm_server,
+    scripted_server,
+)
 
 __all__ = ["llm_assistant", "llm_server", "scripted_server"]  # fixtures, imported to register
 

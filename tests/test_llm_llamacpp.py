@@ -21,11 +21,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import free_port, make_settings, running_server
 
-from rag.citations import cited_numbers
-from rag.prompts import ABSTAIN_TEXT
+from eval.bench.procs import free_port, running_server
+from rag.answer.citations import cited_numbers
+from rag.answer.prompts import ABSTAIN_TEXT
 from rag.types import Answer, ChatMessage
+from tests.support.settings import make_settings
 
 pytestmark = pytest.mark.llm
 
@@ -66,14 +67,14 @@ def llama_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         "--verbose",
         "False",
     ]
-    with running_server(command, f"http://127.0.0.1:{port}/v1/models", log_path, timeout=180):
+    with running_server(command, f"http://127.0.0.1:{port}/v1/models", log_path, timeout_s=180):
         yield f"http://127.0.0.1:{port}/v1"
 
 
 @pytest.fixture(scope="module")
 def llama_assistant(llama_server: str, built_store_dir: Path, embed_model: Any) -> Any:
     from rag.assistant import Assistant
-    from rag.store import PaperStore
+    from rag.store.chroma import PaperStore
 
     settings = make_settings(
         built_store_dir,

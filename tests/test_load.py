@@ -13,11 +13,12 @@ from typing import Any
 
 import httpx
 import pytest
-from api_support import serve
-from conftest import ROOT, make_settings
-from ui_http import UISession
 
 from rag.feedback import MAX_COMMENT_CHARS, read_feedback
+from tests.support.api import serve
+from tests.support.paths import ROOT
+from tests.support.settings import make_settings
+from tests.support.ui_http import UISession
 
 LOAD_TEST = ROOT / "scripts" / "load_test.py"
 
@@ -63,8 +64,8 @@ def test_twenty_clients_for_ten_seconds(store_copy: Path, tmp_path: Path) -> Non
 
 
 def test_concurrent_votes_over_http_keep_every_line(assistant: Any, tmp_path: Path) -> None:
-    from rag.api import create_api
-    from ui.app import mount_ui
+    from rag.api.app import create_api
+    from ui.layout import mount_ui
 
     settings = make_settings(tmp_path / "data", backend="extractive")  # feedback goes here
     app = mount_ui(create_api(assistant, settings), assistant, settings)

@@ -10,10 +10,10 @@ from pathlib import Path
 import numpy as np
 import onnx
 import pytest
-from conftest import make_settings
 
-from rag.backends import resolve_local_model_path
-from rag.onnx_embedding import OnnxEmbedding, export_onnx
+from rag.embedding.factory import resolve_local_model_path
+from rag.embedding.onnx_runtime import OnnxEmbedding, export_onnx
+from tests.support.settings import make_settings
 
 TEXTS = [
     "Feedback alignment trains deep networks without symmetric weight transport.",

@@ -8,19 +8,19 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from answer_support import (
+
+from rag.assistant import Assistant
+from rag.store.chroma import PaperStore
+from rag.store.ingest import ingest
+from rag.types import Filters, RetrievedPaper
+from tests.support.answers import (
     FEEDBACK_ALIGNMENT,
     GRAPHS_GPT,
     bundled_record,
     write_jsonl,
 )
-from conftest import FIXTURE_CORPUS, make_settings
-
-from rag.assistant import Assistant
-from rag.ingest import ingest
-from rag.retrieve import paper_ids
-from rag.store import PaperStore
-from rag.types import Filters
+from tests.support.paths import FIXTURE_CORPUS
+from tests.support.settings import make_settings
 
 MODES = ["dense", "bm25", "hybrid"]
 FA_QUESTION = "What conservation law does feedback alignment find?"
@@ -122,6 +122,10 @@ def test_filter_matching_nothing_returns_nothing(
     assistant: Any, mode: str, filters: dict[str, Any]
 ) -> None:
     assert assistant.retrieve(FA_QUESTION, mode=mode, filters=filters) == []
+
+
+def paper_ids(papers: list[RetrievedPaper]) -> list[str]:
+    return [p.paper.id for p in papers]
 
 
 def _bm25_files(data_dir: Path) -> dict[str, tuple[int, int]]:

@@ -6,12 +6,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import FIXTURE_CORPUS, free_port, make_settings
 
-import rag.store
-from rag.corpus import load_corpus
-from rag.store import ModelMismatchError, PaperStore, StoreError, chunk_node
+import rag.store.chroma
+from eval.bench.procs import free_port
+from rag.corpus.records import load_corpus
+from rag.errors import ModelMismatchError, StoreError
+from rag.store.chroma import PaperStore
+from rag.store.nodes import chunk_node
 from rag.types import Paper
+from tests.support.paths import FIXTURE_CORPUS
+from tests.support.settings import make_settings
 
 DIM = 4
 
@@ -78,7 +82,7 @@ def test_writes_and_deletes_are_batched_to_the_client_limit(
     assert calls == [3, 3, 3, 1]
     assert store.counts() == (10, 20)
     # Reads page through everything, whatever the page size.
-    monkeypatch.setattr(rag.store, "READ_PAGE", 7)
+    monkeypatch.setattr(rag.store.chroma, "READ_PAGE", 7)
     assert len(store.load_papers()) == 10 and len(store.chunk_records()) == 20
     store.delete_chunks_of([p.id for p in sample[:7]])
     store.delete_papers([p.id for p in sample[:7]])

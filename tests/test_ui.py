@@ -14,16 +14,19 @@ from typing import Any
 import gradio as gr
 import httpx
 import pytest
-from api_support import serve
-from conftest import ROOT, free_port, make_settings
-from openai_stub import Reply, ScriptedLLMServer
 
+from eval.bench.procs import free_port
+from rag.answer.prompts import ABSTAIN_TEXT
+from rag.answer.references import previous_references
 from rag.assistant import Assistant
-from rag.chat import previous_references
+from rag.errors import AnswerError
 from rag.feedback import read_feedback
-from rag.prompts import ABSTAIN_TEXT, ERROR_PREFIX
-from rag.store import PaperStore
+from rag.store.chroma import PaperStore
 from rag.types import ChatMessage
+from tests.support.api import serve
+from tests.support.openai_stub import Reply, ScriptedLLMServer
+from tests.support.paths import ROOT
+from tests.support.settings import make_settings
 from ui.app import ChatController, new_state
 
 FA_QUESTION = "Which ICML 2024 papers explain why feedback alignment works, and what do they find?"
@@ -219,7 +222,7 @@ def test_llm_failures_are_readable_messages(
     started = time.monotonic()
     html = last_content(run(controller, FA_QUESTION))
     assert time.monotonic() - started < 8
-    assert 'class="rag-error"' in html and ERROR_PREFIX in html and expected in html
+    assert 'class="rag-error"' in html and AnswerError.title in html and expected in html
     assert "Traceback" not in html
 
 
@@ -234,7 +237,7 @@ def test_llm_server_down_is_a_readable_message(
     )
     controller = ChatController(Assistant(settings, PaperStore(settings), embed_model), settings)
     html = last_content(run(controller, FA_QUESTION))
-    assert ERROR_PREFIX in html and "cannot be reached" in html
+    assert AnswerError.title in html and "cannot be reached" in html
 
 
 # --- feedback ---------------------------------------------------------------------------------
@@ -293,8 +296,8 @@ def test_side_panel_names_backend_and_corpus(controller: ChatController) -> None
 
 
 def served_app(assistant: Any, settings: Any) -> Any:
-    from rag.api import create_api
-    from ui.app import mount_ui
+    from rag.api.app import create_api
+    from ui.layout import mount_ui
 
     return mount_ui(create_api(assistant, settings), assistant, settings)
 
@@ -316,7 +319,7 @@ def test_mounted_ui_keeps_api_routes_and_its_settings(assistant: Any, tmp_path: 
 
 
 def test_answers_share_one_queue_limit(assistant: Any, tmp_path: Path) -> None:
-    from ui.app import build_ui
+    from ui.layout import build_ui
 
     demo = build_ui(assistant, make_settings(tmp_path, backend="extractive", ui_concurrency=3))
     assert demo._queue.default_concurrency_limit == 3

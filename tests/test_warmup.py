@@ -8,13 +8,12 @@ import time
 from pathlib import Path
 from typing import Any
 
-from conftest import make_settings
-
+from rag.answer.warmup import EvidenceWarmer
 from rag.assistant import Assistant
-from rag.embedding_cache import CachedEmbedding, EmbeddingCache
-from rag.store import PaperStore
+from rag.embedding.cache import CachedEmbedding, EmbeddingCache
+from rag.store.chroma import PaperStore
 from rag.text import split_sentences
-from rag.warmup import EvidenceWarmer
+from tests.support.settings import make_settings
 
 
 def _assistant(data_dir: Path, embed_model: Any, cache_dir: Path) -> Assistant:
@@ -71,8 +70,8 @@ def test_stop_ends_the_thread_early(assistant: Any) -> None:
 def test_reload_restarts_the_warmup_on_the_new_catalogue(
     store_copy: Path, embed_model: Any, tmp_path: Path
 ) -> None:
-    from rag.corpus import load_corpus
-    from rag.ingest import write_papers
+    from rag.corpus.records import load_corpus
+    from rag.store.ingest import write_papers
 
     assistant = _assistant(store_copy, embed_model, tmp_path / "cache")
     first = assistant.start_warmup()

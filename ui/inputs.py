@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import math
 
-from rag import Filters, InputError
+from rag.errors import InputError
 from rag.text import unpaired_surrogate
+from rag.types import Filters
 
 
 def make_filters(

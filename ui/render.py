@@ -19,7 +19,7 @@ import html
 import re
 from urllib.parse import urlsplit
 
-from rag.formatting import answer_with_references, short_authors
+from rag.answer.references import short_authors
 from rag.types import Answer, Citation, Related
 
 SAFE_SCHEMES = frozenset({"http", "https"})
@@ -225,8 +225,3 @@ def error_html(title: str, detail: str) -> str:
     return (
         f'<div class="rag-error" role="alert"><strong>{esc(title)}</strong> {_plain(detail)}</div>'
     )
-
-
-def answer_markdown(answer: Answer) -> str:
-    """What the copy button copies: the answer with its numbered references, as Markdown."""
-    return answer_with_references(answer)

@@ -17,13 +17,13 @@ from typing import Any
 
 from eval.bench.procs import BenchError
 from eval.bench.samples import ratio, summarise
+from rag.settings import RETRIEVAL_MODES
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 QUESTION_FILES = (
     ROOT / "eval" / "datasets" / "dev.jsonl",
     ROOT / "eval" / "datasets" / "test.jsonl",
 )
-MODES = ("dense", "bm25", "hybrid")
 
 
 def query_pool(
@@ -93,7 +93,7 @@ class Paths:
         out: dict[str, Any] = {}
         self.cold()
         out["query_embedding"], _ = _timed(lambda: a.embed_model.get_query_embedding(question))
-        for mode in MODES:
+        for mode in RETRIEVAL_MODES:
             self.cold()
             out[mode], _ = _timed(lambda m=mode: a.retrieve(question, mode=m))
         self.answer(question, "answer_first_sight", out)
@@ -171,7 +171,7 @@ def measure_latency(
     warmup_report = warm_evidence(assistant, warm_timeout_s)
     for q, row in zip(measured, rows, strict=True):
         paths.answer(q, "answer", row)
-    keys = ["query_embedding", *MODES, "answer", "answer_first_sight"]
+    keys = ["query_embedding", *RETRIEVAL_MODES, "answer", "answer_first_sight"]
     if baseline is not None:
         keys += ["baseline_query_embedding", "baseline"]
     stats = {k: summarise([r[k] for r in rows]) for k in keys}

@@ -5,7 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-MODES = ("dense", "bm25", "hybrid")
+from rag.settings import RETRIEVAL_MODES
+
 BACKEND_COLOURS = {"embedded": "tab:blue", "server": "tab:red"}
 
 
@@ -38,7 +39,7 @@ def plot_scale(rows: list[dict[str, Any]], target: Path) -> bool:
     for ax, backend in zip(axes, backends, strict=False):
         mine = sorted((r for r in rows if r["backend"] == backend), key=lambda r: r["chunks"])
         x = [r["chunks"] for r in mine]
-        for mode in MODES:
+        for mode in RETRIEVAL_MODES:
             for stat, style in (("p50", "-"), ("p95", "--")):
                 y = [r["latency_ms"][mode][stat] for r in mine]
                 ax.plot(x, y, style, marker="o", color=COLOURS[mode], label=f"{mode} {stat}")

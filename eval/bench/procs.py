@@ -80,23 +80,51 @@ def run_child(task: str, payload: dict[str, Any], work: Path, timeout_s: float) 
 
 
 def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on right now."""
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])
 
 
-def wait_http(url: str, timeout_s: float, proc: subprocess.Popen[Any]) -> None:
+def wait_http(url: str, timeout_s: float, proc: subprocess.Popen[Any] | None = None) -> None:
+    """Return once `url` answers with a status under 500 (a server still loading says 503);
+    fail early if `proc`, the server, exits first."""
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
-        if proc.poll() is not None:
+        if proc is not None and proc.poll() is not None:
             raise BenchError(f"server exited with {proc.returncode} before {url} answered")
         try:
-            if httpx.get(url, timeout=2).status_code == 200:
+            if httpx.get(url, timeout=2).status_code < 500:
                 return
         except httpx.HTTPError:
             pass
         time.sleep(0.05)
     raise BenchError(f"{url} did not answer within {timeout_s:.0f} s")
+
+
+@contextmanager
+def running_server(
+    command: list[str],
+    ready_url: str,
+    log_path: Path,
+    timeout_s: float = 60.0,
+    env: dict[str, str] | None = None,
+    cwd: Path | None = None,
+) -> Iterator[subprocess.Popen[bytes]]:
+    """A real server process, ready when `ready_url` answers; stopped (then killed) after.
+
+    If it never gets ready, the error carries the tail of its log.
+    """
+    with log_path.open("wb") as log:
+        proc = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=env, cwd=cwd)
+    try:
+        try:
+            wait_http(ready_url, timeout_s, proc)
+        except BenchError as exc:
+            raise BenchError(f"{exc}\n{_tail(log_path)}") from exc
+        yield proc
+    finally:
+        stop(proc)
 
 
 def stop(proc: subprocess.Popen[Any]) -> None:
@@ -128,13 +156,6 @@ def chroma_server(path: Path, log_path: Path, timeout_s: float = 60.0) -> Iterat
         raise BenchError(f"the `chroma` CLI is not installed next to {sys.executable}")
     port = free_port()
     command = [str(exe), "run", "--path", str(path), "--host", "127.0.0.1", "--port", str(port)]
-    with log_path.open("wb") as log:
-        proc = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=bench_env())
-    try:
-        try:
-            wait_http(f"http://127.0.0.1:{port}/api/v2/heartbeat", timeout_s, proc)
-        except BenchError as exc:
-            raise BenchError(f"chroma run: {exc}\n{_tail(log_path)}") from exc
+    heartbeat = f"http://127.0.0.1:{port}/api/v2/heartbeat"
+    with running_server(command, heartbeat, log_path, timeout_s, bench_env()) as proc:
         yield {"host": "127.0.0.1", "port": port, "pid": proc.pid}
-    finally:
-        stop(proc)

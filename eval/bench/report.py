@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from eval.bench.plot import plot_scale
+from rag.settings import RETRIEVAL_MODES
 
 LATENCY_ROWS = (
     ("query_embedding", "query embedding alone (ours, ONNX; the floor)"),
@@ -171,10 +172,7 @@ def scale_lines(section: dict[str, Any], plot_rel: str | None) -> list[str]:
                 r["papers"],
                 r["build_s"],
                 r["open_s"],
-                *(
-                    f"{lat[m]['p50']:.1f} / {lat[m]['p95']:.1f}"
-                    for m in ("dense", "bm25", "hybrid")
-                ),
+                *(f"{lat[m]['p50']:.1f} / {lat[m]['p95']:.1f}" for m in RETRIEVAL_MODES),
                 r["query_process_peak_rss_mb"],
                 r.get("server_rss_mb"),
                 r["disk_mb"],

@@ -12,8 +12,8 @@ from typing import Any
 
 import psutil
 
-from eval.bench.latency import MODES
 from eval.bench.samples import summarise
+from rag.settings import RETRIEVAL_MODES
 
 
 def run_scale_queries(payload: dict[str, Any], process_started: float) -> dict[str, Any]:
@@ -27,7 +27,7 @@ def run_scale_queries(payload: dict[str, Any], process_started: float) -> dict[s
     open_s = time.perf_counter() - started
     rss_after_open = psutil.Process().memory_info().rss / 1024**2
     papers, chunks = assistant.store.counts()
-    modes = payload.get("modes") or list(MODES)
+    modes = payload.get("modes") or list(RETRIEVAL_MODES)
     for question in payload["warmup"]:
         for mode in modes:
             assistant.retrieve(question, mode=mode)

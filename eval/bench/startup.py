@@ -2,14 +2,13 @@
 
 Each run launches the real command (`rag serve`, which execs `python -m ui`) as a new
 process over a private copy of the store this bench built, polls /healthz every 50 ms
-until it answers 200, then sends one /v1/ask and waits for its answer. The serving
+until it answers, then sends one /v1/ask and waits for its answer. The serving
 process's resident memory is read (psutil) after that first answer.
 """
 
 from __future__ import annotations
 
 import shutil
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -17,7 +16,7 @@ from typing import Any
 
 import httpx
 
-from eval.bench.procs import BenchError, bench_env, free_port, rss_mb, stop, wait_http
+from eval.bench.procs import BenchError, bench_env, free_port, rss_mb, running_server
 from eval.bench.samples import median_of
 
 
@@ -34,31 +33,27 @@ def one_start(
     env = bench_env(
         RAG_DATA_DIR=str(data_dir), RAG_MODEL_CACHE_DIR=model_cache, RAG_BACKEND="extractive"
     )
-    with log_path.open("wb") as log:
-        started = time.perf_counter()
-        proc = subprocess.Popen(serve_command(port), stdout=log, stderr=subprocess.STDOUT, env=env)
+    base = f"http://127.0.0.1:{port}"
+    started = time.perf_counter()
     try:
-        base = f"http://127.0.0.1:{port}"
-        try:
-            wait_http(f"{base}/healthz", timeout_s, proc)
-        except BenchError as exc:
-            tail = log_path.read_text(errors="replace")[-3000:]
-            raise BenchError(f"rag serve: {exc}\n{tail}") from exc
-        healthz_s = time.perf_counter() - started
-        ask_started = time.perf_counter()
-        reply = httpx.post(f"{base}/v1/ask", json={"question": question}, timeout=timeout_s)
-        answered = time.perf_counter()
-        if reply.status_code != 200:
-            raise BenchError(f"rag serve: /v1/ask answered {reply.status_code}: {reply.text[:500]}")
-        return {
-            "healthz_s": round(healthz_s, 3),
-            "first_answer_s": round(answered - started, 3),
-            "first_ask_ms": round((answered - ask_started) * 1000, 1),
-            "rss_after_first_answer_mb": rss_mb(proc.pid),
-            "abstained": bool(reply.json().get("abstained")),
-        }
-    finally:
-        stop(proc)
+        server = running_server(serve_command(port), f"{base}/healthz", log_path, timeout_s, env)
+        with server as proc:
+            healthz_s = time.perf_counter() - started
+            ask_started = time.perf_counter()
+            reply = httpx.post(f"{base}/v1/ask", json={"question": question}, timeout=timeout_s)
+            answered = time.perf_counter()
+            rss = rss_mb(proc.pid)
+    except BenchError as exc:
+        raise BenchError(f"rag serve: {exc}") from exc
+    if reply.status_code != 200:
+        raise BenchError(f"rag serve: /v1/ask answered {reply.status_code}: {reply.text[:500]}")
+    return {
+        "healthz_s": round(healthz_s, 3),
+        "first_answer_s": round(answered - started, 3),
+        "first_ask_ms": round((answered - ask_started) * 1000, 1),
+        "rss_after_first_answer_mb": rss,
+        "abstained": bool(reply.json().get("abstained")),
+    }
 
 
 def measure_startup(

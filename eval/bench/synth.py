@@ -100,7 +100,7 @@ def _copy(
     varier: Varier,
 ) -> tuple[list[Any], list[tuple[Any, int]], float]:
     """Nodes and paper records of copy k; and the mean cosine of its vectors to the real ones."""
-    from rag.store import chunk_node
+    from rag.store.nodes import chunk_node
 
     new_vectors = vectors if k == 0 else varier.vectors(vectors)
     cosine = float(np.mean(np.sum(new_vectors * vectors, axis=1)))

@@ -1,0 +1,195 @@
+"""The cited-answer query engine: retrieve ▶ weigh evidence ▶ write ▶ validate ▶ abstain.
+
+A llama-index `CustomQueryEngine`, so it plugs into anything that takes a query engine
+(`engine.query("…")` returns a `Response` whose metadata carries the typed `Answer`);
+`events()` is the streaming form every interface uses.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Iterator
+from typing import Any, Literal
+
+from llama_index.core.base.response.schema import Response
+from llama_index.core.query_engine import CustomQueryEngine
+from llama_index.core.schema import NodeWithScore, TextNode
+
+from rag.answer.citations import StreamingMarkerFilter, cited_numbers, filter_stream
+from rag.answer.evidence import Evidence, EvidenceScorer
+from rag.answer.prompts import ABSTAIN_TEXT
+from rag.answer.synthesizer import Synthesizer
+from rag.retrieval.retriever import PaperRetriever
+from rag.settings import AnswerSettings, RetrievalMode, RetrievalSettings
+from rag.types import Answer, ChatMessage, Citation, Filters, Related, RetrievedPaper
+
+RELATED_SHOWN = 3
+_ABSTAIN_PATTERN = re.compile(
+    r"(do not|don't|does not|doesn't|cannot|can't) answer this question", re.I
+)
+
+Event = tuple[Literal["delta"], str] | tuple[Literal["answer"], Answer]
+
+
+def _related(sources: list[RetrievedPaper]) -> list[Related]:
+    return [
+        Related(
+            paper_id=s.paper.id,
+            title=s.paper.title,
+            authors=s.paper.authors,
+            url=s.paper.url,
+            status=s.paper.status,
+            score=round(s.score, 6),
+        )
+        for s in sources[:RELATED_SHOWN]
+    ]
+
+
+class CitedQueryEngine(CustomQueryEngine):
+    """Retrieve ▶ weigh evidence ▶ write ▶ validate [n] ▶ abstain, as one query engine.
+
+    `events()` streams ("delta", text) then ("answer", Answer); `answer()` returns the
+    Answer; `query()` (llama-index) returns a `Response` carrying it in its metadata.
+    """
+
+    retrieval: RetrievalSettings
+    answering: AnswerSettings
+    retriever: PaperRetriever
+    scorer: EvidenceScorer
+    synthesizer: Synthesizer
+
+    def custom_query(self, query_str: str) -> Response:
+        answer = self.answer(query_str)
+        nodes = [
+            NodeWithScore(
+                node=TextNode(text=c.snippet, metadata={"paper_id": c.paper_id, "n": c.n}),
+                score=c.score,
+            )
+            for c in answer.citations
+        ]
+        return Response(
+            answer.answer, source_nodes=nodes, metadata={"answer": answer.model_dump(mode="json")}
+        )
+
+    def answer(self, question: str, **options: Any) -> Answer:
+        """The final Answer of `events()` (same options)."""
+        final: Answer | None = None
+        for kind, payload in self.events(question, **options):
+            if kind == "answer":
+                final = payload  # type: ignore[assignment]
+        assert final is not None
+        return final
+
+    def events(
+        self,
+        question: str,
+        *,
+        standalone: str | None = None,
+        history: list[ChatMessage] | None = None,
+        top_k: int | None = None,
+        mode: RetrievalMode | None = None,
+        filters: Filters | None = None,
+    ) -> Iterator[Event]:
+        """Yield ("delta", text) while the answer is written, then ("answer", Answer)."""
+        started = time.perf_counter()
+        query = standalone or question
+        mode = mode or self.retrieval.mode
+        sources = self.retriever.retrieve(query, top_k or self.retrieval.top_k, mode, filters)
+        retrieved = time.perf_counter()
+        evidence = self.scorer.score(query, sources)
+        scored = time.perf_counter()
+        base = self._answer_fields(question, query, mode, evidence)
+        if not sources or evidence.confidence < self.answering.abstain_threshold:
+            yield ("delta", ABSTAIN_TEXT)
+            yield ("answer", self._abstention(base, sources, started, retrieved, scored))
+            return
+
+        marker_filter = StreamingMarkerFilter(len(sources))
+        parts: list[str] = []
+        for delta in filter_stream(
+            self.synthesizer.stream(query, sources, evidence, history), marker_filter
+        ):
+            parts.append(delta)
+            yield ("delta", delta)
+        text = "".join(parts).strip()
+        numbers = cited_numbers(text)
+        if not numbers or _ABSTAIN_PATTERN.search(text):
+            # An answer with no valid citation is never presented as an answer.
+            answer = self._abstention(base, sources, started, retrieved, scored)
+            answer.invalid_citations_removed = marker_filter.removed
+            yield ("answer", answer)
+            return
+        timings = _timings(started, retrieved, scored)
+        yield (
+            "answer",
+            Answer(
+                **base,
+                answer=text,
+                abstained=False,
+                citations=self._citations(numbers, sources, evidence),
+                invalid_citations_removed=marker_filter.removed,
+                timings_ms=timings,
+            ),
+        )
+
+    def _answer_fields(
+        self, question: str, query: str, mode: str, evidence: Evidence
+    ) -> dict[str, Any]:
+        """What every Answer of this question carries, answered or not."""
+        return {
+            "question": question,
+            "standalone_question": query,
+            "backend": self.synthesizer.name,
+            "model": self.synthesizer.model,
+            "mode": mode,
+            "confidence": round(evidence.confidence, 4),
+            "evidence": {
+                "best_cosine": round(evidence.best_cosine, 4),
+                "coverage": round(evidence.coverage, 4),
+                "agreement": evidence.agreement,
+            },
+        }
+
+    def _abstention(
+        self, base: dict[str, Any], sources: list[RetrievedPaper], *marks: float
+    ) -> Answer:
+        return Answer(
+            **base,
+            answer=ABSTAIN_TEXT,
+            abstained=True,
+            related=_related(sources),
+            timings_ms=_timings(*marks),
+        )
+
+    def _citations(
+        self, numbers: list[int], sources: list[RetrievedPaper], evidence: Evidence
+    ) -> list[Citation]:
+        chosen = self.synthesizer.snippets(evidence)
+        citations = []
+        for n in sorted(numbers):
+            source = sources[n - 1]
+            snippet = chosen.get(n) or [s.text for s in evidence.best_for(n, 1)]
+            citations.append(
+                Citation(
+                    n=n,
+                    paper_id=source.paper.id,
+                    title=source.paper.title,
+                    authors=source.paper.authors,
+                    url=source.paper.url,
+                    status=source.paper.status,
+                    snippet=" ".join(snippet),
+                    score=round(source.score, 6),
+                )
+            )
+        return citations
+
+
+def _timings(started: float, retrieved: float, scored: float) -> dict[str, float]:
+    now = time.perf_counter()
+    return {
+        "retrieve": round((retrieved - started) * 1000, 2),
+        "evidence": round((scored - retrieved) * 1000, 2),
+        "answer": round((now - scored) * 1000, 2),
+        "total": round((now - started) * 1000, 2),
+    }

@@ -1,0 +1,196 @@
+"""Which sentences of the retrieved abstracts answer the question, and how sure we are.
+
+Sentence score = cosine(question, sentence) blended with an idf-weighted share of the
+question's content terms that the sentence contains. The same signals, plus agreement
+between the dense and BM25 rankings, give the evidence confidence behind abstention
+(a threshold on one retrieval score alone cannot separate unanswerable questions: the
+top-1 cosine's answerable and unanswerable distributions overlap on the dev questions).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from itertools import pairwise
+
+import numpy as np
+from llama_index.core.base.embeddings.base import BaseEmbedding
+
+from rag.embedding.lru import LRUCache
+from rag.text import content_terms, split_sentences
+from rag.types import Paper, RetrievedPaper
+
+LEXICAL_WEIGHT = 0.35
+PAIR_WEIGHT = 0.3
+# "Code is available at https://…" echoes the method's name but answers nothing.
+BOILERPLATE_WEIGHT = 0.5
+_BOILERPLATE = re.compile(
+    r"https?://|github\.com|\b(code|data|models?|implementation)s?\b[^.]{0,40}\b(is|are)\b"
+    r"[^.]{0,20}\b(publicly |freely |openly )?(available|released)",
+    re.I,
+)
+# Logistic weights over [best sentence cosine, query-term coverage, retriever agreement];
+# fitted on eval/datasets/dev.jsonl by `python -m eval calibrate` (eval/README.md says how).
+CONFIDENCE_WEIGHTS = (9.0, 5.0, 0.6)
+CONFIDENCE_BIAS = -6.4
+
+
+@dataclass
+class ScoredSentence:
+    source: int  # 1-based number of the source it comes from
+    position: int  # index of the sentence in its abstract
+    text: str
+    cosine: float
+    lexical: float
+
+    @property
+    def score(self) -> float:
+        return (1 - LEXICAL_WEIGHT) * self.cosine + LEXICAL_WEIGHT * self.lexical
+
+
+@dataclass
+class Evidence:
+    sentences: list[ScoredSentence] = field(default_factory=list)
+    # 1-based source number -> how well the paper as a whole answers (best sentence + terms)
+    paper_relevance: dict[int, float] = field(default_factory=dict)
+    best_cosine: float = 0.0
+    coverage: float = 0.0
+    agreement: float = 0.0
+    confidence: float = 0.0
+
+    def best_for(self, source: int, limit: int = 2) -> list[ScoredSentence]:
+        mine = [s for s in self.sentences if s.source == source]
+        return sorted(mine, key=lambda s: s.score, reverse=True)[:limit]
+
+
+@dataclass
+class QueryTerms:
+    weights: dict[str, float]  # stemmed content term -> idf
+    bigrams: set[tuple[str, str]]  # adjacent content terms of the question
+
+
+class TermStats:
+    """Inverse document frequencies over the catalogue's titles and abstracts."""
+
+    def __init__(self, papers: dict[str, Paper]) -> None:
+        df: Counter[str] = Counter()
+        for paper in papers.values():
+            df.update(set(content_terms(f"{paper.title} {paper.abstract}")))
+        self.n_docs = max(1, len(papers))
+        self.df = df
+
+    def idf(self, term: str) -> float:
+        return math.log(
+            1 + (self.n_docs - self.df.get(term, 0) + 0.5) / (self.df.get(term, 0) + 0.5)
+        )
+
+
+class EvidenceScorer:
+    """Scores the sentences of retrieved abstracts against a question (see the module doc).
+
+    Sentence vectors are kept in an in-memory LRU (and, through the embedding model's
+    persistent cache, across processes); the warm-up fills both ahead of questions.
+    """
+
+    def __init__(
+        self, embed_model: BaseEmbedding, stats: TermStats, cache_size: int = 20_000
+    ) -> None:
+        self.embed_model = embed_model
+        self.stats = stats
+        self._cache: LRUCache[str, np.ndarray] = LRUCache(cache_size)
+
+    def embed_sentences(self, sentences: list[str]) -> np.ndarray:
+        """One row per sentence (repeats allowed); unseen sentences cost the model once."""
+        known: dict[str, np.ndarray] = {}
+        for text in dict.fromkeys(sentences):
+            cached = self._cache.get(text)
+            if cached is not None:
+                known[text] = cached
+        missing = [s for s in dict.fromkeys(sentences) if s not in known]
+        if missing:
+            vectors = self.embed_model.get_text_embedding_batch(missing)
+            for text, vector in zip(missing, vectors, strict=True):
+                known[text] = np.asarray(vector, dtype=np.float32)
+                self._cache.put(text, known[text])
+        return np.stack([known[s] for s in sentences])
+
+    def query_terms(self, question: str) -> QueryTerms:
+        terms = content_terms(question)
+        return QueryTerms(
+            weights={t: self.stats.idf(t) for t in set(terms)},
+            bigrams=set(pairwise(terms)),
+        )
+
+    def lexical(self, query: QueryTerms, text: str) -> float:
+        """idf-weighted share of the question's terms in `text`, and of its word pairs.
+
+        Pairs matter: "feedback alignment" (a learning rule) must not be matched by every
+        RLHF abstract that says "human feedback" and "alignment" apart.
+        """
+        total = sum(query.weights.values())
+        if not total:
+            return 0.0
+        terms = content_terms(text)
+        present = set(terms)
+        unigram = sum(w for t, w in query.weights.items() if t in present) / total
+        if not query.bigrams:
+            return unigram
+        pairs = set(pairwise(terms))
+        bigram = len(query.bigrams & pairs) / len(query.bigrams)
+        return (1 - PAIR_WEIGHT) * unigram + PAIR_WEIGHT * bigram
+
+    def score(self, question: str, sources: list[RetrievedPaper]) -> Evidence:
+        if not sources:
+            return Evidence()
+        query_terms = self.query_terms(question)
+        entries: list[tuple[int, int, str]] = []
+        for number, source in enumerate(sources, start=1):
+            for position, sentence in enumerate(split_sentences(source.paper.abstract)):
+                entries.append((number, position, sentence))
+        query = np.asarray(self.embed_model.get_query_embedding(question), dtype=np.float32)
+        cosines = self.embed_sentences([text for _, _, text in entries]) @ query
+        sentences = []
+        for (n, pos, text), cos in zip(entries, cosines, strict=True):
+            # A sentence is read under its paper's title: "This study introduces a unified
+            # framework…" is about feedback alignment when the title says so.
+            title = sources[n - 1].paper.title
+            lexical = self.lexical(query_terms, f"{title} {text}")
+            weight = BOILERPLATE_WEIGHT if _BOILERPLATE.search(text) else 1.0
+            sentences.append(ScoredSentence(n, pos, text, float(cos) * weight, lexical * weight))
+        top = sources[0]
+        paper_lexical = [
+            self.lexical(query_terms, f"{s.paper.title} {s.paper.abstract}") for s in sources
+        ]
+        best_sentence: dict[int, float] = {}
+        for scored in sentences:
+            best_sentence[scored.source] = max(best_sentence.get(scored.source, -1.0), scored.score)
+        evidence = Evidence(
+            sentences=sentences,
+            paper_relevance={
+                n: 0.5 * best_sentence.get(n, 0.0) + 0.5 * paper_lexical[n - 1]
+                for n in range(1, len(sources) + 1)
+            },
+            best_cosine=max([s.cosine for s in sentences] + [top.dense_score or -1.0]),
+            coverage=paper_lexical[0],
+            agreement=_agreement(top),
+        )
+        evidence.confidence = confidence(
+            evidence.best_cosine, evidence.coverage, evidence.agreement
+        )
+        return evidence
+
+
+def _agreement(top: RetrievedPaper) -> float:
+    """1 when both retrievers put the top paper in their top 3, 0.5 when one did."""
+    ranks = [r for r in (top.dense_rank, top.bm25_rank) if r is not None]
+    if not ranks:
+        return 0.0
+    return sum(1.0 for r in ranks if r <= 3) / 2.0
+
+
+def confidence(best_cosine: float, coverage: float, agreement: float) -> float:
+    w = CONFIDENCE_WEIGHTS
+    z = w[0] * best_cosine + w[1] * coverage + w[2] * agreement + CONFIDENCE_BIAS
+    return 1.0 / (1.0 + math.exp(-z))

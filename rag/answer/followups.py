@@ -1,0 +1,92 @@
+"""Follow-up questions become standalone questions before retrieval.
+
+With an LLM: llama-index's condense step (as in CondensePlusContextChatEngine), but the
+answer still goes through the citing engine, so citations survive in chat. Without one:
+a deterministic rule that carries the previous question and the cited papers a follow-up
+points at ("it", "the second one", "[2]") into the new query.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from typing import TYPE_CHECKING
+
+from rag.answer.prompts import CONDENSE_PROMPT
+from rag.answer.references import previous_references
+from rag.types import ChatMessage
+
+if TYPE_CHECKING:
+    from llama_index.core.llms import LLM
+
+log = logging.getLogger(__name__)
+_ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "last": -1}
+# Words that point back. A bare "paper(s)" or "method" does not: "Which papers use
+# diffusion?" is a new question, and rewriting it drags the previous topic into retrieval.
+_FOLLOW_UP = re.compile(
+    r"(\b(?:it|its|they|them|their|this|that|these|those|the (?:first|second|third|fourth|"
+    r"fifth|last|former|latter|above|previous|same|paper|papers|method|approach|model|"
+    r"authors)|which ones?)|\[\d+\])(?!\w)|^(and|also|what about|how about|compare|why|how so)\b",
+    re.I,
+)
+MAX_HISTORY_CHARS = 4000
+
+
+def _previous_question(history: list[ChatMessage]) -> str:
+    for message in reversed(history):
+        if message.role == "user":
+            return message.content
+    return ""
+
+
+def is_follow_up(question: str) -> bool:
+    return len(question.split()) <= 25 and bool(_FOLLOW_UP.search(question))
+
+
+def condense_rule(question: str, history: list[ChatMessage]) -> str:
+    """Deterministic rewrite for the extractive backend."""
+    if not history or not is_follow_up(question):
+        return question
+    references = previous_references(history)
+    pointed: list[str] = []
+    lowered = question.lower()
+    for word, n in _ORDINALS.items():
+        if re.search(rf"\b{word}\b", lowered) and references:
+            key = max(references) if n == -1 else n
+            if key in references:
+                pointed.append(references[key])
+    pointed += [
+        references[int(n)] for n in re.findall(r"\[(\d+)\]", question) if int(n) in references
+    ]
+    context = pointed or list(references.values())[:2]
+    parts = [question, _previous_question(history), *dict.fromkeys(context)]
+    return " ".join(p for p in parts if p)
+
+
+def condense_llm(question: str, history: list[ChatMessage], llm: LLM) -> str:
+    if not history:
+        return question
+    lines = [f"{m.role}: {m.content}" for m in history[-6:]]
+    text = "\n".join(lines)[-MAX_HISTORY_CHARS:]
+    reply = llm.complete(CONDENSE_PROMPT.format(history=text, question=question))
+    replied = str(reply.text).strip().splitlines()
+    first = replied[0].strip().strip('"').strip() if replied else ""
+    return first or question
+
+
+class FollowUpRewriter:
+    """Turns a follow-up into the standalone question retrieval needs: with the LLM when
+    one is configured (falling back to the rule if it fails), else with the rule."""
+
+    def __init__(self, llm: LLM | None) -> None:
+        self.llm = llm
+
+    def standalone(self, question: str, history: list[ChatMessage]) -> str:
+        if not history:
+            return question
+        if self.llm is not None:
+            try:
+                return condense_llm(question, history, self.llm)
+            except Exception as exc:  # the rule is a safe fallback; answering reports LLM trouble
+                log.warning("condensing the follow-up with the LLM failed: %s", type(exc).__name__)
+        return condense_rule(question, history)

@@ -1,0 +1,1 @@
+"""One router per resource: health, models, stats, answers (ask/retrieve), chat completions."""

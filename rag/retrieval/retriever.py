@@ -1,0 +1,146 @@
+"""dense + bm25 ▶ fuse ▶ per paper, assembled from llama-index's own parts.
+
+- dense: `VectorIndexRetriever` over `VectorStoreIndex.from_vector_store(ChromaVectorStore)`
+- bm25: `StopwordBM25Retriever` over the persisted `BM25Index` (rag.retrieval.bm25)
+- hybrid: `PaperFusionRetriever` (rag.retrieval.fusion), also used for one retriever, so
+  every mode yields the same typed hits
+- `PerPaperGrouper` (rag.retrieval.grouping) turns chunks into one source per paper.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+
+import httpx
+from chromadb.errors import ChromaError
+from llama_index.core import VectorStoreIndex
+from llama_index.core.base.base_retriever import BaseRetriever
+from llama_index.core.base.embeddings.base import BaseEmbedding
+from llama_index.core.retrievers import VectorIndexRetriever
+from llama_index.core.schema import NodeWithScore
+from llama_index.core.vector_stores.types import (
+    FilterCondition,
+    FilterOperator,
+    MetadataFilter,
+    MetadataFilters,
+)
+
+from rag.errors import translate
+from rag.retrieval.bm25 import BM25Index
+from rag.retrieval.fusion import PaperFusionRetriever
+from rag.retrieval.grouping import PerPaperGrouper
+from rag.retrieval.hits import PaperHit, RetrieverName
+from rag.settings import RetrievalMode, RetrievalSettings
+from rag.store.chroma import PaperStore
+from rag.types import Filters, Paper, RetrievedPaper
+
+log = logging.getLogger(__name__)
+
+
+def cosine_from_chroma(similarity: float | None) -> float:
+    """ChromaVectorStore reports exp(-distance); with cosine space distance = 1 - cos."""
+    if not similarity or similarity <= 0:
+        return -1.0
+    return 1.0 + math.log(similarity)
+
+
+class PaperRetriever:
+    """Builds per-call llama-index retrievers (cheap) over long-lived indexes (expensive)."""
+
+    def __init__(
+        self,
+        settings: RetrievalSettings,
+        store: PaperStore,
+        embed_model: BaseEmbedding,
+        catalogue: dict[str, Paper],
+        bm25: BM25Index,
+    ) -> None:
+        self.settings = settings
+        self.store = store
+        self.catalogue = catalogue
+        self.bm25 = bm25
+        self.index = VectorStoreIndex.from_vector_store(store.vector_store, embed_model=embed_model)
+
+    def allowed_ids(self, filters: Filters | None) -> set[str] | None:
+        if filters is None or filters.is_empty():
+            return None
+        return {pid for pid, paper in self.catalogue.items() if filters.accepts(paper)}
+
+    def _dense(self, k: int, filters: Filters | None, allowed: set[str] | None) -> BaseRetriever:
+        conditions: list[MetadataFilter | MetadataFilters] = []
+        if filters is not None and filters.status and allowed is not None:
+            # Filters match statuses case-insensitively, Chroma compares exactly: ask for the
+            # statuses as the catalogue spells them ("oral" -> "Oral").
+            statuses = sorted({self.catalogue[pid].status for pid in allowed})
+            conditions.append(
+                MetadataFilter(key="status", value=statuses, operator=FilterOperator.IN)
+            )
+        if (
+            allowed is not None
+            and filters is not None
+            and (filters.author or filters.title or filters.paper_ids)
+        ):
+            conditions.append(
+                MetadataFilter(key="paper_id", value=sorted(allowed), operator=FilterOperator.IN)
+            )
+        meta = (
+            MetadataFilters(filters=conditions, condition=FilterCondition.AND)
+            if conditions
+            else None
+        )
+        return VectorIndexRetriever(self.index, similarity_top_k=k, filters=meta)
+
+    def build(self, mode: RetrievalMode, filters: Filters | None) -> BaseRetriever | None:
+        """The fused retriever for one call, or None when no paper can match."""
+        allowed = self.allowed_ids(filters)
+        if allowed is not None and not allowed:
+            return None
+        k = self.settings.candidate_chunks
+        parts: list[tuple[RetrieverName, BaseRetriever]] = []
+        if mode in ("dense", "hybrid"):
+            parts.append(("dense", self._dense(k, filters, allowed)))
+        if mode in ("bm25", "hybrid"):
+            bm25 = self.bm25.make_retriever(k, allowed)
+            if bm25 is not None:
+                parts.append(("bm25", bm25))
+        if not parts:
+            return None
+        return PaperFusionRetriever(
+            [r for _, r in parts], [n for n, _ in parts], top_k=10 * k, rrf_k=self.settings.rrf_k
+        )
+
+    def retrieve(
+        self, query: str, top_k: int, mode: RetrievalMode, filters: Filters | None = None
+    ) -> list[RetrievedPaper]:
+        """The `top_k` best papers for `query`, each with its matching chunks and scores."""
+        retriever = self.build(mode, filters)
+        if retriever is None or not query.strip():
+            return []
+        try:
+            nodes = retriever.retrieve(query)
+        except (OSError, httpx.HTTPError, ChromaError) as exc:
+            # A Chroma server that went away mid-question: a store outage (HTTP 503 / a chat
+            # message), not a crash; the next call reconnects on its own. The message goes
+            # to API clients and chat readers, so the server's address stays in the log.
+            log.warning("store %s unreachable: %r", self.store.location, exc)
+            raise translate(exc, "query") from exc
+        grouped = PerPaperGrouper(top_k=top_k).postprocess_nodes(nodes)
+        return [p for p in (self._to_paper(n) for n in grouped) if p is not None]
+
+    def _to_paper(self, node: NodeWithScore) -> RetrievedPaper | None:
+        assert isinstance(node, PaperHit)
+        paper = self.catalogue.get(node.paper_id)
+        if paper is None:  # chunk of a paper whose record is not written yet
+            return None
+        return RetrievedPaper(
+            paper=paper,
+            score=float(node.score or 0.0),
+            dense_score=(
+                cosine_from_chroma(node.dense_score) if node.dense_score is not None else None
+            ),
+            bm25_score=node.bm25_score,
+            dense_rank=node.dense_rank,
+            bm25_rank=node.bm25_rank,
+            chunks=node.chunks,
+        )

@@ -1,0 +1,1 @@
+"""Test helpers shared by the suites: paths, settings, the real servers and the stubs."""

@@ -1,0 +1,94 @@
+"""Evidence scoring and confidence with a deterministic bag-of-words embedding."""
+
+from __future__ import annotations
+
+import pytest
+
+from rag.answer.evidence import BOILERPLATE_WEIGHT, EvidenceScorer, TermStats, confidence
+from rag.types import Paper, RetrievedPaper
+from tests.support.fake_embedding import HashingEmbedding
+
+FA = Paper(
+    id="fa",
+    title="Implicit Regularization in Feedback Alignment",
+    abstract=(
+        "Neural networks are everywhere. We identify a conservation law for feedback alignment "
+        "that explains its implicit regularization. Code is available at https://github.com/x/fa."
+    ),
+)
+RLHF = Paper(
+    id="rlhf",
+    title="Learning from Human Feedback",
+    abstract="Human feedback improves alignment of language models. We collect preference data.",
+)
+OTHER = Paper(id="gnn", title="Graph Networks", abstract="Graph neural networks pass messages.")
+
+
+def source(paper: Paper, dense_rank: int | None = 1, bm25_rank: int | None = 1) -> RetrievedPaper:
+    return RetrievedPaper(paper=paper, score=1.0, dense_rank=dense_rank, bm25_rank=bm25_rank)
+
+
+@pytest.fixture
+def scorer() -> EvidenceScorer:
+    return EvidenceScorer(HashingEmbedding(), TermStats({p.id: p for p in (FA, RLHF, OTHER)}))
+
+
+def test_rare_terms_weigh_more(scorer: EvidenceScorer) -> None:
+    stats = scorer.stats
+    assert stats.idf("conserv") > stats.idf("network")
+
+
+def test_adjacent_question_words_must_stay_adjacent(scorer: EvidenceScorer) -> None:
+    query = scorer.query_terms("feedback alignment")
+    together = scorer.lexical(query, "a study of feedback alignment")
+    apart = scorer.lexical(query, "human feedback improves alignment")
+    assert together == pytest.approx(1.0) and apart < together
+
+
+def test_best_sentence_is_the_one_that_answers(scorer: EvidenceScorer) -> None:
+    evidence = scorer.score("What conservation law explains feedback alignment?", [source(FA)])
+    (best,) = evidence.best_for(1, limit=1)
+    assert "conservation law" in best.text
+    assert evidence.coverage > 0.5 and 0 < evidence.confidence < 1
+
+
+def test_code_availability_sentences_are_discounted(scorer: EvidenceScorer) -> None:
+    evidence = scorer.score("feedback alignment code github", [source(FA)])
+    code = next(s for s in evidence.sentences if "github" in s.text)
+    plain = scorer.lexical(
+        scorer.query_terms("feedback alignment code github"), f"{FA.title} {code.text}"
+    )
+    assert code.lexical == pytest.approx(plain * BOILERPLATE_WEIGHT)
+
+
+def test_relevance_ranks_the_paper_that_answers_first(scorer: EvidenceScorer) -> None:
+    evidence = scorer.score("conservation law of feedback alignment", [source(RLHF), source(FA)])
+    assert evidence.paper_relevance[2] > evidence.paper_relevance[1]
+
+
+def test_agreement_counts_retrievers_that_rank_the_top_paper_high(scorer: EvidenceScorer) -> None:
+    question = "feedback alignment"
+    assert scorer.score(question, [source(FA, 1, 2)]).agreement == 1.0
+    assert scorer.score(question, [source(FA, 1, 9)]).agreement == 0.5
+    assert scorer.score(question, [source(FA, None, None)]).agreement == 0.0
+
+
+def test_confidence_grows_with_every_signal() -> None:
+    low = confidence(0.3, 0.2, 0.0)
+    assert confidence(0.6, 0.2, 0.0) > low
+    assert confidence(0.3, 0.8, 0.0) > low
+    assert confidence(0.3, 0.2, 1.0) > low
+
+
+def test_sentence_vectors_are_embedded_once(scorer: EvidenceScorer) -> None:
+    model = scorer.embed_model
+    assert isinstance(model, HashingEmbedding)
+    scorer.score("feedback alignment", [source(FA)])
+    first = model.calls
+    scorer.score("conservation law", [source(FA)])
+    assert model.calls == first  # the abstract's sentences came from the LRU
+
+
+def test_no_sources_is_no_evidence(scorer: EvidenceScorer) -> None:
+    evidence = scorer.score("anything", [])
+    assert evidence.sentences == [] and evidence.confidence == 0.0

@@ -1,0 +1,227 @@
+"""ui/render.py: answers and references as HTML, with corpus and user text always escaped."""
+
+from __future__ import annotations
+
+from html.parser import HTMLParser
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rag.answer.prompts import ABSTAIN_TEXT
+from rag.answer.references import answer_with_references
+from rag.types import Answer, Citation, Related
+from ui import render
+
+PAYLOADS = [
+    "<script>window.__xss=1</script>",
+    '<img src=x onerror="window.__xss=1">',
+    "[click](javascript:window.__xss=1)",
+    '"><svg onload=alert(1)>',
+    "&lt;script&gt; already escaped",
+]
+OUR_TAGS = {"div", "p", "br", "a", "em", "strong", "span", "blockquote", "ul", "li"}
+OUR_ATTRS = {"class", "id", "href", "title", "target", "rel", "role"}
+
+
+class TagCollector(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.tags: list[tuple[str, dict[str, str | None]]] = []
+        self.text: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.append((tag, dict(attrs)))
+
+    def handle_data(self, data: str) -> None:
+        self.text.append(data)
+
+
+def parse(html: str) -> TagCollector:
+    collector = TagCollector()
+    collector.feed(html)
+    collector.close()
+    return collector
+
+
+def assert_only_our_markup(html: str) -> TagCollector:
+    parsed = parse(html)
+    for tag, attrs in parsed.tags:
+        assert tag in OUR_TAGS, (tag, html)
+        assert set(attrs) <= OUR_ATTRS, (attrs, html)
+        href = attrs.get("href")
+        if href is not None:
+            assert href.startswith("#") or href.startswith(("https://", "http://")), href
+    return parsed
+
+
+def citation(n: int = 1, **overrides: Any) -> Citation:
+    fields: dict[str, Any] = {
+        "n": n,
+        "paper_id": "qklMNNub0H",
+        "title": "Implicit Regularization in Feedback Alignment Learning Mechanisms",
+        "authors": ["Zachary Robertson", "Sanmi Koyejo"],
+        "url": "https://openreview.net/forum?id=qklMNNub0H",
+        "status": "Poster",
+        "snippet": "A novel conservation law links weight changes to implicit regularization.",
+        "score": 0.0327,
+    }
+    fields.update(overrides)
+    return Citation(**fields)
+
+
+def answer(text: str, citations: list[Citation], **overrides: Any) -> Answer:
+    fields: dict[str, Any] = {
+        "question": "q",
+        "answer": text,
+        "abstained": False,
+        "backend": "extractive",
+        "mode": "hybrid",
+        "citations": citations,
+    }
+    fields.update(overrides)
+    return Answer(**fields)
+
+
+def test_markers_link_to_the_references_of_the_same_answer() -> None:
+    html = render.answer_html(
+        answer("*Feedback\\_Alignment*: it works [1]. Also [2][1].", [citation(1), citation(2)]),
+        "a1-x",
+    )
+    parsed = assert_only_our_markup(html)
+    cites = [a for t, a in parsed.tags if t == "a" and a.get("class") == "rag-cite"]
+    assert [a["href"] for a in cites] == ["#a1-x-ref-1", "#a1-x-ref-2", "#a1-x-ref-1"]
+    ids = [a["id"] for t, a in parsed.tags if a.get("class") == "rag-ref"]
+    assert ids == ["a1-x-ref-1", "a1-x-ref-2"]
+    assert "<em>Feedback_Alignment</em>" in html
+
+
+def test_reference_shows_title_link_authors_status_snippet_score() -> None:
+    many = [f"Author {i}" for i in range(8)]
+    html = render.answer_html(answer("Yes [1].", [citation(1, authors=many)]), "t")
+    parsed = assert_only_our_markup(html)
+    title = next(a for t, a in parsed.tags if a.get("class") == "rag-ref-title")
+    assert title == {
+        "class": "rag-ref-title",
+        "href": "https://openreview.net/forum?id=qklMNNub0H",
+        "target": "_blank",
+        "rel": "noopener noreferrer",
+    }
+    text = "".join(parsed.text)
+    assert "Author 0, Author 1, Author 2 et al." in text
+    assert "Author 7" not in text  # shortened (the full list is only in the tooltip)
+    assert "Poster" in text and "score 0.0327" in text
+    assert "conservation law" in text
+    assert "References" in text
+
+
+def test_marker_without_a_reference_is_not_a_link() -> None:
+    html = render.answer_html(answer("Claim [1]. Stray [7].", [citation(1)]), "t")
+    assert "[7]" in "".join(parse(html).text)
+    assert "#t-ref-7" not in html
+
+
+def test_abstention_lists_related_papers_apart_without_numbers() -> None:
+    related = [
+        Related(paper_id="p", title="Nearby paper", authors=["A"], url="https://x.org/p", score=0.1)
+    ]
+    html = render.answer_html(answer(ABSTAIN_TEXT, [], abstained=True, related=related), "t")
+    parsed = assert_only_our_markup(html)
+    text = "".join(parsed.text)
+    assert ABSTAIN_TEXT in text
+    assert render.RELATED_HEADING in text
+    assert "References" not in text and "[1]" not in text
+    assert not any(a.get("class") == "rag-ref" for _, a in parsed.tags)
+
+
+def test_unsafe_urls_are_not_linked() -> None:
+    for url in [
+        "javascript:window.__xss=1",
+        "JaVaScRiPt:alert(1)",
+        "java\tscript:alert(1)",
+        "data:text/html,<script>alert(1)</script>",
+        "vbscript:x",
+        "//evil.example/path",
+        "https://ok.example/a b",
+        "",
+    ]:
+        assert render.safe_url(url) is None, url
+        html = render.answer_html(answer("x [1].", [citation(1, url=url)]), "t")
+        parsed = assert_only_our_markup(html)
+        assert not any(a.get("class") == "rag-ref-title" and "href" in a for _, a in parsed.tags)
+    assert render.safe_url(" https://openreview.net/forum?id=a&b=1 ") == (
+        "https://openreview.net/forum?id=a&b=1"
+    )
+
+
+def test_payloads_in_every_field_stay_text() -> None:
+    for payload in PAYLOADS:
+        cite = citation(
+            1, title=payload, authors=[payload], status=payload, snippet=payload, paper_id=payload
+        )
+        final = answer(f"*{payload}*: {payload} [1]", [cite], model=payload, mode=payload)
+        for html in (
+            render.answer_html(final, "t"),
+            render.streaming_html(final.answer, "t"),
+            render.question_html(payload),
+            render.error_html(payload, payload),
+            render.answer_html(
+                answer(
+                    payload,
+                    [],
+                    abstained=True,
+                    related=[
+                        Related(paper_id="p", title=payload, authors=[payload], url="", score=0)
+                    ],
+                ),
+                "t",
+            ),
+        ):
+            parsed = assert_only_our_markup(html)
+            assert payload in "".join(parsed.text)  # shown exactly as written
+            assert "<script" not in html and "<img" not in html and "<svg" not in html
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.sampled_from(list("ab *_\\[]()<>&\"'=:/\n1234$") + PAYLOADS), max_size=40).map(
+        "".join
+    )
+)
+def test_any_text_renders_to_our_tags_only(text: str) -> None:
+    assert_only_our_markup(render.streaming_html(text, "t"))
+    assert_only_our_markup(render.question_html(text))
+    html = render.answer_html(answer(text, [citation(1)]), "t")
+    assert_only_our_markup(html)
+
+
+def test_streaming_and_question_keep_user_text_literal() -> None:
+    html = render.question_html("Is *this* [1] a <b>question</b>?\nline two")
+    parsed = assert_only_our_markup(html)
+    assert "".join(parsed.text) == "Is *this* [1] a <b>question</b>?line two"
+    assert "<br>" in html
+    assert "rag-cursor" in render.streaming_html("", "t")
+
+
+def test_inline_math_loses_its_dollars_but_stays_escaped() -> None:
+    title = "A Graph is Worth $K$ Words"
+    html = render.answer_html(
+        answer(
+            f"*{title}*: trained on $100$M molecules, costs $5 or $6 [1].",
+            [citation(1, title=title, snippet="on $<script>x</script>$ data")],
+        ),
+        "t",
+    )
+    parsed = assert_only_our_markup(html)
+    assert html.count('<span class="rag-math">K</span>') == 2  # answer text and reference title
+    assert '<span class="rag-math">100</span>M' in html
+    assert "costs $5 or $6" in "".join(parsed.text)  # prices are not math
+    assert '<span class="rag-math">&lt;script&gt;x&lt;/script&gt;</span>' in html
+
+
+def test_copy_markdown_carries_the_numbered_reference_lines() -> None:
+    final = answer("It works [1].", [citation(1)])
+    markdown = answer_with_references(final)
+    assert markdown.startswith("It works [1].")
+    assert "[1] Implicit Regularization in Feedback Alignment Learning Mechanisms — " in markdown
+    assert "https://openreview.net/forum?id=qklMNNub0H" in markdown
