@@ -18,11 +18,11 @@ from rag.answer.evidence import EvidenceScorer
 from rag.answer.followups import FollowUpRewriter
 from rag.answer.inputs import checked_filters, checked_history, checked_question
 from rag.answer.llm import build_llm
-from rag.answer.pipeline import Pipeline
 from rag.answer.synthesizer import build_synthesizer
 from rag.answer.warmup import AnswerActivity, EvidenceWarmer, Warmup
 from rag.embedding.factory import build_embed_model
 from rag.errors import AnswerError, EmptyStoreError
+from rag.pipeline import Pipeline
 from rag.retrieval.retriever import PaperRetriever
 from rag.settings import RetrievalMode, Settings
 from rag.store.chroma import PaperStore
@@ -143,21 +143,30 @@ class Assistant:
         question = self._checked(question, top_k, mode)
         messages = checked_history(history, self.settings.limits)
         filters = checked_filters(filters)
-        engine = self.engine
+        pipeline = self._current()
         with self.activity.answering():
             started = time.perf_counter()
             standalone = self.followups.standalone(question, messages)
             condense_ms = (time.perf_counter() - started) * 1000
-            for kind, payload in engine.events(
+            plan = pipeline.parser.plan(standalone)
+            if plan.kind == "metadata":  # exact, from the catalogue: no retrieval
+                answer = pipeline.sets.answer(question, plan, standalone)
+                answer.timings_ms = {"total": round((time.perf_counter() - started) * 1000, 2)}
+                yield ("delta", answer.answer)
+                yield ("answer", answer)
+                return
+            for kind, payload in pipeline.engine.events(
                 question,
                 standalone=standalone,
                 history=messages,
                 top_k=top_k,
                 mode=mode,
-                filters=filters,
+                filters=pipeline.filters_for(plan, filters),
             ):
-                if kind == "answer" and isinstance(payload, Answer) and messages:
-                    payload.timings_ms["condense"] = round(condense_ms, 2)
+                if kind == "answer" and isinstance(payload, Answer):
+                    payload.plan = plan
+                    if messages:
+                        payload.timings_ms["condense"] = round(condense_ms, 2)
                 yield kind, payload  # type: ignore[misc]
 
     def ask(self, question: str, **options: Any) -> Answer:

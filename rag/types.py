@@ -101,6 +101,74 @@ class Related(BaseModel):
     score: float
 
 
+PlanKind = Literal["paper", "list", "count", "metadata", "compare", "similar"]
+
+
+class PlanConstraints(BaseModel):
+    """What the question restricts papers to, resolved against the catalogue."""
+
+    authors: list[str] = Field(
+        default_factory=list, description="Catalogue names; all must be authors."
+    )
+    affiliations: list[str] = Field(default_factory=list, description="Institutions as typed.")
+    statuses: list[str] = Field(default_factory=list, description="Oral, Spotlight, Poster.")
+    title_words: list[str] = Field(default_factory=list)
+
+    def is_empty(self) -> bool:
+        return not (self.authors or self.affiliations or self.statuses or self.title_words)
+
+
+class Unresolved(BaseModel):
+    """A name in the question that fits no author or institution, or several people."""
+
+    kind: Literal["author", "institution"]
+    text: str
+    candidates: list[tuple[str, int]] = Field(
+        default_factory=list, description="(name, papers) of every fitting person."
+    )
+    suggestions: list[str] = Field(default_factory=list, description="Closest known names.")
+
+
+class QueryPlan(BaseModel):
+    """What the question was understood to ask (returned with every answer)."""
+
+    kind: PlanKind
+    topic: str = Field("", description="The topic words, without the question's frame.")
+    constraints: PlanConstraints = Field(default_factory=PlanConstraints)
+    ranking: Literal["authors"] | None = Field(None, description="'Who has the most papers'.")
+    unresolved: list[Unresolved] = Field(default_factory=list)
+    source: Literal["parser", "llm"] = "parser"
+
+
+class AggregatePaper(BaseModel):
+    """One row of a set answer: a paper, why it belongs, and (for comparisons) its cells."""
+
+    n: int
+    paper_id: str
+    title: str
+    authors: list[str]
+    url: str = ""
+    status: str = ""
+    pmlr_key: str = ""
+    why: str = Field("", description="The sentence or catalogue fact that puts it in the set.")
+    score: float | None = Field(None, description="Membership confidence 0-1 (topic sets).")
+    cells: dict[str, str] = Field(default_factory=dict)
+
+
+class Aggregate(BaseModel):
+    """A question about the conference as a set: the count and every member, cited."""
+
+    kind: PlanKind
+    count: int
+    exact: bool = Field(description="True when taken from the catalogue, not judged.")
+    papers: list[AggregatePaper] = Field(default_factory=list)
+    columns: list[str] = Field(default_factory=list)
+    ranking: list[tuple[str, int]] = Field(default_factory=list)
+    notes: list[str] = Field(
+        default_factory=list, description="Ambiguities and what was not counted."
+    )
+
+
 class Answer(BaseModel):
     """What every way in returns for one question (`rag ask --json`, `/v1/ask`): the answer
     text with [n] markers and the citations behind them, or an abstention (`abstained`,
@@ -124,6 +192,8 @@ class Answer(BaseModel):
     )
     invalid_citations_removed: int = 0
     timings_ms: dict[str, float] = Field(default_factory=dict)
+    plan: QueryPlan | None = Field(None, description="How the question was understood.")
+    aggregate: Aggregate | None = Field(None, description="Set questions: every member, cited.")
 
 
 class ChatMessage(BaseModel):

@@ -12,7 +12,7 @@ from tests.support.paths import ROOT
 RAG = ROOT / "rag"
 # The stages in the order data flows; a stage may import only from itself, earlier stages
 # and the shared top-level modules (settings, types, errors, text).
-STAGES = ["corpus", "embedding", "store", "retrieval", "answer", "api"]
+STAGES = ["corpus", "embedding", "store", "retrieval", "plan", "answer", "sets", "api"]
 SHARED = {"settings", "types", "errors", "text", "__init__"}
 # Interfaces sit on top of the facade: the API serves an Assistant.
 FACADES = {"api": {"assistant"}}

@@ -15,11 +15,14 @@ from rag.answer.engine import CitedQueryEngine
 from rag.answer.evidence import EvidenceScorer, TermStats
 from rag.answer.synthesizer import Synthesizer
 from rag.errors import ModelMismatchError
+from rag.plan.parser import QuestionParser
 from rag.retrieval.bm25 import BM25Index
 from rag.retrieval.retriever import PaperRetriever
+from rag.sets.metadata import MetadataAnswerer
 from rag.settings import Settings
+from rag.store.catalogue import Catalogue
 from rag.store.chroma import PaperStore
-from rag.types import Paper
+from rag.types import Filters, Paper, QueryPlan
 
 
 def check_store_model(settings: Settings, store: PaperStore) -> None:
@@ -37,6 +40,9 @@ def check_store_model(settings: Settings, store: PaperStore) -> None:
 class Pipeline:
     fingerprint: str
     catalogue: dict[str, Paper]
+    metadata: Catalogue
+    parser: QuestionParser
+    sets: MetadataAnswerer
     retriever: PaperRetriever
     scorer: EvidenceScorer
     engine: CitedQueryEngine
@@ -51,8 +57,10 @@ class Pipeline:
         fingerprint: str,
     ) -> Pipeline:
         check_store_model(settings, store)
-        # 1. the catalogue: every complete paper, by id
+        # 1. the catalogue: every complete paper, by id, with its metadata indexes, and
+        #    the question parser and exact answers that read them
         catalogue = store.load_papers()
+        metadata = Catalogue(catalogue)
         # 2. the lexical index of this store state (read from disk, or built and saved)
         bm25 = BM25Index(store, settings, fingerprint)
         # 3. retrieval: dense over Chroma + BM25, fused per paper
@@ -67,4 +75,36 @@ class Pipeline:
             scorer=scorer,
             synthesizer=synthesizer,
         )
-        return cls(fingerprint, catalogue, retriever, scorer, engine)
+        return cls(
+            fingerprint,
+            catalogue,
+            metadata,
+            QuestionParser(metadata),
+            MetadataAnswerer(metadata),
+            retriever,
+            scorer,
+            engine,
+        )
+
+    def filters_for(self, plan: QueryPlan, given: Filters | None) -> Filters | None:
+        """The question's own constraints added to the caller's filters (both must hold)."""
+        c = plan.constraints
+        if not (c.authors or c.affiliations or c.statuses):
+            return given
+        ids: set[str] | None = None
+        for name in c.authors:
+            found = self.metadata.people_named(name)
+            ids = found if ids is None else ids & found
+        for typed in c.affiliations:
+            found = set(self.metadata.match_institution(typed).papers)
+            ids = found if ids is None else ids & found
+        merged = (
+            given.model_copy()
+            if given is not None
+            else Filters(status=None, author=None, title=None, paper_ids=None)
+        )
+        if ids is not None:
+            merged.paper_ids = sorted(ids & set(merged.paper_ids) if merged.paper_ids else ids)
+        if c.statuses and not merged.status:
+            merged.status = list(c.statuses)
+        return merged

@@ -1,0 +1,1 @@
+"""Question analysis: a question becomes a typed `QueryPlan` (kind, topic, constraints)."""

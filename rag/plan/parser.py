@@ -1,0 +1,270 @@
+"""Question analysis without a model: what kind of question, which constraints, what topic.
+
+Deterministic and offline. Names are found by looking the question's word spans up in the
+catalogue (so "volkan cevher", typed in lower case, is still an author), institutions
+after the words that introduce them ("from", "at", "affiliated with", "… author"), and the
+topic is what remains once the question's frame ("Which ICML 2024 papers …") and the
+constraints are taken away. A question about one paper keeps `kind="paper"`: today's path.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+from rag.store.catalogue import Catalogue, fold
+from rag.text import content_terms
+from rag.types import PlanConstraints, PlanKind, QueryPlan, Unresolved
+
+_VENUE = re.compile(
+    r"\b(?:at|in|from|of)?\s*(?:the\s+)?icml(?:\s*['’]?\s*(?:20)?24)?\b(?:\s+conference)?", re.I
+)
+# "How many papers …" counts a set; "How many GPUs …" asks about one paper.
+_COUNT = re.compile(
+    r"^\s*(?:how many|what(?: is| was)? the number of|number of|count(?: of)?)\s+"
+    r"(?:(?:icml|2024|icml 2024|oral|spotlight|poster|accepted|the|of the|main[- ]track)\s+)*"
+    r"(?:papers|publications|works|articles)\b",
+    re.I,
+)
+_COMPARE = re.compile(
+    r"\b(?:compare|comparing|comparison|contrast)\b|\bhow do\b.*\bdiffer\b|\bdifferences?\b.*\bpapers\b",
+    re.I,
+)
+_SIMILAR = re.compile(
+    r"\bpapers?\b(?:\s+(?:are|is|that are|which are|most))?\s+(?:like|similar to)\s+"
+    r"(?P<ref>.+?)\s*[?.!]*$",
+    re.I,
+)
+_RANKING = re.compile(
+    r"\b(?:which|what|who)\b.*\bauthors?\b.*\b(?:most|top)\b|\b(?:top|most prolific|leading)\s+authors?\b",
+    re.I,
+)
+_SET = re.compile(
+    r"\b(?:which|what|list|show|find|give|name|are there|all)\b[^?]*\bpapers\b"
+    r"|\bpapers\s+(?:by|from|on|about|with|in|that|where|whose)\b"
+    r"|\b(?:co-?author(?:ed|s)?|publish(?:ed)?|author of|as an author)\b",
+    re.I,
+)
+_STATUS = re.compile(r"\b(oral|spotlight|poster)s?\b", re.I)
+_INSTITUTION_AFTER = re.compile(  # a lookahead, so "at least one author at MIT" tries both
+    r"\b(?:from|at|affiliated with|affiliation(?: with)?|working at|employed at)\s+(?:the\s+)?"
+    r"(?=(?P<span>[^?,;.]+))",
+    re.I,
+)
+_INSTITUTION_BEFORE = re.compile(
+    r"(?P<span>(?:\S+\s+){0,4}\S+)\s+(?:authors?|co-?authors?|researchers?)\b", re.I
+)
+_AUTHOR_CUE = re.compile(
+    r"\b(?:by|did|does|has|have|of|list|with)\s+(?P<name>[A-Za-zÀ-ÿ.'-]+)(?:['’]s)?\b", re.I
+)
+# The frame around a topic, removed from the front and back of what is left.
+_LEAD = re.compile(
+    r"^(?:(?:how many|which|what|list|show(?: me)?|find|give me|name|are there(?: any)?|is there|"
+    r"compare|comparing|how do|how does|of|the|all|a|an|any|approaches|explanations|papers?|"
+    r"works?|publications?|articles?|accepted|main|track|are|is|were|was|do|does|did|have|has|"
+    r"that|which|whose|where|about|on|regarding|concerning|related to|dealing with|deal with|"
+    r"deals with|study|studies|studying|address|addresses|tackle|tackles|focus on|focusing on|"
+    r"work on|works on|involve|involves|centred on|centered on|built around|propose or analy[sz]e|"
+    r"propose or evaluate|propose|proposes|use|uses|using|apply|applies|in|at|to|for|with|"
+    r"there|me|at least one|one|include|includes)(?=[\s,:]|$)[\s,:]*)+",
+    re.I,
+)
+_TRAIL = re.compile(
+    r"(?:(?:^|\s+)(?:differ|differs)\b.*|\s+(?:offered|given|proposed) by\b.*|\s+papers?|\s+are there|"
+    r"\s+at|\s+in|\s+have|\s+has)+\s*$",
+    re.I,
+)
+_GENERIC_TOPIC = {"paper", "author", "publish", "icml", "2024", "accept", "conferenc", "number"}
+
+
+def _spans(words: list[str], longest: int = 4) -> list[tuple[int, int]]:
+    """Word spans, longest first, left to right."""
+    return [
+        (start, start + size)
+        for size in range(longest, 0, -1)
+        for start in range(len(words) - size + 1)
+    ]
+
+
+class QuestionParser:
+    """Turns a question into a `QueryPlan` using the catalogue's own vocabularies."""
+
+    def __init__(self, catalogue: Catalogue) -> None:
+        self.catalogue = catalogue
+
+    def plan(self, question: str) -> QueryPlan:
+        text = _VENUE.sub(" ", question).strip()
+        constraints = PlanConstraints()
+        unresolved: list[Unresolved] = []
+        text = self._statuses(text, constraints)
+        text = self._institutions(text, constraints, unresolved)
+        text = self._authors(text, constraints, unresolved)
+        similar = _SIMILAR.search(text)
+        topic = similar.group("ref").strip(" '\"") if similar else _topic(text)
+        kind = _kind(question, bool(topic), constraints, unresolved)
+        ranking: Literal["authors"] | None = None
+        if _RANKING.search(question):
+            kind, ranking = "metadata", "authors"
+        return QueryPlan(
+            kind=kind,
+            topic=topic if kind != "paper" else "",
+            constraints=constraints,
+            ranking=ranking,
+            unresolved=unresolved,
+        )
+
+    # --- constraints -------------------------------------------------------------------
+    def _statuses(self, text: str, constraints: PlanConstraints) -> str:
+        found = [m.group(1).capitalize() for m in _STATUS.finditer(text)]
+        constraints.statuses = sorted(set(found), key=found.index)
+        return _STATUS.sub(" ", text)
+
+    def _institutions(
+        self, text: str, constraints: PlanConstraints, unresolved: list[Unresolved]
+    ) -> str:
+        for pattern, keep_end in ((_INSTITUTION_AFTER, False), (_INSTITUTION_BEFORE, True)):
+            for match in list(pattern.finditer(text)):
+                words = match.group("span").split()
+                found = self._longest_institution(words, from_end=keep_end)
+                if found is None:
+                    continue
+                name = " ".join(found).strip(" '\"")
+                if self.catalogue.people.get(fold(name)) is not None:
+                    continue  # "papers from Sergey Levine": a person, not a place
+                constraints.affiliations.append(name)
+                text = text.replace(name, " ", 1)
+        return text
+
+    def _longest_institution(self, words: list[str], from_end: bool) -> list[str] | None:
+        for size in range(min(len(words), 6), 0, -1):
+            span = words[-size:] if from_end else words[:size]
+            name = " ".join(span).strip(" '\"")
+            if len(fold(name)) >= 2 and self.catalogue.knows_institution(name):
+                return span
+        return None
+
+    def _authors(
+        self, text: str, constraints: PlanConstraints, unresolved: list[Unresolved]
+    ) -> str:
+        text = re.sub(r"(\w)['’]s\b", r"\1", text)  # "Foerster's papers"
+        words = re.findall(r"[\w.'’-]+", text)
+        taken: list[tuple[int, int]] = []
+        for start, end in _spans(words):
+            if any(s < end and start < e for s, e in taken) or end - start < 2:
+                continue
+            name = " ".join(words[start:end]).strip(".'’")
+            if not _looks_like_name(words[start:end]):
+                continue
+            match = self.catalogue.match_author(name, suggest=False)
+            if not match.people:
+                continue
+            taken.append((start, end))
+            self._record_author(name, match, constraints, unresolved)
+        for cue in _AUTHOR_CUE.finditer(text):  # a family name alone, after "by", "did", …
+            name = cue.group("name").strip(".'’")
+            if any(name in " ".join(words[s:e]) for s, e in taken) or len(name) < 2:
+                continue
+            if name[0].isupper() and name.lower() not in _NOT_NAMES:
+                match = self.catalogue.match_author(name, suggest=False)
+                if match.people:
+                    taken.append((0, 0))
+                    self._record_author(name, match, constraints, unresolved)
+                    text = text.replace(name, " ", 1)
+        for start, end in taken:
+            if end:
+                text = text.replace(" ".join(words[start:end]), " ", 1)
+        if not taken:
+            text = self._unknown_author(text, unresolved)
+        return text
+
+    def _unknown_author(self, text: str, unresolved: list[Unresolved]) -> str:
+        """A capitalised name where the question expects a person, that fits no one."""
+        match = _NAMED_PERSON.search(text)
+        if match is None:
+            return text
+        name = match.group("name")
+        if self.catalogue.knows_institution(name):
+            return text
+        suggestions = list(self.catalogue.match_author(name).suggestions)
+        unresolved.append(Unresolved(kind="author", text=name, suggestions=suggestions))
+        return text.replace(name, " ", 1)
+
+    def _record_author(
+        self, name: str, match: object, constraints: PlanConstraints, unresolved: list[Unresolved]
+    ) -> None:
+        from rag.store.catalogue import NameMatch
+
+        assert isinstance(match, NameMatch)
+        person = match.unique
+        if person is not None:
+            constraints.authors.append(person.name)
+            return
+        unresolved.append(
+            Unresolved(
+                kind="author",
+                text=name,
+                candidates=[(p.name, len(p.papers)) for p in match.people],
+            )
+        )
+
+
+_NAMED_PERSON = re.compile(
+    r"(?:\b(?:did|does|has|by|of|list)\s+)(?P<name>[A-Z][\w.'’-]*(?:\s+[A-Z][\w.'’-]*){1,3})"
+    r"(?=\s+(?:co-?author|author|write|wrote|publish|have|has|as)|\s*[?.]?$)"
+)
+_NOT_NAMES = {"the", "a", "an", "which", "what", "papers", "paper", "icml", "many", "most"}
+
+
+def _looks_like_name(words: list[str]) -> bool:
+    """A span worth looking up as a person: no frame word in it."""
+    lowered = [w.lower().strip(".'’") for w in words]
+    return not any(w in _NOT_NAMES or w in _FRAME_WORDS for w in lowered)
+
+
+_FRAME_WORDS = {
+    "how", "papers", "paper", "did", "does", "do", "is", "are", "have", "has", "by", "from",
+    "at", "of", "on", "about", "list", "show", "which", "what", "author", "authors",
+    "co-author", "coauthor", "publish", "published", "icml", "2024", "and", "or", "with",
+    "in", "as", "an", "the", "to", "for", "me", "all", "many",
+}  # fmt: skip
+
+
+_AUTHOR_FRAME = re.compile(
+    r"\b(?:at least one|an?|any|one or more)?\s*(?:co-?)?authors?\b"
+    r"(?:\s+(?:affiliated with|from|at|of))?|\bco-?author(?:ed|s)?\b|\bpublish(?:ed)?\b",
+    re.I,
+)
+
+
+def _topic(text: str) -> str:
+    """What is left of the question once its frame is taken away ("" when nothing is)."""
+    text = re.sub(r"\s+", " ", _AUTHOR_FRAME.sub(" ", text)).strip(" ?.!")
+    parts = re.split(r"\bpapers?\b", text, maxsplit=1, flags=re.I)
+    if len(parts) == 2:
+        before, after = parts
+        after = _TRAIL.sub("", after.strip(" ?.!,"))
+        text = after if _content(after) else before
+    for _ in range(3):
+        text = _TRAIL.sub("", _LEAD.sub("", text.strip(" ?.!,"))).strip(" ?.!,")
+    return text if _content(text) else ""
+
+
+def _content(text: str) -> bool:
+    return any(t not in _GENERIC_TOPIC for t in content_terms(text))
+
+
+def _kind(
+    question: str, has_topic: bool, constraints: PlanConstraints, unresolved: list[Unresolved]
+) -> PlanKind:
+    has_constraint = not constraints.is_empty() or bool(unresolved)
+    if _SIMILAR.search(question):
+        return "similar"
+    if _COUNT.search(question):
+        return "count" if has_topic else "metadata"
+    if _COMPARE.search(question) and re.search(r"\bpapers\b", question, re.I):
+        return "compare"
+    if _SET.search(question) or has_constraint:
+        if not has_topic:
+            return "metadata"
+        return "list"
+    return "paper"

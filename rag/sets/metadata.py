@@ -1,0 +1,197 @@
+"""Exact answers about authors, institutions and statuses, straight from the catalogue.
+
+Every listed paper is cited; counts are exact (`aggregate.exact`). A name that fits several
+people is answered with the candidates and their counts (nothing is guessed); a name that
+fits no one says so and offers the closest names the catalogue holds; an empty result is
+said plainly.
+"""
+
+from __future__ import annotations
+
+from rag.store.catalogue import Catalogue, affiliations_of
+from rag.types import Aggregate, AggregatePaper, Answer, Citation, Paper, QueryPlan
+
+SHOWN_IN_TEXT = 10  # rows written into the answer text; the aggregate carries all
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n:,} {word}{'' if n == 1 else 's'}"
+
+
+class MetadataAnswerer:
+    def __init__(self, catalogue: Catalogue) -> None:
+        self.catalogue = catalogue
+
+    def answer(self, question: str, plan: QueryPlan, standalone: str = "") -> Answer:
+        """The Answer for a `metadata` plan (authors, institutions, statuses, rankings)."""
+        if plan.unresolved:
+            text, aggregate = self._unresolved(plan)
+            return _answer(question, standalone, plan, text, [], aggregate)
+        if plan.ranking == "authors":
+            text, aggregate = self._ranking(plan)
+            return _answer(question, standalone, plan, text, [], aggregate)
+        ids, notes = self._select(plan)
+        papers = sorted((self.catalogue.papers[i] for i in ids), key=_order)
+        rows = [_row(n, p, _facts(p, plan)) for n, p in enumerate(papers, start=1)]
+        aggregate = Aggregate(
+            kind="metadata", count=len(rows), exact=True, papers=rows, notes=notes
+        )
+        text = _text(_summary(plan, len(rows)), rows, notes)
+        return _answer(question, standalone, plan, text, [_citation(r) for r in rows], aggregate)
+
+    def _select(self, plan: QueryPlan) -> tuple[set[str], list[str]]:
+        """The papers meeting every constraint, and notes on how institutions were read."""
+        c = plan.constraints
+        ids = set(self.catalogue.papers)
+        notes: list[str] = []
+        for name in c.authors:
+            ids &= self.catalogue.people_named(name)
+        for typed in c.affiliations:
+            match = self.catalogue.match_institution(typed)
+            ids &= set(match.papers)
+            counted = ", ".join(f"{a} ({n})" for a, n in match.variants[:6])
+            more = " …" if len(match.variants) > 6 else ""
+            notes.append(f"“{typed}” counted as: {counted}{more}")
+            if match.related:
+                other = ", ".join(f"{a} ({n})" for a, n in match.related[:4])
+                notes.append(f"Not counted (other institutions with these words): {other}")
+        if c.statuses:
+            ids &= self.catalogue.with_status(c.statuses)
+        return ids, notes
+
+    def _unresolved(self, plan: QueryPlan) -> tuple[str, Aggregate | None]:
+        lines = []
+        for item in plan.unresolved:
+            if item.candidates:
+                options = "; ".join(
+                    f"{name} ({_plural(n, 'paper')})" for name, n in item.candidates
+                )
+                lines.append(
+                    f"“{item.text}” fits {len(item.candidates)} authors of ICML 2024 papers: "
+                    f"{options}. Which one do you mean?"
+                )
+            else:
+                closest = ", ".join(item.suggestions) or "none close"
+                lines.append(
+                    f"No ICML 2024 paper lists an author named “{item.text}”. "
+                    f"Closest names in the catalogue: {closest}."
+                )
+        if any(u.candidates for u in plan.unresolved):
+            return "\n\n".join(lines), None  # a question back, not a count
+        return "\n\n".join(lines), Aggregate(kind="metadata", count=0, exact=True, notes=lines)
+
+    def _ranking(self, plan: QueryPlan) -> tuple[str, Aggregate]:
+        within = None if plan.constraints.is_empty() else self._select(plan)[0]
+        ranked = self.catalogue.top_authors(within)
+        lines = [f"{i}. {name} — {_plural(n, 'paper')}" for i, (name, n) in enumerate(ranked, 1)]
+        note = (
+            "Counts are per name as the catalogue spells it: one name may stand for several "
+            "people (common names), and nothing here tells them apart."
+        )
+        text = "Authors with the most ICML 2024 papers:\n\n" + "\n".join(lines) + f"\n\n{note}"
+        return text, Aggregate(
+            kind="metadata", count=len(ranked), exact=True, ranking=ranked, notes=[note]
+        )
+
+
+def _answer(
+    question: str,
+    standalone: str,
+    plan: QueryPlan,
+    text: str,
+    citations: list[Citation],
+    aggregate: Aggregate | None,
+) -> Answer:
+    return Answer(
+        question=question,
+        standalone_question=standalone or question,
+        answer=text,
+        abstained=False,
+        backend="catalogue",
+        mode="metadata",
+        confidence=1.0,
+        citations=citations,
+        plan=plan,
+        aggregate=aggregate,
+    )
+
+
+def _facts(paper: Paper, plan: QueryPlan) -> str:
+    """Why the paper is in the list, in catalogue terms."""
+    c = plan.constraints
+    parts = [f"Author: {a}" for a in paper.authors if a in c.authors]
+    if c.affiliations:
+        parts.append("Affiliations: " + "; ".join(sorted(affiliations_of(paper))[:3]))
+    if c.statuses or not parts:
+        parts.append(f"Status: {paper.status}")
+    return " · ".join(parts)
+
+
+def _order(paper: Paper) -> tuple[int, str]:
+    rank = {"oral": 0, "spotlight": 1, "poster": 2}.get(paper.status.casefold(), 3)
+    return rank, paper.title.casefold()
+
+
+def _row(n: int, paper: Paper, why: str) -> AggregatePaper:
+    return AggregatePaper(
+        n=n,
+        paper_id=paper.id,
+        title=paper.title,
+        authors=paper.authors,
+        url=paper.url,
+        status=paper.status,
+        pmlr_key=str(paper.extra.get("pmlr_key") or ""),
+        why=why,
+        score=None,
+    )
+
+
+def _citation(row: AggregatePaper) -> Citation:
+    return Citation(
+        n=row.n,
+        paper_id=row.paper_id,
+        title=row.title,
+        authors=row.authors,
+        url=row.url,
+        status=row.status,
+        snippet=row.why,
+        score=1.0,
+    )
+
+
+def _summary(plan: QueryPlan, count: int) -> str:
+    c = plan.constraints
+    conditions = " and ".join(
+        [
+            *(f"{a} as an author" for a in c.authors),
+            *(f"an author from {a}" for a in c.affiliations),
+        ]
+    )
+    status = " or ".join(s.lower() for s in c.statuses)
+    noun = f"{status} paper" if status else "paper"
+    if count == 0:
+        return (
+            f"No ICML 2024 {noun} lists {conditions}."
+            if conditions
+            else f"ICML 2024 has no {noun}s."
+        )
+    papers = _plural(count, f"ICML 2024 {noun}")
+    if conditions:
+        return f"{papers} {'lists' if count == 1 else 'list'} {conditions}:"
+    return f"There {'is' if count == 1 else 'are'} {papers}:"
+
+
+def _text(summary: str, rows: list[AggregatePaper], notes: list[str]) -> str:
+    lines = [summary]
+    shown = rows[:SHOWN_IN_TEXT]
+    lines += [f"- *{_plain(r.title)}*{f' ({r.status})' if r.status else ''} [{r.n}]" for r in shown]
+    if len(rows) > len(shown):
+        lines.append(f"- … and {len(rows) - len(shown):,} more (every paper is in the full list)")
+    if notes:
+        lines.append("")
+        lines += notes
+    return "\n".join(lines)
+
+
+def _plain(text: str) -> str:
+    return text.replace("*", "\\*").replace("_", "\\_")

@@ -1,0 +1,106 @@
+"""The catalogue's name and institution matching, on a small hand-made set of papers."""
+
+from __future__ import annotations
+
+import pytest
+
+from rag.store.catalogue import Catalogue, acronym, fold
+from rag.types import Paper
+
+
+def paper(pid: str, authors: list[str], affiliations: list[str], status: str = "Poster") -> Paper:
+    return Paper(
+        id=pid,
+        title=f"Title {pid}",
+        authors=authors,
+        abstract="An abstract.",
+        status=status,
+        extra={"affiliations": affiliations, "pmlr_key": f"key{pid}"},
+    )
+
+
+CATALOGUE = Catalogue(
+    {
+        p.id: p
+        for p in [
+            paper(
+                "p1", ["Masashi Sugiyama", "Jianye HAO"], ["RIKEN", "Tianjin University"], "Oral"
+            ),
+            paper("p2", ["Masashi Sugiyama"], ["The University of Tokyo"]),
+            paper("p3", ["Mahito Sugiyama"], ["National Institute of Informatics"]),
+            paper(
+                "p4",
+                ["José Miguel Hernández-Lobato", "Jakob Nicolaus Foerster"],
+                ["University of Cambridge"],
+            ),
+            paper("p5", ["Michael Jordan"], ["Massachusetts Institute of Technology"], "Spotlight"),
+            paper("p6", ["Kenji Kawaguchi"], ["MIT-IBM Watson AI Lab"]),
+            paper(
+                "p7",
+                ["Ann Lee"],
+                ["EPFL - EPF Lausanne", "Swiss Federal Institute of Technology Lausanne"],
+            ),
+            paper(
+                "p8", ["Bo Chen"], ["Department of Computer Science, National Tsing Hua University"]
+            ),
+            paper("p9", ["Wei Xu"], ["Tsinghua University"]),
+        ]
+    }
+)
+
+
+def names(typed: str) -> list[str]:
+    return [p.name for p in CATALOGUE.match_author(typed).people]
+
+
+@pytest.mark.parametrize(
+    ("typed", "expected"),
+    [
+        ("Masashi Sugiyama", ["Masashi Sugiyama"]),
+        ("masashi sugiyama", ["Masashi Sugiyama"]),
+        ("jianye hao", ["Jianye HAO"]),
+        ("Jose Miguel Hernandez-Lobato", ["José Miguel Hernández-Lobato"]),
+        ("Jakob Foerster", ["Jakob Nicolaus Foerster"]),  # a middle name the user left out
+        ("Michael I. Jordan", ["Michael Jordan"]),  # a middle initial the catalogue lacks
+        ("K. Kawaguchi", ["Kenji Kawaguchi"]),
+        ("Sugiyama Masashi", ["Masashi Sugiyama"]),  # family name first
+    ],
+)
+def test_names_are_matched_as_users_type_them(typed: str, expected: list[str]) -> None:
+    assert names(typed) == expected
+
+
+def test_a_name_fitting_several_people_returns_them_all_most_papers_first() -> None:
+    assert names("M. Sugiyama") == ["Masashi Sugiyama", "Mahito Sugiyama"]
+    assert names("Sugiyama") == ["Masashi Sugiyama", "Mahito Sugiyama"]
+
+
+def test_an_unknown_name_gets_the_closest_known_ones() -> None:
+    match = CATALOGUE.match_author("Masashi Sugiyamma")
+    assert match.people == () and "Masashi Sugiyama" in match.suggestions
+    assert CATALOGUE.match_author("Geoffrey Hinton", suggest=False).suggestions == ()
+
+
+def test_institutions_by_words_acronym_and_other_names() -> None:
+    assert CATALOGUE.match_institution("MIT").papers == {"p5"}
+    assert CATALOGUE.match_institution("massachusetts institute of technology").papers == {"p5"}
+    assert CATALOGUE.match_institution("EPFL").papers == {"p7"}
+    assert CATALOGUE.match_institution("University of Tokyo").papers == {"p2"}
+
+
+def test_another_institution_sharing_the_words_is_reported_not_counted() -> None:
+    mit = CATALOGUE.match_institution("MIT")
+    assert [a for a, _ in mit.related] == ["MIT-IBM Watson AI Lab"]
+    tsinghua = CATALOGUE.match_institution("Tsinghua")
+    assert tsinghua.papers == {"p9"}
+
+
+def test_statuses_and_top_authors() -> None:
+    assert CATALOGUE.with_status(["oral", "Spotlight"]) == {"p1", "p5"}
+    assert CATALOGUE.top_authors(limit=1) == [("Masashi Sugiyama", 2)]
+
+
+def test_fold_and_acronym() -> None:
+    assert fold("Hüllermeier, Eyke!") == "hullermeier eyke"
+    assert acronym("Korea Advanced Institute of Science & Technology") == "kaist"
+    assert acronym("École Polytechnique Fédérale de Lausanne") == "epfl"

@@ -1,0 +1,102 @@
+"""Question analysis: kinds, constraints and topics, offline and deterministic."""
+
+from __future__ import annotations
+
+import pytest
+
+from rag.plan.parser import QuestionParser
+from tests.unit.test_catalogue import CATALOGUE
+
+PARSER = QuestionParser(CATALOGUE)
+
+
+@pytest.mark.parametrize(
+    ("question", "kind", "topic"),
+    [
+        ("What is GraphsGPT pretrained on?", "paper", ""),
+        ("Which ICML 2024 paper explains why feedback alignment works?", "paper", ""),
+        ("How many GPUs were used to train Medusa's heads?", "paper", ""),
+        (
+            "Which ICML 2024 papers use diffusion models to generate molecules?",
+            "list",
+            "diffusion models to generate molecules",
+        ),
+        ("How many ICML 2024 papers are about federated learning?", "count", "federated learning"),
+        (
+            "Show me all the conformal prediction papers at ICML 2024.",
+            "list",
+            "conformal prediction",
+        ),
+        ("What papers at ICML 2024 study continual learning?", "list", "continual learning"),
+        (
+            "How many ICML 2024 papers are about in-context learning?",
+            "count",
+            "in-context learning",
+        ),
+        (
+            "Compare the approaches of ICML 2024 papers on LLM quantization.",
+            "compare",
+            "LLM quantization",
+        ),
+        ("How do the ICML 2024 matrix completion papers differ?", "compare", "matrix completion"),
+        ("Which ICML 2024 papers are similar to GraphsGPT?", "similar", "GraphsGPT"),
+    ],
+)
+def test_kind_and_topic(question: str, kind: str, topic: str) -> None:
+    plan = PARSER.plan(question)
+    assert (plan.kind, plan.topic) == (kind, topic)
+
+
+def test_authors_are_resolved_whatever_the_case() -> None:
+    plan = PARSER.plan("how many icml 2024 papers does masashi sugiyama have")
+    assert plan.kind == "metadata" and plan.constraints.authors == ["Masashi Sugiyama"]
+    plan = PARSER.plan("Which of Jakob Foerster's ICML 2024 papers were spotlights?")
+    assert plan.constraints.authors == ["Jakob Nicolaus Foerster"]
+    assert plan.constraints.statuses == ["Spotlight"]
+
+
+def test_an_ambiguous_name_is_unresolved_with_its_candidates() -> None:
+    plan = PARSER.plan("Which papers did M. Sugiyama co-author?")
+    assert plan.kind == "metadata" and plan.constraints.authors == []
+    (item,) = plan.unresolved
+    assert item.candidates == [("Masashi Sugiyama", 2), ("Mahito Sugiyama", 1)]
+
+
+def test_an_unknown_name_is_unresolved_with_suggestions() -> None:
+    plan = PARSER.plan("Which ICML 2024 papers did Masashi Sugiyamma co-author?")
+    assert plan.kind == "metadata"
+    assert plan.unresolved[0].text == "Masashi Sugiyamma"
+    assert "Masashi Sugiyama" in plan.unresolved[0].suggestions
+
+
+@pytest.mark.parametrize(
+    ("question", "affiliation", "statuses"),
+    [
+        ("How many papers have at least one author at MIT?", "MIT", []),
+        ("Which oral papers have an author affiliated with EPFL?", "EPFL", ["Oral"]),
+        (
+            "How many ICML 2024 papers include an author from the University of Tokyo?",
+            "University of Tokyo",
+            [],
+        ),
+    ],
+)
+def test_institutions_after_their_cue(question: str, affiliation: str, statuses: list[str]) -> None:
+    plan = PARSER.plan(question)
+    assert plan.kind == "metadata" and plan.topic == ""
+    assert plan.constraints.affiliations == [affiliation]
+    assert plan.constraints.statuses == statuses
+
+
+def test_status_with_a_topic_is_a_filtered_topic_question() -> None:
+    plan = PARSER.plan("List the oral papers about reinforcement learning.")
+    assert (plan.kind, plan.topic, plan.constraints.statuses) == (
+        "list",
+        "reinforcement learning",
+        ["Oral"],
+    )
+
+
+def test_ranking_questions() -> None:
+    plan = PARSER.plan("Which authors have the most papers at ICML 2024?")
+    assert (plan.kind, plan.ranking) == ("metadata", "authors")
