@@ -43,6 +43,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     sub.add_parser("stats", help="papers, chunks, embedding model, store")
 
+    p = sub.add_parser("papers", help="list papers by author, affiliation, status (exact)")
+    p.add_argument("--author", action="append", default=[], help="an author (repeatable: all)")
+    p.add_argument("--affiliation", action="append", default=[], help="an institution")
+    p.add_argument("--status", action="append", default=[], help="Oral, Spotlight or Poster")
+    p.add_argument("--format", choices=["table", "json", "bibtex", "csv"], default="table")
+
     p = sub.add_parser("ask", help="answer one question with citations")
     p.add_argument("question")
     p.add_argument("--json", action="store_true", help="print the Answer as JSON")
@@ -137,11 +143,62 @@ def cmd_stats(settings: Settings) -> int:
     return 0
 
 
+def cmd_papers(args: argparse.Namespace, settings: Settings) -> int:
+    """`rag papers`: the catalogue's exact answer, in the format scripts want."""
+    from rag.sets.exports import bibtex, table, to_csv
+    from rag.sets.metadata import MetadataAnswerer
+    from rag.store.catalogue import Catalogue
+    from rag.store.chroma import PaperStore
+    from rag.types import PlanConstraints, QueryPlan, Unresolved
+
+    if not (args.author or args.affiliation or args.status):
+        raise InputError("papers: give at least one of --author, --affiliation, --status")
+    catalogue = Catalogue(PaperStore(settings).load_papers())
+    constraints = PlanConstraints(
+        affiliations=args.affiliation, statuses=[s.capitalize() for s in args.status]
+    )
+    unresolved = []
+    for typed in args.author:
+        match = catalogue.match_author(typed)
+        if match.unique is not None:
+            constraints.authors.append(match.unique.name)
+        else:
+            unresolved.append(
+                Unresolved(
+                    kind="author",
+                    text=typed,
+                    candidates=[(p.name, len(p.papers)) for p in match.people],
+                    suggestions=list(match.suggestions),
+                )
+            )
+    plan = QueryPlan(kind="metadata", constraints=constraints, unresolved=unresolved)
+    answer = MetadataAnswerer(catalogue).answer("rag papers", plan)
+    rows = answer.aggregate.papers if answer.aggregate else []
+    if args.format == "json":
+        print(json.dumps(answer.model_dump(mode="json"), ensure_ascii=False, indent=2))
+    elif args.format == "bibtex":
+        print(bibtex(rows), end="")
+    elif args.format == "csv":
+        print(to_csv(rows), end="")
+    else:
+        print(answer.answer.split("\n", 1)[0] if rows else answer.answer)
+        if rows:
+            print(table(rows))
+    return 0 if rows or not unresolved else EXIT_USAGE
+
+
 def _print_answer(answer: Any, as_json: bool) -> None:
     from rag.answer.references import answer_with_references
 
     if as_json:
         print(json.dumps(answer.model_dump(mode="json"), ensure_ascii=False, indent=2))
+    elif answer.aggregate is not None and answer.aggregate.papers:
+        from rag.sets.exports import table
+
+        print(answer.answer.split("\n", 1)[0])
+        print(table(answer.aggregate.papers))
+        for note in answer.aggregate.notes:
+            print(note)
     else:
         print(answer_with_references(answer))
 
@@ -241,6 +298,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return cmd_ingest(args, settings)
         if args.command == "stats":
             return cmd_stats(settings)
+        if args.command == "papers":
+            return cmd_papers(args, settings)
         if args.command == "ask":
             return cmd_ask(args, settings)
         if args.command == "chat":

@@ -40,9 +40,11 @@ class Filters(BaseModel):
     status: list[str] | None = Field(
         None, description="Keep papers with one of these statuses (Oral, Spotlight, Poster)."
     )
-    author: str | None = Field(None, description="Case-insensitive substring of any author name.")
-    title: str | None = Field(None, description="Case-insensitive substring of the title.")
-    paper_ids: list[str] | None = Field(None, description="Keep only these paper ids.")
+    author: str | None = Field(
+        default=None, description="Case-insensitive substring of any author name."
+    )
+    title: str | None = Field(default=None, description="Case-insensitive substring of the title.")
+    paper_ids: list[str] | None = Field(default=None, description="Keep only these paper ids.")
 
     def is_empty(self) -> bool:
         return not (self.status or self.author or self.title or self.paper_ids)
@@ -70,8 +72,8 @@ class RetrievedPaper(BaseModel):
 
     paper: Paper
     score: float = Field(description="Score used for ranking (fused score in hybrid mode).")
-    dense_score: float | None = Field(None, description="Best chunk cosine similarity.")
-    bm25_score: float | None = Field(None, description="Best chunk BM25 score.")
+    dense_score: float | None = Field(default=None, description="Best chunk cosine similarity.")
+    bm25_score: float | None = Field(default=None, description="Best chunk BM25 score.")
     dense_rank: int | None = None
     bm25_rank: int | None = None
     chunks: list[MatchedChunk] = Field(default_factory=list)
@@ -133,9 +135,11 @@ class QueryPlan(BaseModel):
     """What the question was understood to ask (returned with every answer)."""
 
     kind: PlanKind
-    topic: str = Field("", description="The topic words, without the question's frame.")
+    topic: str = Field(default="", description="The topic words, without the question's frame.")
     constraints: PlanConstraints = Field(default_factory=PlanConstraints)
-    ranking: Literal["authors"] | None = Field(None, description="'Who has the most papers'.")
+    ranking: Literal["authors"] | None = Field(
+        default=None, description="'Who has the most papers'."
+    )
     unresolved: list[Unresolved] = Field(default_factory=list)
     source: Literal["parser", "llm"] = "parser"
 
@@ -150,8 +154,10 @@ class AggregatePaper(BaseModel):
     url: str = ""
     status: str = ""
     pmlr_key: str = ""
-    why: str = Field("", description="The sentence or catalogue fact that puts it in the set.")
-    score: float | None = Field(None, description="Membership confidence 0-1 (topic sets).")
+    why: str = Field(
+        default="", description="The sentence or catalogue fact that puts it in the set."
+    )
+    score: float | None = Field(default=None, description="Membership confidence 0-1 (topic sets).")
     cells: dict[str, str] = Field(default_factory=dict)
 
 
@@ -192,8 +198,10 @@ class Answer(BaseModel):
     )
     invalid_citations_removed: int = 0
     timings_ms: dict[str, float] = Field(default_factory=dict)
-    plan: QueryPlan | None = Field(None, description="How the question was understood.")
-    aggregate: Aggregate | None = Field(None, description="Set questions: every member, cited.")
+    plan: QueryPlan | None = Field(default=None, description="How the question was understood.")
+    aggregate: Aggregate | None = Field(
+        default=None, description="Set questions: every member, cited."
+    )
 
 
 class ChatMessage(BaseModel):

@@ -165,6 +165,8 @@ def completion(answer: Answer, prompt_words: int) -> ChatCompletion:
                     citations=answer.citations,
                     abstained=answer.abstained,
                     related=answer.related,
+                    plan=answer.plan,
+                    aggregate=answer.aggregate,
                 )
             )
         ],

@@ -12,7 +12,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 from rag.settings import InputLimits, RetrievalMode
-from rag.types import Answer, Citation, Filters, Related, RetrievedPaper
+from rag.types import Aggregate, Answer, Citation, Filters, QueryPlan, Related, RetrievedPaper
 
 MODEL_ID = "icml-rag"
 # Something must survive `clean_text` (which drops control characters and folds spaces),
@@ -184,6 +184,10 @@ class CompletionMessage(BaseModel):
     citations: list[Citation] = Field(description="Extension: the sources behind each [n].")
     abstained: bool = Field(description="Extension: true when the corpus cannot answer.")
     related: list[Related] = Field(description="Extension: nearby papers shown with abstentions.")
+    plan: QueryPlan | None = Field(None, description="Extension: how the question was understood.")
+    aggregate: Aggregate | None = Field(
+        None, description="Extension: set questions' count and every member (all rows)."
+    )
 
 
 class CompletionChoice(BaseModel):
@@ -210,6 +214,8 @@ class ChunkDelta(BaseModel):
     )
     abstained: bool | None = Field(default=None, description="Extension, final chunk only.")
     related: list[Related] | None = Field(default=None, description="Extension, final chunk only.")
+    plan: QueryPlan | None = Field(default=None, description="Extension, final chunk only.")
+    aggregate: Aggregate | None = Field(default=None, description="Extension, final chunk only.")
 
 
 class ChunkChoice(BaseModel):
@@ -233,6 +239,8 @@ class ChatCompletionChunk(BaseModel):
     )
     abstained: bool | None = Field(default=None, description="Extension, final chunk only.")
     related: list[Related] | None = Field(default=None, description="Extension, final chunk only.")
+    plan: QueryPlan | None = Field(default=None, description="Extension, final chunk only.")
+    aggregate: Aggregate | None = Field(default=None, description="Extension, final chunk only.")
 
 
 # One server-sent event as OpenAPI 3.1 tools read `text/event-stream` schemas: its `data`
@@ -280,6 +288,8 @@ def answer_extras(answer: Answer) -> dict[str, Any]:
         "citations": [c.model_dump(mode="json") for c in answer.citations],
         "abstained": answer.abstained,
         "related": [r.model_dump(mode="json") for r in answer.related],
+        "plan": answer.plan.model_dump(mode="json") if answer.plan else None,
+        "aggregate": answer.aggregate.model_dump(mode="json") if answer.aggregate else None,
     }
 
 

@@ -1,0 +1,64 @@
+"""A set answer's rows as BibTeX (from the PMLR keys), CSV, or a plain-text table."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+from rag.types import AggregatePaper
+
+PROCEEDINGS = "Proceedings of the 41st International Conference on Machine Learning"
+CSV_COLUMNS = ("n", "paper_id", "title", "authors", "status", "url", "pmlr_key", "why")
+
+
+def _bib_value(text: str) -> str:
+    # Braces keep capitals and survive LaTeX; unbalanced braces from titles are escaped.
+    return text.replace("\\", "\\\\").replace("{", "\\{").replace("}", "\\}")
+
+
+def bibtex(rows: list[AggregatePaper]) -> str:
+    entries = []
+    for row in rows:
+        key = row.pmlr_key or row.paper_id
+        fields = {
+            "title": row.title,
+            "author": " and ".join(row.authors),
+            "booktitle": PROCEEDINGS,
+            "year": "2024",
+            "series": "Proceedings of Machine Learning Research",
+            "volume": "235",
+            "publisher": "PMLR",
+            "url": f"https://proceedings.mlr.press/v235/{row.pmlr_key}.html"
+            if row.pmlr_key
+            else row.url,
+        }
+        body = ",\n".join(f"  {name} = {{{_bib_value(value)}}}" for name, value in fields.items())
+        entries.append(f"@InProceedings{{{key},\n{body}\n}}")
+    return "\n\n".join(entries) + ("\n" if entries else "")
+
+
+def to_csv(rows: list[AggregatePaper]) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+    for row in rows:
+        writer.writerow(
+            [row.n, row.paper_id, row.title, "; ".join(row.authors), row.status, row.url,
+             row.pmlr_key, row.why]
+        )  # fmt: skip
+    return out.getvalue()
+
+
+def table(rows: list[AggregatePaper], width: int = 100) -> str:
+    """A fixed-width text table for terminals: n, status, title, first authors."""
+    from rag.answer.references import short_authors
+
+    lines = []
+    for row in rows:
+        status = (row.status or "")[:9]
+        left = f"[{row.n}] {status:<9} {row.title}"
+        authors = short_authors(row.authors, limit=2)
+        room = max(20, width - len(authors) - 3)
+        shown = left if len(left) <= room else left[: room - 1] + "…"
+        lines.append(f"{shown:<{room}} — {authors}")
+    return "\n".join(lines)

@@ -1,0 +1,92 @@
+"""Conference questions through every way in (Python, HTTP, CLI) on the real fixture store:
+the plan comes back with the answer, and metadata answers are exact and fully cited."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from rag.api.app import create_api
+from rag.cli import main as rag_main
+from tests.support.paths import FIXTURE_CORPUS
+
+STAN_LI = {"zxxSJAVQPc"}  # GraphsGPT is one of his three fixture papers
+
+
+def fixture_papers() -> list[dict[str, Any]]:
+    return [json.loads(line) for line in FIXTURE_CORPUS.read_text().splitlines() if line]
+
+
+def expected(author: str) -> set[str]:
+    return {p["id"] for p in fixture_papers() if author in p["authors"]}
+
+
+def test_author_question_is_answered_exactly_from_the_catalogue(assistant: Any) -> None:
+    answer = assistant.ask("Which ICML 2024 papers did stan z. li co-author?")
+    assert answer.plan.kind == "metadata" and answer.plan.constraints.authors == ["Stan Z. Li"]
+    assert answer.aggregate.exact and answer.aggregate.count == 3
+    assert {p.paper_id for p in answer.aggregate.papers} == expected("Stan Z. Li")
+    assert {c.paper_id for c in answer.citations} >= STAN_LI
+    assert not answer.abstained and answer.backend == "catalogue"
+
+
+def test_institution_count_matches_the_catalogue(assistant: Any) -> None:
+    answer = assistant.ask("How many papers have an author from Stanford?")
+    stanford = {
+        p["id"] for p in fixture_papers() if any("Stanford" in a for a in p.get("affiliations", []))
+    }
+    assert answer.aggregate.count == len(stanford) == len(answer.citations)
+    assert {p.paper_id for p in answer.aggregate.papers} == stanford
+
+
+def test_single_paper_questions_keep_their_path_and_carry_a_plan(assistant: Any) -> None:
+    answer = assistant.ask("What is GraphsGPT pretrained on?")
+    assert answer.plan.kind == "paper" and answer.aggregate is None
+    assert answer.citations[0].paper_id == "zxxSJAVQPc"
+
+
+def test_http_returns_plan_and_aggregate(assistant: Any) -> None:
+    client = TestClient(create_api(assistant, assistant.settings))
+    body = client.post(
+        "/v1/ask", json={"question": "Which papers did Stan Z. Li co-author?"}
+    ).json()
+    assert body["plan"]["kind"] == "metadata" and body["aggregate"]["count"] == 3
+    reply = client.post(
+        "/v1/chat/completions",
+        json={"messages": [{"role": "user", "content": "How many oral papers are there?"}]},
+    ).json()
+    message = reply["choices"][0]["message"]
+    assert message["aggregate"]["count"] == 10 and len(message["citations"]) == 10
+    assert message["content"].startswith("There are 10 ICML 2024 oral papers")
+
+
+@pytest.mark.parametrize("fmt", ["json", "csv", "bibtex", "table"])
+def test_rag_papers_formats(
+    fmt: str, store_copy: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("RAG_DATA_DIR", str(store_copy))
+    assert rag_main(["papers", "--author", "Stan Z. Li", "--format", fmt]) == 0
+    out = capsys.readouterr().out
+    if fmt == "json":
+        assert json.loads(out)["aggregate"]["count"] == 3
+    elif fmt == "csv":
+        rows = list(csv.DictReader(io.StringIO(out)))
+        assert {r["paper_id"] for r in rows} == expected("Stan Z. Li")
+    elif fmt == "bibtex":
+        assert out.count("@InProceedings{") == 3 and "gao24e" in out
+    else:
+        assert out.startswith("3 ICML 2024 papers list Stan Z. Li as an author:")
+
+
+def test_rag_papers_with_an_ambiguous_name_exits_2(
+    store_copy: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("RAG_DATA_DIR", str(store_copy))
+    assert rag_main(["papers", "--author", "Li"]) == 2
+    assert "Which one do you mean?" in capsys.readouterr().out
