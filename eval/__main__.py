@@ -1,4 +1,4 @@
-"""`python -m eval` (also `rag eval`): run, scitldr, synth, calibrate, bench.
+"""`python -m eval` (also `rag eval`): run, sets, scitldr, synth, calibrate, bench.
 
 Each subcommand is one `_add_<name>(sub)` function that declares its options and sets
 `func` to a handler taking the parsed args and returning an exit code; adding one is
@@ -52,6 +52,25 @@ def _add_run(sub: Any) -> None:
     p.add_argument("--compare", help="comma-separated modes, e.g. dense,bm25,hybrid")
     p.add_argument("--no-baseline", action="store_true", help="skip the plain llama-index baseline")
     p.set_defaults(func=_cmd_run)
+
+
+def _cmd_sets(args: argparse.Namespace) -> int:
+    from eval.run import default_out_dir, settings_from_args
+    from eval.sets import format_table, run_sets
+
+    out_dir = args.out or default_out_dir()
+    summary = run_sets(settings_from_args(args.backend), args.questions, out_dir)
+    print(format_table(summary))
+    print(f"\nwrote {out_dir}/sets_summary.json, sets_results.jsonl")
+    return 0
+
+
+def _add_sets(sub: Any) -> None:
+    p = sub.add_parser("sets", help="questions about the conference as a set (lists, counts, …)")
+    p.add_argument("--questions", type=Path, required=True, help="set question file (JSONL)")
+    p.add_argument("--backend", choices=BACKEND_NAMES)
+    p.add_argument("--out", type=Path, help="output directory (default eval/out/<timestamp>)")
+    p.set_defaults(func=_cmd_sets)
 
 
 def _cmd_scitldr(args: argparse.Namespace) -> int:
@@ -165,6 +184,7 @@ def _add_bench(sub: Any) -> None:
 
 SUBCOMMANDS: list[Callable[[Any], None]] = [
     _add_run,
+    _add_sets,
     _add_scitldr,
     _add_synth,
     _add_calibrate,

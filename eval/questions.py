@@ -1,7 +1,10 @@
 """Question files (JSONL): load, validate with line-numbered errors, check gold ids.
 
 One object per line: {"id", "question", "gold_ids": [...], "answerable": bool,
-"category"?, "reference_answer"?, "key_facts"?: [str]}. Extra fields are ignored.
+"category"?, "reference_answer"?, "key_facts"?: [str]}. Set questions (sets_*.jsonl) add
+"kind" (list, count, metadata, compare), "gold_ids" as the complete set, "allowed_ids"
+(borderline papers that count neither for nor against), "gold_count", "exact" and, for
+rankings, "gold_ranking": [[name, count], …]. Other fields are ignored.
 """
 
 from __future__ import annotations
@@ -28,9 +31,18 @@ class Question:
     category: str = UNCATEGORISED
     reference_answer: str | None = None
     key_facts: list[str] = field(default_factory=list)
+    kind: str = "paper"
+    allowed_ids: list[str] = field(default_factory=list)
+    gold_count: int | None = None
+    exact: bool = False
+    gold_ranking: list[tuple[str, int]] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         return {
+            "kind": self.kind,
+            "allowed_ids": self.allowed_ids,
+            "gold_count": self.gold_count,
+            "exact": self.exact,
             "id": self.id,
             "question": self.question,
             "gold_ids": self.gold_ids,
@@ -77,9 +89,21 @@ def parse_question(record: Any, where: str) -> Question:
         raise QuestionFileError(
             f"{where}: 'reference_answer' must be a string, not {_type_name(reference)}"
         )
-    if record["answerable"] and not gold:
+    # A set question may have an empty answer ("which papers did <absent name> write?").
+    if record["answerable"] and not gold and "gold_count" not in record:
         raise QuestionFileError(f"{where}: answerable question with empty 'gold_ids'")
+    gold_count = record.get("gold_count")
+    if gold_count is not None and (not isinstance(gold_count, int) or gold_count < 0):
+        raise QuestionFileError(f"{where}: 'gold_count' must be a whole number, not {gold_count!r}")
+    ranking = record.get("gold_ranking") or []
+    if not all(isinstance(r, list) and len(r) == 2 for r in ranking):
+        raise QuestionFileError(f"{where}: 'gold_ranking' must be [[name, count], …]")
     return Question(
+        kind=str(record.get("kind") or "paper"),
+        allowed_ids=_string_list(record, "allowed_ids", where),
+        gold_count=gold_count,
+        exact=bool(record.get("exact", False)),
+        gold_ranking=[(str(n), int(c)) for n, c in ranking],
         id=record["id"],
         question=record["question"].strip(),
         gold_ids=gold,

@@ -186,7 +186,7 @@ class Catalogue:
         known other name. Parts that name another institution sharing the words are
         returned as `related`, with their counts, and not counted."""
         key = fold(typed)
-        names = (key, *ALIASES.get(key, ()))
+        names = _spellings(key)
         counted: list[tuple[str, int]] = []
         related: list[tuple[str, int]] = []
         keys = {name.split()[0] for name in names if name}
@@ -211,7 +211,7 @@ class Catalogue:
 
     def knows_institution(self, typed: str) -> bool:
         key = fold(typed)
-        names = (key, *ALIASES.get(key, ()))
+        names = _spellings(key)
         keys = {name.split()[0] for name in names if name}
         candidates = set().union(*(self._affiliation_keys.get(k, set()) for k in keys))
         return any(_names_institution(a, names) for a in candidates)
@@ -238,6 +238,21 @@ class Catalogue:
         return [(name, n) for name, n in ranked if n >= floor]
 
 
+_NOUNS = ("university", "institute", "college")
+
+
+def _spellings(key: str) -> tuple[str, ...]:
+    """The typed name, its known other names, and its other word order: "Tokyo University"
+    and "University of Tokyo" are one institution as users type it."""
+    names = [key, *ALIASES.get(key, ())]
+    words = key.split()
+    if len(words) >= 2 and words[-1] in _NOUNS:
+        names.append(f"{words[-1]} of {' '.join(words[:-1])}")
+    elif len(words) >= 3 and words[0] in _NOUNS and words[1] == "of":
+        names.append(f"{' '.join(words[2:])} {words[0]}")
+    return tuple(dict.fromkeys(names))
+
+
 def _names_institution(affiliation: str, names: tuple[str, ...]) -> bool | None:
     """True: a part of `affiliation` is one of `names`; False: a part contains a name but
     adds distinctive words (another institution); None: no part mentions any name."""
@@ -251,8 +266,12 @@ def _names_institution(affiliation: str, names: tuple[str, ...]) -> bool | None:
                 return True
             for start in range(len(words) - len(typed) + 1):
                 if words[start : start + len(typed)] == typed:
-                    extra = words[:start] + words[start + len(typed) :]
-                    if all(w in _GENERIC or w in own_words for w in extra):
+                    after = words[start + len(typed) :]
+                    extra = words[:start] + after
+                    # "Nanjing University of Science and Technology" is not "Nanjing
+                    # University": generic words after the noun make another name.
+                    renamed = typed[-1] in _NOUNS and after[:1] == ["of"]
+                    if not renamed and all(w in _GENERIC or w in own_words for w in extra):
                         return True
                     verdict = False
     return verdict
