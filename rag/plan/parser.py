@@ -36,7 +36,14 @@ _SIMILAR = re.compile(
     re.I,
 )
 _RANKING = re.compile(
-    r"\b(?:which|what|who)\b.*\bauthors?\b.*\b(?:most|top)\b|\b(?:top|most prolific|leading)\s+authors?\b",
+    r"\b(?:which|what|who)\b.*\bauthors?\b.*\b(?:most|top)\b|\b(?:top|most prolific|leading)\s+authors?\b"
+    r"|\bwho\b.*\b(?:most|top)\b.*\bpapers\b",
+    re.I,
+)
+_TITLE_WORDS = re.compile(
+    r"['\"“](?P<quoted>[^'\"”]+)['\"”]\s+in\s+(?:the|their|its)\s+titles?"
+    r"|\btitles?\s+(?:containing|with|that contains?|mentioning|including)\s+(?:the\s+words?\s+)?"
+    r"['\"“]?(?P<plain>[\w-]+(?:\s+[\w-]+){0,3}?)['\"”]?(?=\s*[?.,]|\s*$)",
     re.I,
 )
 _SET = re.compile(
@@ -64,7 +71,7 @@ _LEAD = re.compile(
     r"works?|publications?|articles?|accepted|main|track|are|is|were|was|do|does|did|have|has|"
     r"that|which|whose|where|about|on|regarding|concerning|related to|dealing with|deal with|"
     r"deals with|study|studies|studying|address|addresses|tackle|tackles|focus on|focusing on|"
-    r"work on|works on|involve|involves|centred on|centered on|built around|propose or analy[sz]e|"
+    r"work on|works on|involve|involves|centred on|centered on|built around|propose or analy[sz]e|from|"
     r"propose or evaluate|propose|proposes|use|uses|using|apply|applies|in|at|to|for|with|"
     r"there|me|at least one|one|include|includes)(?=[\s,:]|$)[\s,:]*)+",
     re.I,
@@ -97,6 +104,7 @@ class QuestionParser:
         constraints = PlanConstraints()
         unresolved: list[Unresolved] = []
         text = self._statuses(text, constraints)
+        text = _title_words(text, constraints)
         text = self._institutions(text, constraints, unresolved)
         text = self._authors(text, constraints, unresolved)
         similar = _SIMILAR.search(text)
@@ -174,10 +182,12 @@ class QuestionParser:
             if end:
                 text = text.replace(" ".join(words[start:end]), " ", 1)
         if not taken:
-            text = self._unknown_author(text, unresolved)
+            text = self._unknown_author(text, constraints, unresolved)
         return text
 
-    def _unknown_author(self, text: str, unresolved: list[Unresolved]) -> str:
+    def _unknown_author(
+        self, text: str, constraints: PlanConstraints, unresolved: list[Unresolved]
+    ) -> str:
         """A capitalised name where the question expects a person, that fits no one."""
         match = _NAMED_PERSON.search(text)
         if match is None:
@@ -185,8 +195,13 @@ class QuestionParser:
         name = match.group("name")
         if self.catalogue.knows_institution(name):
             return text
-        suggestions = list(self.catalogue.match_author(name).suggestions)
-        unresolved.append(Unresolved(kind="author", text=name, suggestions=suggestions))
+        found = self.catalogue.match_author(name)
+        if found.people:  # initials the span search skipped ("A. G. Wilson")
+            self._record_author(name, found, constraints, unresolved)
+        else:
+            unresolved.append(
+                Unresolved(kind="author", text=name, suggestions=list(found.suggestions))
+            )
         return text.replace(name, " ", 1)
 
     def _record_author(
@@ -216,9 +231,9 @@ _NOT_NAMES = {"the", "a", "an", "which", "what", "papers", "paper", "icml", "man
 
 
 def _looks_like_name(words: list[str]) -> bool:
-    """A span worth looking up as a person: no frame word in it."""
-    lowered = [w.lower().strip(".'’") for w in words]
-    return not any(w in _NOT_NAMES or w in _FRAME_WORDS for w in lowered)
+    """A span worth looking up as a person: no frame word in it (an initial, "A.", is fine)."""
+    lowered = [w.lower().strip(".'’") for w in words if not re.fullmatch(r"[A-Z]\.", w)]
+    return bool(lowered) and not any(w in _NOT_NAMES or w in _FRAME_WORDS for w in lowered)
 
 
 _FRAME_WORDS = {
@@ -231,9 +246,20 @@ _FRAME_WORDS = {
 
 _AUTHOR_FRAME = re.compile(
     r"\b(?:at least one|an?|any|one or more)?\s*(?:co-?)?authors?\b"
-    r"(?:\s+(?:affiliated with|from|at|of))?|\bco-?author(?:ed|s)?\b|\bpublish(?:ed)?\b",
+    r"(?:\s+(?:affiliated with|from|at|of))?|\bco-?author(?:ed|s)?\b|\bpublish(?:ed)?\b"
+    r"|\b(?:and\s+)?(?:write|wrote|written)(?:\s+together)?\b|\btogether\b",
     re.I,
 )
+
+
+def _title_words(text: str, constraints: PlanConstraints) -> str:
+    match = _TITLE_WORDS.search(text)
+    if match is None:
+        return text
+    words = (match.group("quoted") or match.group("plain") or "").strip()
+    if words:
+        constraints.title_words.append(words)
+    return text[: match.start()] + " " + text[match.end() :]
 
 
 def _topic(text: str) -> str:

@@ -57,6 +57,8 @@ class MetadataAnswerer:
                 notes.append(f"Not counted (other institutions with these words): {other}")
         if c.statuses:
             ids &= self.catalogue.with_status(c.statuses)
+        for words in c.title_words:
+            ids &= self.catalogue.titled(words)
         return ids, notes
 
     def _unresolved(self, plan: QueryPlan) -> tuple[str, Aggregate | None]:
@@ -165,6 +167,7 @@ def _summary(plan: QueryPlan, count: int) -> str:
         [
             *(f"{a} as an author" for a in c.authors),
             *(f"an author from {a}" for a in c.affiliations),
+            *(f"“{w}” in the title" for w in c.title_words),
         ]
     )
     status = " or ".join(s.lower() for s in c.statuses)

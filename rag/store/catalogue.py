@@ -223,6 +223,12 @@ class Catalogue:
             out |= self.statuses.get(status.casefold(), set())
         return out
 
+    def titled(self, words: str) -> set[str]:
+        """Papers whose title holds `words` as a phrase (case, accents and plurals aside)."""
+        key = fold(words)
+        pattern = re.compile(rf"(?:^| ){re.escape(key)}s?(?: |$)")
+        return {pid for pid, p in self.papers.items() if pattern.search(fold(p.title))}
+
     def top_authors(self, within: set[str] | None = None, limit: int = 10) -> list[tuple[str, int]]:
         """Authors with the most papers (among `within`), ties kept at the cut."""
         counts = Counter(

@@ -64,3 +64,9 @@ def test_long_lists_are_cut_in_the_text_but_whole_in_the_aggregate(
     assert len(answer.citations) == len(answer.aggregate.papers) == 9
     assert cited_numbers(answer.answer) == [1, 2, 3]
     assert "… and 6 more" in answer.answer
+
+
+def test_co_authors_must_all_be_on_the_paper() -> None:
+    answer = ask("Which papers did Masashi Sugiyama and Jianye Hao write together?")
+    assert answer.aggregate is not None and [p.paper_id for p in answer.aggregate.papers] == ["p1"]
+    assert "Masashi Sugiyama as an author and Jianye HAO as an author" in answer.answer

@@ -100,3 +100,23 @@ def test_status_with_a_topic_is_a_filtered_topic_question() -> None:
 def test_ranking_questions() -> None:
     plan = PARSER.plan("Which authors have the most papers at ICML 2024?")
     assert (plan.kind, plan.ranking) == ("metadata", "authors")
+
+
+def test_two_co_authors_title_words_and_initials() -> None:
+    plan = PARSER.plan("Which papers did Masashi Sugiyama and Jianye Hao write together?")
+    assert (plan.kind, plan.topic) == ("metadata", "")
+    assert plan.constraints.authors == ["Masashi Sugiyama", "Jianye HAO"]
+    plan = PARSER.plan("Which ICML 2024 papers have 'Title' in the title?")
+    assert plan.constraints.title_words == ["Title"] and plan.kind == "metadata"
+    plan = PARSER.plan("Papers by K. Kawaguchi?")
+    assert plan.constraints.authors == ["Kenji Kawaguchi"]
+
+
+def test_who_has_the_most_papers_is_a_ranking() -> None:
+    assert PARSER.plan("Who wrote the most papers?").ranking == "authors"
+
+
+def test_institution_with_a_topic_keeps_the_topic_clean() -> None:
+    plan = PARSER.plan("list all papers from the University of Tokyo about reinforcement learning")
+    assert (plan.kind, plan.topic) == ("list", "reinforcement learning")
+    assert plan.constraints.affiliations == ["University of Tokyo"]
