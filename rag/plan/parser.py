@@ -12,8 +12,9 @@ from __future__ import annotations
 import re
 from typing import Literal
 
+from rag.store.catalogue import GENERIC_WORDS as _GENERIC
 from rag.store.catalogue import Catalogue, fold
-from rag.text import content_terms
+from rag.text import STOPWORDS, content_terms
 from rag.types import PlanConstraints, PlanKind, QueryPlan, Unresolved
 
 _VENUE = re.compile(
@@ -61,9 +62,9 @@ _INSTITUTION_AFTER = re.compile(  # a lookahead, so "at least one author at MIT"
 _INSTITUTION_BEFORE = re.compile(
     r"(?P<span>(?:\S+\s+){0,4}\S+)\s+(?:authors?|co-?authors?|researchers?)\b", re.I
 )
-_AUTHOR_CUE = re.compile(
-    r"\b(?:by|did|does|has|have|of|list|with)\s+(?P<name>[A-Za-zÀ-ÿ.'-]+)(?:['’]s)?\b", re.I
-)
+# A family name alone counts only right after "by", "did" or "does": elsewhere a capitalised
+# word is far more often a method ("What does Adam …" asks about an optimiser).
+_AUTHOR_CUE = re.compile(r"\b(?:by|did|does)\s+(?P<name>[A-Za-zÀ-ÿ.'-]+)(?:['’]s)?\b", re.I)
 # The frame around a topic, removed from the front and back of what is left.
 _LEAD = re.compile(
     r"^(?:(?:how many|which|what|list|show(?: me)?|find|give me|name|are there(?: any)?|is there|"
@@ -147,7 +148,10 @@ class QuestionParser:
         for size in range(min(len(words), 6), 0, -1):
             span = words[-size:] if from_end else words[:size]
             name = " ".join(span).strip(" '\"")
-            if len(fold(name)) >= 2 and self.catalogue.knows_institution(name):
+            # An institution is named by at least one word that is not a stopword ("the")
+            # nor a generic word ("university") on its own.
+            named = [w for w in fold(name).split() if w not in STOPWORDS and w not in _GENERIC]
+            if named and self.catalogue.knows_institution(name):
                 return span
         return None
 

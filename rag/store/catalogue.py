@@ -26,7 +26,7 @@ _SEGMENT_SPLIT = re.compile(r"\s*(?:[,;()/]|\s-\s|\s–\s)\s*")
 # ("Stanford" in "Computer Science Department, Stanford University"); any other word makes
 # it a different institution that shares the name ("National Tsing Hua University" for
 # "Tsinghua", "MIT-IBM Watson AI Lab" for "MIT"), which is reported, not counted.
-_GENERIC = frozenset(
+GENERIC_WORDS = _GENERIC = frozenset(
     """university univ of the and department dept school college institute institution
     faculty center centre lab laboratory laboratories research inc ltd llc co corp corporation
     group division computer science sciences engineering electrical technology

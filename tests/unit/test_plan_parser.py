@@ -120,3 +120,14 @@ def test_institution_with_a_topic_keeps_the_topic_clean() -> None:
     plan = PARSER.plan("list all papers from the University of Tokyo about reinforcement learning")
     assert (plan.kind, plan.topic) == ("list", "reinforcement learning")
     assert plan.constraints.affiliations == ["University of Tokyo"]
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What happens to the heads at the end of training in the paper?",
+        "Which university is the paper from?",
+    ],
+)
+def test_stopwords_and_generic_words_are_never_institutions(question: str) -> None:
+    assert PARSER.plan(question).constraints.affiliations == []
