@@ -145,6 +145,21 @@ def _add_calibrate(sub: Any) -> None:
     p.set_defaults(func=_cmd_calibrate)
 
 
+def _cmd_calibrate_sets(args: argparse.Namespace) -> int:
+    from eval.calibrate_sets import calibrate_sets
+    from eval.run import settings_from_args
+
+    print(calibrate_sets(settings_from_args("extractive"), args.questions, l2=args.l2))
+    return 0
+
+
+def _add_calibrate_sets(sub: Any) -> None:
+    p = sub.add_parser("calibrate-sets", help="fit the topic-membership model on set questions")
+    p.add_argument("--questions", type=Path, default=ROOT / "eval" / "datasets" / "sets_dev.jsonl")
+    p.add_argument("--l2", type=float, default=1.0, help="L2 penalty on the weights")
+    p.set_defaults(func=_cmd_calibrate_sets)
+
+
 def _cmd_bench(args: argparse.Namespace) -> int:
     from eval.bench.cli import run_from_args
 
@@ -188,6 +203,7 @@ SUBCOMMANDS: list[Callable[[Any], None]] = [
     _add_scitldr,
     _add_synth,
     _add_calibrate,
+    _add_calibrate_sets,
     _add_bench,
 ]
 

@@ -7,6 +7,8 @@ LLM, answer writer), keeps the `Pipeline` of the current store state (rebuilt by
 
 from __future__ import annotations
 
+import logging
+import threading
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -27,6 +29,8 @@ from rag.retrieval.retriever import PaperRetriever
 from rag.settings import RetrievalMode, Settings
 from rag.store.chroma import PaperStore
 from rag.types import Answer, ChatMessage, Filters, Paper, RetrievedPaper
+
+log = logging.getLogger(__name__)
 
 
 class Assistant:
@@ -92,7 +96,11 @@ class Assistant:
 
     # --- warm-up and stats ------------------------------------------------------------
     def start_warmup(self) -> EvidenceWarmer:
-        """Embed all abstract sentences in a background thread (rag.answer.warmup says why)."""
+        """Embed all abstract sentences in a background thread (rag.answer.warmup says why),
+        and build the topic scan's index in another, so the first topic question does not
+        wait for it."""
+        pipeline = self._current()
+        threading.Thread(target=_build_topic_index, args=(pipeline,), daemon=True).start()
         return self.warmup.start(self.scorer, self.catalogue.values())
 
     def stop_warmup(self) -> None:
@@ -149,8 +157,8 @@ class Assistant:
             standalone = self.followups.standalone(question, messages)
             condense_ms = (time.perf_counter() - started) * 1000
             plan = pipeline.parser.plan(standalone)
-            if plan.kind == "metadata":  # exact, from the catalogue: no retrieval
-                answer = pipeline.sets.answer(question, plan, standalone)
+            if pipeline.takes_set_path(plan, filters):
+                answer = pipeline.answer_set(question, plan, standalone, checked_filters(filters))
                 answer.timings_ms = {"total": round((time.perf_counter() - started) * 1000, 2)}
                 yield ("delta", answer.answer)
                 yield ("answer", answer)
@@ -197,3 +205,10 @@ class Assistant:
                 mode or self.settings.retrieval_mode,
                 checked_filters(filters),
             )
+
+
+def _build_topic_index(pipeline: Pipeline) -> None:
+    try:
+        pipeline.topics()
+    except Exception as exc:  # built again on the first topic question; never fatal here
+        log.warning("building the topic index in the background failed: %s", exc)

@@ -7,7 +7,9 @@ the store (`Assistant.reload`); a question in flight keeps the pipeline it start
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import threading
+from dataclasses import dataclass, field
+from typing import Any
 
 from llama_index.core.base.embeddings.base import BaseEmbedding
 
@@ -19,10 +21,12 @@ from rag.plan.parser import QuestionParser
 from rag.retrieval.bm25 import BM25Index
 from rag.retrieval.retriever import PaperRetriever
 from rag.sets.metadata import MetadataAnswerer
+from rag.sets.topical import topic_answer
+from rag.sets.topics import CLEAR, TopicIndex, TopicScanner
 from rag.settings import Settings
 from rag.store.catalogue import Catalogue
 from rag.store.chroma import PaperStore
-from rag.types import Filters, Paper, QueryPlan
+from rag.types import Answer, Filters, Paper, QueryPlan
 
 
 def check_store_model(settings: Settings, store: PaperStore) -> None:
@@ -46,6 +50,10 @@ class Pipeline:
     retriever: PaperRetriever
     scorer: EvidenceScorer
     engine: CitedQueryEngine
+    store: PaperStore
+    embed_model: BaseEmbedding
+    _lazy: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    _lock: threading.Lock = field(default_factory=threading.Lock, compare=False, repr=False)
 
     @classmethod
     def build(
@@ -84,7 +92,44 @@ class Pipeline:
             retriever,
             scorer,
             engine,
+            store,
+            embed_model,
         )
+
+    def topics(self) -> TopicScanner:
+        """The topic scanner, built on first use (it reads every chunk vector once)."""
+        with self._lock:
+            if "topics" not in self._lazy:
+                vectors, papers = self.store.chunk_vectors()
+                index = TopicIndex(self.catalogue, vectors, papers)
+                self._lazy["topics"] = TopicScanner(index, self.embed_model)
+            return self._lazy["topics"]  # type: ignore[no-any-return]
+
+    def answer_set(
+        self, question: str, plan: QueryPlan, standalone: str, given: Filters | None
+    ) -> Answer:
+        """A question about the conference as a set: exact from the catalogue (metadata)
+        or by scanning every paper for the topic, within the question's constraints."""
+        if plan.kind == "metadata":
+            return self.sets.answer(question, plan, standalone)
+        filters = self.filters_for(plan, given)
+        allowed = None
+        if filters is not None and not filters.is_empty():
+            allowed = {pid for pid, p in self.catalogue.items() if filters.accepts(p)}
+        return topic_answer(question, plan, standalone, self.topics(), allowed)
+
+    def takes_set_path(self, plan: QueryPlan, filters: Filters | None) -> bool:
+        """Metadata, counts and comparisons always; a topic list when every word of the
+        topic occurs in the catalogue and the scan finds at least one paper clearly about
+        it (else the cited answer, which abstains where the abstracts say nothing)."""
+        if plan.kind in ("metadata", "count", "compare"):
+            return True
+        if plan.kind != "list":
+            return False
+        scanner = self.topics()
+        if scanner.unknown_words(plan.topic):
+            return False
+        return any(m.probability >= CLEAR for m in scanner.members(plan.topic))
 
     def filters_for(self, plan: QueryPlan, given: Filters | None) -> Filters | None:
         """The question's own constraints added to the caller's filters (both must hold)."""

@@ -90,3 +90,35 @@ def test_rag_papers_with_an_ambiguous_name_exits_2(
     monkeypatch.setenv("RAG_DATA_DIR", str(store_copy))
     assert rag_main(["papers", "--author", "Li"]) == 2
     assert "Which one do you mean?" in capsys.readouterr().out
+
+
+def test_topic_count_scans_the_whole_catalogue(assistant: Any) -> None:
+    answer = assistant.ask("How many ICML 2024 papers are about graph neural networks?")
+    assert answer.plan.kind == "count" and answer.plan.topic == "graph neural networks"
+    aggregate = answer.aggregate
+    assert (
+        aggregate is not None
+        and not aggregate.exact
+        and aggregate.count == len(aggregate.papers) > 0
+    )
+    assert [c.n for c in answer.citations] == list(range(1, aggregate.count + 1))
+    assert all(p.why and 0 < (p.score or 0) <= 1 for p in aggregate.papers)
+    scores = [p.score or 0 for p in aggregate.papers]
+    assert scores == sorted(scores, reverse=True)
+    assert "about “graph neural networks”" in answer.answer
+
+
+def test_a_topic_no_abstract_mentions_stays_on_the_cited_path_and_abstains(assistant: Any) -> None:
+    answer = assistant.ask("Which ICML 2024 papers forecast the spread of wildfires?")
+    assert answer.plan.kind == "list" and answer.aggregate is None
+    assert answer.abstained
+
+
+def test_a_list_question_that_asks_what_the_papers_say_gets_the_cited_answer(
+    assistant: Any,
+) -> None:
+    answer = assistant.ask(
+        "Which ICML 2024 papers explain why feedback alignment works, and what do they find?"
+    )
+    assert answer.plan.kind == "paper" and answer.aggregate is None
+    assert answer.citations and answer.citations[0].paper_id == "qklMNNub0H"

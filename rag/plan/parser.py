@@ -283,10 +283,17 @@ def _content(text: str) -> bool:
     return any(t not in _GENERIC_TOPIC for t in content_terms(text))
 
 
+# "Which papers use Givens rotations, and for what purpose?" asks what the papers say too:
+# the cited answer quotes it; a list of titles would not.
+_DETAIL = re.compile(r",?\s+and\s+(?:what|how|why|for what|in what|which)\b", re.I)
+
+
 def _kind(
     question: str, has_topic: bool, constraints: PlanConstraints, unresolved: list[Unresolved]
 ) -> PlanKind:
     has_constraint = not constraints.is_empty() or bool(unresolved)
+    if has_topic and _DETAIL.search(question) and not _COUNT.search(question):
+        return "paper"
     if _SIMILAR.search(question):
         return "similar"
     if _COUNT.search(question):

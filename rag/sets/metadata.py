@@ -8,14 +8,9 @@ said plainly.
 
 from __future__ import annotations
 
+from rag.sets.common import citation, listed_text, plural, row, set_answer
 from rag.store.catalogue import Catalogue, affiliations_of
-from rag.types import Aggregate, AggregatePaper, Answer, Citation, Paper, QueryPlan
-
-SHOWN_IN_TEXT = 10  # rows written into the answer text; the aggregate carries all
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n:,} {word}{'' if n == 1 else 's'}"
+from rag.types import Aggregate, Answer, Paper, QueryPlan
 
 
 class MetadataAnswerer:
@@ -26,18 +21,18 @@ class MetadataAnswerer:
         """The Answer for a `metadata` plan (authors, institutions, statuses, rankings)."""
         if plan.unresolved:
             text, aggregate = self._unresolved(plan)
-            return _answer(question, standalone, plan, text, [], aggregate)
+            return set_answer(question, standalone, plan, text, [], aggregate)
         if plan.ranking == "authors":
             text, aggregate = self._ranking(plan)
-            return _answer(question, standalone, plan, text, [], aggregate)
+            return set_answer(question, standalone, plan, text, [], aggregate)
         ids, notes = self._select(plan)
         papers = sorted((self.catalogue.papers[i] for i in ids), key=_order)
-        rows = [_row(n, p, _facts(p, plan)) for n, p in enumerate(papers, start=1)]
+        rows = [row(n, p, _facts(p, plan)) for n, p in enumerate(papers, start=1)]
         aggregate = Aggregate(
             kind="metadata", count=len(rows), exact=True, papers=rows, notes=notes
         )
-        text = _text(_summary(plan, len(rows)), rows, notes)
-        return _answer(question, standalone, plan, text, [_citation(r) for r in rows], aggregate)
+        text = listed_text(_summary(plan, len(rows)), rows, notes)
+        return set_answer(question, standalone, plan, text, [citation(r) for r in rows], aggregate)
 
     def _select(self, plan: QueryPlan) -> tuple[set[str], list[str]]:
         """The papers meeting every constraint, and notes on how institutions were read."""
@@ -65,9 +60,7 @@ class MetadataAnswerer:
         lines = []
         for item in plan.unresolved:
             if item.candidates:
-                options = "; ".join(
-                    f"{name} ({_plural(n, 'paper')})" for name, n in item.candidates
-                )
+                options = "; ".join(f"{name} ({plural(n, 'paper')})" for name, n in item.candidates)
                 lines.append(
                     f"“{item.text}” fits {len(item.candidates)} authors of ICML 2024 papers: "
                     f"{options}. Which one do you mean?"
@@ -85,7 +78,7 @@ class MetadataAnswerer:
     def _ranking(self, plan: QueryPlan) -> tuple[str, Aggregate]:
         within = None if plan.constraints.is_empty() else self._select(plan)[0]
         ranked = self.catalogue.top_authors(within)
-        lines = [f"{i}. {name} — {_plural(n, 'paper')}" for i, (name, n) in enumerate(ranked, 1)]
+        lines = [f"{i}. {name} — {plural(n, 'paper')}" for i, (name, n) in enumerate(ranked, 1)]
         note = (
             "Counts are per name as the catalogue spells it: one name may stand for several "
             "people (common names), and nothing here tells them apart."
@@ -94,28 +87,6 @@ class MetadataAnswerer:
         return text, Aggregate(
             kind="metadata", count=len(ranked), exact=True, ranking=ranked, notes=[note]
         )
-
-
-def _answer(
-    question: str,
-    standalone: str,
-    plan: QueryPlan,
-    text: str,
-    citations: list[Citation],
-    aggregate: Aggregate | None,
-) -> Answer:
-    return Answer(
-        question=question,
-        standalone_question=standalone or question,
-        answer=text,
-        abstained=False,
-        backend="catalogue",
-        mode="metadata",
-        confidence=1.0,
-        citations=citations,
-        plan=plan,
-        aggregate=aggregate,
-    )
 
 
 def _facts(paper: Paper, plan: QueryPlan) -> str:
@@ -132,33 +103,6 @@ def _facts(paper: Paper, plan: QueryPlan) -> str:
 def _order(paper: Paper) -> tuple[int, str]:
     rank = {"oral": 0, "spotlight": 1, "poster": 2}.get(paper.status.casefold(), 3)
     return rank, paper.title.casefold()
-
-
-def _row(n: int, paper: Paper, why: str) -> AggregatePaper:
-    return AggregatePaper(
-        n=n,
-        paper_id=paper.id,
-        title=paper.title,
-        authors=paper.authors,
-        url=paper.url,
-        status=paper.status,
-        pmlr_key=str(paper.extra.get("pmlr_key") or ""),
-        why=why,
-        score=None,
-    )
-
-
-def _citation(row: AggregatePaper) -> Citation:
-    return Citation(
-        n=row.n,
-        paper_id=row.paper_id,
-        title=row.title,
-        authors=row.authors,
-        url=row.url,
-        status=row.status,
-        snippet=row.why,
-        score=1.0,
-    )
 
 
 def _summary(plan: QueryPlan, count: int) -> str:
@@ -178,23 +122,7 @@ def _summary(plan: QueryPlan, count: int) -> str:
             if conditions
             else f"ICML 2024 has no {noun}s."
         )
-    papers = _plural(count, f"ICML 2024 {noun}")
+    papers = plural(count, f"ICML 2024 {noun}")
     if conditions:
         return f"{papers} {'lists' if count == 1 else 'list'} {conditions}:"
     return f"There {'is' if count == 1 else 'are'} {papers}:"
-
-
-def _text(summary: str, rows: list[AggregatePaper], notes: list[str]) -> str:
-    lines = [summary]
-    shown = rows[:SHOWN_IN_TEXT]
-    lines += [f"- *{_plain(r.title)}*{f' ({r.status})' if r.status else ''} [{r.n}]" for r in shown]
-    if len(rows) > len(shown):
-        lines.append(f"- … and {len(rows) - len(shown):,} more (every paper is in the full list)")
-    if notes:
-        lines.append("")
-        lines += notes
-    return "\n".join(lines)
-
-
-def _plain(text: str) -> str:
-    return text.replace("*", "\\*").replace("_", "\\_")

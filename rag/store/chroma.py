@@ -179,6 +179,17 @@ class PaperStore:
             )
         ]
 
+    def chunk_vectors(self) -> tuple[Any, list[str]]:
+        """Every chunk's embedding (a float32 matrix) and its paper id, for topic scans."""
+        import numpy as np
+
+        rows: list[Any] = []
+        papers: list[str] = []
+        for page in self._pages(self.chunks, ["embeddings", "metadatas"]):
+            rows.append(np.asarray(page["embeddings"], dtype=np.float32))
+            papers += [str(m.get("paper_id", "")) for m in page["metadatas"]]
+        return (np.vstack(rows) if rows else np.zeros((0, 1), dtype=np.float32)), papers
+
     def fingerprint(self) -> str:
         """Changes whenever the set of complete papers (or their content) changes."""
         digest = hashlib.sha256()

@@ -1,0 +1,80 @@
+"""What every set answer shares: its rows, their citations, and the listed text."""
+
+from __future__ import annotations
+
+from rag.types import Aggregate, AggregatePaper, Answer, Citation, Paper, QueryPlan
+
+SHOWN_IN_TEXT = 10  # rows written into the answer text; the aggregate carries all
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n:,} {word}{'' if n == 1 else 's'}"
+
+
+def set_answer(
+    question: str,
+    standalone: str,
+    plan: QueryPlan,
+    text: str,
+    citations: list[Citation],
+    aggregate: Aggregate | None,
+    *,
+    backend: str = "catalogue",
+    mode: str = "metadata",
+    abstained: bool = False,
+) -> Answer:
+    return Answer(
+        question=question,
+        standalone_question=standalone or question,
+        answer=text,
+        abstained=abstained,
+        backend=backend,
+        mode=mode,
+        confidence=1.0,
+        citations=citations,
+        plan=plan,
+        aggregate=aggregate,
+    )
+
+
+def row(n: int, paper: Paper, why: str) -> AggregatePaper:
+    return AggregatePaper(
+        n=n,
+        paper_id=paper.id,
+        title=paper.title,
+        authors=paper.authors,
+        url=paper.url,
+        status=paper.status,
+        pmlr_key=str(paper.extra.get("pmlr_key") or ""),
+        why=why,
+        score=None,
+    )
+
+
+def citation(row: AggregatePaper) -> Citation:
+    return Citation(
+        n=row.n,
+        paper_id=row.paper_id,
+        title=row.title,
+        authors=row.authors,
+        url=row.url,
+        status=row.status,
+        snippet=row.why,
+        score=1.0,
+    )
+
+
+def listed_text(summary: str, rows: list[AggregatePaper], notes: list[str]) -> str:
+    lines = [summary]
+    shown = rows[:SHOWN_IN_TEXT]
+    lines += [f"- *{plain(r.title)}*{f' ({r.status})' if r.status else ''} [{r.n}]" for r in shown]
+    if len(rows) > len(shown):
+        lines.append(f"- … and {len(rows) - len(shown):,} more (every paper is in the full list)")
+    if notes:
+        lines.append("")
+        lines += notes
+    return "\n".join(lines)
+
+
+def plain(text: str) -> str:
+    return text.replace("*", "\\*").replace("_", "\\_")
