@@ -112,11 +112,15 @@ class Pipeline:
         or by scanning every paper for the topic, within the question's constraints."""
         if plan.kind == "metadata":
             return self.sets.answer(question, plan, standalone)
-        filters = self.filters_for(plan, given)
-        allowed = None
-        if filters is not None and not filters.is_empty():
-            allowed = {pid for pid, p in self.catalogue.items() if filters.accepts(p)}
+        allowed = self._allowed(plan, given)
         return topic_answer(question, plan, standalone, self.topics(), allowed)
+
+    def _allowed(self, plan: QueryPlan, given: Filters | None) -> set[str] | None:
+        """The papers the question and the caller's filters leave (None: every paper)."""
+        filters = self.filters_for(plan, given)
+        if filters is None or filters.is_empty():
+            return None
+        return {pid for pid, p in self.catalogue.items() if filters.accepts(p)}
 
     def takes_set_path(self, plan: QueryPlan, filters: Filters | None) -> bool:
         """Metadata, counts and comparisons always; a topic list when every word of the
@@ -129,7 +133,8 @@ class Pipeline:
         scanner = self.topics()
         if scanner.unknown_words(plan.topic):
             return False
-        return any(m.probability >= CLEAR for m in scanner.members(plan.topic))
+        members = scanner.members(plan.topic, self._allowed(plan, filters))
+        return any(m.probability >= CLEAR for m in members)
 
     def filters_for(self, plan: QueryPlan, given: Filters | None) -> Filters | None:
         """The question's own constraints added to the caller's filters (both must hold)."""
