@@ -145,6 +145,7 @@ def cmd_stats(settings: Settings) -> int:
 
 def cmd_papers(args: argparse.Namespace, settings: Settings) -> int:
     """`rag papers`: the catalogue's exact answer, in the format scripts want."""
+    from rag.plan.parser import record_author
     from rag.sets.exports import bibtex, table, to_csv
     from rag.sets.metadata import MetadataAnswerer
     from rag.store.catalogue import Catalogue
@@ -157,20 +158,9 @@ def cmd_papers(args: argparse.Namespace, settings: Settings) -> int:
     constraints = PlanConstraints(
         affiliations=args.affiliation, statuses=[s.capitalize() for s in args.status]
     )
-    unresolved = []
+    unresolved: list[Unresolved] = []
     for typed in args.author:
-        match = catalogue.match_author(typed)
-        if match.unique is not None:
-            constraints.authors.append(match.unique.name)
-        else:
-            unresolved.append(
-                Unresolved(
-                    kind="author",
-                    text=typed,
-                    candidates=[(p.name, len(p.papers)) for p in match.people],
-                    suggestions=list(match.suggestions),
-                )
-            )
+        record_author(typed, catalogue.match_author(typed), constraints, unresolved)
     plan = QueryPlan(kind="metadata", constraints=constraints, unresolved=unresolved)
     answer = MetadataAnswerer(catalogue).answer("rag papers", plan)
     rows = answer.aggregate.papers if answer.aggregate else []

@@ -13,7 +13,7 @@ import re
 from typing import Literal
 
 from rag.store.catalogue import GENERIC_WORDS as _GENERIC
-from rag.store.catalogue import Catalogue, fold
+from rag.store.catalogue import Catalogue, NameMatch, fold
 from rag.text import STOPWORDS, content_terms
 from rag.types import PlanConstraints, PlanKind, QueryPlan, Unresolved
 
@@ -171,7 +171,7 @@ class QuestionParser:
             if not match.people:
                 continue
             taken.append((start, end))
-            self._record_author(name, match, constraints, unresolved)
+            record_author(name, match, constraints, unresolved)
         for cue in _AUTHOR_CUE.finditer(text):  # a family name alone, after "by", "did", …
             name = cue.group("name").strip(".'’")
             if any(name in " ".join(words[s:e]) for s, e in taken) or len(name) < 2:
@@ -180,7 +180,7 @@ class QuestionParser:
                 match = self.catalogue.match_author(name, suggest=False)
                 if match.people:
                     taken.append((0, 0))
-                    self._record_author(name, match, constraints, unresolved)
+                    record_author(name, match, constraints, unresolved)
                     text = text.replace(name, " ", 1)
         for start, end in taken:
             if end:
@@ -199,32 +199,28 @@ class QuestionParser:
         name = match.group("name")
         if self.catalogue.knows_institution(name):
             return text
-        found = self.catalogue.match_author(name)
-        if found.people:  # initials the span search skipped ("A. G. Wilson")
-            self._record_author(name, found, constraints, unresolved)
-        else:
-            unresolved.append(
-                Unresolved(kind="author", text=name, suggestions=list(found.suggestions))
-            )
+        # Initials the span search skipped ("A. G. Wilson") resolve here; a name that fits
+        # no one is kept with the closest names.
+        record_author(name, self.catalogue.match_author(name), constraints, unresolved)
         return text.replace(name, " ", 1)
 
-    def _record_author(
-        self, name: str, match: object, constraints: PlanConstraints, unresolved: list[Unresolved]
-    ) -> None:
-        from rag.store.catalogue import NameMatch
 
-        assert isinstance(match, NameMatch)
-        person = match.unique
-        if person is not None:
-            constraints.authors.append(person.name)
-            return
-        unresolved.append(
-            Unresolved(
-                kind="author",
-                text=name,
-                candidates=[(p.name, len(p.papers)) for p in match.people],
-            )
+def record_author(
+    name: str, match: NameMatch, constraints: PlanConstraints, unresolved: list[Unresolved]
+) -> None:
+    """A name that fits one person becomes a constraint; any other is left unresolved,
+    with the people it fits (or the closest names) for the answer to offer."""
+    if match.unique is not None:
+        constraints.authors.append(match.unique.name)
+        return
+    unresolved.append(
+        Unresolved(
+            kind="author",
+            text=name,
+            candidates=[(p.name, len(p.papers)) for p in match.people],
+            suggestions=list(match.suggestions),
         )
+    )
 
 
 _NAMED_PERSON = re.compile(
