@@ -28,7 +28,7 @@ from rag.pipeline import Pipeline
 from rag.retrieval.retriever import PaperRetriever
 from rag.settings import RetrievalMode, Settings
 from rag.store.chroma import PaperStore
-from rag.types import Answer, ChatMessage, Filters, Paper, RetrievedPaper
+from rag.types import Answer, ChatMessage, Filters, Paper, QueryPlan, RetrievedPaper
 
 log = logging.getLogger(__name__)
 
@@ -187,6 +187,12 @@ class Assistant:
         if final is None:  # pragma: no cover - events always end with an answer
             raise AnswerError("no answer was produced")
         return final
+
+    def answer_plan(self, plan: QueryPlan, question: str) -> Answer:
+        """A set answer for a plan built by the caller (`rag papers --topic`), not parsed."""
+        question = self._checked(question, None, None)
+        with self.activity.answering():
+            return self._current().answer_set(question, plan, question, None)
 
     def retrieve(
         self,

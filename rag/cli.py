@@ -43,10 +43,13 @@ def build_parser() -> argparse.ArgumentParser:
 
     sub.add_parser("stats", help="papers, chunks, embedding model, store")
 
-    p = sub.add_parser("papers", help="list papers by author, affiliation, status (exact)")
+    p = sub.add_parser(
+        "papers", help="list papers by author, affiliation, status (exact) and topic (scanned)"
+    )
     p.add_argument("--author", action="append", default=[], help="an author (repeatable: all)")
     p.add_argument("--affiliation", action="append", default=[], help="an institution")
     p.add_argument("--status", action="append", default=[], help="Oral, Spotlight or Poster")
+    p.add_argument("--topic", help="papers about this topic (every abstract scanned)")
     p.add_argument("--format", choices=["table", "json", "bibtex", "csv"], default="table")
 
     p = sub.add_parser("ask", help="answer one question with citations")
@@ -152,17 +155,24 @@ def cmd_papers(args: argparse.Namespace, settings: Settings) -> int:
     from rag.store.chroma import PaperStore
     from rag.types import PlanConstraints, QueryPlan, Unresolved
 
-    if not (args.author or args.affiliation or args.status):
-        raise InputError("papers: give at least one of --author, --affiliation, --status")
-    catalogue = Catalogue(PaperStore(settings).load_papers())
+    if not (args.author or args.affiliation or args.status or args.topic):
+        raise InputError("papers: give at least one of --author, --affiliation, --status, --topic")
+    store = PaperStore(settings)
+    catalogue = Catalogue(store.load_papers())
     constraints = PlanConstraints(
         affiliations=args.affiliation, statuses=[s.capitalize() for s in args.status]
     )
     unresolved: list[Unresolved] = []
     for typed in args.author:
         record_author(typed, catalogue.match_author(typed), constraints, unresolved)
-    plan = QueryPlan(kind="metadata", constraints=constraints, unresolved=unresolved)
-    answer = MetadataAnswerer(catalogue).answer("rag papers", plan)
+    if args.topic and not unresolved:
+        from rag.assistant import Assistant
+
+        plan = QueryPlan(kind="list", topic=args.topic.strip(), constraints=constraints)
+        answer = Assistant.from_settings(settings, store).answer_plan(plan, args.topic)
+    else:
+        plan = QueryPlan(kind="metadata", constraints=constraints, unresolved=unresolved)
+        answer = MetadataAnswerer(catalogue).answer("rag papers", plan)
     rows = answer.aggregate.papers if answer.aggregate else []
     if args.format == "json":
         print(json.dumps(answer.model_dump(mode="json"), ensure_ascii=False, indent=2))

@@ -122,3 +122,37 @@ def test_a_list_question_that_asks_what_the_papers_say_gets_the_cited_answer(
     )
     assert answer.plan.kind == "paper" and answer.aggregate is None
     assert answer.citations and answer.citations[0].paper_id == "qklMNNub0H"
+
+
+def test_a_comparison_has_a_row_per_paper_with_quoted_cells(assistant: Any) -> None:
+    answer = assistant.ask("Compare the approaches of ICML 2024 papers on graph neural networks.")
+    aggregate = answer.aggregate
+    assert answer.plan.kind == "compare" and aggregate is not None
+    assert aggregate.columns == ["problem", "method", "finding"]
+    abstracts = {p["id"]: p["abstract"] for p in fixture_papers()}
+    for row in aggregate.papers:
+        assert set(row.cells) == set(aggregate.columns)
+        assert any(row.cells.values())
+        # extractive: every cell is the abstract's own text (cut cells end in "…")
+        assert all(cell.rstrip("…") in abstracts[row.paper_id] for cell in row.cells.values())
+    assert "How they compare" in answer.answer
+    assert [c.n for c in answer.citations] == list(range(1, aggregate.count + 1))
+
+
+def test_rag_papers_by_topic_and_status(
+    store_copy: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("RAG_DATA_DIR", str(store_copy))
+    assert rag_main(["papers", "--topic", "graph neural networks", "--format", "json"]) == 0
+    everything = json.loads(capsys.readouterr().out)["aggregate"]
+    assert (
+        rag_main(
+            ["papers", "--topic", "graph neural networks", "--status", "Oral", "--format", "json"]
+        )
+        == 0
+    )
+    orals = json.loads(capsys.readouterr().out)["aggregate"]
+    status = {p["id"]: p["status"] for p in fixture_papers()}
+    assert everything["count"] > orals["count"] > 0
+    assert {p["paper_id"] for p in orals["papers"]} <= {p["paper_id"] for p in everything["papers"]}
+    assert all(status[p["paper_id"]] == "Oral" for p in orals["papers"])

@@ -37,14 +37,21 @@ def bibtex(rows: list[AggregatePaper]) -> str:
     return "\n\n".join(entries) + ("\n" if entries else "")
 
 
+def cell_columns(rows: list[AggregatePaper]) -> list[str]:
+    """The comparison columns the rows carry (problem, method, finding), in first-seen order."""
+    return list(dict.fromkeys(name for row in rows for name in row.cells))
+
+
 def to_csv(rows: list[AggregatePaper]) -> str:
+    """Every row, one line each; a comparison's cells as extra columns after `why`."""
+    extra = cell_columns(rows)
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(CSV_COLUMNS)
+    writer.writerow([*CSV_COLUMNS, *extra])
     for row in rows:
         writer.writerow(
             [row.n, row.paper_id, row.title, "; ".join(row.authors), row.status, row.url,
-             row.pmlr_key, row.why]
+             row.pmlr_key, row.why, *(row.cells.get(name, "") for name in extra)]
         )  # fmt: skip
     return out.getvalue()
 
@@ -61,4 +68,5 @@ def table(rows: list[AggregatePaper], width: int = 100) -> str:
         room = max(20, width - len(authors) - 3)
         shown = left if len(left) <= room else left[: room - 1] + "…"
         lines.append(f"{shown:<{room}} — {authors}")
+        lines += [f"      {name}: {text}" for name, text in row.cells.items() if text]
     return "\n".join(lines)

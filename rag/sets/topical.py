@@ -1,12 +1,14 @@
 """Answers to topic questions (which papers, how many, compare): the topic scan's members,
 counted honestly ("31 papers; 24 clearly, 7 touch on it"), ranked, each cited with the
-sentence that shows why it belongs. An empty set is said plainly."""
+sentence that shows why it belongs. An empty set is said plainly. A comparison adds, per
+paper, the abstract's own sentences for its problem, method and main finding."""
 
 from __future__ import annotations
 
-from rag.sets.common import citation, listed_text, plural, row, set_answer
-from rag.sets.topics import CLEAR, TopicScanner
-from rag.types import Aggregate, Answer, QueryPlan
+from rag.sets.common import SHOWN_IN_TEXT, citation, listed_text, plain, plural, row, set_answer
+from rag.sets.compare import COLUMNS, comparison_cells
+from rag.sets.topics import CLEAR, Member, TopicScanner
+from rag.types import Aggregate, AggregatePaper, Answer, QueryPlan
 
 
 def topic_answer(
@@ -17,11 +19,8 @@ def topic_answer(
     allowed: set[str] | None,
 ) -> Answer:
     members = scanner.members(plan.topic, allowed)
-    rows = [
-        row(n, m.paper, m.why).model_copy(update={"score": round(m.probability, 3)})
-        for n, m in enumerate(members, start=1)
-    ]
-    clearly = sum(1 for m in members if m.probability >= CLEAR)
+    comparing = plan.kind == "compare"
+    rows = [_row(n, m, comparing) for n, m in enumerate(members, start=1)]
     limited = " (within the question's constraints)" if allowed is not None else ""
     if not rows:
         text = (
@@ -29,18 +28,24 @@ def topic_answer(
             "member of that topic."
         )
     else:
+        clearly = sum(1 for m in members if m.probability >= CLEAR)
         split = (
             f" — {clearly} clearly, {len(rows) - clearly} touch on it"
             if clearly < len(rows)
             else ""
         )
-        text = listed_text(
+        summary = (
             f"{plural(len(rows), 'ICML 2024 paper')}{limited} "
-            f"{'is' if len(rows) == 1 else 'are'} about “{plan.topic}”{split}:",
-            rows,
-            [],
+            f"{'is' if len(rows) == 1 else 'are'} about “{plan.topic}”{split}"
         )
-    aggregate = Aggregate(kind=plan.kind, count=len(rows), exact=False, papers=rows)
+        text = _compared_text(summary, rows) if comparing else listed_text(summary + ":", rows, [])
+    aggregate = Aggregate(
+        kind=plan.kind,
+        count=len(rows),
+        exact=False,
+        papers=rows,
+        columns=list(COLUMNS) if comparing else [],
+    )
     return set_answer(
         question,
         standalone,
@@ -52,3 +57,26 @@ def topic_answer(
         mode="catalogue",
         abstained=not rows,
     )
+
+
+def _row(n: int, member: Member, comparing: bool) -> AggregatePaper:
+    update: dict[str, object] = {"score": round(member.probability, 3)}
+    if comparing:
+        update["cells"] = comparison_cells(member.paper.abstract)
+    return row(n, member.paper, member.why).model_copy(update=update)
+
+
+def _compared_text(summary: str, rows: list[AggregatePaper]) -> str:
+    """The first rows' method and finding, quoted; the table carries every row and column."""
+    lines = [f"{summary}. How they compare — each paper's method and main finding, quoted:"]
+    for r in rows[:SHOWN_IN_TEXT]:
+        method = r.cells.get("method") or r.why
+        finding = r.cells.get("finding")
+        said = f"“{plain(method)}”" + (f" Finding: “{plain(finding)}”" if finding else "")
+        lines.append(f"- *{plain(r.title)}* [{r.n}]: {said}")
+    if len(rows) > SHOWN_IN_TEXT:
+        lines.append(
+            f"- … and {len(rows) - SHOWN_IN_TEXT:,} more (the full table has every paper's "
+            "problem, method and finding)"
+        )
+    return "\n".join(lines)
