@@ -21,6 +21,7 @@ from rag.plan.parser import QuestionParser
 from rag.retrieval.bm25 import BM25Index
 from rag.retrieval.retriever import PaperRetriever
 from rag.sets.metadata import MetadataAnswerer
+from rag.sets.similar import SimilarPapers, similar_answer
 from rag.sets.topical import topic_answer
 from rag.sets.topics import CLEAR, TopicIndex, TopicScanner
 from rag.settings import Settings
@@ -113,6 +114,10 @@ class Pipeline:
         if plan.kind == "metadata":
             return self.sets.answer(question, plan, standalone)
         allowed = self._allowed(plan, given)
+        source = self.catalogue.get(plan.like_paper) if plan.kind == "similar" else None
+        if source is not None:
+            similar = SimilarPapers(self.topics().index)
+            return similar_answer(question, plan, standalone, source, similar, allowed)
         return topic_answer(question, plan, standalone, self.topics(), allowed)
 
     def _allowed(self, plan: QueryPlan, given: Filters | None) -> set[str] | None:
@@ -123,11 +128,14 @@ class Pipeline:
         return {pid for pid, p in self.catalogue.items() if filters.accepts(p)}
 
     def takes_set_path(self, plan: QueryPlan, filters: Filters | None) -> bool:
-        """Metadata, counts and comparisons always; a topic list when every word of the
+        """Metadata, counts and comparisons always; papers like a paper the catalogue knows;
+        a topic list when every word of the
         topic occurs in the catalogue and the scan finds at least one paper clearly about
         it (else the cited answer, which abstains where the abstracts say nothing)."""
         if plan.kind in ("metadata", "count", "compare"):
             return True
+        if plan.kind == "similar":
+            return plan.like_paper in self.catalogue
         if plan.kind != "list":
             return False
         scanner = self.topics()

@@ -141,6 +141,7 @@ class QueryPlan(BaseModel):
         default=None, description="'Who has the most papers'."
     )
     unresolved: list[Unresolved] = Field(default_factory=list)
+    like_paper: str = Field(default="", description="`similar`: the id of the paper named.")
     source: Literal["parser", "llm"] = "parser"
 
 

@@ -156,3 +156,17 @@ def test_rag_papers_by_topic_and_status(
     assert everything["count"] > orals["count"] > 0
     assert {p["paper_id"] for p in orals["papers"]} <= {p["paper_id"] for p in everything["papers"]}
     assert all(status[p["paper_id"]] == "Oral" for p in orals["papers"])
+
+
+def test_papers_like_a_named_paper_are_ranked_by_closeness(assistant: Any) -> None:
+    answer = assistant.ask("Which ICML 2024 papers are similar to GraphsGPT?")
+    assert answer.plan.kind == "similar" and answer.plan.like_paper == "zxxSJAVQPc"
+    aggregate = answer.aggregate
+    assert aggregate is not None and 0 < aggregate.count == len(aggregate.papers)
+    ids = [p.paper_id for p in aggregate.papers]
+    assert "zxxSJAVQPc" not in ids and len(set(ids)) == len(ids)
+    scores = [p.score or 0 for p in aggregate.papers]
+    assert scores == sorted(scores, reverse=True)
+    # the named paper is [1]; the ranked papers follow, numbered without gaps
+    assert answer.citations[0].paper_id == "zxxSJAVQPc"
+    assert [c.n for c in answer.citations] == list(range(1, aggregate.count + 2))

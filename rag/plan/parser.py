@@ -32,7 +32,8 @@ _COMPARE = re.compile(
     re.I,
 )
 _SIMILAR = re.compile(
-    r"\bpapers?\b(?:\s+(?:are|is|that are|which are|most))?\s+(?:like|similar to)\s+"
+    r"\bpapers?\b(?:\s+(?:are|is|that are|which are))?(?:\s+(?:the\s+)?most)?"
+    r"\s+(?:like|similar to|related to|close to)\s+"
     r"(?P<ref>.+?)\s*[?.!]*$",
     re.I,
 )
@@ -110,7 +111,8 @@ class QuestionParser:
         text = self._authors(text, constraints, unresolved)
         similar = _SIMILAR.search(text)
         topic = similar.group("ref").strip(" '\"") if similar else _topic(text)
-        kind = _kind(question, bool(topic), constraints, unresolved)
+        named = self.catalogue.named_paper(topic) if similar else None
+        kind = _kind(question, bool(topic), constraints, unresolved, named is not None)
         ranking: Literal["authors"] | None = None
         if _RANKING.search(question):
             kind, ranking = "metadata", "authors"
@@ -120,6 +122,7 @@ class QuestionParser:
             constraints=constraints,
             ranking=ranking,
             unresolved=unresolved,
+            like_paper=named.id if named is not None and kind == "similar" else "",
         )
 
     # --- constraints -------------------------------------------------------------------
@@ -285,13 +288,18 @@ _DETAIL = re.compile(r",?\s+and\s+(?:what|how|why|for what|in what|which)\b", re
 
 
 def _kind(
-    question: str, has_topic: bool, constraints: PlanConstraints, unresolved: list[Unresolved]
+    question: str,
+    has_topic: bool,
+    constraints: PlanConstraints,
+    unresolved: list[Unresolved],
+    names_a_paper: bool = False,
 ) -> PlanKind:
     has_constraint = not constraints.is_empty() or bool(unresolved)
     if has_topic and _DETAIL.search(question) and not _COUNT.search(question):
         return "paper"
     if _SIMILAR.search(question):
-        return "similar"
+        # "papers like BiLLM" names a paper; "papers like diffusion for molecules" a topic
+        return "similar" if names_a_paper else "list"
     if _COUNT.search(question):
         return "count" if has_topic else "metadata"
     if _COMPARE.search(question) and re.search(r"\bpapers\b", question, re.I):

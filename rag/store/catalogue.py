@@ -14,7 +14,7 @@ import difflib
 import re
 import unicodedata
 from collections import Counter, defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from rag.types import Paper
@@ -228,6 +228,26 @@ class Catalogue:
         key = fold(words)
         pattern = re.compile(rf"(?:^| ){re.escape(key)}s?(?: |$)")
         return {pid for pid, p in self.papers.items() if pattern.search(fold(p.title))}
+
+    def named_paper(self, reference: str) -> Paper | None:
+        """The one paper `reference` names: its full title, the name before its title's
+        colon ("BiLLM"), the only title holding every word of it, or the only abstract that
+        writes the name as typed ("we introduce GraphsGPT"). None when none or several do."""
+        key = fold(reference.strip(" '\"“”‘’*"))
+        if not key:
+            return None
+        rules: list[Callable[[Paper], bool]] = [
+            lambda p: fold(p.title) == key,
+            lambda p: ":" in p.title and fold(p.title.split(":", 1)[0]) == key,
+            lambda p: set(key.split()) <= set(fold(p.title).split()),
+        ]
+        name = re.compile(rf"(?<![\w-]){re.escape(reference.strip())}(?![\w-])")
+        rules.append(lambda p: bool(name.search(p.abstract)))
+        for rule in rules:
+            found = [p for p in self.papers.values() if rule(p)]
+            if len(found) == 1:
+                return found[0]
+        return None
 
     def top_authors(self, within: set[str] | None = None, limit: int = 10) -> list[tuple[str, int]]:
         """Authors with the most papers (among `within`), ties kept at the cut."""

@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 
 from rag.plan.parser import QuestionParser
+from rag.store.catalogue import Catalogue
+from rag.types import Paper
 from tests.unit.test_catalogue import CATALOGUE
 
 PARSER = QuestionParser(CATALOGUE)
@@ -39,7 +41,8 @@ PARSER = QuestionParser(CATALOGUE)
             "LLM quantization",
         ),
         ("How do the ICML 2024 matrix completion papers differ?", "compare", "matrix completion"),
-        ("Which ICML 2024 papers are similar to GraphsGPT?", "similar", "GraphsGPT"),
+        # no paper of this catalogue is named GraphsGPT: a topic, not a paper to be like
+        ("Which ICML 2024 papers are similar to GraphsGPT?", "list", "GraphsGPT"),
     ],
 )
 def test_kind_and_topic(question: str, kind: str, topic: str) -> None:
@@ -131,3 +134,35 @@ def test_institution_with_a_topic_keeps_the_topic_clean() -> None:
 )
 def test_stopwords_and_generic_words_are_never_institutions(question: str) -> None:
     assert PARSER.plan(question).constraints.affiliations == []
+
+
+NAMED = Catalogue(
+    {
+        p.id: p
+        for p in [
+            Paper(id="b", title="BiLLM: Pushing the Limit of Quantization", abstract="One."),
+            Paper(id="g", title="A Graph is Worth K Words", abstract="We introduce GraphsGPT."),
+            Paper(id="d1", title="Diffusion for Molecules", abstract="GraphsGPT-like ideas."),
+            Paper(id="d2", title="Diffusion for Images", abstract="Pixels."),
+        ]
+    }
+)
+
+
+@pytest.mark.parametrize(
+    ("question", "paper_id"),
+    [
+        ("Papers like BiLLM?", "b"),
+        ("Which papers are most similar to 'A Graph is Worth K Words'?", "g"),
+        ("Which ICML 2024 papers are similar to GraphsGPT?", "g"),  # named in one abstract
+        ("papers like Diffusion for Images", "d2"),
+    ],
+)
+def test_papers_like_a_named_paper(question: str, paper_id: str) -> None:
+    plan = QuestionParser(NAMED).plan(question)
+    assert (plan.kind, plan.like_paper) == ("similar", paper_id)
+
+
+def test_papers_like_a_topic_are_a_topic_list() -> None:
+    plan = QuestionParser(NAMED).plan("Which papers are like diffusion?")  # two titles
+    assert (plan.kind, plan.topic, plan.like_paper) == ("list", "diffusion", "")
