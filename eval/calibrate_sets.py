@@ -30,7 +30,7 @@ def _rows(settings: Settings, path: Path) -> list[tuple[Any, np.ndarray, np.ndar
     for q in load_questions(path):
         if q.kind not in ("list", "count", "compare"):
             continue
-        plan = pipeline.parser.plan(q.question)
+        plan = pipeline.planner.plan(q.question)
         if not plan.topic or not plan.constraints.is_empty():
             continue
         x = scanner.features(plan.topic)

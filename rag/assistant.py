@@ -64,7 +64,12 @@ class Assistant:
         if self.pipeline is not None and fingerprint == self.pipeline.fingerprint:
             return False
         self.pipeline = Pipeline.build(
-            self.settings, self.store, self.embed_model, self.synthesizer, fingerprint
+            self.settings,
+            self.store,
+            self.embed_model,
+            self.synthesizer,
+            fingerprint,
+            planner_llm=self.llm if self.settings.llm_planner else None,
         )
         self.warmup.restart(self.pipeline.scorer, self.pipeline.catalogue.values())
         return True
@@ -156,7 +161,7 @@ class Assistant:
             started = time.perf_counter()
             standalone = self.followups.standalone(question, messages)
             condense_ms = (time.perf_counter() - started) * 1000
-            plan = pipeline.parser.plan(standalone)
+            plan = pipeline.planner.plan(standalone)
             if pipeline.takes_set_path(plan, filters):
                 answer = pipeline.answer_set(question, plan, standalone, checked_filters(filters))
                 answer.timings_ms = {"total": round((time.perf_counter() - started) * 1000, 2)}

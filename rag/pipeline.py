@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from llama_index.core.base.embeddings.base import BaseEmbedding
 
@@ -17,6 +17,7 @@ from rag.answer.engine import CitedQueryEngine
 from rag.answer.evidence import EvidenceScorer, TermStats
 from rag.answer.synthesizer import Synthesizer
 from rag.errors import ModelMismatchError
+from rag.plan.llm_planner import QuestionPlanner
 from rag.plan.parser import QuestionParser
 from rag.retrieval.bm25 import BM25Index
 from rag.retrieval.retriever import PaperRetriever
@@ -28,6 +29,9 @@ from rag.settings import Settings
 from rag.store.catalogue import Catalogue
 from rag.store.chroma import PaperStore
 from rag.types import Answer, Filters, Paper, QueryPlan
+
+if TYPE_CHECKING:
+    from llama_index.core.llms import LLM
 
 
 def check_store_model(settings: Settings, store: PaperStore) -> None:
@@ -46,7 +50,7 @@ class Pipeline:
     fingerprint: str
     catalogue: dict[str, Paper]
     metadata: Catalogue
-    parser: QuestionParser
+    planner: QuestionPlanner
     sets: MetadataAnswerer
     retriever: PaperRetriever
     scorer: EvidenceScorer
@@ -64,6 +68,7 @@ class Pipeline:
         embed_model: BaseEmbedding,
         synthesizer: Synthesizer,
         fingerprint: str,
+        planner_llm: LLM | None = None,
     ) -> Pipeline:
         check_store_model(settings, store)
         # 1. the catalogue: every complete paper, by id, with its metadata indexes, and
@@ -88,7 +93,7 @@ class Pipeline:
             fingerprint,
             catalogue,
             metadata,
-            QuestionParser(metadata),
+            QuestionPlanner(QuestionParser(metadata), planner_llm),
             MetadataAnswerer(metadata),
             retriever,
             scorer,
@@ -111,7 +116,7 @@ class Pipeline:
     ) -> Answer:
         """A question about the conference as a set: exact from the catalogue (metadata)
         or by scanning every paper for the topic, within the question's constraints."""
-        if plan.kind == "metadata":
+        if plan.kind == "metadata" or plan.unresolved:  # a name to ask back about first
             return self.sets.answer(question, plan, standalone)
         allowed = self._allowed(plan, given)
         source = self.catalogue.get(plan.like_paper) if plan.kind == "similar" else None
@@ -132,7 +137,7 @@ class Pipeline:
         a topic list when every word of the
         topic occurs in the catalogue and the scan finds at least one paper clearly about
         it (else the cited answer, which abstains where the abstracts say nothing)."""
-        if plan.kind in ("metadata", "count", "compare"):
+        if plan.kind in ("metadata", "count", "compare") or plan.unresolved:
             return True
         if plan.kind == "similar":
             return plan.like_paper in self.catalogue

@@ -170,6 +170,12 @@ class Settings(BaseSettings):
     )
     llm_temperature: float = Field(0.0, ge=0, le=2, description="LLM sampling temperature.")
     llm_max_tokens: int = Field(512, ge=16, le=8192, description="Longest LLM answer, in tokens.")
+    llm_planner: bool = Field(
+        True,
+        description="With an LLM backend, the LLM reads each question into its plan (kind, "
+        "topic, names; checked against the catalogue, the offline parser's plan on any "
+        "failure). false: the parser always.",
+    )
     answer_max_sentences: int = Field(
         4, ge=1, le=12, description="Sentences in an extractive answer."
     )

@@ -84,6 +84,9 @@ def llama_assistant(llama_server: str, built_store_dir: Path, embed_model: Any) 
         llm_max_tokens=32,
         llm_timeout_s=300,  # slow shared CPUs; a hang still ends, just later
         llm_max_retries=0,
+        # A base model's plan could send the answer tests down the set path; the planner
+        # gets its own protocol test below.
+        llm_planner=False,
     )
     return Assistant(settings, PaperStore(settings), embed_model)
 
@@ -132,3 +135,16 @@ def test_follow_up_uses_a_non_stream_request_then_answers(llama_assistant: Any) 
     assert "Which paper studies feedback alignment?" not in answer.standalone_question
     assert "condense" in answer.timings_ms
     check_invariants(answer, TOP_K)
+
+
+def test_planner_request_over_the_real_protocol_gives_a_usable_plan(llama_assistant: Any) -> None:
+    """A base model cannot plan; whatever it replies, the plan is valid and answerable."""
+    from rag.answer.llm import build_llm
+    from rag.plan.llm_planner import QuestionPlanner
+
+    llm = build_llm(llama_assistant.settings.model_copy(update={"llm_max_tokens": 64}))
+    parser = llama_assistant.pipeline.planner.parser
+    plan = QuestionPlanner(parser, llm).plan("Which ICML 2024 papers did Stan Z. Li co-author?")
+    assert plan.source in ("llm", "parser")
+    if plan.source == "parser":  # the usual outcome: prose or cut JSON, so the parser's plan
+        assert plan.kind == "metadata" and plan.constraints.authors == ["Stan Z. Li"]

@@ -65,6 +65,8 @@ class MetadataAnswerer:
                     f"“{item.text}” fits {len(item.candidates)} authors of ICML 2024 papers: "
                     f"{options}. Which one do you mean?"
                 )
+            elif item.kind == "institution":
+                lines.append(f"No ICML 2024 paper lists an affiliation matching “{item.text}”.")
             else:
                 closest = ", ".join(item.suggestions) or "none close"
                 lines.append(

@@ -326,6 +326,9 @@ def llm_assistant(
             "llm_base_url": scripted_server.base_url,
             "llm_timeout_s": 5.0,
             "llm_max_retries": 2,
+            # Off unless a test turns it on: the answer-path tests script answer replies
+            # only, and the planner's request would take the first of them.
+            "llm_planner": False,
             **overrides,
         }
         key = tuple(sorted(options.items()))

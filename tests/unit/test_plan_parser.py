@@ -166,3 +166,19 @@ def test_papers_like_a_named_paper(question: str, paper_id: str) -> None:
 def test_papers_like_a_topic_are_a_topic_list() -> None:
     plan = QuestionParser(NAMED).plan("Which papers are like diffusion?")  # two titles
     assert (plan.kind, plan.topic, plan.like_paper) == ("list", "diffusion", "")
+
+
+def test_an_llm_draft_is_checked_against_the_catalogue() -> None:
+    from rag.plan.llm_planner import PlanDraft, QuestionPlanner, UnusableDraft
+
+    planner = QuestionPlanner(QuestionParser(NAMED), llm=None)
+    plan = planner.validated(PlanDraft(kind="similar", like_title="BiLLM"))
+    assert (plan.kind, plan.like_paper, plan.source) == ("similar", "b", "llm")
+    plan = planner.validated(PlanDraft(kind="similar", like_title="diffusion"))
+    assert (plan.kind, plan.topic, plan.like_paper) == ("list", "diffusion", "")
+    plan = planner.validated(PlanDraft(kind="paper", topic="quantization"))
+    assert (plan.kind, plan.topic) == ("paper", "")
+    for unusable in (PlanDraft(kind="count"), PlanDraft(kind="metadata")):
+        with pytest.raises(UnusableDraft):
+            planner.validated(unusable)
+    assert planner.plan("Papers like BiLLM?").source == "parser"  # no LLM: the parser

@@ -1,0 +1,116 @@
+"""Question analysis with an LLM: the model reads the question into a `PlanDraft` (llama-index
+structured output), and the draft is checked against the catalogue before it becomes the
+`QueryPlan` — names resolved the way the parser resolves them, a "similar" paper looked up,
+a kind without what it needs refused. Any failure (no reply, bad JSON, an unusable draft)
+falls back to the deterministic parser's plan, so a model can add understanding (a topic
+described in other words, a name the span search misses) but never take an answer away.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Literal
+
+from pydantic import BaseModel, Field
+
+from rag.plan.parser import QuestionParser, record_author
+from rag.types import PlanConstraints, PlanKind, QueryPlan, Unresolved
+
+if TYPE_CHECKING:
+    from llama_index.core.llms import LLM
+
+log = logging.getLogger(__name__)
+
+PLAN_PROMPT = """You read questions about the papers of ICML 2024 into a query plan.
+
+kind, one of:
+- paper: asks what a paper (or papers) say, propose, find or use — answered from abstracts
+- list: which papers are about a topic ("Which papers use diffusion for molecules?")
+- count: how many papers are about a topic, or have an author, institution or status
+- metadata: which papers have an author, institution or status, with no topic
+  ("Which papers did Masashi Sugiyama co-author?"), or who has the most papers
+- compare: compare or contrast the approaches of the papers on a topic
+- similar: papers like one named paper (its title or its method's name in like_title)
+
+topic: the research topic in the conference's own technical terms, without "papers",
+"ICML 2024" or the question's frame; when the question describes a topic without naming it
+("several hospitals train one model without pooling their data"), write its usual name
+("federated learning"). Empty for metadata questions.
+authors, affiliations: exactly as written in the question. statuses: Oral, Spotlight or
+Poster when the question restricts to them. top_authors: true for "who has the most papers".
+
+Question: {question}
+"""
+
+
+class PlanDraft(BaseModel):
+    """A model's reading of a question; checked against the catalogue before use."""
+
+    kind: PlanKind
+    topic: str = ""
+    authors: list[str] = Field(default_factory=list)
+    affiliations: list[str] = Field(default_factory=list)
+    statuses: list[Literal["Oral", "Spotlight", "Poster"]] = Field(default_factory=list)
+    like_title: str = ""
+    top_authors: bool = False
+
+
+class UnusableDraft(ValueError):
+    """The draft asks for something the plan cannot hold (a list without a topic, …)."""
+
+
+class QuestionPlanner:
+    """The LLM's plan when one is configured and its draft holds up; else the parser's."""
+
+    def __init__(self, parser: QuestionParser, llm: LLM | None) -> None:
+        self.parser = parser
+        self.llm = llm
+
+    def plan(self, question: str) -> QueryPlan:
+        fallback = self.parser.plan(question)
+        if self.llm is None:
+            return fallback
+        from llama_index.core.prompts import PromptTemplate
+
+        try:
+            draft = self.llm.structured_predict(
+                PlanDraft, PromptTemplate(PLAN_PROMPT), question=question
+            )
+            return self.validated(draft)
+        except Exception as exc:  # any model failure: the parser's plan answers instead
+            log.info("LLM plan not used (%s: %s); parser plan instead", type(exc).__name__, exc)
+            return fallback
+
+    def validated(self, draft: PlanDraft) -> QueryPlan:
+        """The draft as a plan, every name resolved in the catalogue."""
+        catalogue = self.parser.catalogue
+        constraints = PlanConstraints(statuses=list(dict.fromkeys(draft.statuses)))
+        unresolved: list[Unresolved] = []
+        for name in dict.fromkeys(a.strip() for a in draft.authors if a.strip()):
+            record_author(name, catalogue.match_author(name), constraints, unresolved)
+        for place in dict.fromkeys(a.strip() for a in draft.affiliations if a.strip()):
+            if catalogue.knows_institution(place):
+                constraints.affiliations.append(place)
+            else:
+                unresolved.append(Unresolved(kind="institution", text=place))
+        kind, topic, like = draft.kind, draft.topic.strip(), ""
+        if kind == "similar":
+            named = catalogue.named_paper(draft.like_title or topic)
+            kind, like = ("similar", named.id) if named is not None else ("list", "")
+            topic = draft.like_title or topic
+        has_constraint = not constraints.is_empty() or bool(unresolved)
+        if kind == "count" and not topic and has_constraint:
+            kind = "metadata"
+        if kind in ("list", "count", "compare") and not topic:
+            raise UnusableDraft(f"a {kind} plan needs a topic")
+        if kind == "metadata" and not (has_constraint or draft.top_authors):
+            raise UnusableDraft("a metadata plan needs an author, institution or status")
+        return QueryPlan(
+            kind=kind,
+            topic="" if kind in ("paper", "metadata") else topic,
+            constraints=constraints,
+            ranking="authors" if draft.top_authors and kind == "metadata" else None,
+            unresolved=unresolved,
+            like_paper=like,
+            source="llm",
+        )
