@@ -136,7 +136,7 @@ def start_app(data_dir: Path, corpus: list[Path], log: Path) -> AppServer:
     ready_s = time.monotonic() - started
     output = log.read_text()
     assert f"chat UI at http://127.0.0.1:{port}/  ·  API at http://127.0.0.1:{port}/v1" in output
-    assert re.search(r"ready in [\d.]+s — \d+ papers, \d+ chunks, backend extractive", output)
+    assert re.search(r"ready in [\d.]+s — [\d,]+ papers, [\d,]+ chunks, backend extractive", output)
     return AppServer(f"http://127.0.0.1:{port}/", data_dir, proc, log, started, ready_s)
 
 

@@ -287,6 +287,23 @@ def test_clear_forgets_the_conversation(controller: ChatController) -> None:
     assert box == markdown == status == ""
 
 
+def test_set_answer_fills_the_table_and_other_answers_empty_it(
+    controller: ChatController, tmp_path: Path
+) -> None:
+    from ui.set_panel import ExportFiles, SetPanel
+
+    panel = SetPanel(ExportFiles(tmp_path / "exports"))
+    state = run(controller, "Which ICML 2024 papers did stan z. li co-author?")[-1][1]
+    assert state["table"]["aggregate"].count == 3
+    column, _, _, _, bib, _, html, label, *_ = panel.show(state)
+    assert column["visible"] is True and label == "page 1 of 1 · 3 papers"
+    assert "zxxSJAVQPc" in html and Path(bib["value"]).read_text().count("@InProceedings") == 3
+    state = run(controller, FA_QUESTION, state=state)[-1][1]
+    assert state["table"] is None and panel.show(state)[0]["visible"] is False
+    state["table"] = {"stale": True}
+    assert run(controller, "x" * 100_000, state=state)[-1][1]["table"] is None  # a failure
+
+
 def test_side_panel_names_backend_and_corpus(controller: ChatController) -> None:
     html = controller.side_panel()
     assert "extractive" in html and "152" in html and "all-MiniLM-L6-v2" in html
@@ -316,6 +333,7 @@ def test_mounted_ui_keeps_api_routes_and_its_settings(assistant: Any, tmp_path: 
         assert chatbot["props"]["sanitize_html"] is True
         visibility = {d["api_name"]: d["api_visibility"] for d in config["dependencies"]}
         assert visibility["like"] == visibility["clear"] == "private"  # not a public API
+        assert {visibility[name] for name in ("show", "sort", "previous", "next")} == {"private"}
 
 
 def test_answers_share_one_queue_limit(assistant: Any, tmp_path: Path) -> None:

@@ -28,6 +28,7 @@ from rag.settings import Settings
 from rag.types import Answer, ChatMessage
 from ui import render
 from ui.inputs import check_question_text, make_filters, whole_top_k
+from ui.set_panel import table_state
 
 log = logging.getLogger(__name__)
 
@@ -38,9 +39,10 @@ Outputs = tuple[Any, ...]
 
 
 def new_state() -> dict[str, Any]:
-    """Per-session state: the plain-text conversation for follow-ups, and what each
-    assistant message answered (for its feedback line), keyed by chatbot message index."""
-    return {"history": [], "records": {}}
+    """Per-session state: the plain-text conversation for follow-ups, what each assistant
+    message answered (for its feedback line), keyed by chatbot message index, and the last
+    answer's set table (`ui.set_panel.table_state`; None unless it was a set answer)."""
+    return {"history": [], "records": {}, "table": None}
 
 
 def _citation_summary(answer: Answer) -> list[dict[str, Any]]:
@@ -147,6 +149,7 @@ class ChatController:
         else:
             log.exception("answering %r failed", turn.question[:200])
         heading, detail = describe(exc)
+        state["table"] = None  # the panel shows the last answer's set; this one had none
         state["records"][turn.index] = {
             "question": turn.question,
             "answer": f"{heading} {detail}",
@@ -168,6 +171,7 @@ class ChatController:
             "citations": _citation_summary(final),
             "backend": final.backend + (f" ({final.model})" if final.model else ""),
         }
+        state["table"] = table_state(final)
         return turn.reply(render.answer_html(final, turn.anchor)), state, "", markdown
 
     # --- feedback, clearing, side panel ------------------------------------------------

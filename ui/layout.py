@@ -16,8 +16,9 @@ from fastapi import FastAPI
 
 from rag.assistant import Assistant
 from rag.settings import RETRIEVAL_MODES, Settings
-from ui import render
+from ui import render, table
 from ui.app import ChatController, new_state
+from ui.set_panel import SetPanel
 
 EXAMPLES = [
     "Which ICML 2024 papers explain why feedback alignment works, and what do they find?",
@@ -48,6 +49,67 @@ class PanelWidgets:
     author: Any
     title: Any
     info: Any
+
+
+@dataclass
+class SetWidgets:
+    column: Any
+    summary: Any
+    sort: Any
+    direction: Any
+    bib: Any
+    csv: Any
+    table: Any
+    label: Any
+    previous: Any
+    next: Any
+
+    @property
+    def page_outputs(self) -> list[Any]:  # the order of SetPanel._page, without the state
+        return [self.table, self.label, self.previous, self.next]
+
+    @property
+    def outputs(self) -> list[Any]:  # the order of SetPanel.show, without the state
+        return [self.column, self.summary, self.sort, self.direction, self.bib, self.csv]
+
+
+def _set_panel() -> SetWidgets:
+    # Hidden until an answer is a set with papers; full width, since the table is wide.
+    with gr.Column(visible=False, elem_id="set-panel") as column:
+        summary = gr.HTML(elem_id="set-summary")
+        with gr.Row(equal_height=True):
+            sort = gr.Dropdown(
+                [(table.SORT_LABELS[k], k) for k in table.SORT_KEYS],
+                value="n",
+                label="Sort by",
+                elem_id="set-sort",
+                scale=1,
+            )
+            direction = gr.Radio(
+                [table.ASCENDING, table.DESCENDING],
+                value=table.ASCENDING,
+                label="Order",
+                elem_id="set-direction",
+                scale=1,
+            )
+            bib = gr.DownloadButton("Export BibTeX", elem_id="set-bib", size="md", scale=0)
+            csv = gr.DownloadButton("Export CSV", elem_id="set-csv", size="md", scale=0)
+        rows = gr.HTML(elem_id="set-table")
+        with gr.Row(equal_height=True):
+            previous = gr.Button("◀ Previous", elem_id="set-previous", size="sm", scale=1)
+            label = gr.Markdown(elem_id="set-page")
+            following = gr.Button("Next ▶", elem_id="set-next", size="sm", scale=1)
+    return SetWidgets(column, summary, sort, direction, bib, csv, rows, label, previous, following)
+
+
+def _wire_set_panel(panel: SetPanel, state: Any, widgets: SetWidgets) -> None:
+    quick: dict[str, Any] = {"queue": False, "api_visibility": "private"}
+    page = [*widgets.page_outputs, state]
+    # .input, not .change: `show` sets both widgets back to n/ascending for a new set.
+    for control in (widgets.sort, widgets.direction):
+        control.input(panel.sort, [state, widgets.sort, widgets.direction], page, **quick)
+    widgets.previous.click(panel.previous, [state], page, **quick)
+    widgets.next.click(panel.next, [state], page, **quick)
 
 
 def _chat_column() -> ChatWidgets:
@@ -93,6 +155,7 @@ def _chat_column() -> ChatWidgets:
         interactive=False,
         buttons=["copy"],
         lines=4,
+        max_lines=12,  # a set answer's Markdown runs to hundreds of lines; it scrolls
     )
     return ChatWidgets(chatbot, question, send, comment, clear, feedback_status, copy_md)
 
@@ -129,7 +192,12 @@ def _wire(
     chat: ChatWidgets,
     panel: PanelWidgets,
     settings: Settings,
+    sets: SetWidgets,
 ) -> None:
+    set_panel = SetPanel()
+    # After every answer or clear: the panel shows the new set, or hides.
+    shown: dict[str, Any] = {"fn": set_panel.show, "inputs": [state], "api_visibility": "private"}
+    shown["outputs"] = [*sets.outputs, *sets.page_outputs, state]
     answer_inputs = [chat.question, chat.chatbot, state, panel.mode, panel.top_k]
     answer_inputs += [panel.statuses, panel.author, panel.title]
     answer_outputs = [chat.chatbot, state, chat.question, chat.copy_md]
@@ -142,15 +210,20 @@ def _wire(
             concurrency_limit=settings.ui_concurrency,
             show_progress="minimal",
             api_visibility="private",
-        )
+        ).then(**shown, queue=False)
     quick: dict[str, Any] = {"queue": False, "api_visibility": "private"}
     chat.chatbot.like(
         controller.like, [state, chat.comment], [chat.feedback_status, chat.comment], **quick
     )
     cleared = [state, chat.question, chat.copy_md, chat.feedback_status]
-    chat.clear.click(controller.clear, None, [chat.chatbot, *cleared], **quick)
+    chat.clear.click(controller.clear, None, [chat.chatbot, *cleared], **quick).then(
+        **shown, queue=False
+    )
     # The chatbot's own trash icon empties the chat: forget the conversation with it.
-    chat.chatbot.clear(lambda: controller.clear()[1:], None, cleared, **quick)
+    chat.chatbot.clear(lambda: controller.clear()[1:], None, cleared, **quick).then(
+        **shown, queue=False
+    )
+    _wire_set_panel(set_panel, state, sets)
     demo.load(controller.side_panel, None, panel.info, **quick)
 
 
@@ -163,7 +236,8 @@ def build_ui(assistant: Assistant, settings: Settings) -> gr.Blocks:
                 chat = _chat_column()
             with gr.Column(scale=1, min_width=260):
                 panel = _side_panel(settings, controller)
-        _wire(demo, controller, state, chat, panel, settings)
+        sets = _set_panel()
+        _wire(demo, controller, state, chat, panel, settings, sets)
     demo.queue(default_concurrency_limit=settings.ui_concurrency)
     return demo
 
@@ -198,5 +272,5 @@ def mount_ui(app: FastAPI, assistant: Assistant, settings: Settings) -> FastAPI:
         show_error=False,  # errors are turned into chat messages; never show raw exceptions
         ssr_mode=False,
         mcp_server=False,
-        css=render.CSS,
+        css=render.CSS + table.CSS,
     )

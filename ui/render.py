@@ -139,7 +139,7 @@ def body_html(text: str, turn: str, linkable: set[int] | None = None) -> str:
     return "".join(f"<p>{inline_html(p, turn, linkable)}</p>" for p in paragraphs)
 
 
-def _title_link(title: str, url: str) -> str:
+def title_link(title: str, url: str) -> str:
     safe = safe_url(url)
     if safe is None:
         return f'<span class="rag-ref-title">{text_html(title)}</span>'
@@ -151,14 +151,14 @@ def _title_link(title: str, url: str) -> str:
     )
 
 
-def _status(status: str) -> str:
+def status_badge(status: str) -> str:
     if not status:
         return ""
     kind = status.lower() if status.lower() in KNOWN_STATUSES else "other"
     return f' <span class="rag-status rag-status-{kind}">{esc(status)}</span>'
 
 
-def _authors(authors: list[str]) -> str:
+def authors_html(authors: list[str]) -> str:
     full = ", ".join(authors)
     return f'<span class="rag-authors" title="{esc(full)}">{esc(short_authors(authors))}</span>'
 
@@ -167,8 +167,8 @@ def citation_html(citation: Citation, turn: str) -> str:
     return (
         f'<div class="rag-ref" id="{anchor_id(turn, citation.n)}">'
         f'<span class="rag-ref-n">[{citation.n}]</span> '
-        f"{_title_link(citation.title, citation.url)} — {_authors(citation.authors)}"
-        f"{_status(citation.status)}"
+        f"{title_link(citation.title, citation.url)} — {authors_html(citation.authors)}"
+        f"{status_badge(citation.status)}"
         f' <span class="rag-score">score {citation.score:.4g}</span>'
         f'<blockquote class="rag-snippet">{text_html(citation.snippet)}</blockquote>'
         "</div>"
@@ -179,8 +179,8 @@ def related_html(related: list[Related]) -> str:
     if not related:
         return ""
     items = "".join(
-        f'<li class="rag-related-item">{_title_link(r.title, r.url)} — {_authors(r.authors)}'
-        f'{_status(r.status)} <span class="rag-score">score {r.score:.4g}</span></li>'
+        f'<li class="rag-related-item">{title_link(r.title, r.url)} — {authors_html(r.authors)}'
+        f'{status_badge(r.status)} <span class="rag-score">score {r.score:.4g}</span></li>'
         for r in related
     )
     return (

@@ -1,0 +1,243 @@
+"""The "Papers in the last set answer" panel in a real browser (Debian chromium through
+Playwright) against `python -m ui` started as a real server (extractive backend, offline):
+
+- on a copy of the full ingested store (var/, 2,610 papers): an exact author set (7 papers)
+  and a topic set of more than one page, paged, sorted and exported;
+- on the fixture store plus two papers whose every field is a payload: shown as text.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.support.paths import ARTIFACTS, FIXTURE_CORPUS, ROOT
+from tests.test_browser import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    XSS_IMG,
+    XSS_PAPERS,
+    XSS_SCRIPT,
+    AppServer,
+    Chat,
+    prepare_store,
+    start_app,
+    stop_app,
+)
+
+pytestmark = pytest.mark.browser
+sync_api = pytest.importorskip("playwright.sync_api")
+
+FULL_STORE = ROOT / "var"
+FULL_CORPUS = ROOT / "data" / "icml2024.jsonl"
+SUGIYAMA = "Which ICML 2024 papers did Masashi Sugiyama co-author?"
+FEDERATED = "Which ICML 2024 papers are about federated learning?"
+LABEL = re.compile(r"page (\d+) of (\d+) · (\d+) papers?")
+
+
+@pytest.fixture(scope="module")
+def full_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[AppServer]:
+    if not (FULL_STORE / "chroma").is_dir() or not FULL_CORPUS.is_file():
+        pytest.skip("needs the full store in var/ (python -m rag ingest)")
+    root = tmp_path_factory.mktemp("browser-sets")
+    # A copy: the embedded Chroma store can be open in one process only.
+    shutil.copytree(FULL_STORE, root / "data")
+    server = start_app(root / "data", [FULL_CORPUS], root / "server.log")
+    yield server
+    stop_app(server)
+
+
+@pytest.fixture(scope="module")
+def hostile_server(
+    built_store_dir: Path, embed_model: Any, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[AppServer]:
+    root = tmp_path_factory.mktemp("browser-sets-xss")
+    extra = prepare_store(built_store_dir, root / "data", XSS_PAPERS, embed_model)
+    server = start_app(root / "data", [FIXTURE_CORPUS, extra], root / "server.log")
+    yield server
+    stop_app(server)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def chat(browser: Any, full_server: AppServer) -> Iterator[Chat]:
+    tab = Chat(browser, full_server)
+    yield tab
+    tab.close()
+
+
+# --- reading the panel -----------------------------------------------------------------------
+def label(page: Any) -> tuple[int, int, int]:
+    """(page, pages, papers) from the "page X of Y · N papers" label."""
+    match = LABEL.search(page.locator("#set-page").inner_text())
+    assert match, page.locator("#set-page").inner_text()
+    return int(match[1]), int(match[2]), int(match[3])
+
+
+def ask_set(chat: Chat, question: str) -> tuple[int, int, int]:
+    """Asks, then waits for the panel to show the new set on its first page."""
+    chat.page.evaluate("() => { const e = document.querySelector('#set-table');"
+                       " if (e) e.dataset.before = e.innerHTML; }")  # fmt: skip
+    chat.ask(question)
+    chat.page.wait_for_function(
+        "() => { const e = document.querySelector('#set-table');"
+        " return e && e.offsetParent !== null && e.querySelector('tbody tr')"
+        " && e.innerHTML !== e.dataset.before; }",
+        timeout=30_000,
+    )
+    return label(chat.page)
+
+
+def rows(page: Any) -> list[dict[str, str]]:
+    """The rows on the current page: paper id and the text of each cell."""
+    return page.eval_on_selector_all(
+        "#set-table tbody tr",
+        """trs => trs.map(tr => ({id: tr.dataset.paper,
+            n: tr.querySelector('.rag-set-n').innerText,
+            title: tr.querySelector('.rag-set-title').innerText,
+            status: tr.querySelector('.rag-set-status').innerText,
+            why: tr.querySelector('.rag-set-why').innerText,
+            score: tr.querySelector('.rag-set-score').innerText}))""",
+    )
+
+
+def every_row(page: Any) -> list[dict[str, str]]:
+    """Every row, clicking Next until the last page."""
+    seen = rows(page)
+    current, pages, _ = label(page)
+    while current < pages:
+        page.click("#set-next")
+        page.wait_for_function(
+            "n => document.querySelector('#set-page').innerText.startsWith(`page ${n} of`)",
+            arg=current + 1,
+        )
+        seen += rows(page)
+        current = label(page)[0]
+    assert page.locator("#set-next").is_disabled()
+    return seen
+
+
+def sort_by(page: Any, column: str, direction: str) -> None:
+    """Picks the sort column and direction; waits for the header to mark them."""
+    page.locator("#set-sort input").click()
+    page.locator(f'#set-sort [role=option][aria-label="{column}"]').click()
+    page.locator("#set-direction label", has_text=direction).click()
+    arrow = "▼" if direction == "descending" else "▲"
+    page.wait_for_function(
+        "want => document.querySelector('#set-table th.rag-sorted')?.innerText.trim() === want",
+        arg=f"{column} {arrow}",
+    )
+    page.wait_for_function(
+        "() => document.querySelector('#set-page').innerText.startsWith('page 1 of')"
+    )
+
+
+def download(page: Any, button: str) -> tuple[str, str]:
+    with page.expect_download() as event:
+        page.click(button)
+    file = event.value
+    return file.suggested_filename, Path(file.path()).read_text(encoding="utf-8")
+
+
+# --- the tests -------------------------------------------------------------------------------
+def test_author_set_lists_all_seven_papers_and_exports_them(chat: Chat) -> None:
+    page = chat.page
+    assert not page.locator("#set-panel").is_visible()  # no set asked yet
+    assert ask_set(chat, SUGIYAMA) == (1, 1, 7)
+    shown = rows(page)
+    assert [r["n"] for r in shown] == [str(n) for n in range(1, 8)]
+    assert all(r["why"] == "Author: Masashi Sugiyama" for r in shown)
+    assert "exact, from the catalogue" in page.locator("#set-summary").inner_text()
+    assert page.locator("#set-previous").is_disabled() and page.locator("#set-next").is_disabled()
+    name, bib = download(page, "#set-bib")
+    assert name == "icml2024-papers.bib"
+    assert bib.count("@InProceedings{") == 7 and bib.count("Masashi Sugiyama") == 7
+    name, text = download(page, "#set-csv")
+    assert name == "icml2024-papers.csv"
+    exported = list(csv.DictReader(io.StringIO(text)))
+    assert [r["paper_id"] for r in exported] == [r["id"] for r in shown]
+
+
+def test_topic_set_pages_sorts_and_exports_every_row(chat: Chat) -> None:
+    page = chat.page
+    _, pages, total = ask_set(chat, FEDERATED)
+    assert total > 25 and pages == -(-total // 25)
+    assert len(rows(page)) == 25 and page.locator("#set-previous").is_disabled()
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.locator("#set-panel").screenshot(path=str(ARTIFACTS / "set-table.png"))
+
+    in_order = every_row(page)
+    assert [int(r["n"]) for r in in_order] == list(range(1, total + 1))
+    assert len({r["id"] for r in in_order}) == total
+    assert all(re.fullmatch(r"0\.\d\d|1\.00", r["score"]) for r in in_order)
+
+    sort_by(page, "Score", "ascending")
+    by_score = every_row(page)
+    scores = [float(r["score"]) for r in by_score]
+    assert scores == sorted(scores) and {r["id"] for r in by_score} == {r["id"] for r in in_order}
+    assert [r["id"] for r in by_score] != [r["id"] for r in in_order]
+
+    sort_by(page, "Title", "descending")
+    first_page = rows(page)
+    assert label(page)[0] == 1  # a new order starts on page 1
+    titles = [r["title"].casefold().strip() for r in first_page]
+    assert titles == sorted(titles, reverse=True)
+    assert "▼" in page.locator("#set-table th.rag-sorted").inner_text()
+
+    _, bib = download(page, "#set-bib")
+    _, text = download(page, "#set-csv")
+    exported = list(csv.DictReader(io.StringIO(text)))
+    # The exports hold every row in the answer's order, whatever the table's sort and page.
+    assert [r["paper_id"] for r in exported] == [r["id"] for r in in_order]
+    assert bib.count("@InProceedings{") == total
+
+
+def test_other_answers_and_clearing_hide_the_panel(chat: Chat) -> None:
+    page = chat.page
+    ask_set(chat, SUGIYAMA)
+    chat.ask("What is GraphsGPT and what was it pretrained on?")
+    page.wait_for_selector("#set-panel", state="hidden")
+    ask_set(chat, SUGIYAMA)
+    page.click("#clear")
+    page.wait_for_selector("#set-panel", state="hidden")
+
+
+def test_hostile_cells_are_shown_as_text(browser: Any, hostile_server: AppServer) -> None:
+    tab = Chat(browser, hostile_server)
+    try:
+        page = tab.page
+        ask_set(tab, "Which papers are about marsupial vocalization codecs?")
+        page.wait_for_timeout(500)  # give any injected handler the chance to fire
+        assert page.evaluate("typeof window.__xss") == "undefined" and tab.dialogs == []
+        shown = {r["id"]: r for r in every_row(page)}
+        assert {"xssQuokka01", "xssQuokka02"} <= set(shown)
+        hostile = shown["xssQuokka01"]
+        assert XSS_SCRIPT in hostile["title"] and XSS_IMG in hostile["title"]
+        assert XSS_IMG in hostile["why"] or XSS_SCRIPT in hostile["why"]
+        table = page.locator("#set-table")
+        assert "Mallory <script>" in table.inner_text()
+        panel_html = page.inner_html("#set-panel").lower()
+        assert "<script" not in panel_html
+        assert page.locator("#set-panel img").count() == 0
+        hrefs = page.eval_on_selector_all(
+            "#set-table a[href]", "els => els.map(e => e.getAttribute('href'))"
+        )
+        assert hrefs and all(h.startswith(("https://", "http://")) for h in hrefs), hrefs
+        # The javascript: URL of the first paper leaves its title unlinked.
+        assert page.locator('#set-table tr[data-paper="xssQuokka01"] a').count() == 0
+    finally:
+        tab.close()

@@ -1,0 +1,160 @@
+"""The rows of a set answer as a sortable, paged HTML table, built by hand like `ui.render`.
+
+Pure functions only: the panel's behaviour (Gradio state, events, export files) lives in
+`ui.set_panel`. Gradio strips scripts from `gr.HTML`, so sorting and paging happen on the
+server and this module re-renders one page at a time.
+
+Every cell is corpus text (titles with `$…$` math, author names, evidence sentences, the
+cells of a comparison) and is escaped; titles link only to http(s) URLs (`render.safe_url`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from rag.types import Aggregate, AggregatePaper
+from ui.render import authors_html, esc, status_badge, text_html, title_link
+
+PAGE_SIZE = 25
+SORT_KEYS = ("n", "title", "status", "score")
+SORT_LABELS = {"n": "n (answer order)", "title": "Title", "status": "Status", "score": "Score"}
+ASCENDING, DESCENDING = "ascending", "descending"
+PANEL_HEADING = "Papers in the last set answer"
+# Conference order, not the alphabet: "oral" before "poster" before "spotlight" means little.
+STATUS_ORDER = {"oral": 0, "spotlight": 1, "poster": 2}
+KIND_LABELS = {"metadata": "catalogue query", "compare": "comparison", "similar": "similar papers"}
+
+CSS = """
+.rag-set-summary { margin: 0 0 .4em 0; font-size: .92em; }
+.rag-set-notes { margin: .2em 0 .4em 1.2em; font-size: .85em;
+  color: var(--body-text-color-subdued); }
+.rag-set-table { border-collapse: collapse; width: 100%; font-size: .88em; }
+.rag-set-table th, .rag-set-table td { border-bottom: 1px solid var(--border-color-primary);
+  padding: .3em .45em; text-align: left; vertical-align: top; }
+.rag-set-table th { white-space: nowrap; }
+.rag-set-table th.rag-sorted { color: var(--color-accent); }
+.rag-set-table td.rag-set-n, .rag-set-table td.rag-set-score { white-space: nowrap;
+  text-align: right; }
+.rag-set-table td.rag-set-title { min-width: 16em; }
+.rag-set-empty { color: var(--body-text-color-subdued); font-style: italic; }
+"""
+
+
+def _status_rank(row: AggregatePaper) -> tuple[int, str] | None:
+    status = row.status.strip().lower()
+    return (STATUS_ORDER.get(status, len(STATUS_ORDER)), status) if status else None
+
+
+_SORT_VALUES: dict[str, Callable[[AggregatePaper], Any]] = {
+    "n": lambda row: row.n,
+    "title": lambda row: row.title.strip().casefold() or None,
+    "status": _status_rank,
+    "score": lambda row: row.score,
+}
+
+
+def sort_rows(
+    rows: list[AggregatePaper], key: str, descending: bool = False
+) -> list[AggregatePaper]:
+    """The rows ordered by `key` (one of SORT_KEYS; unknown keys sort by n).
+
+    Ties keep the answer's own order (n ascending) in both directions, and rows without a
+    value (no score, no status) go last in both directions: a blank is not "smallest".
+    """
+    value = _SORT_VALUES.get(key, _SORT_VALUES["n"])
+    by_n = sorted(rows, key=lambda row: row.n)
+    present = [row for row in by_n if value(row) is not None]
+    missing = [row for row in by_n if value(row) is None]
+    # Python's sort is stable with reverse=True too, so equal values stay in n order.
+    return sorted(present, key=value, reverse=descending) + missing
+
+
+def page_count(total: int, page_size: int = PAGE_SIZE) -> int:
+    return max(1, -(-total // max(1, page_size)))
+
+
+def clamp_page(page: int, total: int, page_size: int = PAGE_SIZE) -> int:
+    """A 0-based page index inside [0, pages - 1]."""
+    return max(0, min(int(page), page_count(total, page_size) - 1))
+
+
+def page_label(page: int, total: int, page_size: int = PAGE_SIZE) -> str:
+    """ "page X of Y · N papers" (X 1-based)."""
+    if total == 0:
+        return "no papers"
+    noun = "paper" if total == 1 else "papers"
+    shown = clamp_page(page, total, page_size) + 1
+    return f"page {shown} of {page_count(total, page_size)} · {total} {noun}"
+
+
+def _header(key: str | None, label: str, sort_key: str, descending: bool) -> str:
+    if key is None or key != sort_key:
+        return f"<th>{esc(label)}</th>"
+    arrow, aria = ("▼", "descending") if descending else ("▲", "ascending")
+    return f'<th class="rag-sorted" aria-sort="{aria}">{esc(label)} {arrow}</th>'
+
+
+def _row_html(row: AggregatePaper, columns: list[str]) -> str:
+    score = "" if row.score is None else f"{row.score:.2f}"
+    cells = "".join(
+        f'<td class="rag-set-cell">{text_html(row.cells.get(column, ""))}</td>'
+        for column in columns
+    )
+    return (
+        f'<tr data-paper="{esc(row.paper_id)}"><td class="rag-set-n">{row.n}</td>'
+        f'<td class="rag-set-title">{title_link(row.title, row.url)}</td>'
+        f'<td class="rag-set-authors">{authors_html(row.authors)}</td>'
+        f'<td class="rag-set-status">{status_badge(row.status).strip()}</td>'
+        f'<td class="rag-set-why">{text_html(row.why)}</td>'
+        f'<td class="rag-set-score">{score}</td>{cells}</tr>'
+    )
+
+
+def aggregate_table_html(
+    rows: list[AggregatePaper],
+    columns: list[str] | None = None,
+    page: int = 0,
+    page_size: int = PAGE_SIZE,
+    sort_key: str = "n",
+    descending: bool = False,
+) -> str:
+    """One page of the sorted rows as a table; `columns` adds a comparison's cells."""
+    if not rows:
+        return '<div class="rag-set-empty">No papers in the last answer.</div>'
+    columns = list(columns or [])
+    page = clamp_page(page, len(rows), page_size)
+    shown = sort_rows(rows, sort_key, descending)[page * page_size : (page + 1) * page_size]
+    fixed: list[tuple[str | None, str]] = [
+        ("n", "n"),
+        ("title", "Title"),
+        (None, "Authors"),
+        ("status", "Status"),
+        (None, "Why it is in the set"),
+        ("score", "Score"),
+    ]
+    heads = [_header(key, label, sort_key, descending) for key, label in fixed]
+    heads += [_header(None, column, sort_key, descending) for column in columns]
+    body = "".join(_row_html(row, columns) for row in shown)
+    return (
+        f'<table class="rag-set-table"><thead><tr>{"".join(heads)}</tr></thead>'
+        f"<tbody>{body}</tbody></table>"
+    )
+
+
+def summary_html(aggregate: Aggregate) -> str:
+    """What the set is: its size, whether it is exact, and the answer's notes."""
+    shown = len(aggregate.papers)
+    how = (
+        "exact, from the catalogue"
+        if aggregate.exact
+        else "judged from the abstracts (score: membership confidence 0–1)"
+    )
+    noun = "paper" if aggregate.count == 1 else "papers"
+    count = f"{aggregate.count} {noun}" + (f", {shown} listed" if shown != aggregate.count else "")
+    notes = "".join(f"<li>{text_html(note)}</li>" for note in aggregate.notes)
+    return (
+        f'<div class="rag-set-summary"><strong>{esc(PANEL_HEADING)}</strong> · '
+        f"{esc(KIND_LABELS.get(aggregate.kind, aggregate.kind))} · {esc(count)} · {esc(how)}</div>"
+        + (f'<ul class="rag-set-notes">{notes}</ul>' if notes else "")
+    )
