@@ -71,6 +71,7 @@ def llm_controller(
         llm_base_url=server.base_url,
         llm_model="scripted",
         llm_max_retries=0,
+        llm_planner=False,  # the scripted replies are answers; the planner has its own tests
         **overrides,
     )
     assistant = Assistant(settings, PaperStore(settings), embed_model)
