@@ -1,7 +1,7 @@
 """The "Papers in the last set answer" panel in a real browser (Debian chromium through
 Playwright) against `python -m ui` started as a real server (extractive backend, offline):
 
-- on a copy of the full ingested store (var/, 2,610 papers): an exact author set (7 papers)
+- on the full bundled corpus (a copy of var/, or ingested here; 2,610 papers): an exact author set (7 papers)
   and a topic set of more than one page, paged, sorted and exported;
 - on the fixture store plus two papers whose every field is a payload: shown as text.
 """
@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 
 from tests.support.paths import ARTIFACTS, FIXTURE_CORPUS, ROOT
+from tests.support.settings import make_settings
 from tests.test_browser import (
     CHROMIUM,
     CHROMIUM_ARGS,
@@ -43,12 +44,15 @@ LABEL = re.compile(r"page (\d+) of (\d+) · (\d+) papers?")
 
 
 @pytest.fixture(scope="module")
-def full_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[AppServer]:
-    if not (FULL_STORE / "chroma").is_dir() or not FULL_CORPUS.is_file():
-        pytest.skip("needs the full store in var/ (python -m rag ingest)")
+def full_server(tmp_path_factory: pytest.TempPathFactory, embed_model: Any) -> Iterator[AppServer]:
     root = tmp_path_factory.mktemp("browser-sets")
-    # A copy: the embedded Chroma store can be open in one process only.
-    shutil.copytree(FULL_STORE, root / "data")
+    if (FULL_STORE / "chroma").is_dir():
+        # A copy: the embedded Chroma store can be open in one process only.
+        shutil.copytree(FULL_STORE, root / "data")
+    else:  # a fresh clone (CI): the bundled corpus ingested for real (about a minute)
+        from rag.store.ingest import ingest
+
+        ingest(make_settings(root / "data", corpus_paths=[FULL_CORPUS]), embed_model=embed_model)
     server = start_app(root / "data", [FULL_CORPUS], root / "server.log")
     yield server
     stop_app(server)
