@@ -170,7 +170,8 @@ def _add_bench(sub: Any) -> None:
     from eval.bench.cli import int_list, name_list  # light: no heavy imports
 
     p = sub.add_parser(
-        "bench", help="benchmarks: ingest, query latency, scale, start-up (BENCHMARKS.md)"
+        "bench",
+        help="benchmarks: ingest, query latency, scale, start-up, set answers (BENCHMARKS.md)",
     )
     p.add_argument("--corpus", type=Path, default=ROOT / "data" / "icml2024.jsonl")
     p.add_argument("--corpus-limit", type=int, help="only the first N records (JSONL corpus)")
@@ -184,7 +185,14 @@ def _add_bench(sub: Any) -> None:
     p.add_argument("--scale-queries", type=int, default=100, help="questions per store size")
     p.add_argument("--startup-repeats", type=int, default=3)
     p.add_argument(
-        "--sections", type=name_list, default=None, help="ingest,latency,scale,startup (all)"
+        "--set-questions", type=int, help="set questions per kind (default: every dev + fixed)"
+    )
+    p.add_argument("--set-rounds", type=int, default=3, help="timed rounds of the set questions")
+    p.add_argument(
+        "--sections",
+        type=name_list,
+        default=None,
+        help="ingest,latency,scale,startup,sets (all); e.g. --sections sets --store var --merge",
     )
     p.add_argument("--store", type=Path, help="a built data dir (copied) when ingest is not run")
     p.add_argument("--work", type=Path, help="keep the working stores here (default: a temp dir)")

@@ -16,6 +16,7 @@ import pytest
 
 from eval.bench.latency import query_pool
 from eval.bench.samples import percentile, ratio, summarise
+from eval.bench.sets import SET_KINDS, set_pools
 from eval.bench.synth import Varier
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -62,6 +63,78 @@ def test_synthetic_copies_vary_text_and_keep_vectors_near_and_unit() -> None:
     assert np.allclose(np.linalg.norm(noisy, axis=1), 1.0, atol=1e-5)
     cosine = np.sum(noisy * real, axis=1)
     assert cosine.min() > 0.9 and cosine.max() < 0.999
+
+
+def test_set_pools_take_the_dev_split_and_fixed_questions_never_the_test_split() -> None:
+    pools, sources = set_pools()
+    assert set(pools) == set(SET_KINDS)
+    test_split = ROOT / "eval" / "datasets" / "sets_test.jsonl"
+    held_out = {json.loads(line)["question"] for line in test_split.read_text().splitlines()}
+    every = [q for kind in SET_KINDS for q in pools[kind]]
+    assert len(set(every)) == len(every) and not set(every) & held_out
+    for kind in SET_KINDS:
+        assert sources[kind]["sets_dev.jsonl"] >= 5 and sources[kind]["fixed"] >= 2
+        assert sum(sources[kind].values()) == len(pools[kind])
+    small, small_sources = set_pools(per_kind=2)
+    assert all(small[k] == pools[k][:2] for k in SET_KINDS)
+    assert all(sum(small_sources[k].values()) == 2 for k in SET_KINDS)
+
+
+@pytest.mark.slow
+def test_set_answer_section_has_a_row_per_kind_and_the_two_targets(
+    store_copy: Path, embed_model: Any
+) -> None:
+    # The section over the fixture store, one question per kind, one round: the shape of
+    # the results and the report, never a time limit (the targets are for the full store).
+    from eval.bench.report import sets_lines, target_rows
+    from eval.bench.sets import measure_sets
+    from rag.assistant import Assistant
+    from rag.store.chroma import PaperStore
+    from tests.support.settings import make_settings
+
+    settings = make_settings(store_copy, backend="extractive")
+    assistant = Assistant(settings, PaperStore(settings), embed_model)
+    pools, sources = set_pools(per_kind=1)
+    body = measure_sets(assistant, pools, rounds=2, warmup_rounds=1, log=lambda _: None)
+    body.update(question_sources=sources, assistant_open_ms=1.0)
+
+    assert _positive(body["topic_index_build_ms"]) and body["evidence_warmup"]["done"] is True
+    assert body["caches_cleared_per_call"] == {"query_embedding": True, "topic_scan": True}
+    assert list(body["kinds"]) == list(SET_KINDS)
+    for kind, summary in body["kinds"].items():
+        stats = summary["latency_ms"]
+        assert summary["questions"] == 1 and stats["n"] == 2 and len(stats["samples"]) == 2
+        assert 0 < stats["p50"] <= stats["p95"] <= stats["max"]
+        assert 0.0 <= summary["plan_kind_matched"] <= 1.0 and 0.0 <= summary["set_path"] <= 1.0
+        assert len(summary["mismatched"]) == (0 if summary["plan_kind_matched"] == 1.0 else 1)
+        assert list(summary["per_question_median_ms"]) == pools[kind]
+
+    report = "\n".join(sets_lines(body))
+    assert report.startswith("## 5. Set answers") and "Topic index build" in report
+    for kind in SET_KINDS:
+        assert f"| {kind} | 1 | 2 |" in report
+    targets = {row[0]: row for row in target_rows({"sets": body})}
+    for kind, limit in (("list", 500.0), ("count", 500.0), ("metadata", 50.0)):
+        row = targets[f"{kind} answer p95, ms (set answers)"]
+        assert row[1] == limit and row[2] == body["kinds"][kind]["latency_ms"]["p95"]
+        assert row[5] in ("yes", "**no**")
+    assert targets["complete extractive answer p95 at 1×, ms"][5] == "not measured"
+
+
+def test_a_merged_run_leaves_earlier_sections_their_own_machine() -> None:
+    from eval.bench.run import _stamp_earlier_sections
+    from eval.bench.tables import measured_line
+
+    earlier = {"cores": 2, "cpu_model": "AMD EPYC", "git_commit": "24619bc"}
+    results: dict[str, Any] = {
+        "machine": {**earlier, "ram_gib": 23.5},
+        "latency": {"measured": {"finished": "then", "seconds": 1.0}},
+        "sets": {"measured": {"machine": {**earlier, "cpu_model": "Xeon"}}},
+    }
+    _stamp_earlier_sections(results)
+    assert results["latency"]["measured"]["machine"] == earlier
+    assert results["sets"]["measured"]["machine"]["cpu_model"] == "Xeon"  # its own kept
+    assert "on 2 cores, AMD EPYC, commit `24619bc`" in measured_line(results["latency"])
 
 
 def _positive(value: Any) -> bool:
@@ -148,6 +221,10 @@ def test_smoke_run_writes_results_plot_and_report(tmp_path: Path) -> None:
     assert 0 < startup["healthz_s"] <= startup["first_answer_s"]
     assert _positive(startup["rss_after_first_answer_mb"])
 
+    sets = results["sets"]
+    assert list(sets["kinds"]) == ["metadata", "list", "count", "compare"]
+    assert all(k["latency_ms"]["n"] == 2 for k in sets["kinds"].values())  # 2 questions, 1 round
+
     assert (out / "scale.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     report = markdown.read_text()
     for heading in (
@@ -156,6 +233,7 @@ def test_smoke_run_writes_results_plot_and_report(tmp_path: Path) -> None:
         "## 2. Query latency",
         "## 3. Scale",
         "## 4. Start-up",
+        "## 5. Set answers",
         "## How to reproduce",
     ):
         assert heading in report

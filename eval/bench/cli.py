@@ -23,6 +23,8 @@ SMOKE = {
     "scale_warmup": 1,
     "startup_repeats": 1,
     "baseline_warm": False,  # the plain re-run is its cold run again; seconds saved
+    "set_questions": 2,
+    "set_rounds": 1,
 }
 
 
@@ -69,6 +71,9 @@ def run_from_args(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
+    if args.set_rounds < 1 or (args.set_questions is not None and args.set_questions < 1):
+        print("eval bench: --set-rounds and --set-questions must be at least 1", file=sys.stderr)
+        return 2
     cfg = BenchConfig(
         corpus=FIXTURE_CORPUS
         if args.smoke and args.corpus == ROOT / "data" / "icml2024.jsonl"
@@ -84,6 +89,8 @@ def run_from_args(args: argparse.Namespace) -> int:
         scale_backends=args.scale_backends,
         scale_queries=args.scale_queries,
         startup_repeats=args.startup_repeats,
+        set_questions=args.set_questions,
+        set_rounds=args.set_rounds,
         sections=args.sections or list(SECTIONS),
         store=args.store,
         work=args.work,

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from eval.bench.plot import plot_scale
+from eval.bench.tables import dig, fmt, measured_line, note_lines, table
 from rag.settings import RETRIEVAL_MODES
 
 LATENCY_ROWS = (
@@ -26,40 +27,6 @@ LATENCY_ROWS = (
 )
 
 
-def fmt(value: Any, digits: int = 1) -> str:
-    if value is None:
-        return "–"
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, int):
-        return f"{value:,}"
-    if isinstance(value, float):
-        if value.is_integer() and abs(value) >= 100:  # counts that went through a median
-            return f"{int(value):,}"
-        return f"{value:,.{digits}f}"
-    return str(value)
-
-
-def table(header: list[str], rows: list[list[Any]]) -> list[str]:
-    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    lines += [
-        "| " + " | ".join(fmt(c) if not isinstance(c, str) else c for c in r) + " |" for r in rows
-    ]
-    return [*lines, ""]
-
-
-def _notes(section: dict[str, Any]) -> list[str]:
-    return [f"- {n}" for n in section.get("notes", [])] + [""]
-
-
-def _measured(section: dict[str, Any]) -> str:
-    m = section.get("measured", {})
-    return (
-        f"*Measured {m.get('finished', '?')} in {fmt(m.get('seconds'))} s; load average "
-        f"{m.get('load_average_before')} before, {m.get('load_average_after')} after.*"
-    )
-
-
 def machine_lines(results: dict[str, Any]) -> list[str]:
     m = results.get("machine", {})
     packages = ", ".join(f"{k} {v}" for k, v in m.get("packages", {}).items() if v)
@@ -70,7 +37,9 @@ def machine_lines(results: dict[str, Any]) -> list[str]:
         f"- **Code:** commit `{m.get('git_commit')}`; embedding "
         f"`{results.get('settings', {}).get('embedding_id')}`, answers extractive.",
         f"- **Numbers are from {m.get('shared_machine_note', 'a shared machine')}.** "
-        "Each section states the load average around it.",
+        "Each section states the load average around it, and the machine and commit it was "
+        "measured on (sections merged from other runs may differ from the lines above, "
+        "which describe the latest run).",
         "",
     ]
 
@@ -94,7 +63,7 @@ def ingest_lines(section: dict[str, Any]) -> list[str]:
             o, b = ours[phase]["median"].get(key), base[phase]["median"].get(key)
             r = ratios.get(phase, {}).get(key)
             row += [o, b, f"{r:.2f}×" if r is not None else "–"]
-        row.append(_get(ours, "cold_store_warm_cache", "median", key))
+        row.append(dig(ours, "cold_store_warm_cache", "median", key))
         rows.append(row)
     header = [
         "median",
@@ -115,9 +84,9 @@ def ingest_lines(section: dict[str, Any]) -> list[str]:
         "`ChromaVectorStore`, same all-MiniLM-L6-v2 weights through `HuggingFaceEmbedding`.",
         "",
         *table(header, rows),
-        _measured(section),
+        measured_line(section),
         "",
-        *_notes(section),
+        *note_lines(section),
     ]
 
 
@@ -146,8 +115,8 @@ def latency_lines(section: dict[str, Any]) -> list[str]:
         f"{len(section['warmup_questions'])} warm-up questions excluded. Answers: mode "
         f"`{section['retrieval_mode_of_answers']}`, top_k {section['top_k']}, "
         f"{section['abstained']} of {len(section['questions'])} abstained. Evidence warm-up "
-        f"between the passes: {fmt(_get(section, 'evidence_warmup', 'sentences'))} sentences "
-        f"in {fmt(_get(section, 'evidence_warmup', 'seconds'))} s.",
+        f"between the passes: {fmt(dig(section, 'evidence_warmup', 'sentences'))} sentences "
+        f"in {fmt(dig(section, 'evidence_warmup', 'seconds'))} s.",
         "",
         *table(["ms", "p50", "p95", "p99", "n"], rows),
         "Where the answer's time goes (`Answer.timings_ms`):",
@@ -157,7 +126,7 @@ def latency_lines(section: dict[str, Any]) -> list[str]:
     if ratio_rows:
         lines += ["Baseline retriever vs ours (ratio above 1: ours is faster):", ""]
         lines += table(["ratio", "p50", "p95", "p99"], ratio_rows)
-    return [*lines, _measured(section), "", *_notes(section)]
+    return [*lines, measured_line(section), "", *note_lines(section)]
 
 
 def scale_lines(section: dict[str, Any], plot_rel: str | None) -> list[str]:
@@ -211,7 +180,7 @@ def scale_lines(section: dict[str, Any], plot_rel: str | None) -> list[str]:
     lines += [""] if any(r.get("build_note") for r in section.get("rows", [])) else []
     if plot_rel:
         lines += [f"![Retrieval latency and memory against store size]({plot_rel})", ""]
-    return [*lines, _measured(section), "", *_notes(section)]
+    return [*lines, measured_line(section), "", *note_lines(section)]
 
 
 def startup_lines(section: dict[str, Any]) -> list[str]:
@@ -229,29 +198,72 @@ def startup_lines(section: dict[str, Any]) -> list[str]:
         f"{section['repeats']} start(s).",
         "",
         *table(["median", "value"], rows),
-        _measured(section),
+        measured_line(section),
         "",
-        *_notes(section),
+        *note_lines(section),
     ]
 
 
-def _get(data: dict[str, Any], *keys: Any) -> Any:
-    for key in keys:
-        if not isinstance(data, dict) or key not in data:
-            return None
-        data = data[key]
-    return data
+def sets_lines(section: dict[str, Any]) -> list[str]:
+    rows = []
+    for kind, k in section.get("kinds", {}).items():
+        lat = k["latency_ms"]
+        rows.append(
+            [
+                kind,
+                k["questions"],
+                lat["n"],
+                lat.get("p50"),
+                lat.get("p95"),
+                lat.get("max"),
+                f"{k['plan_kind_matched']:.0%}",
+                f"{k['set_path']:.0%}",
+            ]
+        )
+    header = ["kind", "questions", "timed answers", "p50 ms", "p95 ms", "max ms"]
+    header += ["plan.kind matched", "set path"]
+    mismatched = [
+        f"- {kind}: “{m['question']}” was planned as {m['plan_kind']}"
+        for kind, k in section.get("kinds", {}).items()
+        for m in k.get("mismatched", [])
+    ]
+    sources = "; ".join(
+        f"{kind}: " + ", ".join(f"{n} {s}" for s, n in by.items())
+        for kind, by in section.get("question_sources", {}).items()
+    )
+    return [
+        "## 5. Set answers",
+        "",
+        f"`Assistant.ask` on questions about the conference as a set ({sources}); "
+        f"{section['warmup_rounds']} warm-up round(s) excluded, then {section['rounds']} "
+        f"timed round(s) of every question. Topic index build (first topic question): "
+        f"{fmt(dig(section, 'topic_index_build_ms'))} ms, not in the samples. Assistant "
+        f"open: {fmt(dig(section, 'assistant_open_ms'))} ms; evidence warm-up before the "
+        f"questions: {fmt(dig(section, 'evidence_warmup', 'seconds'))} s.",
+        "",
+        *table(header, rows),
+        *([*mismatched, ""] if mismatched else []),
+        measured_line(section),
+        "",
+        *note_lines(section),
+    ]
+
+
+def _set_p95(results: dict[str, Any], kind: str) -> float | None:
+    p95 = dig(results, "sets", "kinds", kind, "latency_ms", "p95")
+    return float(p95) if p95 is not None else None
 
 
 def _scale_p95(results: dict[str, Any], backend: str, scale: int) -> float | None:
-    for row in _get(results, "scale", "rows") or []:
+    for row in dig(results, "scale", "rows") or []:
         if row["backend"] == backend and row["scale"] == scale:
             return float(row["latency_ms"]["hybrid"]["p95"])
     return None
 
 
 def target_rows(results: dict[str, Any]) -> list[list[Any]]:
-    """Issue 7's targets with this run's figures: (target, limit, ours, baseline, ratio, met)."""
+    """Issue 7's targets and the set answers' with this run's figures:
+    (target, limit, ours, baseline, ratio, met)."""
     ing = results.get("ingest", {})
     lat = results.get("latency", {})
     start = results.get("startup", {})
@@ -259,20 +271,20 @@ def target_rows(results: dict[str, Any]) -> list[list[Any]]:
         (
             "cold ingest, s",
             45.0,
-            _get(ing, "ours", "cold", "median", "wall_s"),
-            _get(ing, "baseline", "cold", "median", "wall_s"),
+            dig(ing, "ours", "cold", "median", "wall_s"),
+            dig(ing, "baseline", "cold", "median", "wall_s"),
         ),
         (
             "warm re-ingest, s",
             5.0,
-            _get(ing, "ours", "warm", "median", "wall_s"),
-            _get(ing, "baseline", "warm", "median", "wall_s"),
+            dig(ing, "ours", "warm", "median", "wall_s"),
+            dig(ing, "baseline", "warm", "median", "wall_s"),
         ),
         (
             "hybrid retrieval p95 at 1×, ms",
             40.0,
-            _get(lat, "latency_ms", "hybrid", "p95"),
-            _get(lat, "latency_ms", "baseline", "p95"),
+            dig(lat, "latency_ms", "hybrid", "p95"),
+            dig(lat, "latency_ms", "baseline", "p95"),
         ),
         (
             "hybrid retrieval p95 at 100×, embedded, ms",
@@ -289,14 +301,17 @@ def target_rows(results: dict[str, Any]) -> list[list[Any]]:
         (
             "complete extractive answer p95 at 1×, ms",
             150.0,
-            _get(lat, "latency_ms", "answer", "p95"),
+            dig(lat, "latency_ms", "answer", "p95"),
             None,
         ),
-        ("`rag serve` ready (/healthz), s", 10.0, _get(start, "median", "healthz_s"), None),
+        ("`rag serve` ready (/healthz), s", 10.0, dig(start, "median", "healthz_s"), None),
+        ("list answer p95, ms (set answers)", 500.0, _set_p95(results, "list"), None),
+        ("count answer p95, ms (set answers)", 500.0, _set_p95(results, "count"), None),
+        ("metadata answer p95, ms (set answers)", 50.0, _set_p95(results, "metadata"), None),
         (
             "serving process resident memory, MB",
             1.2 * 1024,
-            _get(start, "median", "rss_after_first_answer_mb"),
+            dig(start, "median", "rss_after_first_answer_mb"),
             None,
         ),
     ]
@@ -318,11 +333,14 @@ def reproduce_lines() -> list[str]:
         "# the 100× stores as a separate step, merged into the same results:",
         "python -m eval bench --work /tmp/bench-work            # keeps the built store",
         "python -m eval bench --sections scale --scales 100 --store /tmp/bench-work/ingest/ours --merge",
+        "# the set answers alone over a built store, merged the same way:",
+        "python -m eval bench --sections sets --store var --merge",
         "python -m eval bench --report-only                     # BENCHMARKS.md from results.json",
         "```",
         "",
         "Options: `--corpus FILE`, `--repeats N` (ingest), `--queries N`, `--scales 1,10,100`, "
-        "`--scale-backends embedded,server`, `--sections ingest,latency,scale,startup`; "
+        "`--scale-backends embedded,server`, `--sections ingest,latency,scale,startup,sets`, "
+        "`--set-questions N` (per kind), `--set-rounds N`; "
         "`python -m eval bench --help` lists them all. Raw samples of every measurement are "
         "in `bench/results.json`.",
         "",
@@ -330,7 +348,7 @@ def reproduce_lines() -> list[str]:
 
 
 def write_report(results: dict[str, Any], markdown: Path, plot: Path) -> None:
-    rows = _get(results, "scale", "rows") or []
+    rows = dig(results, "scale", "rows") or []
     plotted = plot_scale(rows, plot)
     plot_rel = os.path.relpath(plot, markdown.parent) if plotted else None
     lines = [
@@ -340,7 +358,7 @@ def write_report(results: dict[str, Any], markdown: Path, plot: Path) -> None:
         "Times are medians; ratios are baseline / ours (above 1: ours is faster or smaller).",
         "",
         *machine_lines(results),
-        "## Targets (issue 7)",
+        "## Targets (issue 7; set answers)",
         "",
         "The targets are for the full bundled corpus on this machine.",
         "",
@@ -354,6 +372,8 @@ def write_report(results: dict[str, Any], markdown: Path, plot: Path) -> None:
         lines += scale_lines(results["scale"], plot_rel)
     if "startup" in results:
         lines += startup_lines(results["startup"])
+    if "sets" in results:
+        lines += sets_lines(results["sets"])
     lines += reproduce_lines()
     markdown.parent.mkdir(parents=True, exist_ok=True)
     markdown.write_text("\n".join(lines).rstrip() + "\n", encoding="utf-8")

@@ -1,9 +1,10 @@
 """The bench's order of work: sections in sequence, results written after each one.
 
 ingest builds the stores the later sections use (or `--store` names a built data dir);
-latency, scale and start-up measure them. bench/results.json and BENCHMARKS.md are
-rewritten after every section, so a long run that stops keeps what it measured; with
-`merge`, sections not run now keep their earlier results (scale rows by kind and size).
+latency, scale, start-up and set answers measure them. bench/results.json and
+BENCHMARKS.md are rewritten after every section, so a long run that stops keeps what it
+measured; with `merge`, sections not run now keep their earlier results (scale rows by
+kind and size), and each section records the machine and commit it was measured on.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from typing import Any
 from eval.bench.machine import describe_machine, load_average
 from eval.bench.procs import BenchError
 
-SECTIONS = ("ingest", "latency", "scale", "startup")
+SECTIONS = ("ingest", "latency", "scale", "startup", "sets")
 RAG_SETTINGS_SHOWN = (
     "embed_backend",
     "embed_model",
@@ -54,6 +55,9 @@ class BenchConfig:
     scale_queries: int = 100
     scale_warmup: int = 5
     startup_repeats: int = 3
+    set_questions: int | None = None  # per kind; None: every dev + fixed question
+    set_rounds: int = 3
+    set_warmup_rounds: int = 1
     baseline_warm: bool = True
     sections: list[str] = field(default_factory=lambda: list(SECTIONS))
     store: Path | None = None
@@ -81,6 +85,19 @@ def _limited_corpus(corpus: Path, limit: int, target: Path) -> Path:
     return target
 
 
+def _machine_stamp(machine: dict[str, Any]) -> dict[str, Any]:
+    return {k: machine.get(k) for k in ("cores", "cpu_model", "git_commit")}
+
+
+def _stamp_earlier_sections(results: dict[str, Any]) -> None:
+    """Sections measured before sections carried their own machine were described by the
+    header alone; a merged run replaces the header, so they keep the one they had."""
+    for name in SECTIONS:
+        measured = results.get(name, {}).get("measured")
+        if isinstance(measured, dict) and "machine" not in measured:
+            measured["machine"] = _machine_stamp(results["machine"])
+
+
 class Bench:
     def __init__(self, cfg: BenchConfig) -> None:
         self.cfg = cfg
@@ -106,6 +123,7 @@ class Bench:
             "seconds": round(time.perf_counter() - started, 1),
             "load_average_before": load,
             "load_average_after": load_average(),
+            "machine": _machine_stamp(self.results["machine"]),
         }
         self.results[name] = body
         self.save()
@@ -117,6 +135,8 @@ class Bench:
         unknown = [s for s in cfg.sections if s not in SECTIONS]
         if unknown:
             raise BenchError(f"--sections: {', '.join(unknown)} not in {', '.join(SECTIONS)}")
+        if "machine" in self.results:  # merging: the header is about to describe this run
+            _stamp_earlier_sections(self.results)
         self.results["machine"] = describe_machine()
         self.results.setdefault("runs", []).append(
             {
@@ -187,7 +207,7 @@ class Bench:
 
     def _run_sections(self, work: Path) -> None:
         cfg = self.cfg
-        needs_store = {"latency", "scale", "startup"} & set(cfg.sections)
+        needs_store = {"latency", "scale", "startup", "sets"} & set(cfg.sections)
         if not needs_store and "ingest" not in cfg.sections:
             return
         store, baseline = self._stores(work)
@@ -217,6 +237,19 @@ class Bench:
                 log,
             )
             self._section("startup", body, started, load)
+        if "sets" in cfg.sections:
+            started, load = time.perf_counter(), load_average()
+            from eval.bench.sets import open_and_measure_sets
+
+            body = open_and_measure_sets(
+                self.rag_overrides,
+                store,
+                cfg.set_questions,
+                cfg.set_rounds,
+                cfg.set_warmup_rounds,
+                log,
+            )
+            self._section("sets", body, started, load)
 
     def _scale(self, store_dir: Path, work: Path) -> None:
         from eval.bench.latency import query_pool
