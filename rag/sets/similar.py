@@ -1,6 +1,7 @@
-"""Papers like a named paper (found by the catalogue from its title or name), every other paper is ranked by how close its abstract's vector is
-to the named paper's and by the rare phrases they share. A ranking, not a set: the closest
-`SHOWN` papers, each with the sentence that shares the most of the named paper's phrases.
+"""Papers like a named paper (`Catalogue.named_paper` finds it): every other paper ranked by
+how close its abstract's vector is to the named paper's and by the rare phrases they share.
+A ranking, not a set: the closest `SHOWN` papers, each with the sentence that shares the
+most of the named paper's phrases.
 """
 
 from __future__ import annotations
@@ -10,9 +11,9 @@ import math
 import numpy as np
 
 from rag.sets.common import citation, listed_text, plain, row, set_answer
-from rag.sets.topics import TopicIndex, tokens
+from rag.sets.topics import TopicIndex, sentence_sharing
 from rag.text import split_sentences
-from rag.types import Aggregate, Answer, Citation, Paper, QueryPlan
+from rag.types import Aggregate, Answer, Paper, QueryPlan
 
 SHOWN = 10
 VECTOR_WEIGHT = 0.7  # the rest is shared-phrase overlap: vectors alone favour same-field papers
@@ -39,7 +40,7 @@ class SimilarPapers:
             paper = ix.papers[ix.ids[int(i)]]
             if paper.id == source.id or (allowed is not None and paper.id not in allowed):
                 continue
-            out.append((paper, round(float(score[i]), 3), _shared_sentence(paper, words)))
+            out.append((paper, round(float(score[i]), 3), sentence_sharing(paper, words)))
             if len(out) == SHOWN:
                 break
         return out
@@ -51,11 +52,6 @@ class SimilarPapers:
             for phrase in self.index.doc_phrases[at]
             if self.index.df[phrase] <= max(2, RARE_SHARE * total)
         }
-
-
-def _shared_sentence(paper: Paper, words: set[str]) -> str:
-    sentences = split_sentences(paper.abstract) or [paper.abstract]
-    return max(sentences, key=lambda s: len(words & set(tokens(s))))
 
 
 def similar_answer(
@@ -72,16 +68,7 @@ def similar_answer(
         row(n, paper, why).model_copy(update={"score": score})
         for n, (paper, score, why) in enumerate(found, start=2)
     ]
-    named = Citation(
-        n=1,
-        paper_id=source.id,
-        title=source.title,
-        authors=source.authors,
-        url=source.url,
-        status=source.status,
-        snippet=(split_sentences(source.abstract) or [source.abstract])[0],
-        score=1.0,
-    )
+    named = citation(row(1, source, (split_sentences(source.abstract) or [source.abstract])[0]))
     summary = (
         f"The {len(rows)} ICML 2024 papers closest to *{plain(source.title)}* [1], by their "
         "abstracts' vectors and the rare phrases they share:"

@@ -115,6 +115,10 @@ class TopicScanner:
         self.embed_model = embed_model
         self._recent: LRUCache[str, np.ndarray] = LRUCache(64)  # a follow-up rescans nothing
 
+    def clear_cache(self) -> None:
+        """Forget the recent topics' features (a benchmark times every scan cold)."""
+        self._recent.clear()
+
     def features(self, topic: str) -> np.ndarray:
         """One row per catalogue paper (in `index.ids` order), one column per FEATURES."""
         return self._recent.get_or_compute(topic, self._features)
@@ -197,7 +201,7 @@ class TopicScanner:
             paper = self.index.papers[self.index.ids[int(i)]]
             if allowed is not None and paper.id not in allowed:
                 continue
-            out.append(Member(paper, float(probability[i]), _why(paper, words)))
+            out.append(Member(paper, float(probability[i]), sentence_sharing(paper, words)))
         return out
 
 
@@ -215,7 +219,7 @@ def _alternatives(topic: str) -> list[tuple[str, ...]]:
     return out
 
 
-def _why(paper: Paper, words: set[str]) -> str:
-    """The abstract sentence sharing the most topic words (the first on ties)."""
+def sentence_sharing(paper: Paper, words: set[str]) -> str:
+    """The abstract sentence sharing the most of `words` (the first on ties)."""
     sentences = split_sentences(paper.abstract) or [paper.abstract]
     return max(sentences, key=lambda s: len(words & set(tokens(s))))
