@@ -94,11 +94,8 @@ class ColdAsker:
 
     def _cold_topics(self) -> bool:
         # The scanner keeps the features of its last 64 topics so a follow-up rescans
-        # nothing; rag offers no public way to empty it, and a timed repeat must not hit it.
-        recent = getattr(self.assistant.pipeline.topics(), "_recent", None)
-        if recent is None or not callable(getattr(recent, "clear", None)):
-            return False
-        recent.clear()
+        # nothing; a timed repeat must not hit them.
+        self.assistant.pipeline.topics().clear_cache()
         return True
 
     def ask(self, question: str) -> tuple[float, Any]:
