@@ -67,9 +67,8 @@ class QuestionPlanner:
         self.llm = llm
 
     def plan(self, question: str) -> QueryPlan:
-        fallback = self.parser.plan(question)
         if self.llm is None:
-            return fallback
+            return self.parser.plan(question)
         from llama_index.core.prompts import PromptTemplate
 
         try:
@@ -79,7 +78,7 @@ class QuestionPlanner:
             return self.validated(draft)
         except Exception as exc:  # any model failure: the parser's plan answers instead
             log.info("LLM plan not used (%s: %s); parser plan instead", type(exc).__name__, exc)
-            return fallback
+            return self.parser.plan(question)
 
     def validated(self, draft: PlanDraft) -> QueryPlan:
         """The draft as a plan, every name resolved in the catalogue."""
