@@ -148,6 +148,7 @@ def cmd_stats(settings: Settings) -> int:
 
 def cmd_papers(args: argparse.Namespace, settings: Settings) -> int:
     """`rag papers`: the catalogue's exact answer, in the format scripts want."""
+    from rag.assistant import Assistant
     from rag.plan.parser import record_author
     from rag.sets.exports import bibtex, table, to_csv
     from rag.sets.metadata import MetadataAnswerer
@@ -158,18 +159,18 @@ def cmd_papers(args: argparse.Namespace, settings: Settings) -> int:
     if not (args.author or args.affiliation or args.status or args.topic):
         raise InputError("papers: give at least one of --author, --affiliation, --status, --topic")
     store = PaperStore(settings)
-    catalogue = Catalogue(store.load_papers())
+    # A topic needs the assistant (embeddings, the scan); its catalogue is the one read.
+    assistant = Assistant.from_settings(settings, store) if args.topic else None
+    catalogue = Catalogue(assistant.catalogue if assistant else store.load_papers())
     constraints = PlanConstraints(
         affiliations=args.affiliation, statuses=[s.capitalize() for s in args.status]
     )
     unresolved: list[Unresolved] = []
     for typed in args.author:
         record_author(typed, catalogue.match_author(typed), constraints, unresolved)
-    if args.topic and not unresolved:
-        from rag.assistant import Assistant
-
+    if assistant is not None and not unresolved:
         plan = QueryPlan(kind="list", topic=args.topic.strip(), constraints=constraints)
-        answer = Assistant.from_settings(settings, store).answer_plan(plan, args.topic)
+        answer = assistant.answer_plan(plan, args.topic)
     else:
         plan = QueryPlan(kind="metadata", constraints=constraints, unresolved=unresolved)
         answer = MetadataAnswerer(catalogue).answer("rag papers", plan)
