@@ -18,22 +18,21 @@ from typing import Any
 
 import pytest
 
-from tests.support.paths import ARTIFACTS, FIXTURE_CORPUS, ROOT
+from tests.support.paths import ARTIFACTS, ROOT
 from tests.support.settings import make_settings
 from tests.test_browser import (
-    CHROMIUM,
-    CHROMIUM_ARGS,
     XSS_IMG,
-    XSS_PAPERS,
     XSS_SCRIPT,
     AppServer,
     Chat,
-    prepare_store,
+    browser,
     start_app,
     stop_app,
+    xss_server,
 )
 
 pytestmark = pytest.mark.browser
+__all__ = ["browser", "xss_server"]  # fixtures shared with test_browser, imported to register
 sync_api = pytest.importorskip("playwright.sync_api")
 
 FULL_STORE = ROOT / "var"
@@ -56,25 +55,6 @@ def full_server(tmp_path_factory: pytest.TempPathFactory, embed_model: Any) -> I
     server = start_app(root / "data", [FULL_CORPUS], root / "server.log")
     yield server
     stop_app(server)
-
-
-@pytest.fixture(scope="module")
-def hostile_server(
-    built_store_dir: Path, embed_model: Any, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[AppServer]:
-    root = tmp_path_factory.mktemp("browser-sets-xss")
-    extra = prepare_store(built_store_dir, root / "data", XSS_PAPERS, embed_model)
-    server = start_app(root / "data", [FIXTURE_CORPUS, extra], root / "server.log")
-    yield server
-    stop_app(server)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
 
 
 @pytest.fixture
@@ -220,8 +200,8 @@ def test_other_answers_and_clearing_hide_the_panel(chat: Chat) -> None:
     page.wait_for_selector("#set-panel", state="hidden")
 
 
-def test_hostile_cells_are_shown_as_text(browser: Any, hostile_server: AppServer) -> None:
-    tab = Chat(browser, hostile_server)
+def test_hostile_cells_are_shown_as_text(browser: Any, xss_server: AppServer) -> None:
+    tab = Chat(browser, xss_server)
     try:
         page = tab.page
         ask_set(tab, "Which papers are about marsupial vocalization codecs?")

@@ -44,14 +44,21 @@ def parse(html: str) -> TagCollector:
     return collector
 
 
-def assert_only_our_markup(html: str) -> TagCollector:
+def assert_only_our_markup(
+    html: str,
+    tags: set[str] = OUR_TAGS,
+    attributes: set[str] = OUR_ATTRS,
+    in_page_links: bool = True,
+) -> TagCollector:
+    """Only the given tags and attributes; links to http(s) or (if allowed) in-page anchors."""
     parsed = parse(html)
+    allowed_links = ("https://", "http://", "#") if in_page_links else ("https://", "http://")
     for tag, attrs in parsed.tags:
-        assert tag in OUR_TAGS, (tag, html)
-        assert set(attrs) <= OUR_ATTRS, (attrs, html)
+        assert tag in tags, (tag, html)
+        assert set(attrs) <= attributes, (attrs, html)
         href = attrs.get("href")
         if href is not None:
-            assert href.startswith("#") or href.startswith(("https://", "http://")), href
+            assert href.startswith(allowed_links), href
     return parsed
 
 

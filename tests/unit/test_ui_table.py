@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from rag.sets.exports import bibtex, to_csv
 from rag.types import Aggregate, AggregatePaper, Answer
-from tests.unit.test_ui_render import PAYLOADS, parse
+from tests.unit.test_ui_render import PAYLOADS, assert_only_our_markup, parse
 from ui import table
 from ui.app import new_state
 from ui.set_panel import ExportFiles, SetPanel, table_state
@@ -53,14 +53,7 @@ def answer(agg: Aggregate | None) -> Answer:
 
 
 def assert_only_table_markup(html: str) -> Any:
-    parsed = parse(html)
-    for tag, attrs in parsed.tags:
-        assert tag in TABLE_TAGS, (tag, html)
-        assert set(attrs) <= TABLE_ATTRS, (attrs, html)
-        href = attrs.get("href")
-        if href is not None:
-            assert href.startswith(("https://", "http://")), href
-    return parsed
+    return assert_only_our_markup(html, TABLE_TAGS, TABLE_ATTRS, in_page_links=False)
 
 
 def shown_numbers(html: str) -> list[int]:
