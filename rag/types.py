@@ -79,6 +79,24 @@ class RetrievedPaper(BaseModel):
     chunks: list[MatchedChunk] = Field(default_factory=list)
 
 
+# What a calibrated relevance means to a reader; the raw `score` (a rank fusion number that
+# changes with the mode and top_k) is kept in JSON but never shown.
+RELEVANCE_HIGH = 0.7
+RELEVANCE_MEDIUM = 0.4
+
+
+def relevance_label(value: float | None) -> str | None:
+    """ "high" (>= .7), "medium" (>= .4) or "low" for a calibrated 0-1 relevance; None if unset."""
+    if value is None or value != value:  # NaN is no estimate either
+        return None
+    if value >= RELEVANCE_HIGH:
+        return "high"
+    return "medium" if value >= RELEVANCE_MEDIUM else "low"
+
+
+_RELEVANCE_DOC = "Calibrated 0-1 chance the paper is relevant (None: not estimated)."
+
+
 class Citation(BaseModel):
     """A numbered source that the answer actually cites."""
 
@@ -89,7 +107,8 @@ class Citation(BaseModel):
     url: str
     status: str = ""
     snippet: str = Field(description="The sentence(s) of the abstract the citation rests on.")
-    score: float
+    score: float = Field(description="Retrieval rank score: orders papers, means nothing alone.")
+    relevance: float | None = Field(default=None, description=_RELEVANCE_DOC)
 
 
 class Related(BaseModel):
@@ -100,7 +119,8 @@ class Related(BaseModel):
     authors: list[str]
     url: str
     status: str = ""
-    score: float
+    score: float = Field(description="Retrieval rank score: orders papers, means nothing alone.")
+    relevance: float | None = Field(default=None, description=_RELEVANCE_DOC)
 
 
 PlanKind = Literal["paper", "list", "count", "metadata", "compare", "similar"]
@@ -196,6 +216,16 @@ class Answer(BaseModel):
     evidence: dict[str, float] = Field(
         default_factory=dict,
         description="Signals behind `confidence` (best_cosine, coverage, agreement).",
+    )
+    missing: list[str] = Field(
+        default_factory=list,
+        description="Parts of the question the cited abstract does not state (the paper was "
+        "found; the detail was not). The answer says so and quotes what the abstract does say.",
+    )
+    not_mentioned: list[str] = Field(
+        default_factory=list,
+        description="Names and rare words of the question that the paper it names never "
+        "uses: a premise the abstract does not share.",
     )
     invalid_citations_removed: int = 0
     timings_ms: dict[str, float] = Field(default_factory=dict)
