@@ -125,7 +125,7 @@ def _chat_column() -> ChatWidgets:
         render_markdown=False,  # our HTML is final: no Markdown second pass
         sanitize_html=True,
         allow_tags=False,
-        latex_delimiters=[],
+        latex_delimiters=render.LATEX_DELIMITERS,  # KaTeX typesets the formulas (ui.render)
         buttons=[],  # its copy button would copy our HTML; see the Markdown box
         feedback_options=("Like", "Dislike"),
         placeholder="Ask about ICML 2024 papers, or pick an example below.",

@@ -8,9 +8,15 @@ the text (a `[click](javascript:…)` in an abstract stays literal text), and Gr
 sanitizer then only ever sees tags we meant to emit.
 
 The answer text supports the little Markdown the synthesizers write: paragraphs, line
-breaks, `*emphasis*`, `**strong**`, backslash escapes, and `[n]` citation markers. Inline
-`$…$` math (common in abstracts) loses its dollar signs and is set in a math style; it is
-not typeset (KaTeX would be one more parser over corpus text).
+breaks, `*emphasis*`, `**strong**`, backslash escapes, and `[n]` citation markers.
+
+Math: abstracts quote LaTeX. A `$…$` or `$$…$$` formula (paired by the rule of
+`rag.answer.readable`) keeps its dollars inside a `rag-math` span, and the chatbot's KaTeX
+(`LATEX_DELIMITERS`, run by Gradio after its sanitizer, `trust` off so no `\\href` or
+`\\html…` command makes markup) typesets it. Every other `$` gets a span of its own: KaTeX
+reads each text node apart, so a lone price "$5" cannot pair with a later one. LaTeX outside
+a formula ("a 2\\times speedup", "50\\%") is shown as Unicode. HTML that no KaTeX reads (the
+set table) uses `readable_html`: the same text with its math as Unicode.
 """
 
 from __future__ import annotations
@@ -19,8 +25,9 @@ import html
 import re
 from urllib.parse import urlsplit
 
+from rag.answer.readable import MATH, readable_math
 from rag.answer.references import short_authors
-from rag.types import Answer, Citation, Related
+from rag.types import Answer, Citation, Related, relevance_label
 
 SAFE_SCHEMES = frozenset({"http", "https"})
 KNOWN_STATUSES = frozenset({"oral", "spotlight", "poster"})
@@ -33,9 +40,14 @@ _INLINE = re.compile(
     r"|\[(?P<n>\d{1,3})\]"
     r"|\*\*(?P<strong>(?:\\.|[^*\\\n]|\*(?!\*))+?)\*\*"
     r"|\*(?P<em>(?=\S)(?:\\.|[^*\\\n])+?(?<=\S))\*"
-    r"|(?<![\\$])\$(?P<math>(?=\S)[^$\n]{1,80}?(?<=\S))\$(?!\$)"
+    rf"|(?P<math>{MATH.pattern})"
 )
-_MATH = re.compile(r"(?<![\\$])\$(?=\S)([^$\n]{1,80}?)(?<=\S)\$(?!\$)")
+# Display math as KaTeX's blocks, inline math in the text's line.
+LATEX_DELIMITERS: list[dict[str, str | bool]] = [
+    {"left": "$$", "right": "$$", "display": True},
+    {"left": "$", "right": "$", "display": False},
+]
+_DOLLAR_ALONE = '<span class="rag-dollar">$</span>'
 _PARAGRAPH_BREAK = re.compile(r"\n\s*\n")
 
 # Styles for the classes emitted below (passed to Gradio when the UI is mounted).
@@ -53,13 +65,16 @@ CSS = """
   border: 1px solid var(--border-color-primary); }
 .rag-status-oral { background: #fde68a; color: #3b2f00; }
 .rag-status-spotlight { background: #bfdbfe; color: #0b2545; }
-.rag-score { color: var(--body-text-color-subdued); font-size: .85em; }
+.rag-relevance { border-radius: 4px; padding: 0 .35em; font-size: .8em; white-space: nowrap;
+  color: var(--body-text-color-subdued); border: 1px dashed var(--border-color-primary); }
+.rag-relevance-high { border-style: solid; color: var(--body-text-color); }
 .rag-snippet { margin: .25em 0 0 1.2em; padding-left: .6em; font-style: italic;
   border-left: 3px solid var(--border-color-primary); }
 .rag-meta { margin-top: .5em; color: var(--body-text-color-subdued); font-size: .8em; }
 .rag-error { color: var(--error-text-color); }
 .rag-cursor { opacity: .6; }
-.rag-math { font-family: "Latin Modern Math", "STIX Two Math", serif; font-style: italic; }
+.rag-math .katex { font-size: 1.05em; }
+.rag-math .katex-error { color: inherit !important; }  /* unknown LaTeX: its source, not red */
 .rag-stats { font-size: .9em; }
 .rag-stats th { text-align: left; padding-right: .6em; white-space: nowrap; }
 """
@@ -91,7 +106,7 @@ def anchor_id(turn: str, n: int) -> str:
 
 
 def inline_html(text: str, turn: str, linkable: set[int] | None = None) -> str:
-    """One paragraph: escaped text with our emphasis tags and marker links.
+    """One paragraph: escaped text with our emphasis tags, marker links and formulas.
 
     `linkable`: the citation numbers that have a reference to jump to; None while
     streaming (the references arrive with the final answer, the anchors then resolve).
@@ -99,7 +114,7 @@ def inline_html(text: str, turn: str, linkable: set[int] | None = None) -> str:
     out: list[str] = []
     last = 0
     for match in _INLINE.finditer(text):
-        out.append(esc(text[last : match.start()]))
+        out.append(_prose(text[last : match.start()]))
         last = match.end()
         if match.group("esc") is not None:
             out.append(esc(match.group("esc")))
@@ -113,25 +128,46 @@ def inline_html(text: str, turn: str, linkable: set[int] | None = None) -> str:
             else:
                 out.append(esc(match.group(0)))
         elif match.group("math") is not None:
-            out.append(f'<span class="rag-math">{esc(match.group("math"))}</span>')
+            out.append(_formula(match))
         elif match.group("strong") is not None:
             out.append(f"<strong>{inline_html(match.group('strong'), turn, linkable)}</strong>")
         else:
             out.append(f"<em>{inline_html(match.group('em'), turn, linkable)}</em>")
-    out.append(esc(text[last:]))
+    out.append(_prose(text[last:]))
     return "<br>".join("".join(out).split("\n"))
 
 
+def _formula(match: re.Match[str]) -> str:
+    """A formula for KaTeX: escaped, dollars kept, in a span of its own."""
+    kind = "rag-math rag-math-display" if match.group("display") is not None else "rag-math"
+    return f'<span class="{kind}">{esc(match.group(0))}</span>'
+
+
+def _prose(text: str) -> str:
+    """Text outside formulas: its LaTeX as Unicode, and no `$` that KaTeX could pair."""
+    return _literal(readable_math(text))
+
+
+def _literal(text: str) -> str:
+    """Escaped text whose every `$` sits in a span of its own, so KaTeX never pairs two."""
+    return _DOLLAR_ALONE.join(esc(part) for part in text.split("$"))
+
+
 def text_html(text: str) -> str:
-    """Escaped plain text (a title, a snippet) with its inline `$…$` math styled."""
+    """Escaped plain text (a title, a snippet) with its formulas left for KaTeX."""
     out: list[str] = []
     last = 0
-    for match in _MATH.finditer(text):
-        out.append(esc(text[last : match.start()]))
-        out.append(f'<span class="rag-math">{esc(match.group(1))}</span>')
+    for match in MATH.finditer(text):
+        out.append(_prose(text[last : match.start()]))
+        out.append(_formula(match))
         last = match.end()
-    out.append(esc(text[last:]))
+    out.append(_prose(text[last:]))
     return "".join(out)
+
+
+def readable_html(text: str) -> str:
+    """Escaped plain text with its LaTeX as Unicode, for HTML that no KaTeX reads."""
+    return esc(readable_math(text))
 
 
 def body_html(text: str, turn: str, linkable: set[int] | None = None) -> str:
@@ -139,15 +175,17 @@ def body_html(text: str, turn: str, linkable: set[int] | None = None) -> str:
     return "".join(f"<p>{inline_html(p, turn, linkable)}</p>" for p in paragraphs)
 
 
-def title_link(title: str, url: str) -> str:
+def title_link(title: str, url: str, typeset: bool = True) -> str:
+    """The title, linked when its URL is safe; `typeset=False` where no KaTeX runs."""
+    shown = text_html(title) if typeset else readable_html(title)
     safe = safe_url(url)
     if safe is None:
-        return f'<span class="rag-ref-title">{text_html(title)}</span>'
+        return f'<span class="rag-ref-title">{shown}</span>'
     # The sanitizer also sets target/rel on external links; writing them here keeps the
     # HTML correct on its own (copied out, or rendered by something else).
     return (
         f'<a class="rag-ref-title" href="{esc(safe)}" target="_blank" '
-        f'rel="noopener noreferrer">{text_html(title)}</a>'
+        f'rel="noopener noreferrer">{shown}</a>'
     )
 
 
@@ -156,6 +194,19 @@ def status_badge(status: str) -> str:
         return ""
     kind = status.lower() if status.lower() in KNOWN_STATUSES else "other"
     return f' <span class="rag-status rag-status-{kind}">{esc(status)}</span>'
+
+
+def relevance_badge(relevance: float | None) -> str:
+    """ "high/medium/low relevance" with the calibrated value on hover; nothing when unset.
+    The retrieval score is never shown: a fused rank number means nothing to a reader."""
+    label = relevance_label(relevance)
+    if label is None or relevance is None:
+        return ""
+    hint = f"Estimated relevance {relevance:.2f} on a 0-1 scale"
+    return (
+        f' <span class="rag-relevance rag-relevance-{label}" title="{esc(hint)}">'
+        f"{label} relevance</span>"
+    )
 
 
 def authors_html(authors: list[str]) -> str:
@@ -168,8 +219,7 @@ def citation_html(citation: Citation, turn: str) -> str:
         f'<div class="rag-ref" id="{anchor_id(turn, citation.n)}">'
         f'<span class="rag-ref-n">[{citation.n}]</span> '
         f"{title_link(citation.title, citation.url)} — {authors_html(citation.authors)}"
-        f"{status_badge(citation.status)}"
-        f' <span class="rag-score">score {citation.score:.4g}</span>'
+        f"{status_badge(citation.status)}{relevance_badge(citation.relevance)}"
         f'<blockquote class="rag-snippet">{text_html(citation.snippet)}</blockquote>'
         "</div>"
     )
@@ -180,7 +230,7 @@ def related_html(related: list[Related]) -> str:
         return ""
     items = "".join(
         f'<li class="rag-related-item">{title_link(r.title, r.url)} — {authors_html(r.authors)}'
-        f'{status_badge(r.status)} <span class="rag-score">score {r.score:.4g}</span></li>'
+        f"{status_badge(r.status)}{relevance_badge(r.relevance)}</li>"
         for r in related
     )
     return (
@@ -213,7 +263,7 @@ def streaming_html(text: str, turn: str) -> str:
 
 
 def _plain(text: str) -> str:
-    return "<br>".join(esc(text).split("\n"))
+    return "<br>".join(_literal(text).split("\n"))
 
 
 def question_html(question: str) -> str:

@@ -80,15 +80,16 @@ class SetPanel:
         if current is None:
             rows: list[AggregatePaper] = []
             columns: list[str] = []
-            page, key, descending = 0, "n", False
+            page, key, descending, kind = 0, "n", False, "list"
         else:
             rows, columns = current["aggregate"].papers, current["aggregate"].columns
+            kind = current["aggregate"].kind
             page = table.clamp_page(current["page"], len(rows), self.page_size)
             key, descending = current["sort"], current["descending"]
             current["page"] = page
         pages = table.page_count(len(rows), self.page_size)
         return (
-            table.aggregate_table_html(rows, columns, page, self.page_size, key, descending),
+            table.aggregate_table_html(rows, columns, page, self.page_size, key, descending, kind),
             table.page_label(page, len(rows), self.page_size),
             gr.update(interactive=page > 0),
             gr.update(interactive=page < pages - 1),

@@ -6,6 +6,11 @@ server and this module re-renders one page at a time.
 
 Every cell is corpus text (titles with `$…$` math, author names, evidence sentences, the
 cells of a comparison) and is escaped; titles link only to http(s) URLs (`render.safe_url`).
+`gr.HTML` runs no KaTeX, so the cells show their LaTeX as Unicode (`render.readable_html`).
+
+The score column says what the number is for the kind of set: a topic set's membership
+probability with the answer's own word for it ("clearly" at `CLEAR`, as in "51 clearly,
+11 touch on it"), a similar-papers list's closeness; catalogue sets have none.
 """
 
 from __future__ import annotations
@@ -13,12 +18,25 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from rag.sets.topics import CLEAR
 from rag.types import Aggregate, AggregatePaper
-from ui.render import authors_html, esc, status_badge, text_html, title_link
+from ui.render import authors_html, esc, readable_html, status_badge, title_link
 
 PAGE_SIZE = 25
 SORT_KEYS = ("n", "title", "status", "score")
-SORT_LABELS = {"n": "n (answer order)", "title": "Title", "status": "Status", "score": "Score"}
+SORT_LABELS = {
+    "n": "n (answer order)",
+    "title": "Title",
+    "status": "Status",
+    "score": "Membership / similarity",
+}
+TOPIC_KINDS = frozenset({"list", "count", "compare"})  # scored by the topic scan
+# The score column's heading and its hover text, by the kind of set.
+SCORE_HEADINGS = {
+    "similar": ("Similarity", "How close the abstract is to the named paper's, 0-1."),
+    "metadata": ("Score", "None: a catalogue list is exact."),
+    "topic": ("Membership", f"Estimated chance (0-1) it is about the topic; clearly >= {CLEAR}."),
+}
 ASCENDING, DESCENDING = "ascending", "descending"
 PANEL_HEADING = "Papers in the last set answer"
 # Conference order, not the alphabet: "oral" before "poster" before "spotlight" means little.
@@ -88,26 +106,39 @@ def page_label(page: int, total: int, page_size: int = PAGE_SIZE) -> str:
     return f"page {shown} of {page_count(total, page_size)} · {total} {noun}"
 
 
-def _header(key: str | None, label: str, sort_key: str, descending: bool) -> str:
+def _header(key: str | None, label: str, sort_key: str, descending: bool, hint: str = "") -> str:
+    title = f' title="{esc(hint)}"' if hint else ""
     if key is None or key != sort_key:
-        return f"<th>{esc(label)}</th>"
+        return f"<th{title}>{esc(label)}</th>"
     arrow, aria = ("▼", "descending") if descending else ("▲", "ascending")
-    return f'<th class="rag-sorted" aria-sort="{aria}">{esc(label)} {arrow}</th>'
+    return f'<th class="rag-sorted" aria-sort="{aria}"{title}>{esc(label)} {arrow}</th>'
 
 
-def _row_html(row: AggregatePaper, columns: list[str]) -> str:
-    score = "" if row.score is None else f"{row.score:.2f}"
+def _score_heading(kind: str) -> tuple[str, str]:
+    return SCORE_HEADINGS.get(kind, SCORE_HEADINGS["topic"])
+
+
+def score_cell(score: float | None, kind: str) -> str:
+    """The rounded value, with "clearly" or "partly" for a topic set's membership."""
+    if score is None:
+        return ""
+    if kind not in TOPIC_KINDS:
+        return f"{score:.2f}"
+    return f"{score:.2f} · {'clearly' if score >= CLEAR else 'partly'}"
+
+
+def _row_html(row: AggregatePaper, columns: list[str], kind: str) -> str:
     cells = "".join(
-        f'<td class="rag-set-cell">{text_html(row.cells.get(column, ""))}</td>'
+        f'<td class="rag-set-cell">{readable_html(row.cells.get(column, ""))}</td>'
         for column in columns
     )
     return (
         f'<tr data-paper="{esc(row.paper_id)}"><td class="rag-set-n">{row.n}</td>'
-        f'<td class="rag-set-title">{title_link(row.title, row.url)}</td>'
+        f'<td class="rag-set-title">{title_link(row.title, row.url, typeset=False)}</td>'
         f'<td class="rag-set-authors">{authors_html(row.authors)}</td>'
         f'<td class="rag-set-status">{status_badge(row.status).strip()}</td>'
-        f'<td class="rag-set-why">{text_html(row.why)}</td>'
-        f'<td class="rag-set-score">{score}</td>{cells}</tr>'
+        f'<td class="rag-set-why">{readable_html(row.why)}</td>'
+        f'<td class="rag-set-score">{esc(score_cell(row.score, kind))}</td>{cells}</tr>'
     )
 
 
@@ -118,24 +149,27 @@ def aggregate_table_html(
     page_size: int = PAGE_SIZE,
     sort_key: str = "n",
     descending: bool = False,
+    kind: str = "list",
 ) -> str:
-    """One page of the sorted rows as a table; `columns` adds a comparison's cells."""
+    """One page of the sorted rows as a table; `columns` adds a comparison's cells, `kind`
+    (the aggregate's) says what the score column holds."""
     if not rows:
         return '<div class="rag-set-empty">No papers in the last answer.</div>'
     columns = list(columns or [])
     page = clamp_page(page, len(rows), page_size)
     shown = sort_rows(rows, sort_key, descending)[page * page_size : (page + 1) * page_size]
-    fixed: list[tuple[str | None, str]] = [
-        ("n", "n"),
-        ("title", "Title"),
-        (None, "Authors"),
-        ("status", "Status"),
-        (None, "Why it is in the set"),
-        ("score", "Score"),
+    score_label, score_hint = _score_heading(kind)
+    fixed: list[tuple[str | None, str, str]] = [
+        ("n", "n", ""),
+        ("title", "Title", ""),
+        (None, "Authors", ""),
+        ("status", "Status", ""),
+        (None, "Why it is in the set", ""),
+        ("score", score_label, score_hint),
     ]
-    heads = [_header(key, label, sort_key, descending) for key, label in fixed]
+    heads = [_header(key, label, sort_key, descending, hint) for key, label, hint in fixed]
     heads += [_header(None, column, sort_key, descending) for column in columns]
-    body = "".join(_row_html(row, columns) for row in shown)
+    body = "".join(_row_html(row, columns, kind) for row in shown)
     return (
         f'<table class="rag-set-table"><thead><tr>{"".join(heads)}</tr></thead>'
         f"<tbody>{body}</tbody></table>"
@@ -145,14 +179,15 @@ def aggregate_table_html(
 def summary_html(aggregate: Aggregate) -> str:
     """What the set is: its size, whether it is exact, and the answer's notes."""
     shown = len(aggregate.papers)
-    how = (
-        "exact, from the catalogue"
-        if aggregate.exact
-        else "judged from the abstracts (score: membership confidence 0–1)"
-    )
+    if aggregate.exact:
+        how = "exact, from the catalogue"
+    elif aggregate.kind == "similar":
+        how = "ranked by how close each abstract is (similarity 0–1)"
+    else:
+        how = "judged from the abstracts (membership: estimated chance 0–1 it is about the topic)"
     noun = "paper" if aggregate.count == 1 else "papers"
     count = f"{aggregate.count} {noun}" + (f", {shown} listed" if shown != aggregate.count else "")
-    notes = "".join(f"<li>{text_html(note)}</li>" for note in aggregate.notes)
+    notes = "".join(f"<li>{readable_html(note)}</li>" for note in aggregate.notes)
     return (
         f'<div class="rag-set-summary"><strong>{esc(PANEL_HEADING)}</strong> · '
         f"{esc(KIND_LABELS.get(aggregate.kind, aggregate.kind))} · {esc(count)} · {esc(how)}</div>"

@@ -103,7 +103,7 @@ def test_markers_link_to_the_references_of_the_same_answer() -> None:
     assert "<em>Feedback_Alignment</em>" in html
 
 
-def test_reference_shows_title_link_authors_status_snippet_score() -> None:
+def test_reference_shows_title_link_authors_status_snippet() -> None:
     many = [f"Author {i}" for i in range(8)]
     html = render.answer_html(answer("Yes [1].", [citation(1, authors=many)]), "t")
     parsed = assert_only_our_markup(html)
@@ -117,7 +117,8 @@ def test_reference_shows_title_link_authors_status_snippet_score() -> None:
     text = "".join(parsed.text)
     assert "Author 0, Author 1, Author 2 et al." in text
     assert "Author 7" not in text  # shortened (the full list is only in the tooltip)
-    assert "Poster" in text and "score 0.0327" in text
+    assert "Poster" in text
+    assert "score" not in text and "0.0327" not in html  # a rank fusion number: JSON only
     assert "conservation law" in text
     assert "References" in text
 
@@ -210,20 +211,80 @@ def test_streaming_and_question_keep_user_text_literal() -> None:
     assert "rag-cursor" in render.streaming_html("", "t")
 
 
-def test_inline_math_loses_its_dollars_but_stays_escaped() -> None:
+def test_chatbot_typesets_dollar_math_with_katex() -> None:
+    import gradio as gr
+
+    from ui import layout
+
+    with gr.Blocks():
+        chat = layout._chat_column()
+    assert chat.chatbot.latex_delimiters == render.LATEX_DELIMITERS
+    assert {d["left"] for d in render.LATEX_DELIMITERS} == {"$", "$$"}  # no \\[ … \\] pairs
+    assert chat.chatbot.render_markdown is False and chat.chatbot.sanitize_html is True
+
+
+def test_formulas_keep_their_dollars_for_katex_and_stay_escaped() -> None:
     title = "A Graph is Worth $K$ Words"
     html = render.answer_html(
         answer(
-            f"*{title}*: trained on $100$M molecules, costs $5 or $6 [1].",
+            f"*{title}*: trained on $100$M molecules, $\\sim 3.7\\times$ faster [1].",
             [citation(1, title=title, snippet="on $<script>x</script>$ data")],
         ),
         "t",
     )
+    assert_only_our_markup(html)
+    assert html.count('<span class="rag-math">$K$</span>') == 2  # answer text and ref title
+    assert '<span class="rag-math">$100$</span>M' in html
+    assert '<span class="rag-math">$\\sim 3.7\\times$</span> faster' in html
+    assert '<span class="rag-math">$&lt;script&gt;x&lt;/script&gt;$</span>' in html
+    display = render.answer_html(answer("So $$\\sum_i x_i$$ holds [1].", [citation(1)]), "t")
+    assert '<span class="rag-math rag-math-display">$$\\sum_i x_i$$</span>' in display
+
+
+def test_dollars_that_are_not_math_cannot_pair_in_katex() -> None:
+    dollar = '<span class="rag-dollar">$</span>'
+    html = render.answer_html(answer("It costs $5 or $6 per run [1].", [citation(1)]), "t")
     parsed = assert_only_our_markup(html)
-    assert html.count('<span class="rag-math">K</span>') == 2  # answer text and reference title
-    assert '<span class="rag-math">100</span>M' in html
-    assert "costs $5 or $6" in "".join(parsed.text)  # prices are not math
-    assert '<span class="rag-math">&lt;script&gt;x&lt;/script&gt;</span>' in html
+    assert "costs $5 or $6 per run" in "".join(parsed.text)  # prices are not math
+    assert f"costs {dollar}5 or {dollar}6 per run" in html  # each $ alone in its element
+    # Nor in the user's own question, or a formula still streaming in.
+    assert f"is {dollar}x" in render.question_html("is $x$ fine?")
+    assert "rag-math" not in render.streaming_html("a $\\sim 3.7", "t")
+    assert f"a {dollar}~ 3.7" in render.streaming_html("a $\\sim 3.7", "t")  # Unicode till closed
+
+
+def test_latex_outside_formulas_reads_as_unicode() -> None:
+    html = render.answer_html(
+        answer(
+            "A 2\\times speedup on 50\\% of tasks [1].", [citation(1, snippet="it is 3\\times")]
+        ),
+        "t",
+    )
+    text = "".join(assert_only_our_markup(html).text)
+    assert "A 2× speedup on 50% of tasks [1]." in text and "it is 3×" in text
+    assert 'href="#t-ref-1"' in html  # the marker is still a link
+
+
+def test_readable_html_turns_math_into_unicode_text() -> None:
+    html = render.readable_html("Regret $O(d\\sqrt{NKT})$ on $[0,1]^d$ <b>")
+    assert html == "Regret O(d√(NKT)) on [0,1]ᵈ &lt;b&gt;"
+    linked = render.title_link("Worth $K$ Words", "https://x.org/p", typeset=False)
+    assert ">Worth K Words</a>" in linked and "rag-math" not in linked
+
+
+def test_relevance_shows_as_a_label_never_the_score() -> None:
+    cases = [(0.91, "high relevance"), (0.55, "medium relevance"), (0.12, "low relevance")]
+    for value, label in cases:
+        html = render.answer_html(answer("Yes [1].", [citation(1, relevance=value)]), "t")
+        parsed = assert_only_our_markup(html)
+        assert label in "".join(parsed.text)
+        assert f"Estimated relevance {value:.2f}" in html  # the value is the tooltip
+        assert "0.0327" not in html
+    unset = render.answer_html(answer("Yes [1].", [citation(1)]), "t")
+    assert "relevance" not in unset and "score" not in "".join(parse(unset).text)
+    related = Related(paper_id="p", title="Near", authors=["A"], url="", score=0.03, relevance=0.45)
+    abstained = render.answer_html(answer("No.", [], abstained=True, related=[related]), "t")
+    assert "medium relevance" in abstained and "0.03" not in abstained
 
 
 def test_copy_markdown_carries_the_numbered_reference_lines() -> None:

@@ -136,16 +136,18 @@ def test_any_page_is_a_slice_of_the_rows(total: int, page: int, size: int) -> No
 # --- cells and escaping ----------------------------------------------------------------------
 def test_row_shows_every_cell() -> None:
     row = paper(7, authors=[f"A{i}" for i in range(6)], status="Spotlight", score=0.9312)
-    row.cells = {"method": "Low-rank $W$ updates", "finding": "2x faster"}
+    row.cells = {"method": "Low-rank $W$ updates", "finding": "$2\\times$ faster"}
     html = table.aggregate_table_html([row], ["method", "finding"])
     parsed = assert_only_table_markup(html)
     heads = [a for t, a in parsed.tags if t == "th"]
     assert len(heads) == 8
     text = "".join(parsed.text)
-    for needle in ["Paper 007", "A0, A1, A2 et al.", "Spotlight", "Sentence 7 shows", "0.93"]:
+    for needle in ["Paper 007", "A0, A1, A2 et al.", "Spotlight", "Sentence 7 shows"]:
         assert needle in text
-    assert "method" in text and "finding" in text and "2x faster" in text
-    assert '<span class="rag-math">W</span>' in html  # $…$ math styled, dollars gone
+    assert "0.93 · clearly" in text  # membership, in the answer's own word for it
+    # gr.HTML runs no KaTeX: the cells' LaTeX is Unicode text, dollars gone
+    assert "method" in text and "finding" in text and "2× faster" in text
+    assert "Low-rank W updates" in text and "$" not in text
     link = next(a for t, a in parsed.tags if t == "a")
     assert link["href"] == "https://openreview.net/forum?id=p007" and link["target"] == "_blank"
 
@@ -160,8 +162,26 @@ def test_sorted_column_is_marked() -> None:
     html = table.aggregate_table_html([paper(1)], [], sort_key="score", descending=True)
     parsed = parse(html)
     marked = [a for t, a in parsed.tags if t == "th" and a.get("aria-sort")]
-    assert marked == [{"class": "rag-sorted", "aria-sort": "descending"}]
-    assert "Score ▼" in "".join(parsed.text)
+    assert [(a["class"], a["aria-sort"]) for a in marked] == [("rag-sorted", "descending")]
+    assert "Membership ▼" in "".join(parsed.text)
+    assert "chance (0-1) it is about the topic" in str(marked[0]["title"])
+
+
+@pytest.mark.parametrize(
+    ("kind", "heading", "cell"),
+    [("list", "Membership", "0.23 · partly"), ("compare", "Membership", "0.23 · partly"),
+     ("similar", "Similarity", "0.23"), ("metadata", "Score", "0.23")],
+)  # fmt: skip
+def test_score_column_says_what_its_number_is(kind: str, heading: str, cell: str) -> None:
+    html = table.aggregate_table_html([paper(1, score=0.234)], kind=kind)
+    parsed = parse(html)
+    heads = [text for text in parsed.text if text.startswith(heading)]
+    assert heads, parsed.text
+    assert f'<td class="rag-set-score">{cell}</td>' in html
+    # sorting by the score column still sorts by the number
+    rows = [paper(1, score=0.2), paper(2, score=0.9), paper(3, score=0.5)]
+    ordered = table.aggregate_table_html(rows, sort_key="score", descending=True, kind=kind)
+    assert shown_numbers(ordered) == [2, 3, 1]
 
 
 @pytest.mark.parametrize("payload", [*PAYLOADS, HOSTILE_IMG, "**bold** _x_ `code` # head"])
