@@ -29,6 +29,7 @@ ANSWER_KEYS = (
     "key_fact_coverage",
     "abstention_accuracy",
     "false_abstention_rate",
+    "false_gap_rate",
 )
 METRIC_KEYS = RETRIEVAL_KEYS + ANSWER_KEYS
 LATENCY_KEYS = ("retrieve_p50", "retrieve_p95", "answer_p50", "answer_p95")
@@ -272,11 +273,14 @@ def score_question(
     answer: str | None,
     abstained: bool | None,
     cited: Sequence[tuple[int, str]] | None,
+    gaps: bool = False,
 ) -> dict[str, float | None]:
     """All METRIC_KEYS for one question; `answer is None` means a retrieval-only config.
 
     Key-fact coverage counts an abstention on an answerable question as 0: it measures
-    what the reader got, so abstaining more cannot raise it.
+    what the reader got, so abstaining more cannot raise it. `gaps`: the answer says what
+    the abstract does not state or mention. On a question that cannot be answered as asked
+    that is handled (counted with abstentions); on an answerable one it is a false gap.
     """
     scores: dict[str, float | None] = dict.fromkeys(METRIC_KEYS)
     if answerable:
@@ -294,6 +298,7 @@ def score_question(
         coverage = key_fact_coverage(key_facts, answer)
         scores["key_fact_coverage"] = 0.0 if abstained and coverage is not None else coverage
         scores["false_abstention_rate"] = 1.0 if abstained else 0.0
+        scores["false_gap_rate"] = 1.0 if gaps and not abstained else 0.0
     else:
-        scores["abstention_accuracy"] = 1.0 if abstained else 0.0
+        scores["abstention_accuracy"] = 1.0 if abstained or gaps else 0.0
     return scores

@@ -24,6 +24,7 @@ TABLE_COLUMNS = (
     ("facts", "key_fact_coverage"),
     ("abst-acc", "abstention_accuracy"),
     ("false-abst", "false_abstention_rate"),
+    ("false-gap", "false_gap_rate"),
 )
 
 

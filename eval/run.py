@@ -127,12 +127,15 @@ class Runner:
             answer=answer.answer if answer else None,
             abstained=answer.abstained if answer else None,
             cited=cited,
+            gaps=bool(answer and (answer.missing or answer.not_mentioned)),
         )
         record: dict[str, Any] = {
             "retrieved_ids": retrieved,
             "answer": answer.answer if answer else None,
             "abstained": answer.abstained if answer else None,
             "citations": [{"n": n, "paper_id": pid} for n, pid in cited],
+            "missing": answer.missing if answer else [],
+            "not_mentioned": answer.not_mentioned if answer else [],
             "confidence": answer.confidence if answer else None,
             "evidence": answer.evidence if answer else None,
             "timings_ms": answer.timings_ms if answer else None,

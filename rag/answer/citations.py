@@ -75,6 +75,9 @@ class StreamingMarkerFilter:
     def __init__(self, n_sources: int) -> None:
         self.n_sources = n_sources
         self.removed = 0
+        # Sources in the order the text first cites them: the reader sees [1], [2], [3] …
+        # in that order, whichever sources they are; `cited[i]` is what [i+1] names.
+        self.cited: list[int] = []
         self._held = ""
 
     def feed(self, delta: str) -> str:
@@ -90,7 +93,23 @@ class StreamingMarkerFilter:
             return ""
         cleaned, removed = validate_markers(ready, self.n_sources)
         self.removed += removed
-        return cleaned
+        return renumber_markers(cleaned, self.cited)
+
+
+def renumber_markers(text: str, cited: list[int]) -> str:
+    """Validated text with each source's [n] replaced by its order of first citation.
+
+    `cited` holds the sources already numbered (earlier parts of a stream) and grows with
+    the new ones, so numbering piece by piece equals numbering the whole.
+    """
+
+    def number(marker: re.Match[str]) -> str:
+        source = int(marker.group(1))  # validated markers hold one number each
+        if source not in cited:
+            cited.append(source)
+        return f"[{cited.index(source) + 1}]"
+
+    return MARKER.sub(number, text)
 
 
 def _settled(text: str) -> int:

@@ -16,6 +16,7 @@ from llama_index.core.base.response.schema import Response
 from llama_index.core.query_engine import CustomQueryEngine
 from llama_index.core.schema import NodeWithScore, TextNode
 
+from rag.answer.asked import answer_supplies
 from rag.answer.citations import StreamingMarkerFilter, cited_numbers, filter_stream
 from rag.answer.evidence import Evidence, EvidenceScorer
 from rag.answer.prompts import ABSTAIN_TEXT
@@ -32,7 +33,7 @@ _ABSTAIN_PATTERN = re.compile(
 Event = tuple[Literal["delta"], str] | tuple[Literal["answer"], Answer]
 
 
-def _related(sources: list[RetrievedPaper]) -> list[Related]:
+def _related(sources: list[RetrievedPaper], evidence: Evidence) -> list[Related]:
     return [
         Related(
             paper_id=s.paper.id,
@@ -41,8 +42,9 @@ def _related(sources: list[RetrievedPaper]) -> list[Related]:
             url=s.paper.url,
             status=s.paper.status,
             score=round(s.score, 6),
+            relevance=round(evidence.paper_confidence.get(n, 0.0), 3),
         )
-        for s in sources[:RELATED_SHOWN]
+        for n, s in enumerate(sources[:RELATED_SHOWN], start=1)
     ]
 
 
@@ -102,7 +104,7 @@ class CitedQueryEngine(CustomQueryEngine):
         base = self._answer_fields(question, query, mode, evidence)
         if not sources or evidence.confidence < self.answering.abstain_threshold:
             yield ("delta", ABSTAIN_TEXT)
-            yield ("answer", self._abstention(base, sources, started, retrieved, scored))
+            yield ("answer", self._abstention(base, sources, evidence, started, retrieved, scored))
             return
 
         marker_filter = StreamingMarkerFilter(len(sources))
@@ -116,7 +118,7 @@ class CitedQueryEngine(CustomQueryEngine):
         numbers = cited_numbers(text)
         if not numbers or _ABSTAIN_PATTERN.search(text):
             # An answer with no valid citation is never presented as an answer.
-            answer = self._abstention(base, sources, started, retrieved, scored)
+            answer = self._abstention(base, sources, evidence, started, retrieved, scored)
             answer.invalid_citations_removed = marker_filter.removed
             yield ("answer", answer)
             return
@@ -127,11 +129,22 @@ class CitedQueryEngine(CustomQueryEngine):
                 **base,
                 answer=text,
                 abstained=False,
-                citations=self._citations(numbers, sources, evidence),
+                citations=self._citations(numbers, marker_filter.cited, sources, evidence),
                 invalid_citations_removed=marker_filter.removed,
                 timings_ms=timings,
+                **self._gaps(query, text, evidence),
             ),
         )
+
+    def _gaps(self, query: str, text: str, evidence: Evidence) -> dict[str, Any]:
+        """What was asked and not found: the extractive writer's check of the abstract,
+        or, for an LLM's answer, the same check run on what it wrote."""
+        gaps = evidence.gaps
+        if self.synthesizer.name == "extractive":
+            missing = gaps.descriptions if gaps else []
+        else:
+            missing = [p.describe() for p in answer_supplies(query, evidence.parts, text)]
+        return {"missing": missing, "not_mentioned": list(gaps.unmentioned) if gaps else []}
 
     def _answer_fields(
         self, question: str, query: str, mode: str, evidence: Evidence
@@ -152,24 +165,34 @@ class CitedQueryEngine(CustomQueryEngine):
         }
 
     def _abstention(
-        self, base: dict[str, Any], sources: list[RetrievedPaper], *marks: float
+        self,
+        base: dict[str, Any],
+        sources: list[RetrievedPaper],
+        evidence: Evidence,
+        *marks: float,
     ) -> Answer:
         return Answer(
             **base,
             answer=ABSTAIN_TEXT,
             abstained=True,
-            related=_related(sources),
+            related=_related(sources, evidence),
             timings_ms=_timings(*marks),
         )
 
     def _citations(
-        self, numbers: list[int], sources: list[RetrievedPaper], evidence: Evidence
+        self,
+        numbers: list[int],
+        cited: list[int],
+        sources: list[RetrievedPaper],
+        evidence: Evidence,
     ) -> list[Citation]:
+        """One Citation per [n] in the text; `cited[n-1]` is the source [n] stands for."""
         chosen = self.synthesizer.snippets(evidence)
         citations = []
         for n in sorted(numbers):
-            source = sources[n - 1]
-            snippet = chosen.get(n) or [s.text for s in evidence.best_for(n, 1)]
+            number = cited[n - 1]
+            source = sources[number - 1]
+            snippet = chosen.get(number) or [s.text for s in evidence.best_for(number, 1)]
             citations.append(
                 Citation(
                     n=n,
@@ -180,6 +203,7 @@ class CitedQueryEngine(CustomQueryEngine):
                     status=source.paper.status,
                     snippet=" ".join(snippet),
                     score=round(source.score, 6),
+                    relevance=round(evidence.paper_confidence.get(number, 0.0), 3),
                 )
             )
         return citations

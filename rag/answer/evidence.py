@@ -18,6 +18,14 @@ from itertools import pairwise
 import numpy as np
 from llama_index.core.base.embeddings.base import BaseEmbedding
 
+from rag.answer.asked import (
+    Gaps,
+    QuestionPart,
+    check_abstract,
+    names_the_paper,
+    question_parts,
+    unmentioned,
+)
 from rag.embedding.lru import LRUCache
 from rag.text import content_terms, split_sentences
 from rag.types import Paper, RetrievedPaper
@@ -59,6 +67,10 @@ class Evidence:
     coverage: float = 0.0
     agreement: float = 0.0
     confidence: float = 0.0
+    # 1-based source number -> the confidence model applied to that paper alone (0-1)
+    paper_confidence: dict[int, float] = field(default_factory=dict)
+    parts: list[QuestionPart] = field(default_factory=list)
+    gaps: Gaps | None = None
 
     def best_for(self, source: int, limit: int = 2) -> list[ScoredSentence]:
         mine = [s for s in self.sentences if s.source == source]
@@ -80,6 +92,10 @@ class TermStats:
             df.update(set(content_terms(f"{paper.title} {paper.abstract}")))
         self.n_docs = max(1, len(papers))
         self.df = df
+
+    def doc_freq(self, text: str) -> int:
+        """How many papers use the word(s) of `text`: the most used one's count."""
+        return max((self.df.get(t, 0) for t in content_terms(text)), default=0)
 
     def idf(self, term: str) -> float:
         return math.log(
@@ -179,7 +195,39 @@ class EvidenceScorer:
         evidence.confidence = confidence(
             evidence.best_cosine, evidence.coverage, evidence.agreement
         )
+        evidence.paper_confidence = {
+            n: confidence(
+                max([s.cosine for s in sentences if s.source == n] + [-1.0]),
+                paper_lexical[n - 1],
+                _agreement(source),
+            )
+            for n, source in enumerate(sources, start=1)
+        }
+        evidence.parts = question_parts(question)
+        evidence.gaps = self.gaps(question, sources, evidence)
         return evidence
+
+    def gaps(self, question: str, sources: list[RetrievedPaper], evidence: Evidence) -> Gaps:
+        """What the question asks of its best paper that the abstract does not give:
+        typed parts no sentence supplies, and (when the question names the paper) names
+        and rare words the paper never uses."""
+        source = max(evidence.paper_relevance, key=lambda n: evidence.paper_relevance[n])
+        paper = sources[source - 1].paper
+        found = check_abstract(question, evidence.parts, paper.abstract, paper.title, source)
+        doc_freq = self.stats.doc_freq
+        if names_the_paper(question, paper.title, paper.abstract, doc_freq):
+            found.unmentioned = unmentioned(question, paper.title, paper.abstract, doc_freq)
+            return found
+        # Not asked of one named paper: a part another retrieved paper supplies is answered.
+        others = [s.paper for n, s in enumerate(sources, start=1) if n != source][:2]
+        found.missing = [
+            part
+            for part in found.missing
+            if not any(
+                check_abstract(question, [part], p.abstract, p.title, 0).supplied for p in others
+            )
+        ]
+        return found
 
 
 def _agreement(top: RetrievedPaper) -> float:

@@ -6,16 +6,40 @@ written (no rewriting means nothing unsupported can slip in).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
+from rag.answer.asked import Gaps
 from rag.answer.citations import MARKER
 from rag.answer.evidence import Evidence, ScoredSentence
+from rag.text import content_terms
 from rag.types import ChatMessage, RetrievedPaper
 
 MIN_RELATIVE_SCORE = 0.8  # of the paper's best sentence score, for its further sentences
 MIN_RELATIVE_PAPER = 0.85  # of the best paper's relevance, for a paper to be cited
 MAX_PAPERS = 3
 MAX_PER_SOURCE = 3
+# What a paper does or finds outranks why it was needed: "we propose…", "results show…",
+# a number, over "LLMs have been demonstrated through numerous data and compute".
+CONTRIBUTION_BONUS = 0.04
+BACKGROUND_PENALTY = 0.04
+_CONTRIBUTION = re.compile(
+    r"\b(?:we|our|this (?:paper|work)|here)\b[^.]{0,40}\b(?:propos|introduc|present|develop|"
+    r"show|prove|demonstrat|find|establish|achiev|design|obtain)\w*|\b(?:results?|experiments?"
+    r"|evaluations?)\b[^.]{0,30}\b(?:show|demonstrat|indicat|reveal|confirm)\w*|"
+    r"\b(?:outperform|improv|achiev|reduc|speed)\w*[^.]{0,40}\d",
+    re.I,
+)
+_OWN_VOICE = re.compile(r"\b(?:we|our|this (?:paper|work))\b", re.I)
+
+
+def preference(sentence: ScoredSentence) -> float:
+    """The sentence's score, nudged towards contributions and away from background."""
+    if _CONTRIBUTION.search(sentence.text):
+        return sentence.score + CONTRIBUTION_BONUS
+    if sentence.position == 0 and not _OWN_VOICE.search(sentence.text):
+        return sentence.score - BACKGROUND_PENALTY
+    return sentence.score
 
 
 class ExtractiveSynthesizer:
@@ -33,7 +57,8 @@ class ExtractiveSynthesizer:
 
         The most relevant paper may give up to MAX_PER_SOURCE sentences (a question asks
         what it *finds*, and the finding is rarely the first sentence); others give one
-        unless a second is nearly as good.
+        unless a second is nearly as good. Each part of a several-part question gets the
+        sentence that answers it, before sentences that only score well.
         """
         relevance = evidence.paper_relevance
         if not evidence.sentences or not relevance:
@@ -47,21 +72,20 @@ class ExtractiveSynthesizer:
         for rank, source in enumerate(papers):
             mine = sorted(
                 (s for s in evidence.sentences if s.source == source),
-                key=lambda s: (-s.score, s.position),
+                key=lambda s: (-preference(s), s.position),
             )
             if not mine:
                 continue
-            chosen.append(mine[0])
             keep = MAX_PER_SOURCE if rank == 0 else 2
-            floor = mine[0].score * (MIN_RELATIVE_SCORE if rank == 0 else 0.95)
-            chosen += [s for s in mine[1:keep] if s.score >= floor]
-        budget = self.max_sentences
-        # Over budget: drop the weakest sentences, but never a paper's only sentence first.
-        while len(chosen) > budget:
-            counts = {s.source: sum(1 for c in chosen if c.source == s.source) for s in chosen}
-            spare = [s for s in chosen if counts[s.source] > 1] or chosen
-            chosen.remove(min(spare, key=lambda s: s.score))
-        return sorted(chosen, key=lambda s: (s.source, s.position))
+            covering = _covering(evidence, source, mine) if rank == 0 else []
+            chosen += covering or [mine[0]]
+            floor = preference(mine[0]) * (MIN_RELATIVE_SCORE if rank == 0 else 0.95)
+            chosen += [s for s in mine[1:keep] if preference(s) >= floor and s not in chosen][
+                : max(0, keep - len(covering or [1]))
+            ]
+        return sorted(
+            _within_budget(chosen, self.max_sentences), key=lambda s: (s.source, s.position)
+        )
 
     def stream(
         self,
@@ -70,6 +94,9 @@ class ExtractiveSynthesizer:
         evidence: Evidence,
         history: list[ChatMessage] | None = None,
     ) -> Iterator[str]:
+        gaps = evidence.gaps
+        if gaps:
+            yield gap_note(gaps, sources[gaps.source - 1].paper.title) + "\n\n"
         current = 0
         for sentence in self.select(evidence):
             if sentence.source != current:
@@ -102,3 +129,51 @@ def _quoted(text: str) -> str:
     joiner (invisible) after the bracket keeps the text as written on screen.
     """
     return MARKER.sub(lambda m: "[\u2060" + m.group(0)[1:], text)
+
+
+def _covering(evidence: Evidence, source: int, mine: list[ScoredSentence]) -> list[ScoredSentence]:
+    """For a question in parts, the paper's sentence that answers each part: the one
+    supplying its type (a number, a name), else the one sharing most of its words."""
+    if len(evidence.parts) < 2:
+        return []
+    supplied = evidence.gaps.supplied if evidence.gaps and evidence.gaps.source == source else {}
+    by_position = {s.position: s for s in mine}
+    picked: list[ScoredSentence] = []
+    for index, part in enumerate(evidence.parts):
+        sentence = by_position.get(supplied[index]) if index in supplied else None
+        if sentence is None:
+            sentence = max(
+                mine, key=lambda s: (len(part.focus & set(content_terms(s.text))), preference(s))
+            )
+        if sentence not in picked:
+            picked.append(sentence)
+    return picked
+
+
+def _within_budget(chosen: list[ScoredSentence], budget: int) -> list[ScoredSentence]:
+    """Drop the weakest sentences over `budget`, never a paper's only sentence first."""
+    unique = {(s.source, s.position): s for s in reversed(chosen)}
+    chosen = [s for s in chosen if unique.get((s.source, s.position)) is s]
+    while len(chosen) > budget:
+        counts = {s.source: sum(1 for c in chosen if c.source == s.source) for s in chosen}
+        spare = [s for s in chosen if counts[s.source] > 1] or chosen
+        chosen.remove(min(spare, key=preference))
+    return chosen
+
+
+def gap_note(gaps: Gaps, title: str) -> str:
+    """ "The abstract of *Title* does not state …; it does not mention …" (cited)."""
+    said: list[str] = []
+    if gaps.missing:
+        said.append("does not state " + _listing(gaps.descriptions, "or"))
+    asked = " ".join(gaps.descriptions).lower()
+    unmentioned = [w for w in gaps.unmentioned if w.lower() not in asked]
+    if unmentioned:
+        words = _listing([f"“{w}”" for w in unmentioned], "or")
+        said.append(f"does not mention {words}")
+    lead = f"The abstract of *{_md_plain(_quoted(title))}* " + "; it ".join(said)
+    return f"{lead} [{gaps.source}]. What it does say:"
+
+
+def _listing(items: list[str], conjunction: str) -> str:
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} {conjunction} {items[-1]}"

@@ -15,6 +15,7 @@ from rag.answer.citations import (
     StreamingMarkerFilter,
     cited_numbers,
     filter_stream,
+    renumber_markers,
     validate_markers,
 )
 
@@ -118,7 +119,9 @@ def test_invalid_marker_is_never_shown_even_partially() -> None:
     marker_filter = StreamingMarkerFilter(2)
     shown = [marker_filter.feed(d) for d in ["Claim ", "[", "9", "]", " next [", "2]", "."]]
     shown.append(marker_filter.flush())
-    assert "".join(shown) == "Claim next [2]."
+    # [2] is the first source cited: the reader sees it as [1] (numbers by first use).
+    assert "".join(shown) == "Claim next [1]."
+    assert marker_filter.cited == [2]
     assert not any("9" in s for s in shown)
     assert marker_filter.removed == 1
 
@@ -178,7 +181,7 @@ def test_streamed_output_equals_validation_of_the_whole_text(
     text, cuts = case
     out, removed = stream(text, cuts, n_sources)
     expected, expected_removed = validate_markers(text, n_sources)
-    assert "".join(out) == expected
+    assert "".join(out) == renumber_markers(expected, [])
     assert removed == expected_removed
     # What the reader sees at any moment never names a source that does not exist.
     shown = ""
@@ -198,3 +201,11 @@ def test_validation_is_idempotent_and_leaves_only_valid_markers(
     for match in MARKER.finditer(cleaned):
         assert re.fullmatch(r"\[\d+\]", match.group(0)), "groups are normalised"
     assert invalid_numbers(cleaned, n_sources) == []
+
+
+def test_citations_are_numbered_by_first_use_without_gaps() -> None:
+    cited: list[int] = []
+    text = renumber_markers("Optimizers [4]. Adam variants [1][4]. Schedules [5].", cited)
+    assert text == "Optimizers [1]. Adam variants [2][1]. Schedules [3]."
+    assert cited == [4, 1, 5]
+    assert cited_numbers(text) == [1, 2, 3]

@@ -1,0 +1,319 @@
+"""What a question asks for, part by part, and whether an abstract supplies it.
+
+"How many GPUs were used to train Medusa's heads, and for how many hours?" asks two
+things, each of a type: a number of GPUs, a number of hours. An answer quoting a Medusa
+sentence that holds neither answers nothing; the honest answer names what the abstract
+does not state. Deterministic and cheap (regular expressions and stemmed terms), so the
+same check runs on the extractive writer's choice and on an LLM's answer.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Literal
+
+from rag.text import content_terms, split_sentences
+
+PartKind = Literal["number", "name", "other"]
+
+# A question splits into parts at ", and" / "and" / ";" followed by a new question word.
+_PART_SPLIT = re.compile(
+    r"(?:,\s*(?:and\s+)?|;\s*|\s+and\s+)(?=(?:(?:on|in|from|for|with|by|to|at)\s+)?"
+    r"(?:how|what|which|who|where|when|why|is|are|does|do|did|was|were)\b)",
+    re.I,
+)
+_ASKS = re.compile(
+    r"\b(?:how|what|which|who|where|when|why|whether)\b|^\s*(?:is|are|does|do|did|was|were|"
+    r"can|could|has|have)\b",
+    re.I,
+)
+_HOW_NUMBER = re.compile(
+    r"\bhow\s+(many|much|large|big|long|fast|often|small|high|low)\b(.*)", re.I
+)
+_BY_HOW = re.compile(
+    r"\bby\s+(?:how\s+much|how\s+many|what\s+(?:factor|margin|percentage|amount|ratio))", re.I
+)
+# "What FID does …", "what speed-up …": a measure asked for is a number.
+_MEASURES = (
+    r"(?:false\s+positive\s+|true\s+positive\s+|error\s+|success\s+|win\s+|compression\s+)?"
+    r"(?:rate|accuracy|fid|mos|bleu|auc|auroc|f1|perplexity|speed-?ups?|factor|percentage|"
+    r"fraction|value|score|throughput|latency|margin|gap|ratio|regret\s+bound|cost|budget|"
+    r"number|amount|size|count|reduction|improvement|gain)"
+)
+_WHAT_MEASURE = re.compile(
+    rf"\b(?:what|which)\s+(?:(?:is|was|are)\s+the\s+)?(?:[\w-]+\s+){{0,2}}?({_MEASURES})\b",
+    re.I,
+)
+_NAMEABLE = (
+    r"(?:data\s*sets?|datasets?|benchmarks?|models?|llms?|language\s+models?|environments?|"
+    r"gpus?|hardware|proof\s+assistants?|platforms?|tasks?|games?|languages?|domains?|"
+    r"architectures?|baselines?|jurisdictions?|countries|simulators?|librar(?:y|ies)|"
+    r"families|model\s+families|robots?|suites?|corpora|corpus|competitions?|tools?)"
+)
+_WHICH_NAME = re.compile(rf"\b(?:which|what)\s+((?:[\w-]+\s+){{0,3}}?{_NAMEABLE})\b", re.I)
+# Where the thing counted ends: "how many expert demonstrations | per task does …".
+_NP_END = re.compile(
+    r"(?<![\w-])(?:does|do|did|is|are|was|were|has|have|had|can|could|will|would|per|in|on|"
+    r"of|for|from|with|by|to|at|when|that|it|they|there)(?![\w-])",
+    re.I,
+)
+_QUESTION_WORDS = frozenset(
+    content_terms(
+        "how many much large big long fast often small high low what which who where when why "
+        "by does did according paper abstract propose proposed use used method approach"
+    )
+)
+_NUMBER_WORDS = frozenset(
+    "one two three four five six seven eight nine ten eleven twelve fifteen twenty thirty "
+    "forty fifty hundred hundreds thousand thousands million millions billion billions dozen "
+    "dozens twice double triple half single".split()
+)
+# A quantity as abstracts write it: "33", "3.7x", "2-30X", "260B", "1.3B-parameter", "93%",
+# "$2\\times$", "$O(N)$", "five". Digits inside a name ("GPT-4", "CIFAR-10", "3D", "H100")
+# are not quantities.
+_QUANTITY = re.compile(
+    r"\d[\d,.]*(?:\s*-\s*\d[\d,.]*)?(?:%|x|×|[kmbt]|-?fold|[kmbt]-[a-z]+)?", re.I
+)
+_MATH_QUANTITY = re.compile(r"\\times|×|\$|\bO\(")
+_TOKEN_EDGES = "()[]{},;:.~≈!?\"'"
+
+
+def is_quantity(token: str) -> bool:
+    """Whether one whitespace-separated token of a sentence states a quantity."""
+    if _MATH_QUANTITY.search(token):
+        return True
+    bare = token.strip(_TOKEN_EDGES)
+    return bool(_QUANTITY.fullmatch(bare)) or bare.lower() in _NUMBER_WORDS
+
+
+# A name: an acronym, a CamelCase or hyphenated capitalised word, or a capitalised word
+# inside a sentence ("on the Lean proof assistant", "LLaMA-2", "ServiceNow", "ImageNet").
+_NAME = re.compile(
+    r"(?<![\w-])(?:[A-Z][A-Za-z0-9]*[A-Z0-9][\w-]*|[A-Z][a-z]+[A-Z][\w-]*|"
+    r"[A-Za-z]+-\d[\w-]*|(?<=[a-z,;:(] )[A-Z][a-z]{2,})"
+)
+NUMBER_WINDOW = 5  # words between a quantity and the thing it counts
+# A name the corpus hardly uses points at one paper; a word that rare, absent from the
+# paper, is a premise the paper does not share. Set on the hard dev questions.
+RARE_NAME_DOCS = 5
+RARE_WORD_DOCS = 2
+SENTENCE_WINDOW = 12  # "how much faster …": a quantity anywhere near the part's words
+
+
+@dataclass(frozen=True)
+class QuestionPart:
+    """One thing the question asks: its words, the type of answer, what it is about."""
+
+    text: str
+    kind: PartKind
+    target: frozenset[str]  # stemmed words of the thing asked for ("demonstr", "expert")
+    focus: frozenset[str]  # stemmed content words of the part, question words removed
+    window: int = NUMBER_WINDOW  # how near a quantity must be to a target word
+
+    def describe(self) -> str:
+        """The part as asked, for "the abstract does not state …"."""
+        text = self.text.strip(" ?.,;")
+        return text[:1].lower() + text[1:] if text[:2].isupper() is False else text
+
+
+def _noun_phrase(rest: str) -> str:
+    end = _NP_END.search(rest)
+    return rest[: end.start()] if end else rest
+
+
+def classify(text: str, context: frozenset[str] = frozenset()) -> QuestionPart:
+    """The answer type one question part asks for, and the words it is about.
+
+    `context`: the whole question's words, for a part that only points back ("and how
+    large were they?").
+    """
+    focus = frozenset(t for t in content_terms(text) if t not in _QUESTION_WORDS) or context
+    how = _HOW_NUMBER.search(text)
+    if how and how.group(1).lower() in ("many", "much"):
+        phrase = _noun_phrase(how.group(2))
+        counted = frozenset(content_terms(phrase)) - _QUESTION_WORDS
+        comparative = re.search(r"\b(?:\w+er|more|less|fewer)\b", phrase, re.I)
+        if counted and not comparative:
+            return QuestionPart(text, "number", counted, focus)
+    if how or _BY_HOW.search(text):
+        # "How much faster …", "by how much …": the quantity sits somewhere in a sentence
+        # about the part, not next to one noun.
+        return QuestionPart(text, "number", focus, focus, window=SENTENCE_WINDOW)
+    measure = _WHAT_MEASURE.search(text)
+    if measure:
+        target = frozenset(content_terms(measure.group(1))) | focus
+        return QuestionPart(text, "number", target, focus, window=SENTENCE_WINDOW)
+    named = _WHICH_NAME.search(text)
+    if named:
+        return QuestionPart(text, "name", frozenset(content_terms(named.group(1))), focus)
+    return QuestionPart(text, "other", focus, focus)
+
+
+def question_parts(question: str) -> list[QuestionPart]:
+    """The question's parts in order; a one-part question gives one."""
+    context = frozenset(t for t in content_terms(question) if t not in _QUESTION_WORDS)
+    pieces: list[str] = []
+    for piece in _PART_SPLIT.split(question.strip()):
+        if not piece.strip(" ?.,;"):
+            continue
+        if pieces and not _ASKS.search(pieces[-1]):
+            # "For the watermarking defence, how much …": a preamble sets the part's scene.
+            pieces[-1] = f"{pieces[-1]}, {piece}"
+        else:
+            pieces.append(piece)
+    return [classify(p, context) for p in pieces] or [classify(question, context)]
+
+
+def _matches(stem: str, terms: frozenset[str]) -> bool:
+    # Stems of one word family differ ("accur" / "accuraci", "fast" / "faster").
+    return any(
+        stem == t or (min(len(stem), len(t)) >= 4 and (stem.startswith(t) or t.startswith(stem)))
+        for t in terms
+    )
+
+
+@lru_cache(maxsize=4096)
+def _read(sentence: str) -> tuple[tuple[tuple[str, ...], ...], tuple[int, ...]]:
+    """Each token's stems and where the quantities are; abstracts' sentences recur."""
+    tokens = sentence.split()
+    stems = tuple(tuple(content_terms(t)) for t in tokens)
+    return stems, tuple(i for i, tok in enumerate(tokens) if is_quantity(tok))
+
+
+def _has_number_near(sentence: str, terms: frozenset[str], window: int) -> bool:
+    """A quantity within `window` words of one of `terms` in `sentence`."""
+    stems, numbers = _read(sentence)
+    if not numbers:
+        return False
+    near = [i for i, words in enumerate(stems) if any(_matches(s, terms) for s in words)]
+    return any(abs(i - j) <= window for i in near for j in numbers)
+
+
+def supplies(part: QuestionPart, sentence: str, question: str, name_terms: frozenset[str]) -> bool:
+    """Whether `sentence` gives the kind of answer `part` asks for, about its subject.
+
+    A number part needs a quantity near the thing counted (or, for "by how much", in a
+    sentence about the part); a name part needs a name the question does not already
+    contain, in a sentence about the part. The paper's own name is not its subject.
+    """
+    if part.kind == "other":
+        return True
+    about = (part.target - name_terms) or part.target
+    if part.kind == "number" and part.window >= SENTENCE_WINDOW:
+        return _has_number_near(sentence, part.target, part.window)
+    if part.kind == "number":
+        return _has_number_near(sentence, about, part.window)
+    words = content_terms(sentence)
+    if not any(_matches(w, about | (part.focus - name_terms)) for w in words):
+        return False
+    asked = question.lower()
+    return any(name.lower() not in asked for name in _NAME.findall(sentence))
+
+
+@dataclass
+class Gaps:
+    """What the question asked of one paper that its abstract does not give."""
+
+    source: int  # 1-based source number of the paper checked
+    missing: list[QuestionPart]
+    supplied: dict[int, int]  # part index -> the sentence position supplying it
+    unmentioned: list[str] = field(default_factory=list)  # question words the paper lacks
+
+    @property
+    def descriptions(self) -> list[str]:
+        return [p.describe() for p in self.missing]
+
+    def __bool__(self) -> bool:
+        return bool(self.missing or self.unmentioned)
+
+
+def check_abstract(
+    question: str, parts: list[QuestionPart], abstract: str, title: str, source: int
+) -> Gaps:
+    """Which typed parts of the question `abstract` supplies, and with which sentence."""
+    name_terms = frozenset(content_terms(title))
+    sentences = split_sentences(abstract)
+    missing: list[QuestionPart] = []
+    supplied: dict[int, int] = {}
+    for index, part in enumerate(parts):
+        if part.kind == "other":
+            continue
+        found = next(
+            (i for i, s in enumerate(sentences) if supplies(part, s, question, name_terms)), None
+        )
+        if found is None:
+            missing.append(part)
+        else:
+            supplied[index] = found
+    return Gaps(source=source, missing=missing, supplied=supplied)
+
+
+def answer_supplies(question: str, parts: list[QuestionPart], answer: str) -> list[QuestionPart]:
+    """The typed parts an answer text (an LLM's) leaves without their kind of answer."""
+    return [
+        p
+        for p in parts
+        if p.kind != "other"
+        and not any(supplies(p, s, question, frozenset()) for s in split_sentences(answer))
+    ]
+
+
+def _folded(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "", text.lower())
+
+
+def _initials(text: str) -> set[str]:
+    """Initials of every run of 2–5 consecutive words ("large language model" -> "llm")."""
+    words = re.findall(r"[a-z0-9]+", text.lower().replace("-", " "))
+    out: set[str] = set()
+    for size in range(2, 6):
+        out.update("".join(w[0] for w in words[i : i + size]) for i in range(len(words) - size + 1))
+    return out
+
+
+def names_the_paper(
+    question: str, title: str, abstract: str, doc_freq: Callable[[str], int]
+) -> bool:
+    """Whether the question refers to this paper by a name: its title, or a name (an
+    acronym or coined word) that the paper writes and the corpus hardly uses."""
+    head = _folded(title.split(":")[0])
+    if len(head) >= 4 and head in _folded(question):
+        return True
+    text = f"{title} {abstract}"
+    return any(
+        _folded(name) in _folded(text) and doc_freq(name) <= RARE_NAME_DOCS
+        for name in _NAME.findall(question)
+    )
+
+
+def unmentioned(
+    question: str, title: str, abstract: str, doc_freq: Callable[[str], int]
+) -> list[str]:
+    """The question's names and rare words that the paper's title and abstract never use:
+    a premise the paper does not share ("SNAP-DDM on *turbulent combustion*")."""
+    text = f"{title} {abstract}"
+    folded, initials = _folded(text), _initials(text)
+    stems = set(content_terms(text))
+    absent: list[str] = []
+    for name in dict.fromkeys(_NAME.findall(question)):
+        key = _folded(name)
+        if key in folded or key.rstrip("s") in initials or key.rstrip("s") in folded:
+            continue
+        absent.append(name)
+    for word in re.findall(r"[A-Za-z][A-Za-z-]{5,}", question):
+        stem = next(iter(content_terms(word)), "")
+        if not stem or word in absent or stem in stems or doc_freq(word) > RARE_WORD_DOCS:
+            continue
+        if _folded(word) in folded or _american(stem) in {_american(s) for s in stems}:
+            continue
+        if not any(_matches(stem, frozenset([s])) for s in stems if len(s) >= 5):
+            absent.append(word)
+    return absent
+
+
+def _american(stem: str) -> str:
+    # "specialised" and "specialized" are one word.
+    return re.sub(r"is(?=e|ed|ing|at)|is$", "iz", stem)

@@ -1,0 +1,129 @@
+"""What a question asks for, part by part, and whether an abstract supplies it."""
+
+from __future__ import annotations
+
+import pytest
+
+from rag.answer.asked import (
+    answer_supplies,
+    check_abstract,
+    is_quantity,
+    names_the_paper,
+    question_parts,
+    unmentioned,
+)
+
+MEDUSA_TITLE = "Medusa: Simple LLM Inference Acceleration Framework with Multiple Decoding Heads"
+MEDUSA = (
+    "Large Language Models (LLMs) employ auto-regressive decoding that requires sequential "
+    "computation. We present Medusa, an efficient method that augments LLM inference by "
+    "adding extra decoding heads to predict multiple subsequent tokens in parallel. "
+    "Medusa-1: Medusa is directly fine-tuned on top of a frozen backbone LLM. "
+    "We evaluate Medusa on models of various sizes and training procedures. Our experiments "
+    "demonstrate that Medusa-1 can achieve over 2.2$\\times$ speedup without compromising "
+    "generation quality, while Medusa-2 further improves the speedup to 2.3-2.8$\\times$."
+)
+WORKARENA_TITLE = "WorkArena: How Capable are Web Agents at Solving Common Knowledge Work Tasks?"
+WORKARENA = (
+    "We study the use of large language model-based agents for interacting with software. "
+    "To this end, we propose WorkArena, a remote-hosted benchmark of 33 tasks based on the "
+    "widely-used ServiceNow platform. We also introduce BrowserGym, an environment."
+)
+
+
+def rare(text: str) -> int:
+    """Document frequency for the tests: names and odd words are rare, the rest common."""
+    return 1 if any(c.isupper() for c in text) or text in {"combustion", "turbulent"} else 500
+
+
+@pytest.mark.parametrize(
+    ("token", "expected"),
+    [
+        ("33", True),
+        ("2.2$\\times$", True),
+        ("2-30X", True),
+        ("260B", True),
+        ("1.3B-parameter", True),
+        ("93%,", True),
+        ("five", True),
+        ("$O(N)$", True),
+        ("GPT-4", False),
+        ("CIFAR-10", False),
+        ("3D", False),
+        ("H100", False),
+        ("tasks", False),
+    ],
+)
+def test_quantities_are_told_from_names_with_digits(token: str, expected: bool) -> None:
+    assert is_quantity(token) is expected
+
+
+def test_a_two_part_question_splits_into_typed_parts() -> None:
+    parts = question_parts(
+        "How many GPUs were used to train Medusa's heads, and for how many hours?"
+    )
+    assert [p.kind for p in parts] == ["number", "number"]
+    assert "hour" in parts[1].text
+    parts = question_parts("Which enterprise platform is WorkArena built on, and how many tasks?")
+    assert [p.kind for p in parts] == ["name", "number"]
+
+
+def test_a_preamble_joins_the_part_it_introduces() -> None:
+    parts = question_parts(
+        "For the watermarking defence, how much clean accuracy is lost, and what latency is added?"
+    )
+    assert len(parts) == 2
+    assert parts[0].text.startswith("For the watermarking defence, how much")
+
+
+def test_medusa_gpu_count_and_hours_are_missing() -> None:
+    question = "How many GPUs were used to train Medusa's heads, and for how many hours?"
+    gaps = check_abstract(question, question_parts(question), MEDUSA, MEDUSA_TITLE, 1)
+    assert len(gaps.missing) == 2
+    assert gaps.descriptions[0].startswith("how many GPUs")
+
+
+def test_stated_parts_are_supplied_with_their_sentence() -> None:
+    question = (
+        "How many tasks does WorkArena contain, and which enterprise platform are they built on?"
+    )
+    gaps = check_abstract(question, question_parts(question), WORKARENA, WORKARENA_TITLE, 1)
+    assert not gaps
+    assert gaps.supplied == {0: 1, 1: 1}
+
+
+def test_a_speedup_asked_is_supplied_by_a_times_figure() -> None:
+    question = "How much faster is Medusa-1 than plain decoding?"
+    gaps = check_abstract(question, question_parts(question), MEDUSA, MEDUSA_TITLE, 1)
+    assert not gaps.missing
+
+
+def test_names_asked_need_a_name_the_question_does_not_hold() -> None:
+    question = "Which datasets was Medusa evaluated on?"
+    gaps = check_abstract(question, question_parts(question), MEDUSA, MEDUSA_TITLE, 1)
+    assert gaps.descriptions == ["which datasets was Medusa evaluated on"]
+
+
+def test_a_premise_the_named_paper_does_not_share_is_reported() -> None:
+    question = "Which turbulent combustion benchmarks is WorkArena evaluated on?"
+    assert names_the_paper(question, WORKARENA_TITLE, WORKARENA, rare)
+    assert unmentioned(question, WORKARENA_TITLE, WORKARENA, rare) == ["turbulent", "combustion"]
+
+
+def test_acronyms_count_as_mentioned_by_their_words() -> None:
+    question = "Which LLMs does WorkArena test?"
+    assert unmentioned(question, WORKARENA_TITLE, WORKARENA, rare) == []
+
+
+def test_an_unnamed_paper_is_not_checked_for_premises() -> None:
+    assert not names_the_paper(
+        "Which benchmark has office tasks?", WORKARENA_TITLE, WORKARENA, rare
+    )
+
+
+def test_an_llm_answer_is_checked_the_same_way() -> None:
+    question = "How many tasks does WorkArena contain?"
+    parts = question_parts(question)
+    assert answer_supplies(question, parts, "WorkArena has 33 tasks [1].") == []
+    left = answer_supplies(question, parts, "The abstract does not state it [1].")
+    assert [p.kind for p in left] == ["number"]
