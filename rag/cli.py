@@ -184,24 +184,68 @@ def cmd_papers(args: argparse.Namespace, settings: Settings) -> int:
     else:
         print(answer.answer.split("\n", 1)[0] if rows else answer.answer)
         if rows:
-            print(table(rows))
+            print(table(_readable_rows(rows)))
     return 0 if rows or not unresolved else EXIT_USAGE
 
 
-def _print_answer(answer: Any, as_json: bool) -> None:
-    from rag.answer.references import answer_with_references
+def _readable_rows(rows: list[Any]) -> list[Any]:
+    """Set rows for the terminal table: titles, reasons and cells with LaTeX as Unicode."""
+    from rag.answer.readable import readable_math
 
+    return [
+        row.model_copy(
+            update={
+                "title": readable_math(row.title),
+                "why": readable_math(row.why),
+                "cells": {k: readable_math(v) for k, v in row.cells.items()},
+            }
+        )
+        for row in rows
+    ]
+
+
+def shown_references(answer: Any) -> str:
+    """The numbered references as `rag ask` prints them: LaTeX as Unicode, and each
+    source's relevance label when one was estimated (the retrieval score never)."""
+    from rag.answer.readable import readable_math
+    from rag.answer.references import reference_lines
+    from rag.types import relevance_label
+
+    lines = reference_lines(answer)  # citations first, then the related heading and papers
+    sources = [*answer.citations, None, *answer.related] if answer.related else answer.citations
+    for i, source in enumerate(sources):
+        label = relevance_label(source.relevance) if source is not None else None
+        if label:
+            lines[i] += f"  ({label} relevance)"
+    heading = "References:\n" if answer.citations else ""
+    return readable_math(heading + "\n".join(lines)) if lines else ""
+
+
+def shown_answer(answer: Any) -> str:
+    """What `rag ask` prints for a cited answer or an abstention."""
+    from rag.answer.readable import readable_math
+
+    references = shown_references(answer)
+    return readable_math(answer.answer) + (f"\n\n{references}" if references else "")
+
+
+def _print_answer(answer: Any, as_json: bool) -> None:
     if as_json:
-        print(json.dumps(answer.model_dump(mode="json"), ensure_ascii=False, indent=2))
+        from rag.answer.readable import plain_text
+
+        # The `/v1/ask` shape: the Answer, plus the plain text shown where nothing typesets.
+        shape = {**answer.model_dump(mode="json"), "plain_text": plain_text(answer)}
+        print(json.dumps(shape, ensure_ascii=False, indent=2))
     elif answer.aggregate is not None and answer.aggregate.papers:
+        from rag.answer.readable import readable_math
         from rag.sets.exports import table
 
-        print(answer.answer.split("\n", 1)[0])
-        print(table(answer.aggregate.papers))
+        print(readable_math(answer.answer.split("\n", 1)[0]))
+        print(table(_readable_rows(answer.aggregate.papers)))
         for note in answer.aggregate.notes:
-            print(note)
+            print(readable_math(note))
     else:
-        print(answer_with_references(answer))
+        print(shown_answer(answer))
 
 
 def undecodable(text: str) -> str | None:
@@ -228,6 +272,7 @@ def cmd_ask(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def cmd_chat(args: argparse.Namespace, settings: Settings) -> int:
+    from rag.answer.readable import ReadableStream
     from rag.answer.references import answer_with_references
     from rag.assistant import Assistant
     from rag.types import Answer, ChatMessage
@@ -253,6 +298,7 @@ def cmd_chat(args: argparse.Namespace, settings: Settings) -> int:
             print(f"rag: that line is {problem}", file=sys.stderr)
             continue
         final = None
+        readable = ReadableStream()  # deltas shown with their LaTeX as Unicode
         print("rag> ", end="", flush=True)
         for _kind, payload in assistant.stream(
             question,
@@ -264,11 +310,13 @@ def cmd_chat(args: argparse.Namespace, settings: Settings) -> int:
             if isinstance(payload, Answer):
                 final = payload
             else:
-                print(payload, end="", flush=True)
-        print()
-        if final is not None:
-            rendered = answer_with_references(final)
-            print(rendered[len(final.answer) :].strip("\n"), "\n")
+                print(readable.feed(payload), end="", flush=True)
+        if final is None:
+            print()
+        else:
+            print(readable.rest(final.answer))
+            print(shown_references(final), "\n")
+            rendered = answer_with_references(final)  # the history keeps the abstracts' LaTeX
             history += [
                 ChatMessage(role="user", content=question),
                 ChatMessage(role="assistant", content=rendered),

@@ -18,6 +18,7 @@ import pytest
 
 from eval.bench.procs import free_port, wait_http
 from rag.answer.prompts import ABSTAIN_TEXT
+from rag.answer.readable import plain_text, readable_math
 from rag.answer.references import short_authors
 from rag.api.app import create_api
 from rag.assistant import Assistant
@@ -53,8 +54,8 @@ def check_citations(content: str, citations: list[dict[str, Any]]) -> set[int]:
     used = {int(n) for n in MARKER.findall(answer_part)}
     numbers = {c["n"] for c in citations}
     assert used and used == numbers, (used, numbers)
-    for c in citations:
-        assert f"[{c['n']}] {c['title']}" in content  # the numbered reference list
+    for c in citations:  # the numbered reference list, LaTeX shown as Unicode
+        assert f"[{c['n']}] {readable_math(c['title'])}" in content
     return numbers
 
 
@@ -165,10 +166,12 @@ def test_ask_returns_the_cli_answer_json(base_url: str, assistant: Any) -> None:
     assert response.status_code == 200
     assert re.fullmatch(r"answer;dur=\d+\.\d", response.headers["server-timing"])
     got = response.json()
-    expected = assistant.ask(FEEDBACK_Q, top_k=3).model_dump(mode="json")
-    assert set(got) == set(expected)
+    answer = assistant.ask(FEEDBACK_Q, top_k=3)
+    expected = answer.model_dump(mode="json")
+    assert set(got) == set(expected) | {"plain_text"}
     for key in ("answer", "citations", "abstained", "mode", "backend", "related"):
         assert got[key] == expected[key]
+    assert got["plain_text"] == plain_text(answer)
 
 
 def test_ask_follow_up_reports_the_standalone_question(base_url: str) -> None:
@@ -338,10 +341,29 @@ def test_graphsgpt_question_cites_zxxSJAVQPc(client: openai.OpenAI) -> None:
     assert content.endswith(last_reference_line(extra))
 
 
+def test_content_shows_latex_as_unicode_and_structured_fields_keep_it(
+    client: openai.OpenAI, base_url: str
+) -> None:
+    plain = client.chat.completions.create(model="icml-rag", messages=[user(GRAPHS_Q)])
+    content = plain.choices[0].message.content or ""
+    streamed, final, _ = collect_stream(
+        client.chat.completions.create(model="icml-rag", messages=[user(GRAPHS_Q)], stream=True)
+    )
+    assert streamed == content
+    assert "A Graph is Worth K Words" in content and "100M molecules" in content
+    assert "$" not in content
+    titles = [c["title"] for c in (final.model_extra or {})["citations"]]
+    assert any("Worth $K$ Words" in t for t in titles)  # citations keep the abstracts' LaTeX
+    got = httpx.post(f"{base_url}/v1/ask", json={"question": GRAPHS_Q}, timeout=60).json()
+    assert "$100$M" in got["answer"] and "100M molecules" in got["plain_text"]
+    assert got["plain_text"] == content
+
+
 def last_reference_line(extra: dict[str, Any]) -> str:
     """The last numbered reference, in rag.formatting's line shape."""
     c = extra["citations"][-1]
-    return f"[{c['n']}] {c['title']} — {short_authors(c['authors'])} — {c['url'] or c['paper_id']}"
+    title = readable_math(c["title"])
+    return f"[{c['n']}] {title} — {short_authors(c['authors'])} — {c['url'] or c['paper_id']}"
 
 
 @pytest.mark.chroma_server

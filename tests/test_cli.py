@@ -298,3 +298,52 @@ def test_chat_streams_and_lists_references(
     answer = out.split("rag> ", 1)[1]
     assert "[1]" in answer.split("\n\n")[0]  # the streamed answer cites
     assert "[1] Implicit Regularization in Feedback Alignment" in answer  # then references
+
+
+GRAPHSGPT_Q = "What is GraphsGPT and what was it pretrained on?"
+
+
+def test_ask_shows_latex_as_unicode_and_json_keeps_it(
+    store_copy: Path, capsys: Capture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("RAG_DATA_DIR", str(store_copy))
+    code, out, _ = run(capsys, "ask", GRAPHSGPT_Q)
+    assert code == 0
+    assert "A Graph is Worth K Words" in out and "100M molecules" in out
+    assert "$" not in out and "score" not in out
+    code, out, _ = run(capsys, "ask", "--json", GRAPHSGPT_Q)
+    data = json.loads(out)
+    # JSON fields keep the abstracts' LaTeX; `plain_text` is what `rag ask` shows
+    assert "$100$M" in data["answer"]
+    assert any("Worth $K$ Words" in c["title"] for c in data["citations"])
+    assert "100M molecules" in data["plain_text"] and "$K$" not in data["plain_text"]
+    assert data["plain_text"].startswith("*A Graph is Worth K Words")
+
+
+def test_references_show_relevance_labels_never_scores() -> None:
+    from rag.cli import shown_answer
+    from rag.types import Answer, Citation, Related
+
+    def cite(n: int, relevance: float | None) -> Citation:
+        return Citation(
+            n=n, paper_id=f"p{n}", title=f"Paper $\\alpha_{n}$", authors=["A"],
+            url=f"https://x.org/{n}", snippet="s", score=0.0328, relevance=relevance,
+        )  # fmt: skip
+
+    answer = Answer(
+        question="q", answer="Uses $\\sim 2\\times$ less [1][2][3].", abstained=False,
+        backend="extractive", mode="hybrid", citations=[cite(1, 0.9), cite(2, 0.5), cite(3, None)],
+    )  # fmt: skip
+    shown = shown_answer(answer)
+    assert shown.startswith("Uses ~2× less [1][2][3].\n\nReferences:\n")
+    assert "[1] Paper α₁ — A — https://x.org/1  (high relevance)" in shown
+    assert "[2] Paper α₂ — A — https://x.org/2  (medium relevance)" in shown
+    assert shown.rstrip().endswith("[3] Paper α₃ — A — https://x.org/3")
+    assert "0.0328" not in shown and "score" not in shown
+    related = Related(paper_id="r", title="Near", authors=["B"], url="", score=0.1, relevance=0.2)
+    abstained = answer.model_copy(
+        update={"abstained": True, "answer": "No.", "citations": [], "related": [related]}
+    )
+    assert shown_answer(abstained) == (
+        "No.\n\nRelated papers (not support for an answer):\n- Near — B — r  (low relevance)"
+    )

@@ -22,6 +22,9 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from rag.answer.references import answer_with_references
+from rag.types import Answer
+
 MATH = re.compile(
     r"(?<![\\$])\$\$(?P<display>[^$]{1,2000}?)\$\$"
     r"|(?<![\\$])\$(?P<inline>(?=\S)[^$\n]{1,500}?(?<=\S))\$(?![\d$])"
@@ -126,6 +129,12 @@ def readable_math(text: str) -> str:
         last = match.end()
     out.append(_outside(text[last:]))
     return "".join(out)
+
+
+def plain_text(answer: Answer) -> str:
+    """The answer and its numbered references as a reader sees them in plain text: the
+    OpenAI message content, `/v1/ask`'s `plain_text`."""
+    return readable_math(answer_with_references(answer))
 
 
 def _outside(text: str) -> str:
@@ -345,9 +354,12 @@ class ReadableStream:
 
 
 def _stable_end(raw: str) -> int:
-    """Where converting `raw[:end]` cannot change once more text arrives: the last space,
-    or earlier, before a `$` that may still open a formula."""
+    """Where converting `raw[:end]` cannot change once more text arrives: the end, or the
+    last space if the last word may be LaTeX, or earlier, before a `$` that may still open
+    a formula."""
     end = max(raw.rfind(" "), raw.rfind("\n"))
+    if not any(mark in raw[end + 1 :] for mark in "\\${"):
+        end = len(raw)  # a last word with no LaTeX in it goes out whole, as it came
     if end <= 0:
         return 0
     prefix = raw[:end]

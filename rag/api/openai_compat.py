@@ -12,6 +12,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any, Literal
 
 from rag.answer.engine import Event
+from rag.answer.readable import ReadableStream, plain_text
 from rag.answer.references import answer_with_references
 from rag.api.schemas import (
     MODEL_ID,
@@ -67,17 +68,6 @@ def split_conversation(
     return question, history
 
 
-def _stream_tail(streamed: str, answer: Answer) -> str:
-    """What to send after the streamed deltas so the content ends as the full message."""
-    full = answer_with_references(answer)
-    for prefix in (streamed, streamed.rstrip()):
-        if full.startswith(prefix):
-            return full[len(prefix) :]
-    # The engine replaced what was streamed (e.g. an LLM answer without a valid citation
-    # became an abstention): deltas cannot be retracted, so the final text follows.
-    return "\n\n" + full
-
-
 class CompletionStream:
     """Formats assistant events as OpenAI `chat.completion.chunk` SSE lines."""
 
@@ -109,6 +99,8 @@ class CompletionStream:
 
     def events(self, first: Event | AnswerError | None, rest: Iterator[Event]) -> Iterator[str]:
         yield self.chunk(ChunkDelta(role="assistant", content=""))
+        # Clients show `content` as text: its LaTeX goes out as Unicode, delta by delta.
+        readable = ReadableStream()
         streamed: list[str] = []
         answer: Answer | None = None
         try:
@@ -116,8 +108,10 @@ class CompletionStream:
                 raise first
             for _kind, payload in itertools.chain([first] if first else [], rest):
                 if isinstance(payload, str):  # a ("delta", text) event
-                    streamed.append(payload)
-                    yield self.chunk(ChunkDelta(content=payload))
+                    shown = readable.feed(payload)
+                    if shown:
+                        streamed.append(shown)
+                        yield self.chunk(ChunkDelta(content=shown))
                 elif isinstance(payload, Answer):
                     answer = payload
             if answer is None:
@@ -131,7 +125,10 @@ class CompletionStream:
             yield self._error("internal error; see the server log", "server_error", 500)
             return
         content = "".join(streamed)
-        tail = _stream_tail(content, answer)
+        # The rest of the message: held-back text, the references, or (when the engine
+        # replaced what was streamed, e.g. an uncited LLM answer became an abstention) the
+        # final text in full, since sent deltas cannot be retracted.
+        tail = readable.rest(answer_with_references(answer))
         if tail:
             yield self.chunk(ChunkDelta(content=tail))
         extras = answer_extras(answer)
@@ -153,7 +150,7 @@ class CompletionStream:
 
 
 def completion(answer: Answer, prompt_words: int) -> ChatCompletion:
-    content = answer_with_references(answer)
+    content = plain_text(answer)
     completion = words(content)
     return ChatCompletion(
         id=f"chatcmpl-{uuid.uuid4().hex[:24]}",

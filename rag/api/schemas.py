@@ -56,6 +56,17 @@ class AskRequest(RetrieveRequest):
     )
 
 
+class AskResponse(Answer):
+    """The `rag ask --json` Answer plus the text to show where nothing typesets LaTeX."""
+
+    plain_text: str = Field(
+        description=(
+            "The answer and its numbered references as plain text, LaTeX shown as Unicode "
+            "(~3.7×, O(d√(NKT))); `answer`, titles and snippets keep the abstracts' LaTeX."
+        )
+    )
+
+
 class RetrieveResponse(BaseModel):
     question: str
     mode: RetrievalMode
@@ -179,7 +190,9 @@ class Usage(BaseModel):
 
 class CompletionMessage(BaseModel):
     role: Literal["assistant"] = "assistant"
-    content: str = Field(description="The answer with [n] markers, then its numbered references.")
+    content: str = Field(
+        description="The answer with [n] markers, then its numbered references; LaTeX as Unicode."
+    )
     refusal: None = None
     citations: list[Citation] = Field(description="Extension: the sources behind each [n].")
     abstained: bool = Field(description="Extension: true when the corpus cannot answer.")

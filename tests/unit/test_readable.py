@@ -115,8 +115,17 @@ def test_stream_that_is_replaced_ends_with_the_final_text() -> None:
     stream = ReadableStream()
     sent = stream.feed("Something else entirely ")
     assert sent + stream.rest("The final $\\alpha$ answer.") == (
-        "Something else entirely\n\nThe final α answer."
+        "Something else entirely \n\nThe final α answer."
     )
+
+
+def test_stream_without_latex_passes_each_delta_through() -> None:
+    stream = ReadableStream()
+    deltas = ["Feed", "back align", "ment follows ", "a conservation law [1]."]
+    assert [stream.feed(d) for d in deltas] == deltas
+    assert stream.rest("".join(deltas)) == ""
+    held = ReadableStream()
+    assert [held.feed(d) for d in ["a 2\\ti", "mes gain"]] == ["a", " 2× gain"]
 
 
 @pytest.mark.parametrize(

@@ -6,9 +6,16 @@ from typing import TYPE_CHECKING, TypeAlias
 
 from fastapi import APIRouter, Response
 
+from rag.answer.readable import plain_text
 from rag.api.deps import AssistantDep, SettingsDep
 from rag.api.routes.docs import ErrorDocs
-from rag.api.schemas import AskRequest, RequestModels, RetrieveRequest, RetrieveResponse
+from rag.api.schemas import (
+    AskRequest,
+    AskResponse,
+    RequestModels,
+    RetrieveRequest,
+    RetrieveResponse,
+)
 from rag.types import Answer, ChatMessage
 
 
@@ -38,12 +45,12 @@ def router(models: RequestModels, docs: ErrorDocs) -> APIRouter:
         papers = assistant.retrieve(body.question, top_k=top_k, mode=mode, filters=body.filters)
         return RetrieveResponse(question=body.question, mode=mode, top_k=top_k, papers=papers)
 
-    @api.post("/ask", response_model=Answer, responses=docs.answer)
+    @api.post("/ask", response_model=AskResponse, responses=docs.answer)
     def ask(
         body: AskBody,
         response: Response,
         assistant: AssistantDep,
-    ) -> Answer:
+    ) -> AskResponse:
         answer = assistant.ask(
             body.question,
             history=[ChatMessage(role=m.role, content=m.content) for m in body.history],
@@ -52,6 +59,8 @@ def router(models: RequestModels, docs: ErrorDocs) -> APIRouter:
             filters=body.filters,
         )
         response.headers["Server-Timing"] = server_timing(answer)
-        return answer
+        # `answer` keeps the abstracts' LaTeX for clients that typeset it; `plain_text` is
+        # for those that show text as it is.
+        return AskResponse(**dict(answer), plain_text=plain_text(answer))
 
     return api
