@@ -125,15 +125,20 @@ def _add_synth(sub: Any) -> None:
 def _cmd_calibrate(args: argparse.Namespace) -> int:
     from eval.calibrate import calibrate
 
-    print(
-        calibrate(args.questions, mode=args.mode, l2=args.l2, max_false=args.max_false_abstention)
-    )
+    datasets = ROOT / "eval" / "datasets"
+    paths = args.questions or [datasets / "dev.jsonl", datasets / "hard_dev.jsonl"]
+    print(calibrate(paths, mode=args.mode, l2=args.l2, max_false=args.max_false_abstention))
     return 0
 
 
 def _add_calibrate(sub: Any) -> None:
     p = sub.add_parser("calibrate", help="fit the abstention model on a question file")
-    p.add_argument("--questions", type=Path, default=ROOT / "eval" / "datasets" / "dev.jsonl")
+    p.add_argument(
+        "--questions",
+        type=Path,
+        action="append",
+        help="question file (repeat for several; default dev.jsonl and hard_dev.jsonl)",
+    )
     p.add_argument("--mode", choices=RETRIEVAL_MODES, help="retrieval mode")
     p.add_argument("--l2", type=float, default=0.1, help="L2 penalty on the weights")
     p.add_argument(

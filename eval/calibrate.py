@@ -1,6 +1,8 @@
 """`python -m eval calibrate`: fit the abstention model on a question file.
 
-Each question is answered with the threshold disabled (abstain_threshold=0) so its
+Questions the answer handles by naming what the abstract does not state (Answer.missing,
+not_mentioned) are left out: they are not refused, and need not be. Each question is
+answered with the threshold disabled (abstain_threshold=0) so its
 evidence features are recorded whatever they are: [best_cosine, coverage, agreement]
 (Answer.evidence). A logistic regression (numpy, Newton's method, L2 on the weights
 only) predicts `answerable`; its weights are what rag/answer/evidence.py's CONFIDENCE_WEIGHTS /
@@ -117,6 +119,11 @@ def collect(
     rows, labels, current = [], [], []
     for q in tqdm(questions, unit="question", desc="answering", file=sys.stderr):
         answer = assistant.ask(q.question, mode=mode)
+        if not answer.evidence:
+            continue  # answered about the conference as a set: no single-paper evidence
+        if not q.answerable and (answer.missing or answer.not_mentioned):
+            # Handled by naming what the abstract lacks: refusing it too is no aim.
+            continue
         rows.append([float(answer.evidence.get(f, 0.0)) for f in FEATURES])
         labels.append(1.0 if q.answerable else 0.0)
         current.append(answer.confidence)
@@ -124,7 +131,7 @@ def collect(
 
 
 def calibrate(
-    questions_path: Path,
+    questions_paths: list[Path],
     *,
     mode: str | None = None,
     l2: float = 0.1,
@@ -132,7 +139,8 @@ def calibrate(
     assistant: Assistant | None = None,
 ) -> str:
     """Fit, evaluate and return the printable report (nothing in rag/ is edited)."""
-    questions = load_questions(questions_path)
+    questions = [q for path in questions_paths for q in load_questions(path)]
+    questions_path = ", ".join(str(p) for p in questions_paths)
     if assistant is None:
         # Evidence does not depend on the answer writer: extractive is free and offline.
         settings = build_settings(abstain_threshold=0.0, backend="extractive")

@@ -177,7 +177,7 @@ class Settings(BaseSettings):
         "failure). false: the parser always.",
     )
     answer_max_sentences: int = Field(
-        4, ge=1, le=12, description="Sentences in an extractive answer."
+        5, ge=1, le=12, description="Sentences in an extractive answer."
     )
     abstain_threshold: float = Field(
         0.5,

@@ -165,7 +165,7 @@ def test_calibrate_on_the_fixture_corpus(assistant: Any, tmp_path: Path) -> None
             for i, (q, g) in enumerate(questions)
         )
     )
-    report = calibrate(path, assistant=assistant)
+    report = calibrate([path], assistant=assistant)
     match = re.search(r"CONFIDENCE_WEIGHTS = \(([-\d.]+), ([-\d.]+), ([-\d.]+)\)", report)
     assert match, report
     assert re.search(r"CONFIDENCE_BIAS = -?\d+\.\d+", report)

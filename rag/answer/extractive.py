@@ -15,14 +15,16 @@ from rag.answer.evidence import Evidence, ScoredSentence
 from rag.text import content_terms
 from rag.types import ChatMessage, RetrievedPaper
 
-MIN_RELATIVE_SCORE = 0.8  # of the paper's best sentence score, for its further sentences
+MIN_RELATIVE_SCORE = 0.7  # of the paper's best sentence score, for its further sentences
 MIN_RELATIVE_PAPER = 0.85  # of the best paper's relevance, for a paper to be cited
 MAX_PAPERS = 3
-MAX_PER_SOURCE = 3
+MAX_PER_SOURCE = 4
+# Sentence counts, floors and the nudges below were set on the answerable questions of
+# eval/datasets/dev.jsonl + hard_dev.jsonl (key-fact coverage .56 -> .65 at ~660 characters).
 # What a paper does or finds outranks why it was needed: "we propose…", "results show…",
 # a number, over "LLMs have been demonstrated through numerous data and compute".
-CONTRIBUTION_BONUS = 0.04
-BACKGROUND_PENALTY = 0.04
+CONTRIBUTION_BONUS = 0.1
+BACKGROUND_PENALTY = 0.1
 _CONTRIBUTION = re.compile(
     r"\b(?:we|our|this (?:paper|work)|here)\b[^.]{0,40}\b(?:propos|introduc|present|develop|"
     r"show|prove|demonstrat|find|establish|achiev|design|obtain)\w*|\b(?:results?|experiments?"
@@ -69,6 +71,7 @@ class ExtractiveSynthesizer:
             key=lambda n: -relevance[n],
         )[:MAX_PAPERS]
         chosen: list[ScoredSentence] = []
+        answering: list[ScoredSentence] = []
         for rank, source in enumerate(papers):
             mine = sorted(
                 (s for s in evidence.sentences if s.source == source),
@@ -78,13 +81,15 @@ class ExtractiveSynthesizer:
                 continue
             keep = MAX_PER_SOURCE if rank == 0 else 2
             covering = _covering(evidence, source, mine) if rank == 0 else []
+            answering += covering
             chosen += covering or [mine[0]]
             floor = preference(mine[0]) * (MIN_RELATIVE_SCORE if rank == 0 else 0.95)
             chosen += [s for s in mine[1:keep] if preference(s) >= floor and s not in chosen][
                 : max(0, keep - len(covering or [1]))
             ]
         return sorted(
-            _within_budget(chosen, self.max_sentences), key=lambda s: (s.source, s.position)
+            _within_budget(chosen, self.max_sentences, answering),
+            key=lambda s: (s.source, s.position),
         )
 
     def stream(
@@ -136,7 +141,8 @@ def _covering(evidence: Evidence, source: int, mine: list[ScoredSentence]) -> li
     supplying its type (a number, a name), else the one sharing most of its words."""
     if len(evidence.parts) < 2:
         return []
-    supplied = evidence.gaps.supplied if evidence.gaps and evidence.gaps.source == source else {}
+    gaps = evidence.gaps
+    supplied = gaps.supplied if gaps is not None and gaps.source == source else {}
     by_position = {s.position: s for s in mine}
     picked: list[ScoredSentence] = []
     for index, part in enumerate(evidence.parts):
@@ -150,13 +156,17 @@ def _covering(evidence: Evidence, source: int, mine: list[ScoredSentence]) -> li
     return picked
 
 
-def _within_budget(chosen: list[ScoredSentence], budget: int) -> list[ScoredSentence]:
-    """Drop the weakest sentences over `budget`, never a paper's only sentence first."""
+def _within_budget(
+    chosen: list[ScoredSentence], budget: int, answering: list[ScoredSentence]
+) -> list[ScoredSentence]:
+    """Drop the weakest sentences over `budget`: never a paper's only sentence first, nor
+    a sentence `answering` a part of the question."""
     unique = {(s.source, s.position): s for s in reversed(chosen)}
     chosen = [s for s in chosen if unique.get((s.source, s.position)) is s]
     while len(chosen) > budget:
         counts = {s.source: sum(1 for c in chosen if c.source == s.source) for s in chosen}
-        spare = [s for s in chosen if counts[s.source] > 1] or chosen
+        several = [s for s in chosen if counts[s.source] > 1]
+        spare = [s for s in several if s not in answering] or several or chosen
         chosen.remove(min(spare, key=preference))
     return chosen
 
