@@ -41,7 +41,17 @@ _MEASURES = (
     r"(?:false\s+positive\s+|true\s+positive\s+|error\s+|success\s+|win\s+|compression\s+)?"
     r"(?:rate|accuracy|fid|mos|bleu|auc|auroc|f1|perplexity|speed-?ups?|factor|percentage|"
     r"fraction|value|score|throughput|latency|margin|gap|ratio|regret\s+bound|cost|budget|"
-    r"number|amount|size|count|reduction|improvement|gain)"
+    r"number|amount|size|count|reduction|improvement|gain|learning\s+rate|batch\s+size|seed|"
+    r"memory|footprint|consumption|energy|emissions|runtime|time)"
+)
+_GENERIC_MEASURE = re.compile(
+    r"fraction|percentage|value|number|amount|size|count|reduction|improvement|gain|factor",
+    re.I,
+)
+_IN_UNIT = re.compile(
+    r"\bin\s+(?:us\s+)?(dollars|usd|euros|gigabytes|gb|megabytes|mb|terabytes|kwh|"
+    r"joules|watts|gpu[\s-]hours|hours|days|minutes|seconds|milliseconds|ms|flops|petaflops)\b",
+    re.I,
 )
 _WHAT_MEASURE = re.compile(
     rf"\b(?:what|which)\s+(?:(?:is|was|are)\s+the\s+)?(?:[\w-]+\s+){{0,2}}?({_MEASURES})\b",
@@ -142,10 +152,17 @@ def classify(text: str, context: frozenset[str] = frozenset()) -> QuestionPart:
         # "How much faster …", "by how much …": the quantity sits somewhere in a sentence
         # about the part, not next to one noun.
         return QuestionPart(text, "number", focus, focus, window=SENTENCE_WINDOW)
+    unit = _IN_UNIT.search(text)
+    if unit:  # "… cost in US dollars": the unit must stand by a quantity
+        return QuestionPart(text, "number", frozenset(content_terms(unit.group(1))), focus, 2)
     measure = _WHAT_MEASURE.search(text)
+    if measure and _GENERIC_MEASURE.fullmatch(measure.group(1)):
+        # "What fraction of the model is recovered": "97% of the secret model".
+        return QuestionPart(text, "number", focus, focus, window=SENTENCE_WINDOW)
     if measure:
-        target = frozenset(content_terms(measure.group(1))) | focus
-        return QuestionPart(text, "number", target, focus, window=SENTENCE_WINDOW)
+        return QuestionPart(
+            text, "number", frozenset(content_terms(measure.group(0))) - _QUESTION_WORDS, focus, 8
+        )
     named = _WHICH_NAME.search(text)
     if named:
         return QuestionPart(text, "name", frozenset(content_terms(named.group(1))), focus)
@@ -300,7 +317,8 @@ def unmentioned(
     absent: list[str] = []
     for name in dict.fromkeys(_NAME.findall(question)):
         key = _folded(name)
-        if key in folded or key.rstrip("s") in initials or key.rstrip("s") in folded:
+        acronym = key.rstrip("s") if len(key.rstrip("s")) >= 3 else ""  # "uc": any 2 words
+        if key in folded or acronym in initials or (acronym and acronym in folded):
             continue
         absent.append(name)
     for word in re.findall(r"[A-Za-z][A-Za-z-]{5,}", question):

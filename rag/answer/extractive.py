@@ -182,7 +182,7 @@ def gap_note(gaps: Gaps, title: str) -> str:
         words = _listing([f"“{w}”" for w in unmentioned], "or")
         said.append(f"does not mention {words}")
     lead = f"The abstract of *{_md_plain(_quoted(title))}* " + "; it ".join(said)
-    return f"{lead} [{gaps.source}]. What it does say:"
+    return f"{lead}; here is what it does say [{gaps.source}]."
 
 
 def _listing(items: list[str], conjunction: str) -> str:

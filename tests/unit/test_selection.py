@@ -121,5 +121,5 @@ def test_a_missing_detail_is_named_before_what_the_abstract_says() -> None:
     papers = [RetrievedPaper(paper=Paper(id="p1", title="Medusa: heads", abstract=""), score=1.0)]
     text = "".join(ExtractiveSynthesizer(4).stream(question, papers, ev))
     assert text.startswith("The abstract of *Medusa: heads* does not state how many GPUs")
-    assert "What it does say:" in text
+    assert "here is what it does say [1]." in text
     assert cited_numbers(text) == [1]
