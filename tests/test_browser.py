@@ -75,6 +75,11 @@ XSS_PAPERS = [
     },
 ]
 TIMINGS: dict[str, Any] = {}
+# The text a reader sees: KaTeX also writes each formula as hidden MathML, which innerText keeps.
+VISIBLE_TEXT_JS = """el => { const copy = el.cloneNode(true);
+  copy.querySelectorAll('.katex-mathml').forEach(e => e.remove());
+  return copy.innerText ?? copy.textContent; }"""
+MUXSERVE_Q = "How much higher throughput does MuxServe achieve when serving multiple LLMs?"
 
 
 @dataclass
@@ -247,20 +252,20 @@ def test_named_method_answer_streams_in_with_linked_reference(chat: Chat) -> Non
     )
     answer = chat.ask(example)
     assert page.evaluate("window.__sawStreaming") is True
-    assert re.search(r"pretrain GraphsGPT on \$?100\$?M molecules", answer.inner_text())
+    assert "pretrain GraphsGPT on 100M molecules" in answer.evaluate(VISIBLE_TEXT_JS)
     ref = answer.locator(".rag-ref", has=page.locator(f'a[href*="{GRAPHSGPT_ID}"]')).first
     title = ref.locator("a.rag-ref-title")
-    # "$K$" in the title: shown as math without the dollar signs
+    # "$K$" in the title: typeset by KaTeX, no dollar signs left
     assert (
-        title.inner_text()
+        title.evaluate(VISIBLE_TEXT_JS)
         == "A Graph is Worth K Words: Euclideanizing Graph using Pure Transformer"
     )
-    assert title.locator(".rag-math").inner_text() == "K"
+    assert title.locator(".rag-math .katex-html").inner_text() == "K"
     assert title.get_attribute("href") == f"https://openreview.net/forum?id={GRAPHSGPT_ID}"
     assert title.get_attribute("target") == "_blank"
     assert "noopener" in (title.get_attribute("rel") or "")
     assert "Zhangyang Gao, Daize Dong, Cheng Tan et al." in ref.inner_text()
-    assert re.search(r"score \d", ref.inner_text())
+    assert "score" not in ref.inner_text()  # a relevance label at most, never a raw score
     assert ref.locator(".rag-snippet").inner_text().strip()
 
     ref_id = ref.get_attribute("id")
@@ -276,6 +281,34 @@ def test_named_method_answer_streams_in_with_linked_reference(chat: Chat) -> Non
     assert 0 <= box[0] < box[2], box  # the reference scrolled into view
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "chat.png"), full_page=True)
+
+
+def test_formulas_are_typeset_by_katex(chat: Chat) -> None:
+    answer = chat.ask(MUXSERVE_Q)
+    formulas = answer.locator(".rag-math")
+    assert formulas.count() >= 2
+    assert answer.locator(".rag-math .katex").count() == formulas.count()  # all typeset
+    assert answer.locator(".katex-error").count() == 0
+    shown = answer.evaluate(VISIBLE_TEXT_JS)
+    assert "up to 1.8× higher throughput" in shown and "2.9× more requests" in shown
+    assert "\\times" not in shown and "$" not in shown
+    tex = answer.locator(".rag-math annotation").first.text_content()
+    assert tex == "1.8\\times"  # the source rides along for copy and screen readers
+    assert answer.locator("a.rag-cite").count() >= 1  # markers beside the math still link
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    chat.page.set_viewport_size({"width": 1100, "height": 900})
+    box = chat.page.locator("#chat").bounding_box()
+    assert box is not None
+    chat.page.screenshot(path=str(ARTIFACTS / "answer-math.png"), clip=box)
+
+
+def test_server_terminal_shows_only_its_own_lines(chat: Chat) -> None:
+    """After answers (the first builds BM25 if needed), no library log or warning reached
+    the terminal of `python -m ui`: its output is the app's own "icml-rag:" lines."""
+    chat.ask(FA_QUESTION)
+    lines = chat.server.log.read_text(errors="replace").splitlines()
+    foreign = [line for line in lines if line.strip() and not line.startswith("icml-rag:")]
+    assert foreign == [], foreign
 
 
 def test_follow_up_uses_the_previous_answer(chat: Chat) -> None:

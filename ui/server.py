@@ -75,10 +75,12 @@ def _serve(app: Any, assistant: Any, settings: Any, verbose: bool) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    logging.basicConfig(
-        level=logging.DEBUG if args.verbose else logging.WARNING,
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-    )
+    level = logging.DEBUG if args.verbose else logging.WARNING
+    logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    # Filter at the handler too: bm25s sets its own logger to DEBUG on import, and its
+    # "Building index" lines reached the terminal on the first hybrid question.
+    for handler in logging.getLogger().handlers:
+        handler.setLevel(level)
     from pydantic import ValidationError
 
     from rag.settings import Settings
