@@ -218,3 +218,55 @@ def test_injection_text_round_trips_through_the_store(
     # The planted text is stored verbatim (cleaned, not sanitised away): defence is in
     # how it is used, so the test above is about the real abstract.
     assert clean_text(INJECTION) in assistant.catalogue["inject0001"].abstract
+
+
+# --- what the abstract does not state (issue: answer-type check) -----------------------
+GRAPH_MIXTURE = "cZTFxktg23"
+
+
+def test_a_detail_the_abstract_never_states_is_named_and_the_paper_still_cited(
+    assistant: Any,
+) -> None:
+    answer = assistant.ask("How many GPUs and how many days were needed to pretrain GraphsGPT?")
+    assert not answer.abstained
+    assert [m.split()[:3] for m in answer.missing] == [
+        ["how", "many", "GPUs"],
+        ["how", "many", "days"],
+    ]
+    assert answer.answer.startswith("The abstract of *")
+    assert "does not state how many GPUs" in answer.answer
+    assert answer.citations[0].n == 1
+    check_citations(answer, assistant)
+
+
+def test_a_stated_number_is_answered_without_a_gap(assistant: Any) -> None:
+    answer = assistant.ask(GRAPHS_QUESTION)
+    assert answer.missing == [] and answer.not_mentioned == []
+    assert "does not state" not in answer.answer
+
+
+def test_a_false_premise_about_a_named_paper_is_reported(assistant: Any) -> None:
+    answer = assistant.ask(
+        "Which dataset of chest X-rays is used to evaluate the Graph Generation with "
+        "Diffusion Mixture paper?"
+    )
+    assert not answer.abstained
+    assert answer.citations[0].paper_id == GRAPH_MIXTURE
+    assert answer.missing  # no dataset of chest X-rays is named
+    assert "does not state which dataset of chest X-rays" in answer.answer
+
+
+def test_citation_numbers_run_from_one_without_gaps_in_order_of_use(assistant: Any) -> None:
+    for question in (
+        GRAPHS_QUESTION,
+        "Which papers study restless bandits or mixtures of experts?",
+    ):
+        answer = assistant.ask(question)
+        if answer.abstained:
+            continue
+        used = cited_numbers(answer.answer)
+        assert used == list(range(1, len(used) + 1))
+        assert [c.n for c in answer.citations] == used
+        assert all(c.relevance is not None and 0 <= c.relevance <= 1 for c in answer.citations), (
+            answer.citations
+        )

@@ -61,6 +61,8 @@ def citation(row: AggregatePaper) -> Citation:
         status=row.status,
         snippet=row.why,
         score=1.0,
+        # A topic row's membership confidence; a catalogue match (author, status) is exact.
+        relevance=round(row.score, 3) if row.score is not None else 1.0,
     )
 
 
