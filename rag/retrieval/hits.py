@@ -7,6 +7,7 @@ them travels in typed fields, not in node metadata.
 
 from __future__ import annotations
 
+import math
 from typing import Literal
 
 from llama_index.core.schema import NodeWithScore
@@ -15,6 +16,13 @@ from pydantic import Field
 from rag.types import MatchedChunk
 
 RetrieverName = Literal["dense", "bm25"]
+
+
+def cosine_from_chroma(similarity: float | None) -> float:
+    """ChromaVectorStore reports exp(-distance); with cosine space distance = 1 - cos."""
+    if not similarity or similarity <= 0:
+        return -1.0
+    return 1.0 + math.log(similarity)
 
 
 class ChunkHit(NodeWithScore):

@@ -2,15 +2,15 @@
 
 - dense: `VectorIndexRetriever` over `VectorStoreIndex.from_vector_store(ChromaVectorStore)`
 - bm25: `StopwordBM25Retriever` over the persisted `BM25Index` (rag.retrieval.bm25)
-- hybrid: `PaperFusionRetriever` (rag.retrieval.fusion), also used for one retriever, so
-  every mode yields the same typed hits
+- hybrid: `PaperFusionRetriever` (rag.retrieval.fusion: normalised-score or reciprocal-rank
+  fusion of paper rankings), also used for one retriever, so every mode yields the same
+  typed hits
 - `PerPaperGrouper` (rag.retrieval.grouping) turns chunks into one source per paper.
 """
 
 from __future__ import annotations
 
 import logging
-import math
 
 import httpx
 from chromadb.errors import ChromaError
@@ -30,19 +30,12 @@ from rag.errors import translate
 from rag.retrieval.bm25 import BM25Index
 from rag.retrieval.fusion import PaperFusionRetriever
 from rag.retrieval.grouping import PerPaperGrouper
-from rag.retrieval.hits import PaperHit, RetrieverName
+from rag.retrieval.hits import PaperHit, RetrieverName, cosine_from_chroma
 from rag.settings import RetrievalMode, RetrievalSettings
 from rag.store.chroma import PaperStore
 from rag.types import Filters, Paper, RetrievedPaper
 
 log = logging.getLogger(__name__)
-
-
-def cosine_from_chroma(similarity: float | None) -> float:
-    """ChromaVectorStore reports exp(-distance); with cosine space distance = 1 - cos."""
-    if not similarity or similarity <= 0:
-        return -1.0
-    return 1.0 + math.log(similarity)
 
 
 class PaperRetriever:
@@ -107,7 +100,12 @@ class PaperRetriever:
         if not parts:
             return None
         return PaperFusionRetriever(
-            [r for _, r in parts], [n for n, _ in parts], top_k=10 * k, rrf_k=self.settings.rrf_k
+            [r for _, r in parts],
+            [n for n, _ in parts],
+            top_k=10 * k,
+            fusion=self.settings.fusion,
+            dense_weight=self.settings.fusion_dense_weight,
+            rrf_k=self.settings.rrf_k,
         )
 
     def retrieve(

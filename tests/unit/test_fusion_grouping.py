@@ -1,4 +1,4 @@
-"""Hybrid fusion and per-paper grouping on fixed retriever outputs (no model, no store)."""
+"""Reciprocal-rank hybrid fusion and per-paper grouping on fixed retriever outputs (no model, no store)."""
 
 from __future__ import annotations
 
@@ -31,7 +31,11 @@ class FixedRetriever(BaseRetriever):
 
 def fuse(dense: list[tuple[str, str, float]], bm25: list[tuple[str, str, float]]) -> list[ChunkHit]:
     retriever = PaperFusionRetriever(
-        [FixedRetriever(dense), FixedRetriever(bm25)], ["dense", "bm25"], top_k=100, rrf_k=K
+        [FixedRetriever(dense), FixedRetriever(bm25)],
+        ["dense", "bm25"],
+        top_k=100,
+        fusion="rrf",
+        rrf_k=K,
     )
     hits = retriever.retrieve("any question")
     assert all(isinstance(h, ChunkHit) for h in hits)
