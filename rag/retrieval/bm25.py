@@ -87,7 +87,11 @@ class BM25Index:
                 self.retriever = None
                 self.paper_ids: list[str] = []
                 return
-            retriever = StopwordBM25Retriever(nodes=list[BaseNode](nodes), similarity_top_k=50)
+            # Clamped here: llama-index warns on the user's terminal when k exceeds the
+            # number of chunks (a small store), though per-call retrievers clamp k anyway.
+            retriever = StopwordBM25Retriever(
+                nodes=list[BaseNode](nodes), similarity_top_k=min(50, len(nodes))
+            )
             _persist(retriever, path)
         self.retriever = retriever
         self.paper_ids = [str(entry.get("paper_id", "")) for entry in retriever.corpus]

@@ -3,19 +3,14 @@ counts, weights move the order, one retriever alone keeps its own order (no mode
 
 from __future__ import annotations
 
-import logging
 import math
 import statistics
-from pathlib import Path
 
 import pytest
-from llama_index.core.schema import TextNode
 
-from rag.retrieval.bm25 import BM25Index
 from rag.retrieval.fusion import PaperFusionRetriever, PaperRanking, fuse_rankings, normalise
 from rag.retrieval.hits import ChunkHit
 from rag.settings import FusionMethod
-from tests.support.settings import make_settings
 from tests.unit.test_fusion_grouping import FixedRetriever, paper_order
 
 # BM25 names the method: B is far ahead there. Dense puts A a hair above B.
@@ -105,24 +100,3 @@ def test_retriever_fuses_by_zscore_by_default_and_keeps_raw_scores() -> None:
     )
     scores = [h.score or 0.0 for h in hits]
     assert scores == sorted(scores, reverse=True)
-
-
-class ThreeChunkStore:
-    def load_chunk_nodes(self) -> list[TextNode]:
-        return [
-            TextNode(id_=f"c{i}", text=text, metadata={"paper_id": f"P{i}", "title": text})
-            for i, text in enumerate(["graph transformers", "feedback alignment", "diffusion"])
-        ]
-
-
-def test_bm25_on_a_store_smaller_than_k_warns_nobody(
-    tmp_path: Path, caplog: pytest.LogCaptureFixture
-) -> None:
-    settings = make_settings(tmp_path)
-    with caplog.at_level(logging.WARNING):
-        index = BM25Index(ThreeChunkStore(), settings, "f00d")  # type: ignore[arg-type]
-        retriever = index.make_retriever(top_k=100, allowed=None)
-        assert retriever is not None
-        hits = retriever.retrieve("feedback alignment")
-    assert [h.node.metadata["paper_id"] for h in hits] == ["P1"]
-    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING] == []
