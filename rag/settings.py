@@ -212,10 +212,14 @@ class Settings(BaseSettings):
     host: str = Field("127.0.0.1", description="Address `rag serve` binds.")
     port: int = Field(7860, ge=0, le=65535, description="Port `rag serve` binds.")
     api_key: SecretStr | None = Field(
-        None, description="When set, every /v1 call needs `Authorization: Bearer <key>`."
+        None,
+        description="When set, every /v1 call needs `Authorization: Bearer <key>`. Several "
+        "keys, comma-separated, give each client its own key and its own rate limit.",
     )
     protect_ui: bool = Field(
-        False, description="With api_key set, also require the key (as a login) for the UI."
+        True,
+        description="With api_key set, the chat UI asks for a key too (any user name, a key "
+        "as password). false: the UI stays open while /v1 needs the key.",
     )
     cors_origins: Annotated[list[str], NoDecode] = Field(
         default_factory=list, description="Origins allowed by CORS on /v1 (empty: CORS off)."
@@ -223,6 +227,33 @@ class Settings(BaseSettings):
     max_question_chars: int = Field(2000, ge=10, description="Longest accepted question.")
     max_history_turns: int = Field(20, ge=0, description="Most history messages accepted.")
     ui_concurrency: int = Field(4, ge=1, le=64, description="Gradio queue concurrency limit.")
+    rate_limit_per_minute: float = Field(
+        60.0,
+        ge=0,
+        description="Answer requests (/v1/ask, /v1/retrieve, /v1/chat/completions, the UI's "
+        "questions) each client may make per minute, on average; beyond it 429 with "
+        "Retry-After. A client is its API key when it sends one of api_key's, else its "
+        "address. 0: no rate limit.",
+    )
+    rate_limit_burst: int = Field(
+        20, ge=1, description="Answer requests a client may make at once before the rate applies."
+    )
+    max_inflight_answers: int = Field(
+        8,
+        ge=0,
+        description="API answers computed at once in this process (each holds memory while "
+        "it embeds); a request beyond it waits inflight_wait_s for a slot, then gets 429 "
+        "with Retry-After. The UI's own bound is ui_concurrency. 0: unbounded.",
+    )
+    inflight_wait_s: float = Field(
+        5.0, ge=0, le=60, description="Longest wait for an answer slot before a 429 (0: none)."
+    )
+    trust_proxy: bool = Field(
+        False,
+        description="Behind one reverse proxy: a client's address is the last "
+        "X-Forwarded-For entry (what the proxy saw). Off, the header is ignored, since any "
+        "client could set it.",
+    )
 
     @field_validator("corpus_paths", "cors_origins", mode="before")
     @classmethod
@@ -233,6 +264,11 @@ class Settings(BaseSettings):
                 return json.loads(value)
             return [part.strip() for part in value.split(",") if part.strip()]
         return value
+
+    def api_keys(self) -> list[str]:
+        """The accepted API keys (api_key split at commas); empty: no key is required."""
+        raw = self.api_key.get_secret_value() if self.api_key else ""
+        return [key.strip() for key in raw.split(",") if key.strip()]
 
     @property
     def chroma_path(self) -> Path:

@@ -1,7 +1,10 @@
-"""Bad input gets a clear 4xx that names the field, never a 500 or a stack trace."""
+"""Bad input gets a clear 4xx that names the field, never a 500 or a stack trace; too many
+answers (per client, or in flight at once) get a 429 with Retry-After."""
 
 from __future__ import annotations
 
+import threading
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -10,6 +13,8 @@ import pytest
 
 from rag.api.app import MAX_BODY_BYTES, create_api
 from tests.support.api import serve
+from tests.support.settings import make_settings
+from tests.support.ui_http import UIError, UISession
 
 Q = "Which paper explains why feedback alignment works through implicit regularization?"
 JSON = {"content-type": "application/json"}
@@ -175,3 +180,151 @@ def test_unknown_routes_and_methods(base_url: str) -> None:
     assert_error(wrong_method, 405, "Method Not Allowed")
     assert "POST" in wrong_method.headers["allow"]
     assert_error(httpx.get(f"{base_url}/v1/models/gpt-4o"), 404, "gpt-4o")
+
+
+# --- admission control: rate limit and in-flight bound --------------------------------
+def limited_app(assistant: Any, **overrides: Any) -> Any:
+    settings = make_settings(assistant.settings.data_dir, backend="extractive", **overrides)
+    return create_api(assistant, settings)
+
+
+def assert_refused(response: httpx.Response, *needles: str) -> int:
+    error = assert_error(response, 429, *needles)
+    assert error["type"] == "rate_limit_error"
+    retry_after = response.headers["retry-after"]
+    assert retry_after.isdigit() and int(retry_after) >= 1  # whole seconds, as HTTP says
+    return int(retry_after)
+
+
+def test_a_burst_over_the_rate_limit_is_429_until_the_bucket_refills(assistant: Any) -> None:
+    app = limited_app(assistant, rate_limit_per_minute=60, rate_limit_burst=3)
+    with serve(app) as url:
+        # The answer routes share one budget per client, and a refused body spends it too.
+        # (Cheap 422s here: a slow answer would let the bucket refill while it runs.)
+        for path in ("/v1/ask", "/v1/retrieve", "/v1/chat/completions"):
+            assert post(f"{url}{path}", {"top_k": 0}).status_code == 422, path
+        refused = post(f"{url}/v1/ask", {"question": Q})
+        wait = assert_refused(refused, "rate limit", "bursts of 3", "retry in 1 s")
+        assert wait == 1  # 60 a minute: one more request a second
+        for path in ("/healthz", "/v1/models", "/v1/stats"):  # exempt
+            assert httpx.get(f"{url}{path}").status_code == 200, path
+        time.sleep(wait)
+        assert post(f"{url}/v1/ask", {"question": Q}).status_code == 200
+
+
+def test_clients_with_different_keys_are_limited_separately(assistant: Any) -> None:
+    app = limited_app(
+        assistant, api_key="key-a, key-b", rate_limit_per_minute=1, rate_limit_burst=2
+    )
+    a, b = ({"Authorization": f"Bearer key-{name}"} for name in "ab")
+    with serve(app) as url:
+        ask = f"{url}/v1/retrieve"
+        assert [post(ask, {"question": Q}, headers=a).status_code for _ in range(2)] == [200] * 2
+        assert assert_refused(post(ask, {"question": Q}, headers=a)) == 60
+        assert post(ask, {"question": Q}, headers=b).status_code == 200  # b has its own
+        # A wrong key is turned away before admission: it neither spends nor gets a 429.
+        assert post(ask, {"question": Q}, headers={"Authorization": "Bearer x"}).status_code == 401
+        assert post(ask, {"question": Q}, headers=b).status_code == 200
+        assert_refused(post(ask, {"question": Q}, headers=b))
+
+
+class Gated:
+    """The shared assistant with answers that wait for `gate` (a stream after its first
+    event), and `entered` released as each one starts waiting."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner, self.gate, self.entered = inner, threading.Event(), threading.Semaphore(0)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+    def ask(self, *args: Any, **kwargs: Any) -> Any:
+        self.entered.release()
+        self.gate.wait(30)
+        return self.inner.ask(*args, **kwargs)
+
+    def stream(self, *args: Any, **kwargs: Any) -> Iterator[Any]:
+        events = self.inner.stream(*args, **kwargs)
+        yield next(events)
+        self.entered.release()
+        self.gate.wait(30)
+        yield from events
+
+
+def in_thread(fn: Any, *args: Any, **kwargs: Any) -> tuple[threading.Thread, list[Any]]:
+    out: list[Any] = []
+    thread = threading.Thread(target=lambda: out.append(fn(*args, **kwargs)), daemon=True)
+    thread.start()
+    return thread, out
+
+
+def streamed(url: str) -> tuple[int, str]:
+    body = {"messages": [msg("user", Q)], "stream": True}
+    with httpx.stream("POST", url, json=body, timeout=60) as response:
+        return response.status_code, response.read().decode()
+
+
+def test_answers_beyond_the_inflight_bound_are_429_and_streams_hold_their_slot(
+    assistant: Any,
+) -> None:
+    gated = Gated(assistant)
+    settings = make_settings(
+        assistant.settings.data_dir,
+        backend="extractive",
+        max_inflight_answers=2,
+        inflight_wait_s=0.2,
+    )
+    with serve(create_api(gated, settings)) as url:  # type: ignore[arg-type]
+        slow_ask, asked = in_thread(post, f"{url}/v1/ask", {"question": Q})
+        slow_stream, stream = in_thread(streamed, f"{url}/v1/chat/completions")
+        for _ in range(2):
+            assert gated.entered.acquire(timeout=30)
+        # Both slots taken, one by a stream that has already sent its first chunk.
+        refused = post(f"{url}/v1/chat/completions", {"messages": [msg("user", Q)]})
+        assert assert_refused(refused, "server busy", "2 answers in progress") == 1
+        assert httpx.get(f"{url}/healthz").status_code == 200  # never queued behind answers
+        gated.gate.set()
+        for thread in (slow_ask, slow_stream):
+            thread.join(60)
+        assert asked[0].status_code == 200
+        assert stream[0][0] == 200 and stream[0][1].rstrip().endswith("data: [DONE]")
+        assert post(f"{url}/v1/ask", {"question": Q}).status_code == 200  # slots came back
+
+
+def test_a_request_waits_briefly_for_a_free_slot(assistant: Any) -> None:
+    gated = Gated(assistant)
+    settings = make_settings(
+        assistant.settings.data_dir,
+        backend="extractive",
+        max_inflight_answers=1,
+        inflight_wait_s=10,
+    )
+    with serve(create_api(gated, settings)) as url:  # type: ignore[arg-type]
+        first, first_out = in_thread(post, f"{url}/v1/ask", {"question": Q})
+        assert gated.entered.acquire(timeout=30)
+        second, second_out = in_thread(post, f"{url}/v1/retrieve", {"question": Q})
+        time.sleep(0.3)
+        assert not second_out  # waiting for the slot, not refused
+        gated.gate.set()
+        for thread in (first, second):
+            thread.join(60)
+        assert first_out[0].status_code == second_out[0].status_code == 200
+
+
+def test_ui_questions_spend_the_same_rate_limit(assistant: Any, tmp_path: Any) -> None:
+    from ui.layout import mount_ui
+
+    settings = make_settings(
+        tmp_path, backend="extractive", rate_limit_per_minute=1, rate_limit_burst=1
+    )
+    app = mount_ui(create_api(assistant, settings), assistant, settings)
+    with serve(app, lifespan="on") as url, httpx.Client(base_url=url, timeout=60) as client:
+        session = UISession(client)
+        assert session.ask(Q)
+        with pytest.raises(UIError) as refused:
+            session.ask(Q)
+        assert "HTTP 429" in str(refused.value) and "rate limit" in str(refused.value)
+        joined = client.post("/gradio_api/queue/join", json={})
+        assert joined.status_code == 429 and "rate limit" in joined.json()["detail"]
+        assert "retry-after" in joined.headers
+        assert post(f"{url}/v1/retrieve", {"question": Q}).status_code == 429  # same client

@@ -347,22 +347,37 @@ def test_answers_share_one_queue_limit(assistant: Any, tmp_path: Path) -> None:
     assert {(f.concurrency_id, f.concurrency_limit) for f in answer} == {("answer", 3)}
 
 
-def test_protected_ui_takes_the_api_key_as_password(assistant: Any, tmp_path: Path) -> None:
-    settings = make_settings(tmp_path, backend="extractive", api_key="s3cret-key", protect_ui=True)
-    with (
-        serve(served_app(assistant, settings), lifespan="on") as url,
-        httpx.Client(base_url=url) as client,
-    ):
-        assert client.get("/config").status_code == 401
-        bad = client.post("/login", data={"username": "me", "password": "wrong"})
-        assert bad.status_code == 400
-        assert client.get("/config").status_code == 401
-        good = client.post("/login", data={"username": "me", "password": "s3cret-key"})
-        assert good.status_code == 200
-        assert client.get("/config").status_code == 200
-    open_settings = make_settings(tmp_path, backend="extractive", api_key="s3cret-key")
-    with serve(served_app(assistant, open_settings), lifespan="on") as url:
-        assert httpx.get(f"{url}/config").status_code == 200  # protect_ui off: UI open
+def test_with_an_api_key_the_ui_asks_for_it_by_default(assistant: Any, tmp_path: Path) -> None:
+    # Secure by default: no protect_ui given. Each of several keys is a password.
+    settings = make_settings(tmp_path, backend="extractive", api_key="s3cret-key,other-key")
+    with serve(served_app(assistant, settings), lifespan="on") as url:
+        for key in ("s3cret-key", "other-key"):
+            with httpx.Client(base_url=url) as client:
+                assert client.get("/config").status_code == 401
+                bad = client.post("/login", data={"username": "me", "password": "wrong"})
+                assert bad.status_code == 400
+                both = client.post(
+                    "/login", data={"username": "me", "password": "s3cret-key,other-key"}
+                )
+                assert both.status_code == 400  # the list is not a password
+                assert client.get("/config").status_code == 401
+                good = client.post("/login", data={"username": "me", "password": key})
+                assert good.status_code == 200
+                assert client.get("/config").status_code == 200
+
+
+def test_protect_ui_false_opts_out_and_no_key_means_no_login(
+    assistant: Any, tmp_path: Path
+) -> None:
+    opted_out = make_settings(
+        tmp_path, backend="extractive", api_key="s3cret-key", protect_ui=False
+    )
+    with serve(served_app(assistant, opted_out), lifespan="on") as url:
+        assert httpx.get(f"{url}/config").status_code == 200  # the UI is open
+        assert httpx.post(f"{url}/v1/ask", json={"question": "x"}).status_code == 401
+    keyless = make_settings(tmp_path, backend="extractive")  # protect_ui true, nothing to ask
+    with serve(served_app(assistant, keyless), lifespan="on") as url:
+        assert httpx.get(f"{url}/config").status_code == 200
 
 
 def test_app_serves_on_an_empty_store(embed_model: Any, tmp_path: Path) -> None:

@@ -243,15 +243,15 @@ def build_ui(assistant: Assistant, settings: Settings) -> gr.Blocks:
 
 
 def _auth(settings: Settings) -> Callable[[str, str], bool] | None:
-    """With an API key and protect_ui, the UI login takes the key as its password."""
-    if settings.api_key is None or not settings.protect_ui:
-        return None
-    key = settings.api_key.get_secret_value()
-    if not key:
+    """With an API key set, the UI login takes a key as its password, unless protect_ui is
+    false: a server that guards its API should not leave the same answers open in a browser."""
+    keys = settings.api_keys()
+    if not keys or not settings.protect_ui:
         return None
 
     def check(username: str, password: str) -> bool:
-        return secrets.compare_digest(password.encode(), key.encode())
+        matches = [secrets.compare_digest(password.encode(), key.encode()) for key in keys]
+        return any(matches)
 
     return check
 

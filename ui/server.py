@@ -68,6 +68,9 @@ def _serve(app: Any, assistant: Any, settings: Any, verbose: bool) -> None:
         host=settings.host,
         port=settings.port,
         log_level="debug" if verbose else "warning",
+        # uvicorn would take X-Forwarded-For from any local connection by default; whether
+        # that header is believed is RAG_TRUST_PROXY's call alone (rag.api.admission).
+        proxy_headers=False,
         timeout_graceful_shutdown=5,
     )
     Server(config).run()

@@ -25,8 +25,13 @@ def error_response(
     kind: str,
     param: str | None = None,
     headers: dict[str, str] | None = None,
+    detail: str | None = None,
 ) -> JSONResponse:
-    body = {"error": {"message": message, "type": kind, "param": param, "code": str(status)}}
+    body: dict[str, Any] = {
+        "error": {"message": message, "type": kind, "param": param, "code": str(status)}
+    }
+    if detail is not None:  # what Gradio's page reads from a refused request (FastAPI's key)
+        body["detail"] = detail
     return JSONResponse(body, status_code=status, headers=headers)
 
 

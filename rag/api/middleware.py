@@ -23,11 +23,13 @@ def _is_v1(path: str) -> bool:
     return path == "/v1" or path.startswith("/v1/")
 
 
-def _authorized(header: str | None, key: str) -> bool:
+def _authorized(header: str | None, keys: list[str]) -> bool:
     scheme, _, token = (header or "").partition(" ")
     if scheme.lower() != "bearer":
         return False
-    return hmac.compare_digest(token.strip().encode(), key.encode())
+    # Every key is compared, so the time taken does not tell which one nearly matched.
+    matches = [hmac.compare_digest(token.strip().encode(), key.encode()) for key in keys]
+    return any(matches)
 
 
 def _is_json(content_type: str | None) -> bool:
@@ -78,9 +80,9 @@ class V1Guard:
     so an unauthenticated caller learns nothing and no handler sees an oversized body."""
 
     def __init__(
-        self, app: ASGIApp, api_key: str | None, max_body: int, json_paths: set[str]
+        self, app: ASGIApp, api_keys: list[str], max_body: int, json_paths: set[str]
     ) -> None:
-        self.app, self.api_key, self.max_body = app, api_key, max_body
+        self.app, self.api_keys, self.max_body = app, api_keys, max_body
         self.json_paths = json_paths  # POST routes that take JSON; elsewhere routing answers
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -88,7 +90,7 @@ class V1Guard:
             await self.app(scope, receive, send)
             return
         headers = Headers(scope=scope)
-        if self.api_key and not _authorized(headers.get("authorization"), self.api_key):
+        if self.api_keys and not _authorized(headers.get("authorization"), self.api_keys):
             await error_response(
                 401,
                 "missing or invalid API key: send `Authorization: Bearer <key>`",

@@ -12,4 +12,6 @@ def make_settings(data_dir: Path, **overrides: Any) -> Any:
     from rag.settings import Settings
 
     overrides.setdefault("corpus_paths", [FIXTURE_CORPUS])
+    # Test servers take hundreds of requests from one address; the admission tests set it.
+    overrides.setdefault("rate_limit_per_minute", 0)
     return Settings(_env_file=None, data_dir=data_dir, **overrides)

@@ -38,14 +38,14 @@ def test_environment_variables_are_read(monkeypatch: pytest.MonkeyPatch) -> None
     monkeypatch.setenv("RAG_DATA_DIR", "/srv/rag")
     monkeypatch.setenv("RAG_CHROMA_HOST", "db.internal")
     monkeypatch.setenv("RAG_CHROMA_PORT", "9000")
-    monkeypatch.setenv("RAG_PROTECT_UI", "true")
+    monkeypatch.setenv("RAG_PROTECT_UI", "false")  # the default is true
     monkeypatch.setenv("rag_retrieval_mode", "bm25")  # names are case-insensitive
     s = Settings(_env_file=None)
     assert (s.top_k, s.data_dir, s.retrieval_mode, s.protect_ui) == (
         7,
         Path("/srv/rag"),
         "bm25",
-        True,
+        False,
     )
     assert s.store_location() == "chroma server http://db.internal:9000"
     # Explicit arguments win over the environment.

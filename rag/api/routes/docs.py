@@ -14,6 +14,8 @@ _REASONS = {
     413: f"Body larger than {MAX_BODY_BYTES:,} bytes.",
     415: "Content-Type is not application/json.",
     422: "A field is invalid; the message names it.",
+    429: "Over the client's rate limit, or the server's answers in flight; retry after "
+    "`Retry-After` seconds.",
     502: "The language model failed.",
     503: "The paper store is unreachable or empty.",
     504: "The language model timed out.",
@@ -30,8 +32,8 @@ class ErrorDocs:
 
     def __init__(self, auth: bool) -> None:
         self.auth: tuple[int, ...] = (401,) if auth else ()
-        self.body = error_docs(400, *self.auth, 413, 415, 422, 503)
-        self.answer = error_docs(400, *self.auth, 413, 415, 422, 502, 503, 504)
+        self.body = error_docs(400, *self.auth, 413, 415, 422, 429, 503)
+        self.answer = error_docs(400, *self.auth, 413, 415, 422, 429, 502, 503, 504)
 
     def plain(self, *statuses: int) -> Responses:
         return error_docs(*self.auth, *statuses)
