@@ -84,6 +84,29 @@ class Settings(BaseSettings):
         "in `data_dir/chroma`, which only one process may open at a time.",
     )
     chroma_port: int = Field(8000, description="Chroma server port (with `chroma_host`).")
+    store_write_batch: int = Field(
+        1000,
+        ge=1,
+        description="Records per write request to a Chroma server (at most the server's own "
+        "limit): small enough to finish well within the 30 s request timeout on a 100x store "
+        "(5,461 did not); halved after a write times out, doubled back after 8 writes in a "
+        "row succeed. Embedded stores use Chroma's limit.",
+    )
+    store_write_retries: int = Field(
+        5,
+        ge=0,
+        le=20,
+        description="Retries of a Chroma server write after a timeout or a lost connection, "
+        "pausing 1, 2, 4 … s (at most 30); then the ingest stops with an error and a re-run "
+        "finishes it.",
+    )
+    refresh_seconds: float = Field(
+        5.0,
+        ge=0,
+        description="How often `rag serve` checks the store's generation (one small read) and, "
+        "when an ingest has committed a change, reloads its catalogue and BM25 index in the "
+        "background; 0: never (restart to see new papers).",
+    )
 
     # --- embeddings ----------------------------------------------------------------
     embed_backend: Literal["local", "openai"] = Field(

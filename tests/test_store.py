@@ -155,3 +155,86 @@ def test_unreachable_server_is_a_store_error(tmp_path: Path) -> None:
     settings = make_settings(tmp_path, chroma_host="127.0.0.1", chroma_port=free_port())
     with pytest.raises(StoreError, match=r"chroma server http://127\.0\.0\.1:\d+"):
         PaperStore(settings)
+
+
+# --- a Chroma server: the generation replicas poll, writes that outlast timeouts ---------
+
+
+@pytest.fixture
+def server_settings(chroma_server: tuple[str, int], tmp_path: Path, request: Any) -> Any:
+    host, port = chroma_server
+    name = f"store-{request.node.name}"[:50].replace("_", "-").strip("-")
+    return make_settings(tmp_path / "data", chroma_host=host, chroma_port=port, collection=name)
+
+
+@pytest.mark.chroma_server
+def test_the_generation_moves_once_per_commit_and_is_read_afresh(server_settings: Any) -> None:
+    writer, replica = PaperStore(server_settings), PaperStore(server_settings)  # two clients
+    start = replica.generation()
+    assert start[1] == 0
+    writer.mark_writing(True)
+    writer.upsert_papers([(papers(1)[0], 1)])
+    assert replica.generation() == start  # nothing committed yet: replicas keep their view
+    writer.mark_writing(False)
+    first = replica.generation()
+    assert first == (start[0], 1)
+    # A writer that opened the store before that commit still moves it on, never back.
+    late = PaperStore(server_settings)
+    writer.mark_writing(True)
+    writer.mark_writing(False)
+    late.mark_writing(True)
+    late.mark_writing(False)
+    assert replica.generation() == (start[0], 3)
+
+
+@pytest.mark.chroma_server
+def test_a_rebuild_elsewhere_is_followed(server_settings: Any) -> None:
+    writer, replica = PaperStore(server_settings), PaperStore(server_settings)
+    seen = replica.generation()
+    writer.drop()  # `rag ingest --rebuild` in another process: new collections
+    writer.upsert_papers([(papers(1)[0], 1)])
+    moved = replica.generation()
+    assert moved[0] != seen[0]
+    assert replica.follow(moved) and not replica.follow(moved)
+    assert replica.counts() == (1, 0)
+
+
+@pytest.mark.chroma_server
+def test_server_writes_are_batched_below_the_server_limit(server_settings: Any) -> None:
+    store = PaperStore(server_settings)
+    assert store.max_batch == server_settings.store_write_batch < store.client.get_max_batch_size()
+    embedded = PaperStore(make_settings(server_settings.data_dir))
+    assert embedded.max_batch == embedded.client.get_max_batch_size()
+
+
+@pytest.mark.chroma_server
+def test_server_write_timeouts_are_retried_then_reported(
+    server_settings: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import httpx
+
+    store = PaperStore(server_settings)
+    slept: list[float] = []
+    store.policy.sleep = slept.append
+    store.max_batch = 4
+    real = store.chunks.upsert
+    faults = {"left": 2}
+
+    def times_out_after_writing(**kwargs: Any) -> None:
+        real(**kwargs)  # the server finishes the write; the client stops waiting
+        if faults["left"]:
+            faults["left"] -= 1
+            raise httpx.ReadTimeout("timed out")
+
+    monkeypatch.setattr(store.chunks, "upsert", times_out_after_writing)
+    sample = papers(5)
+    store.add_chunk_nodes([node for p in sample for node in nodes_for(p, 2)])
+    # 4 then 2 timed out (written all the same); 1 at a time until 8 in a row, then 2.
+    assert store.counts() == (0, 10) and slept == [1.0, 2.0] and store.max_batch == 2
+    ids = sorted(store.chunks.get(include=[])["ids"])
+    assert ids == sorted(f"{p.id}::{i}" for p in sample for i in range(2))  # no duplicates
+
+    faults["left"] = 99
+    with pytest.raises(StoreError, match="re-running `rag ingest` finishes the rest"):
+        store.add_chunk_nodes(nodes_for(papers(6)[5], 2))
+    assert len(slept) == 2 + server_settings.store_write_retries

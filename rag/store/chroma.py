@@ -4,6 +4,10 @@ Two collections: `<name>` holds the embedded chunks (read by llama-index's
 ChromaVectorStore); `<name>_papers` holds one record per paper with its content hash
 and chunk count. A paper record is written only after all its chunks, so a paper with
 chunks but no matching record is an interrupted write that the next ingest repairs.
+
+The papers collection's metadata also carries the store's *generation*, bumped once by
+each ingest that commits a change: other processes serving the same Chroma server poll
+it (one small read) to learn when to reload (rag.refresh).
 """
 
 from __future__ import annotations
@@ -21,7 +25,8 @@ from chromadb.api.models.Collection import Collection
 from chromadb.api.types import Where
 from chromadb.config import Settings as ChromaSettings
 from chromadb.errors import ChromaError
-from llama_index.core.schema import BaseNode, TextNode
+from llama_index.core.schema import BaseNode, MetadataMode, TextNode
+from llama_index.core.vector_stores.utils import node_to_metadata_dict
 from llama_index.vector_stores.chroma import ChromaVectorStore
 
 from rag.errors import ModelMismatchError, translate
@@ -33,6 +38,7 @@ from rag.store.nodes import (
     paper_from_record,
     paper_metadata,
 )
+from rag.store.writes import WritePolicy, retried, write_batched
 from rag.types import Paper
 
 log = logging.getLogger(__name__)
@@ -42,6 +48,10 @@ READ_PAGE = 2_000
 SERVER_TIMEOUT_S = 30.0
 SERVER_CONNECT_TIMEOUT_S = 5.0
 WRITING_FLAG = "ingest_in_progress"
+GENERATION = "generation"
+# What a replica compares between polls: the papers collection's id (new after a
+# `--rebuild`, which drops and recreates it) and the generation it carries.
+Generation = tuple[str, int]
 
 
 def make_client(settings: Settings) -> ClientAPI:
@@ -87,10 +97,22 @@ class PaperStore:
             self.papers: Collection = self.client.get_or_create_collection(
                 f"{name}_papers", embedding_function=None
             )
-            self.max_batch = int(self.client.get_max_batch_size())
+            limit = int(self.client.get_max_batch_size())
         except Exception as exc:
             raise translate(exc, "open", self.location) from exc
+        if self.settings.chroma_host:  # an embedded write has no HTTP timeout to stay under
+            limit = min(limit, self.settings.store_write_batch)
+        self.policy = WritePolicy(batch=limit, retries=self.settings.store_write_retries)
         self.vector_store = ChromaVectorStore(chroma_collection=self.chunks)
+
+    @property
+    def max_batch(self) -> int:
+        """Records per write request (shrinks when a server write times out)."""
+        return self.policy.batch
+
+    @max_batch.setter
+    def max_batch(self, value: int) -> None:
+        self.policy.batch = self.policy.ceiling = value
 
     # --- model bookkeeping ----------------------------------------------------------
     def recorded_model(self) -> tuple[str, int] | None:
@@ -121,18 +143,41 @@ class PaperStore:
         meta.pop("hnsw:space", None)  # fixed at creation; modify() refuses to change it
         meta.update({"embed_model": name, "embed_dim": dim})
         with self._writing():
-            self.chunks.modify(metadata=meta)
+            retried(lambda: self.chunks.modify(metadata=meta), self.policy)
 
     def mark_writing(self, writing: bool) -> None:
         """Flag an ingest in progress (cleared when it completes): a run that finds the flag
-        set knows the last one died mid-write and scans every chunk (ingest.repair)."""
-        meta = dict(self.papers.metadata or {})
-        meta[WRITING_FLAG] = writing
+        set knows the last one died mid-write and scans every chunk (ingest.repair).
+        Clearing it commits the ingest: the generation moves on in the same write, so
+        replicas see the change only once it is complete."""
         with self._writing():
-            self.papers.modify(metadata=meta)
+            # Read afresh: this object's metadata is as it was opened, and writing back a
+            # generation another process has since moved on would let a poller miss one.
+            meta = dict(self._fresh_papers().metadata or {})
+            meta[WRITING_FLAG] = writing
+            if not writing:
+                meta[GENERATION] = int(meta.get(GENERATION, 0)) + 1
+            retried(lambda: self.papers.modify(metadata=meta), self.policy)
 
     def was_interrupted(self) -> bool:
         return bool((self.papers.metadata or {}).get(WRITING_FLAG))
+
+    def generation(self) -> Generation:
+        """The store's current generation, read afresh: one small request, for polling."""
+        with self._reading():
+            fresh = self._fresh_papers()
+        return str(fresh.id), int((fresh.metadata or {}).get(GENERATION, 0))
+
+    def _fresh_papers(self) -> Collection:
+        return self.client.get_collection(self.papers.name, embedding_function=None)
+
+    def follow(self, seen: Generation) -> bool:
+        """Reopen the collections if `seen` names other ones than this process has open
+        (another process ran `rag ingest --rebuild`); True if it did."""
+        if seen[0] == str(self.papers.id):
+            return False
+        self._open_collections()
+        return True
 
     # --- reads ----------------------------------------------------------------------
     def _pages(self, collection: Collection, include: list[Any]) -> Iterator[Any]:
@@ -222,42 +267,55 @@ class PaperStore:
         except (ChromaError, OSError, httpx.HTTPError) as exc:
             raise translate(exc, "write", self.location) from exc
 
-    def _batches(self, items: Sequence[Any]) -> Iterator[Sequence[Any]]:
-        for start in range(0, len(items), self.max_batch):
-            yield items[start : start + self.max_batch]
-
     def add_chunk_nodes(self, nodes: Sequence[BaseNode]) -> None:
+        """Write chunks as upserts (llama-index's ChromaVectorStore.add would `add`), so a
+        batch sent again after a timeout the server did finish is harmless."""
         with self._writing():
-            for batch in self._batches(nodes):
-                self.vector_store.add(list(batch))
+            write_batched(nodes, self._upsert_chunks, self.policy)
+
+    def _upsert_chunks(self, batch: Sequence[BaseNode]) -> None:
+        flat = self.vector_store.flat_metadata
+        metadatas: list[Any] = []
+        for node in batch:  # the record shape ChromaVectorStore.add writes and reads back
+            meta = node_to_metadata_dict(node, remove_text=True, flat_metadata=flat)
+            metadatas.append({k: "" if v is None else v for k, v in meta.items()})
+        vectors: list[Sequence[float]] = [node.get_embedding() for node in batch]
+        self.chunks.upsert(
+            ids=[node.node_id for node in batch],
+            embeddings=vectors,
+            metadatas=metadatas,
+            documents=[node.get_content(metadata_mode=MetadataMode.NONE) for node in batch],
+        )
 
     def upsert_papers(self, papers: Sequence[tuple[Paper, int]]) -> None:
         with self._writing():
-            for batch in self._batches(papers):
-                # Paper records are looked up by id, never by vector; Chroma wants one anyway.
-                dummy: list[Sequence[float]] = [[1.0] for _ in batch]
-                self.papers.upsert(
-                    ids=[p.id for p, _ in batch],
-                    documents=[p.abstract for p, _ in batch],
-                    metadatas=[paper_metadata(p, n) for p, n in batch],
-                    embeddings=dummy,
-                )
+            write_batched(papers, self._upsert_paper_records, self.policy)
+
+    def _upsert_paper_records(self, batch: Sequence[tuple[Paper, int]]) -> None:
+        # Paper records are looked up by id, never by vector; Chroma wants one anyway.
+        dummy: list[Sequence[float]] = [[1.0] for _ in batch]
+        self.papers.upsert(
+            ids=[p.id for p, _ in batch],
+            documents=[p.abstract for p, _ in batch],
+            metadatas=[paper_metadata(p, n) for p, n in batch],
+            embeddings=dummy,
+        )
 
     def delete_chunks(self, chunk_ids: Sequence[str]) -> None:
         with self._writing():
-            for batch in self._batches(list(chunk_ids)):
-                self.chunks.delete(ids=list(batch))
+            write_batched(list(chunk_ids), lambda b: self.chunks.delete(ids=list(b)), self.policy)
 
     def delete_chunks_of(self, paper_ids: Sequence[str]) -> None:
+        def delete(batch: Sequence[str]) -> None:
+            # cast: mypy cannot see "$in" as the Literal key chromadb's Where type wants.
+            self.chunks.delete(where=cast(Where, {"paper_id": {"$in": list(batch)}}))
+
         with self._writing():
-            for batch in self._batches(list(paper_ids)):
-                # cast: mypy cannot see "$in" as the Literal key chromadb's Where type wants.
-                self.chunks.delete(where=cast(Where, {"paper_id": {"$in": list(batch)}}))
+            write_batched(list(paper_ids), delete, self.policy)
 
     def delete_papers(self, paper_ids: Sequence[str]) -> None:
         with self._writing():
-            for batch in self._batches(list(paper_ids)):
-                self.papers.delete(ids=list(batch))
+            write_batched(list(paper_ids), lambda b: self.papers.delete(ids=list(b)), self.policy)
 
     def drop(self) -> None:
         """Delete both collections (for `--rebuild`) and recreate them empty."""

@@ -191,8 +191,8 @@ def ingest(
         store.delete_chunks_of(gone)
         store.delete_papers(gone)
         report.pruned = len(gone)
-    if todo or gone or store.was_interrupted():
-        store.mark_writing(False)
+    if todo or gone or report.repaired or store.was_interrupted():
+        store.mark_writing(False)  # the commit: replicas reload on the new generation
     report.papers, report.chunks = store.counts()
     report.seconds = time.perf_counter() - started
     return report
