@@ -50,6 +50,9 @@ class Assistant:
         self.activity = AnswerActivity()
         self.warmup = Warmup(self.activity)
         self.pipeline: Pipeline | None = None
+        # One rebuild at a time (the store watcher and a UI page load may both ask); the
+        # pipeline in use is replaced only when the new one is complete.
+        self._reload_lock = threading.Lock()
         self.reload()
 
     @classmethod
@@ -59,20 +62,25 @@ class Assistant:
 
     # --- the current store state -----------------------------------------------------
     def reload(self) -> bool:
-        """Rebuild the pipeline if the store changed since the last load (after an ingest)."""
-        fingerprint = self.store.fingerprint()
-        if self.pipeline is not None and fingerprint == self.pipeline.fingerprint:
-            return False
-        self.pipeline = Pipeline.build(
-            self.settings,
-            self.store,
-            self.embed_model,
-            self.synthesizer,
-            fingerprint,
-            planner_llm=self.llm if self.settings.llm_planner else None,
-        )
-        self.warmup.restart(self.pipeline.scorer, self.pipeline.catalogue.values())
-        return True
+        """Rebuild the pipeline if the store changed since the last load (after an ingest).
+
+        Questions keep being answered by the current pipeline while the new one is built
+        (catalogue, BM25 index): each takes the pipeline once, when it starts."""
+        with self._reload_lock:
+            fingerprint = self.store.fingerprint()
+            if self.pipeline is not None and fingerprint == self.pipeline.fingerprint:
+                return False
+            pipeline = Pipeline.build(
+                self.settings,
+                self.store,
+                self.embed_model,
+                self.synthesizer,
+                fingerprint,
+                planner_llm=self.llm if self.settings.llm_planner else None,
+            )
+            self.pipeline = pipeline  # one reference swap: atomic for readers
+            self.warmup.restart(pipeline.scorer, pipeline.catalogue.values())
+            return True
 
     def _current(self) -> Pipeline:
         assert self.pipeline is not None  # built in __init__

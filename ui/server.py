@@ -48,6 +48,21 @@ def _banner(assistant: Any, settings: Any, port: int) -> None:
     )
 
 
+def _watch_store(assistant: Any, settings: Any) -> None:
+    """Follow ingests by other processes into the same store (README: Replicas)."""
+    from rag.refresh import StoreWatcher
+
+    def reloaded(generation: tuple[str, int], seconds: float) -> None:
+        papers = len(assistant.catalogue)
+        print(
+            f"icml-rag: store generation {generation[1]}: reloaded in {seconds:.1f}s — "
+            f"{papers:,} papers",
+            flush=True,
+        )
+
+    StoreWatcher(assistant, settings.refresh_seconds, on_reload=reloaded).start()
+
+
 def _serve(app: Any, assistant: Any, settings: Any, verbose: bool) -> None:
     import uvicorn
 
@@ -62,6 +77,7 @@ def _serve(app: Any, assistant: Any, settings: Any, verbose: bool) -> None:
             _banner(assistant, settings, port)
             if settings.warm_evidence:  # after "ready": it must not delay the first answer
                 assistant.start_warmup()
+            _watch_store(assistant, settings)
 
     config = uvicorn.Config(
         app,
