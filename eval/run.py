@@ -231,6 +231,8 @@ def run_eval(
         "abstain_threshold": settings.abstain_threshold,
         "candidate_chunks": settings.candidate_chunks,
         "rrf_k": settings.rrf_k,
+        "fusion": settings.fusion,
+        "fusion_dense_weight": settings.fusion_dense_weight,
         "unknown_gold_ids": unknown,
         "git_commit": git_commit(),
         "started": datetime.now().isoformat(timespec="seconds"),
