@@ -199,7 +199,9 @@ class ChatController:
     def side_panel(self) -> str:
         """Backend and corpus facts as HTML (refreshed on every page load)."""
         try:
-            self.assistant.reload()  # picks up an ingest into a shared Chroma server
+            if not self.assistant.settings.refresh_seconds:
+                # No store watcher (rag serve starts one): a page load picks up an ingest.
+                self.assistant.reload()
             stats = self.assistant.stats()
         except Exception as exc:  # the panel must not break the page; answering reports it
             log.warning("reading store stats failed: %s", exc)
