@@ -19,7 +19,7 @@ from rag.answer.synthesizer import Synthesizer
 from rag.errors import ModelMismatchError
 from rag.plan.llm_planner import QuestionPlanner
 from rag.plan.parser import QuestionParser
-from rag.retrieval.bm25 import BM25Index
+from rag.retrieval.bm25 import BM25Index, BM25sIndex
 from rag.retrieval.retriever import PaperRetriever
 from rag.sets.metadata import MetadataAnswerer
 from rag.sets.similar import SimilarPapers, similar_answer
@@ -75,8 +75,9 @@ class Pipeline:
         #    the question parser and exact answers that read them
         catalogue = store.load_papers()
         metadata = Catalogue(catalogue)
-        # 2. the lexical index of this store state (read from disk, or built and saved)
-        bm25 = BM25Index(store, settings, fingerprint)
+        # 2. the lexical index, brought in step with this store state (rag.store.lexical)
+        lexical = BM25Index if settings.lexical == "store" else BM25sIndex
+        bm25 = lexical(store, settings, fingerprint)
         # 3. retrieval: dense over Chroma + BM25, fused per paper
         retriever = PaperRetriever(settings.retrieval, store, embed_model, catalogue, bm25)
         # 4. evidence: sentence scoring with the catalogue's term statistics

@@ -189,6 +189,12 @@ class Settings(BaseSettings):
         "Fitted on eval/datasets/dev.jsonl and SciTLDR dev (flat between 0.35 and 0.5).",
     )
     rrf_k: float = Field(60.0, gt=0, description="Reciprocal-rank-fusion constant (fusion=rrf).")
+    lexical: Literal["store", "bm25s"] = Field(
+        "store",
+        description="The BM25 index: store (on disk in data_dir/lexical, synced by paper at "
+        "ingest and at open; opens in milliseconds at any size) or bm25s (built in memory "
+        "from every chunk when the store changes; the earlier index, kept for comparison).",
+    )
 
     # --- answering --------------------------------------------------------------------
     backend: BackendName = Field(

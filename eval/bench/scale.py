@@ -2,8 +2,8 @@
 
 For each store kind (the embedded PersistentClient, a real `chroma run` server) and each
 multiple N: a fresh process builds the synthetic store (eval.bench.synth, timed), then
-another fresh process opens an Assistant over it and times dense, bm25 and hybrid
-retrieval (eval.bench.scale_query). Each store lives in its own temporary directory,
+another fresh process syncs the store's lexical index (as `rag ingest` would), opens an
+Assistant over it and times dense, bm25 and hybrid retrieval (eval.bench.scale_query). Each store lives in its own temporary directory,
 removed after its row is measured. The server is started for each store and stopped
 after it, so its memory is that store's alone.
 """
@@ -74,6 +74,8 @@ def measure_cell(
             "build_wall_s": build["wall_s"],
             "build_peak_rss_mb": build["peak_rss_mb"],
             "mean_cosine_to_real": build["mean_cosine_to_real"],
+            "lexical": query.get("lexical"),
+            "lexical_sync_s": query.get("lexical_sync_s"),
             "open_s": query["open_s"],
             "query_process_peak_rss_mb": query["peak_rss_mb"],
             "query_process_rss_after_open_mb": query["rss_after_open_mb"],

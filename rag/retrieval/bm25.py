@@ -1,7 +1,11 @@
-"""BM25 over all chunks: llama-index's `BM25Retriever` (bm25s), built once per store state.
+"""BM25 over all chunks, as llama-index retrievers.
 
-The index is persisted under `data_dir/bm25/<collection>-<fingerprint>` so a restart does
-not rebuild it; a new store state (an ingest) gets a new index and the old one is removed.
+`BM25Index` (the default, `RAG_LEXICAL=store`) reads the lexical index that lives with the
+store (rag.store.lexical: on disk, synced by paper, opened in milliseconds at any size).
+`BM25sIndex` (`RAG_LEXICAL=bm25s`) is the earlier in-memory index: llama-index's
+`BM25Retriever` (bm25s) built from every chunk per store fingerprint, persisted under
+`data_dir/bm25/<collection>-<fingerprint>`; kept for comparison. Both rank the same tokens
+with the same BM25 variant, so their scores agree.
 """
 
 from __future__ import annotations
@@ -15,12 +19,15 @@ import bm25s
 import numpy as np
 from bm25s.stopwords import STOPWORDS_EN
 from llama_index.core.base.base_retriever import BaseRetriever
+from llama_index.core.callbacks import CallbackManager
 from llama_index.core.schema import BaseNode, NodeWithScore, QueryBundle
 from llama_index.core.vector_stores.utils import metadata_dict_to_node
 from llama_index.retrievers.bm25 import BM25Retriever
 
 from rag.settings import Settings
 from rag.store.chroma import PaperStore
+from rag.store.lexical import LexicalIndex, open_index
+from rag.store.nodes import node_from_record
 from rag.text import STOPWORDS
 
 log = logging.getLogger(__name__)
@@ -30,8 +37,47 @@ QUERY_STOPWORDS = sorted(STOPWORDS | set(STOPWORDS_EN))
 
 
 def bm25_index_path(settings: Settings, fingerprint: str) -> Path:
-    """Where the BM25 index of one store state lives (a new fingerprint, a new index)."""
+    """Where the bm25s index of one store state lives (a new fingerprint, a new index);
+    with the store's lexical index (the default), its folder, synced by `rag ingest`."""
+    if settings.lexical == "store":
+        from rag.store.lexical import index_dir
+
+        return index_dir(settings)
+    return _bm25s_path(settings, fingerprint)
+
+
+def _bm25s_path(settings: Settings, fingerprint: str) -> Path:
     return settings.data_dir / "bm25" / f"{settings.collection}-{fingerprint}"
+
+
+class LexicalRetriever(BaseRetriever):
+    """One call's retriever over the store's lexical index, limited to `allowed` papers."""
+
+    def __init__(self, index: LexicalIndex, top_k: int, allowed: set[str] | None) -> None:
+        super().__init__(callback_manager=CallbackManager([]))
+        self.index = index
+        self.top_k = top_k
+        self.allowed = allowed
+
+    def _retrieve(self, query_bundle: QueryBundle) -> list[NodeWithScore]:
+        hits = self.index.search(query_bundle.query_str, self.top_k, self.allowed)
+        return [
+            NodeWithScore(node=node_from_record(h.chunk_id, h.text, h.meta), score=h.score)
+            for h in hits
+        ]
+
+
+class BM25Index:
+    """The store's lexical index, synced with the store when opened (rag.store.lexical)."""
+
+    def __init__(self, store: PaperStore, settings: Settings, fingerprint: str) -> None:
+        del fingerprint  # the index follows the store's generation, not a fingerprint
+        self.index = open_index(settings, store)
+
+    def make_retriever(self, top_k: int, allowed: set[str] | None) -> BaseRetriever | None:
+        if allowed is not None and not allowed:
+            return None
+        return LexicalRetriever(self.index, top_k, allowed)
 
 
 class StopwordBM25Retriever(BM25Retriever):
@@ -69,11 +115,11 @@ class StopwordBM25Retriever(BM25Retriever):
         return out
 
 
-class BM25Index:
+class BM25sIndex:
     """The bm25s index over all chunks, built once per store fingerprint and kept on disk."""
 
     def __init__(self, store: PaperStore, settings: Settings, fingerprint: str) -> None:
-        path = bm25_index_path(settings, fingerprint)
+        path = _bm25s_path(settings, fingerprint)
         retriever: BM25Retriever | None = None
         if path.exists():
             try:

@@ -1,7 +1,7 @@
 """dense + bm25 ▶ fuse ▶ per paper, assembled from llama-index's own parts.
 
 - dense: `VectorIndexRetriever` over `VectorStoreIndex.from_vector_store(ChromaVectorStore)`
-- bm25: `StopwordBM25Retriever` over the persisted `BM25Index` (rag.retrieval.bm25)
+- bm25: `LexicalRetriever` over the store's lexical index (rag.retrieval.bm25)
 - hybrid: `PaperFusionRetriever` (rag.retrieval.fusion: normalised-score or reciprocal-rank
   fusion of paper rankings), also used for one retriever, so every mode yields the same
   typed hits
@@ -27,7 +27,7 @@ from llama_index.core.vector_stores.types import (
 )
 
 from rag.errors import translate
-from rag.retrieval.bm25 import BM25Index
+from rag.retrieval.bm25 import BM25Index, BM25sIndex
 from rag.retrieval.fusion import PaperFusionRetriever
 from rag.retrieval.grouping import PerPaperGrouper
 from rag.retrieval.hits import PaperHit, RetrieverName, cosine_from_chroma
@@ -47,7 +47,7 @@ class PaperRetriever:
         store: PaperStore,
         embed_model: BaseEmbedding,
         catalogue: dict[str, Paper],
-        bm25: BM25Index,
+        bm25: BM25Index | BM25sIndex,
     ) -> None:
         self.settings = settings
         self.store = store

@@ -21,9 +21,11 @@ from rag.corpus.chunking import chunk_paper, embed_text
 from rag.corpus.records import LoadIssue, load_corpus
 from rag.embedding.base import embed_dimension, token_counter
 from rag.embedding.factory import build_embed_model
+from rag.embedding.shipped import fill_cache_from_shipped
 from rag.errors import CorpusError
 from rag.settings import Settings
 from rag.store.chroma import PaperStore
+from rag.store.lexical import open_index
 from rag.store.nodes import chunk_node
 from rag.types import Paper
 
@@ -186,6 +188,9 @@ def ingest(
     if todo or gone:
         store.mark_writing(True)
     if todo:
+        embed_model = embed_model or build_embed_model(settings)
+        # A corpus shipped with its vectors (the bundled one) fills the embedding cache.
+        fill_cache_from_shipped(embed_model, settings, paths or settings.corpus_paths)
         report.embedded_chunks = _embed_and_write(store, todo, settings, embed_model, progress)
     if gone:
         store.delete_chunks_of(gone)
@@ -193,6 +198,9 @@ def ingest(
         report.pruned = len(gone)
     if todo or gone or report.repaired or store.was_interrupted():
         store.mark_writing(False)  # the commit: replicas reload on the new generation
+    # The lexical index follows the commit (only the papers that changed); one killed here
+    # is caught up by the next sync, which sees it is behind the store's generation.
+    open_index(settings, store).close()
     report.papers, report.chunks = store.counts()
     report.seconds = time.perf_counter() - started
     return report

@@ -1,4 +1,4 @@
-"""The BM25 index on a store smaller than its k: no llama-index warning reaches the user."""
+"""The bm25s index (RAG_LEXICAL=bm25s) on a store smaller than its k: no llama-index warning reaches the user."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from llama_index.core.schema import TextNode
 
-from rag.retrieval.bm25 import BM25Index
+from rag.retrieval.bm25 import BM25sIndex
 from tests.support.settings import make_settings
 
 
@@ -25,7 +25,7 @@ def test_bm25_on_a_store_smaller_than_k_warns_nobody(
 ) -> None:
     settings = make_settings(tmp_path)
     with caplog.at_level(logging.WARNING):
-        index = BM25Index(ThreeChunkStore(), settings, "f00d")  # type: ignore[arg-type]
+        index = BM25sIndex(ThreeChunkStore(), settings, "f00d")  # type: ignore[arg-type]
         retriever = index.make_retriever(top_k=100, allowed=None)
         assert retriever is not None
         hits = retriever.retrieve("feedback alignment")

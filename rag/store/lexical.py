@@ -1,0 +1,388 @@
+"""The lexical (BM25) index that lives with the store: on disk, synced by paper, mmapped.
+
+One folder per collection, `data_dir/lexical/<collection>/`: `index.sqlite` holds every
+indexed chunk (text, citing metadata, length), `papers` (id -> content hash), the term
+ids and the list of postings segments (rag.store.postings: memory-mapped numpy files).
+Opening reads a few rows and maps the segments, whatever the store's size; a query reads
+the postings of its terms and the rows of its top chunks. Deleting a chunk leaves a
+tombstone until the segment holding it is merged away.
+
+The tokens are bm25s': lower-cased words of the title and text, bm25s' stopwords dropped,
+Snowball stemmed; scoring is bm25s' too, so ranks and score scale are unchanged (README).
+
+Sync (`LexicalIndex.sync`) brings the file in step with the Chroma store by paper id and
+content hash: papers gone or changed lose their chunks, new or changed ones are read from
+Chroma and added. Each batch of papers commits on its own with its `papers` rows, so a
+sync killed half-way leaves whole papers and the next one resumes; the store generation it
+synced to is written last, and a sync that finds the same generation does nothing (one
+small read). `rag ingest` syncs after its commit; an Assistant syncs when it (re)loads.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import logging
+import math
+import sqlite3
+import threading
+import time
+import uuid
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, cast
+
+import numpy as np
+
+from rag.store import postings
+from rag.store.lexical_reads import PaperChunks, chunks_of
+from rag.store.postings import Segment
+from rag.store.tokens import query_tokens, tokenize
+
+if TYPE_CHECKING:
+    from rag.settings import Settings
+    from rag.store.chroma import PaperStore
+
+log = logging.getLogger(__name__)
+SCHEMA_VERSION = "2"
+# Papers per Chroma read by id, and per segment when a sync reads the whole store.
+SYNC_BATCH = 256
+SCAN_BATCH = 2_048
+# Segments merge four at a time per size class (LSM-style): a store of any size keeps a
+# few dozen segments at most, and each posting is rewritten about log4(size) times.
+MERGE_FANOUT = 4
+MERGE_BASE_POSTINGS = 50_000
+# Beyond this share of the store changed, one paged scan of every chunk beats reads by id.
+FULL_SCAN_SHARE = 0.2
+_SCHEMA = """
+create table if not exists meta (key text primary key, value text not null);
+create table if not exists papers (paper_id text primary key, hash text not null);
+create table if not exists chunks (
+    id integer primary key autoincrement, chunk_id text not null, paper_id text not null,
+    text text not null, meta text not null, seg text not null);
+create index if not exists chunks_paper on chunks (paper_id);
+create table if not exists terms (id integer primary key, term text not null unique);
+create table if not exists segments (name text primary key, postings integer not null);
+create table if not exists deleted (doc integer primary key, seg text not null);
+"""
+
+
+def index_dir(settings: Settings) -> Path:
+    return settings.data_dir / "lexical" / settings.collection
+
+
+@dataclass(frozen=True)
+class LexicalHit:
+    chunk_id: str
+    text: str
+    meta: dict[str, Any]
+    score: float  # BM25: larger is better
+
+
+@dataclass
+class SyncReport:
+    added: int = 0
+    removed: int = 0
+    chunks: int = 0
+    seconds: float = 0.0
+    skipped: bool = False  # the generation was the one already synced
+
+
+@dataclass(frozen=True)
+class _State:
+    """What a query reads besides sqlite rows, swapped whole after each write."""
+
+    segments: tuple[Segment, ...] = ()
+    deleted: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    n_docs: int = 0
+    avgdl: float = 0.0
+    size: int = 0  # chunk ids are below this
+
+
+class LexicalIndex:
+    """The on-disk index. Writes hold a file lock (one writer across processes) and commit
+    with sqlite; queries use one connection per thread and the current `_State`."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        folder.mkdir(parents=True, exist_ok=True)
+        self._local = threading.local()
+        self._write_lock = threading.Lock()
+        self._db = self._connect()
+        with self._db:
+            self._db.executescript(_SCHEMA)
+        found = self._meta("schema")
+        if found not in (None, SCHEMA_VERSION):
+            raise RuntimeError(f"{folder}: lexical index schema {found}, not {SCHEMA_VERSION}")
+        self._set_meta("schema", SCHEMA_VERSION)
+        self._state = self._load_state()
+
+    def _connect(self) -> sqlite3.Connection:
+        db = sqlite3.connect(self.folder / "index.sqlite", timeout=60.0, check_same_thread=False)
+        db.execute("pragma journal_mode = wal")
+        db.execute("pragma synchronous = normal")  # WAL + normal: a commit survives a crash
+        return db
+
+    def _reader(self) -> sqlite3.Connection:
+        db = getattr(self._local, "db", None)
+        if db is None:
+            db = self._local.db = self._connect()
+        return cast(sqlite3.Connection, db)
+
+    def close(self) -> None:
+        self._db.close()
+
+    def _meta(self, key: str) -> str | None:
+        row = self._db.execute("select value from meta where key = ?", (key,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def _set_meta(self, key: str, value: str) -> None:
+        with self._db:
+            self._db.execute("insert or replace into meta values (?, ?)", (key, value))
+
+    def _load_state(self) -> _State:
+        db = self._db
+        names = [str(r[0]) for r in db.execute("select name from segments order by rowid")]
+        n_docs = int(self._meta("n_docs") or 0)
+        total = int(self._meta("total_len") or 0)
+        size = int(db.execute("select coalesce(max(id), 0) + 1 from chunks").fetchone()[0])
+        deleted = np.fromiter((r[0] for r in db.execute("select doc from deleted")), np.int64)
+        size = max(size, int(deleted.max()) + 1 if len(deleted) else 0)
+        return _State(
+            segments=tuple(postings.open_segment(self.folder, n) for n in names),
+            deleted=deleted,
+            n_docs=n_docs,
+            avgdl=total / n_docs if n_docs else 0.0,
+            size=size,
+        )
+
+    def counts(self) -> tuple[int, int]:
+        db = self._reader()
+        papers = db.execute("select count(*) from papers").fetchone()[0]
+        return int(papers), int(db.execute("select count(*) from chunks").fetchone()[0])
+
+    def paper_hashes(self) -> dict[str, str]:
+        return dict(self._db.execute("select paper_id, hash from papers").fetchall())
+
+    # --- writes ----------------------------------------------------------------------------
+    @contextmanager
+    def _exclusive(self) -> Iterator[None]:
+        """One writer at a time, in this process and across processes sharing the folder."""
+        with self._write_lock, open(self.folder / "lock", "w") as fh:
+            fcntl.flock(fh, fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(fh, fcntl.LOCK_UN)
+
+    def replace_papers(self, remove: Sequence[str], add: Sequence[PaperChunks]) -> None:
+        """One commit: `remove` papers and the `add` ones lose their chunks, then the `add`
+        papers' chunks go into a new segment. A crash before the commit leaves only an
+        unreferenced segment file, removed by the next write."""
+        with self._exclusive():
+            self._replace(list(remove) + [pid for pid, _, _ in add], add)
+            self._merge_some()
+            self._drop_orphans()
+            self._state = self._load_state()
+
+    def _replace(self, gone: list[str], add: Sequence[PaperChunks]) -> None:
+        db = self._db
+        name = f"s{uuid.uuid4().hex[:12]}"
+        with db:
+            n_docs = int(self._meta("n_docs") or 0)
+            total = int(self._meta("total_len") or 0)
+            for start in range(0, len(gone), 500):
+                part = gone[start : start + 500]
+                where = f"paper_id in ({','.join('?' * len(part))})"
+                old = db.execute(f"select id, seg, meta from chunks where {where}", part).fetchall()
+                db.executemany(
+                    "insert or replace into deleted values (?, ?)", [(i, s) for i, s, _ in old]
+                )
+                n_docs -= len(old)
+                total -= sum(int(json.loads(m).get("_len", 0)) for _, _, m in old)
+                db.execute(f"delete from chunks where {where}", part)
+                db.execute(f"delete from papers where {where}", part)
+            doc_ids: list[int] = []
+            doc_terms: list[list[int]] = []
+            for pid, phash, chunks in add:
+                for cid, text, meta in chunks:
+                    tokens = tokenize(f"{meta.get('title', '')}\n{text}")
+                    row = {**meta, "_len": len(tokens)}
+                    cur = db.execute(
+                        "insert into chunks (chunk_id, paper_id, text, meta, seg) values (?, ?, ?, ?, ?)",
+                        (cid, pid, text, json.dumps(row), name),
+                    )
+                    doc_ids.append(int(cur.lastrowid or 0))
+                    doc_terms.append(self._term_ids(tokens))
+                    n_docs += 1
+                    total += len(tokens)
+                db.execute("insert or replace into papers values (?, ?)", (pid, phash))
+            if doc_ids:
+                arrays = postings.build_arrays(doc_ids, doc_terms)
+                postings.write_segment(self.folder, name, arrays)
+                db.execute("insert into segments values (?, ?)", (name, len(arrays["docs"])))
+            db.execute("insert or replace into meta values ('n_docs', ?)", (str(n_docs),))
+            db.execute("insert or replace into meta values ('total_len', ?)", (str(total),))
+
+    def _term_ids(self, tokens: list[str]) -> list[int]:
+        cache: dict[str, int] = self.__dict__.setdefault("_term_cache", {})
+        out = []
+        for tok in tokens:
+            tid = cache.get(tok)
+            if tid is None:
+                self._db.execute("insert or ignore into terms (term) values (?)", (tok,))
+                row = self._db.execute("select id from terms where term = ?", (tok,)).fetchone()
+                tid = cache[tok] = int(row[0])
+            out.append(tid)
+        return out
+
+    def _merge_some(self) -> None:
+        """Merge MERGE_FANOUT segments of one size class while any class has that many."""
+        while True:
+            rows = self._db.execute("select name, postings from segments order by rowid").fetchall()
+            classes: dict[int, list[str]] = {}
+            for name, n in rows:
+                level = int(math.log(max(n, 1) / MERGE_BASE_POSTINGS + 1, MERGE_FANOUT))
+                classes.setdefault(level, []).append(str(name))
+            full = [names for names in classes.values() if len(names) >= MERGE_FANOUT]
+            if not full:
+                return
+            self._merge(full[0][:MERGE_FANOUT])
+
+    def _merge(self, names: list[str]) -> None:
+        db = self._db
+        marks = ",".join("?" * len(names))
+        deleted = np.fromiter(
+            (r[0] for r in db.execute(f"select doc from deleted where seg in ({marks})", names)),
+            np.int64,
+        )
+        segs = [postings.open_segment(self.folder, n) for n in names]
+        arrays = postings.merge_arrays(segs, deleted)
+        name = f"s{uuid.uuid4().hex[:12]}"
+        postings.write_segment(self.folder, name, arrays)
+        with db:
+            db.execute(f"delete from segments where name in ({marks})", names)
+            db.execute(f"delete from deleted where seg in ({marks})", names)
+            db.execute(f"update chunks set seg = ? where seg in ({marks})", [name, *names])
+            db.execute("insert into segments values (?, ?)", (name, len(arrays["docs"])))
+        for old in names:
+            postings.remove_segment(self.folder, old)
+
+    def _drop_orphans(self) -> None:
+        """Segment files no committed row names: a write or merge that died before its commit."""
+        known = {str(r[0]) for r in self._db.execute("select name from segments")}
+        for path in self.folder.glob("s*.npy"):
+            if path.name.split(".", 1)[0] not in known:
+                path.unlink(missing_ok=True)
+        for path in self.folder.glob("s*.tmp"):
+            path.unlink(missing_ok=True)
+
+    def sync(self, store: PaperStore) -> SyncReport:
+        """Bring the index in step with the store's complete papers (see the module doc)."""
+        started = time.perf_counter()
+        report = SyncReport()
+        generation = json.dumps(list(store.generation()))  # before the read: never ahead
+        model = repr(store.recorded_model())
+        if self._meta("generation") == generation and self._meta("model") == model:
+            report.skipped = True
+            self._state = self._load_state()  # another process may have written
+            return report
+        if self._meta("model") not in (None, model):  # another embedding: a new store
+            self.replace_papers(list(self.paper_hashes()), [])
+        self._set_meta("model", model)
+        want = store.paper_hashes()
+        have = self.paper_hashes()
+        gone = [pid for pid in have if pid not in want]
+        todo = {pid: v for pid, v in want.items() if have.get(pid) != v[0]}
+        if gone:
+            self.replace_papers(gone, [])
+        full = len(todo) > FULL_SCAN_SHARE * len(want)
+        for batch in chunks_of(store, todo, SCAN_BATCH if full else 0, SYNC_BATCH):
+            self.replace_papers([], batch)
+            report.added += len(batch)
+            report.chunks += sum(len(chunks) for _, _, chunks in batch)
+        report.removed = len(gone)
+        self._set_meta("generation", generation)
+        report.seconds = time.perf_counter() - started
+        return report
+
+    # --- reads ------------------------------------------------------------------------------
+    def search(self, query: str, k: int, allowed: set[str] | None = None) -> list[LexicalHit]:
+        """The `k` best chunks for `query` by BM25, only of `allowed` papers if given."""
+        state = self._state
+        words = query_tokens(query)
+        if not words or k <= 0 or not state.n_docs:
+            return []
+        db = self._reader()
+        marks = ",".join("?" * len(set(words)))
+        known = dict(
+            db.execute(
+                f"select term, id from terms where term in ({marks})", sorted(set(words))
+            ).fetchall()
+        )
+        terms = [int(known[w]) for w in words if w in known]
+        # Lucene's way: deleted chunks count in N as they do in df until a merge drops them.
+        n_docs = state.n_docs + len(state.deleted)
+        scores = postings.bm25_scores(state.segments, terms, n_docs, state.avgdl, state.size)
+        scores[state.deleted[state.deleted < len(scores)]] = 0.0
+        candidates = self._docs_of(db, allowed) if allowed is not None else None
+        if candidates is not None:
+            sub = scores[candidates]
+            top = candidates[_top(sub, k)]
+        else:
+            top = _top(scores, k)
+        top = [int(d) for d in top if scores[d] > 0]
+        return self._rows(db, top, scores)
+
+    def _docs_of(self, db: sqlite3.Connection, allowed: set[str]) -> np.ndarray:
+        # A temporary table, not an IN list: thousands of bound parameters hit SQLite's limit.
+        db.execute("create temp table if not exists allowed (paper_id text primary key)")
+        with db:
+            db.execute("delete from allowed")
+            db.executemany("insert or ignore into allowed values (?)", ((p,) for p in allowed))
+        rows = db.execute("select c.id from chunks c join allowed a on a.paper_id = c.paper_id")
+        return np.fromiter((r[0] for r in rows), np.int64)
+
+    def _rows(
+        self, db: sqlite3.Connection, docs: list[int], scores: np.ndarray
+    ) -> list[LexicalHit]:
+        if not docs:
+            return []
+        marks = ",".join("?" * len(docs))
+        rows = {
+            r[0]: r[1:]
+            for r in db.execute(
+                f"select id, chunk_id, text, meta from chunks where id in ({marks})", docs
+            )
+        }
+        out = []
+        for doc in docs:
+            if doc in rows:  # gone since the state was read: skip it
+                cid, text, meta = rows[doc]
+                clean = {k: v for k, v in json.loads(meta).items() if k != "_len"}
+                out.append(LexicalHit(cid, text, clean, float(scores[doc])))
+        return out
+
+
+def _top(scores: np.ndarray, k: int) -> np.ndarray:
+    """Indexes of the k largest scores, best first."""
+    part = np.argpartition(-scores, k)[:k] if len(scores) > k else np.arange(len(scores))
+    return part[np.argsort(-scores[part], kind="stable")]
+
+
+def open_index(settings: Settings, store: PaperStore | None = None) -> LexicalIndex:
+    """The collection's lexical index, synced with `store` when one is given."""
+    index = LexicalIndex(index_dir(settings))
+    if store is not None:
+        report = index.sync(store)
+        if not report.skipped:
+            log.info(
+                "lexical index: +%d / -%d papers (%d chunks) in %.1f s",
+                report.added,
+                report.removed,
+                report.chunks,
+                report.seconds,
+            )
+    return index
