@@ -141,6 +141,13 @@ class Settings(BaseSettings):
         description="Keep computed text embeddings in model_cache_dir/embeddings, keyed by model "
         "and text hash: re-ingesting and the evidence step's abstract sentences skip the model.",
     )
+    shipped_vectors: bool = Field(
+        True,
+        description="Fill the embedding cache from the vectors shipped beside a corpus file "
+        "(data/<name>.vectors.npz, made by scripts/ship_vectors.py) after re-embedding 16 of "
+        "their texts agrees (cosine >= 0.999); a first ingest of the bundled corpus then "
+        "skips the model. Off: embed every chunk.",
+    )
     warm_evidence: bool = Field(
         True,
         description="rag serve embeds every abstract's sentences in a background thread "

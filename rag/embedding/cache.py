@@ -36,7 +36,8 @@ WHOLE_SLICE = 2048
 _SQLITE_VARS = 900  # stay under SQLite's host-parameter limit in IN (...) look-ups
 
 
-def _key(text: str) -> bytes:
+def text_key(text: str) -> bytes:
+    """The cache's key of a text: 16 bytes of its SHA-256 (shipped vector files use it too)."""
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).digest()[:16]
 
 
@@ -79,30 +80,37 @@ class EmbeddingCache:
             self._conn = None
 
     def get_many(self, texts: Sequence[str]) -> dict[str, np.ndarray]:
-        found: dict[str, np.ndarray] = {}
-        wanted = {_key(t): t for t in dict.fromkeys(texts)}
+        wanted = {text_key(t): t for t in dict.fromkeys(texts)}
+        found = {wanted[k]: v for k, v in self.get_keyed(list(wanted)).items()}
+        self.hits += len(found)
+        self.misses += len(wanted) - len(found)
+        return found
+
+    def get_keyed(self, keys: Sequence[bytes]) -> dict[bytes, np.ndarray]:
+        """Look-up by text key (see `text_key`): shipped vectors come without their texts."""
+        found: dict[bytes, np.ndarray] = {}
         with self._lock:
             conn = self._connection()
             if conn is None:
                 return found
-            keys = list(wanted)
             try:
                 for start in range(0, len(keys), _SQLITE_VARS):
-                    part = keys[start : start + _SQLITE_VARS]
+                    part = list(keys[start : start + _SQLITE_VARS])
                     rows = conn.execute(
                         f"SELECT key, vector FROM vectors WHERE key IN ({','.join('?' * len(part))})",
                         part,
                     ).fetchall()
                     for key, blob in rows:
-                        found[wanted[key]] = np.frombuffer(blob, dtype=np.float32)
+                        found[bytes(key)] = np.frombuffer(blob, dtype=np.float32)
             except sqlite3.Error as exc:
                 self._give_up("read", exc)
-        self.hits += len(found)
-        self.misses += len(wanted) - len(found)
         return found
 
     def put_many(self, items: Sequence[tuple[str, Any]]) -> None:
-        rows = [(_key(t), np.asarray(v, dtype=np.float32).tobytes()) for t, v in items]
+        self.put_keyed([(text_key(t), v) for t, v in items])
+
+    def put_keyed(self, items: Sequence[tuple[bytes, Any]]) -> None:
+        rows = [(k, np.asarray(v, dtype=np.float32).tobytes()) for k, v in items]
         with self._lock:
             conn = self._connection()
             if conn is None:

@@ -12,6 +12,7 @@ import hashlib
 import logging
 import os
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -123,6 +124,22 @@ def _encode_batch(tokenizer: Any, texts: list[str]) -> list[Any]:
         return list(tokenizer.encode_batch([t.encode("utf-8", "replace").decode() for t in texts]))
 
 
+def word_piece_tokenizer(model_dir: Path) -> Any:
+    """The model's tokenizer, untruncated and unpadded: what chunking counts with."""
+    from tokenizers import Tokenizer
+
+    tokenizer = Tokenizer.from_file(str(model_dir / "tokenizer.json"))
+    tokenizer.no_truncation()
+    tokenizer.no_padding()
+    return tokenizer
+
+
+def word_piece_counter(model_dir: Path) -> Callable[[list[str]], list[int]]:
+    """Word-piece counts without loading the model (the same counts `count_tokens` gives)."""
+    tokenizer = word_piece_tokenizer(model_dir)
+    return lambda texts: [len(e.ids) for e in _encode_batch(tokenizer, texts)]
+
+
 class OnnxEmbedding(BaseEmbedding):
     """A llama-index embedding backed by an ONNX Runtime session (mean pooling, L2 norm)."""
 
@@ -157,9 +174,7 @@ class OnnxEmbedding(BaseEmbedding):
         tokenizer.enable_truncation(MAX_LENGTH)
         tokenizer.no_padding()
         self._tokenizer = tokenizer
-        self._counter = Tokenizer.from_file(str(model_dir / "tokenizer.json"))
-        self._counter.no_truncation()
-        self._counter.no_padding()
+        self._counter = word_piece_tokenizer(model_dir)
 
     @classmethod
     def class_name(cls) -> str:
