@@ -41,8 +41,9 @@ def chunk_paper(
 ) -> list[Chunk]:
     """Greedy packing of whole sentences; a sentence longer than the budget stands alone."""
     sentences = split_sentences(paper.abstract) or [paper.abstract]
-    title_cost = count_tokens([paper.title])[0]
-    costs = count_tokens(sentences)
+    # One call for the title and the sentences: a tokenizer call costs ~0.6 ms of set-up
+    # (Rust thread pool), two per paper were ~3 s of a 2,610-paper ingest.
+    title_cost, *costs = count_tokens([paper.title, *sentences])
     budget = max(16, max_tokens - title_cost)
     groups: list[list[int]] = []
     current: list[int] = []
