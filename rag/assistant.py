@@ -65,17 +65,18 @@ class Assistant:
         """Rebuild the pipeline if the store changed since the last load (after an ingest).
 
         Questions keep being answered by the current pipeline while the new one is built
-        (catalogue, BM25 index): each takes the pipeline once, when it starts."""
+        (catalogue, BM25 index): each takes the pipeline once, when it starts. The check is
+        the store's generation (one small read; every committed ingest moves it), not a
+        scan of every paper record, which grows with the store."""
         with self._reload_lock:
-            fingerprint = self.store.fingerprint()
-            if self.pipeline is not None and fingerprint == self.pipeline.fingerprint:
+            generation = self.store.generation()
+            if self.pipeline is not None and generation == self.pipeline.generation:
                 return False
             pipeline = Pipeline.build(
                 self.settings,
                 self.store,
                 self.embed_model,
                 self.synthesizer,
-                fingerprint,
                 planner_llm=self.llm if self.settings.llm_planner else None,
             )
             self.pipeline = pipeline  # one reference swap: atomic for readers

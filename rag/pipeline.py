@@ -3,6 +3,8 @@
 Everything here depends on which papers the store holds (the catalogue, the BM25 index,
 the term statistics), so it is built together and swapped whole when an ingest changes
 the store (`Assistant.reload`); a question in flight keeps the pipeline it started with.
+Building it reads no whole collection of Chroma: the catalogue and the postings come from
+the store's lexical index file, synced by the papers that changed.
 """
 
 from __future__ import annotations
@@ -27,7 +29,8 @@ from rag.sets.topical import topic_answer
 from rag.sets.topics import CLEAR, TopicIndex, TopicScanner
 from rag.settings import Settings
 from rag.store.catalogue import Catalogue
-from rag.store.chroma import PaperStore
+from rag.store.chroma import Generation, PaperStore
+from rag.store.lexical import open_index
 from rag.types import Answer, Filters, Paper, QueryPlan
 
 if TYPE_CHECKING:
@@ -47,7 +50,8 @@ def check_store_model(settings: Settings, store: PaperStore) -> None:
 
 @dataclass(frozen=True)
 class Pipeline:
-    fingerprint: str
+    generation: Generation | None  # the store state it was built from (None: never synced)
+    fingerprint: str  # a short key of that state (PaperStore.state_key)
     catalogue: dict[str, Paper]
     metadata: Catalogue
     planner: QuestionPlanner
@@ -67,17 +71,23 @@ class Pipeline:
         store: PaperStore,
         embed_model: BaseEmbedding,
         synthesizer: Synthesizer,
-        fingerprint: str,
         planner_llm: LLM | None = None,
     ) -> Pipeline:
         check_store_model(settings, store)
-        # 1. the catalogue: every complete paper, by id, with its metadata indexes, and
-        #    the question parser and exact answers that read them
-        catalogue = store.load_papers()
+        # 1. the index that lives with the store, brought in step with it (only papers
+        #    changed since its last sync are read from Chroma; rag.store.lexical): one
+        #    file holds both the BM25 postings and the paper records of one store state
+        index = open_index(settings, store)
+        generation = index.synced_generation()
+        fingerprint = store.state_key(generation) if generation else "empty"
+        # 2. the catalogue, read from that file (no Chroma scan), with its metadata
+        #    indexes, and the question parser and exact answers that read them
+        catalogue = index.papers()
         metadata = Catalogue(catalogue)
-        # 2. the lexical index, brought in step with this store state (rag.store.lexical)
-        lexical = BM25Index if settings.lexical == "store" else BM25sIndex
-        bm25 = lexical(store, settings, fingerprint)
+        if settings.lexical == "store":
+            bm25: BM25Index | BM25sIndex = BM25Index(store, settings, fingerprint, index)
+        else:  # the earlier in-memory index, for comparison; keyed by the same state
+            bm25 = BM25sIndex(store, settings, fingerprint)
         # 3. retrieval: dense over Chroma + BM25, fused per paper
         retriever = PaperRetriever(settings.retrieval, store, embed_model, catalogue, bm25)
         # 4. evidence: sentence scoring with the catalogue's term statistics
@@ -91,6 +101,7 @@ class Pipeline:
             synthesizer=synthesizer,
         )
         return cls(
+            generation,
             fingerprint,
             catalogue,
             metadata,

@@ -184,11 +184,16 @@ def test_questions_are_answered_from_the_old_pipeline_while_a_reload_builds(
     settings = make_settings(store_copy, backend="extractive")
     store = PaperStore(settings)
     paper = next(p for p in load_corpus([FIXTURE_CORPUS]).papers if p.id == GRAPHS_GPT)
+    # Writes as an ingest makes them, committed: a serving process follows the generation.
+    store.mark_writing(True)
     store.delete_chunks_of([GRAPHS_GPT])
     store.delete_papers([GRAPHS_GPT])
+    store.mark_writing(False)
     assistant = Assistant(settings, store, embed_model)
     assert GRAPHS_GPT not in assistant.catalogue
+    store.mark_writing(True)
     write_papers(store, [paper], settings, embed_model)  # what another process's ingest does
+    store.mark_writing(False)
 
     builds: list[float] = []
     building = threading.Event()

@@ -78,7 +78,9 @@ def test_reload_restarts_the_warmup_on_the_new_catalogue(
     extra = load_corpus([Path(__file__).parent.parent / "data" / "icml2024.jsonl"]).papers
     new = next(p for p in extra if p.id not in assistant.catalogue)
     first.stop()
+    assistant.store.mark_writing(True)  # an ingest's write and its commit
     write_papers(assistant.store, [new], assistant.settings, embed_model)
+    assistant.store.mark_writing(False)
     assert assistant.reload()
     second = assistant.warmer
     assert second is not None and second is not first

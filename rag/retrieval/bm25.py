@@ -70,9 +70,16 @@ class LexicalRetriever(BaseRetriever):
 class BM25Index:
     """The store's lexical index, synced with the store when opened (rag.store.lexical)."""
 
-    def __init__(self, store: PaperStore, settings: Settings, fingerprint: str) -> None:
+    def __init__(
+        self,
+        store: PaperStore,
+        settings: Settings,
+        fingerprint: str,
+        index: LexicalIndex | None = None,
+    ) -> None:
         del fingerprint  # the index follows the store's generation, not a fingerprint
-        self.index = open_index(settings, store)
+        # `index`: one already synced (the pipeline's, which its catalogue was read from).
+        self.index = index if index is not None else open_index(settings, store)
 
     def make_retriever(self, top_k: int, allowed: set[str] | None) -> BaseRetriever | None:
         if allowed is not None and not allowed:

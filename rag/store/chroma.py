@@ -13,6 +13,7 @@ it (one small read) to learn when to reload (rag.refresh).
 from __future__ import annotations
 
 import hashlib
+import json
 import logging
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -198,6 +199,22 @@ class PaperStore:
                 out[pid] = (str(meta.get("hash", "")), int(meta.get("n_chunks", 0)))
         return out
 
+    def paper_records(self, paper_ids: Sequence[str]) -> dict[str, tuple[str, Paper]]:
+        """paper id -> (recorded content hash, paper) of the given papers, read by id."""
+        out: dict[str, tuple[str, Paper]] = {}
+        for start in range(0, len(paper_ids), READ_PAGE):
+            part = list(paper_ids[start : start + READ_PAGE])
+            with self._reading():
+                page = self.papers.get(ids=part, include=["metadatas", "documents"])  # type: ignore[list-item]
+            for pid, doc, meta in zip(
+                page["ids"], page["documents"] or [], page["metadatas"] or [], strict=True
+            ):
+                out[pid] = (
+                    str(meta.get("hash", "")),
+                    paper_from_record(pid, doc or "", dict(meta)),
+                )
+        return out
+
     def chunk_records(self) -> list[ChunkRecord]:
         return [
             chunk_record(cid, meta)
@@ -236,13 +253,20 @@ class PaperStore:
         return (np.vstack(rows) if rows else np.zeros((0, 1), dtype=np.float32)), papers
 
     def fingerprint(self) -> str:
-        """Changes whenever the set of complete papers (or their content) changes."""
+        """Changes whenever the set of complete papers (or their content) changes. It reads
+        every paper record: a serving process keys its state by `state_key` instead."""
         digest = hashlib.sha256()
         for pid, (phash, n) in sorted(self.paper_hashes().items()):
             digest.update(f"{pid}:{phash}:{n}\n".encode())
         meta = self.recorded_model()
         digest.update(repr(meta).encode())
         return digest.hexdigest()[:16]
+
+    def state_key(self, generation: Generation) -> str:
+        """A short key of one committed store state, with no scan: the generation moves
+        with every committed change, and the model is part of the state (caches key on it)."""
+        payload = json.dumps([generation[0], generation[1], repr(self.recorded_model())])
+        return hashlib.sha256(payload.encode()).hexdigest()[:16]
 
     def counts(self) -> tuple[int, int]:
         with self._reading():

@@ -1,7 +1,8 @@
 """The lexical (BM25) index that lives with the store: on disk, synced by paper, mmapped.
 
 One folder per collection, `data_dir/lexical/<collection>/`: `index.sqlite` holds every
-indexed chunk (text, citing metadata, length), `papers` (id -> content hash), the term
+indexed chunk (text, citing metadata, length), `papers` (id -> content hash and the paper
+record as JSON: the catalogue, read from here at open instead of from Chroma), the term
 ids and the list of postings segments (rag.store.postings: memory-mapped numpy files).
 Opening reads a few rows and maps the segments, whatever the store's size; a query reads
 the postings of its terms and the rows of its top chunks. Deleting a chunk leaves a
@@ -12,7 +13,8 @@ Snowball stemmed; scoring is bm25s' too, so ranks and score scale are unchanged 
 
 Sync (`LexicalIndex.sync`) brings the file in step with the Chroma store by paper id and
 content hash: papers gone or changed lose their chunks, new or changed ones are read from
-Chroma and added. Each batch of papers commits on its own with its `papers` rows, so a
+Chroma and added, with their paper records. Each batch of papers commits on its own with
+its `papers` rows, so a
 sync killed half-way leaves whole papers and the next one resumes; the store generation it
 synced to is written last, and a sync that finds the same generation does nothing (one
 small read). `rag ingest` syncs after its commit; an Assistant syncs when it (re)loads.
@@ -28,25 +30,28 @@ import sqlite3
 import threading
 import time
 import uuid
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, cast
 
 import numpy as np
 
 from rag.store import postings
-from rag.store.lexical_reads import PaperChunks, chunks_of
+from rag.store.lexical_hits import LexicalHit, docs_of, hits_of, top_k
+from rag.store.lexical_reads import PaperChunks, chunks_of, with_records
 from rag.store.postings import Segment
 from rag.store.tokens import query_tokens, tokenize
+from rag.types import Paper
 
 if TYPE_CHECKING:
     from rag.settings import Settings
-    from rag.store.chroma import PaperStore
+    from rag.store.chroma import Generation, PaperStore
 
 log = logging.getLogger(__name__)
-SCHEMA_VERSION = "2"
+# 3: `papers` keeps each paper's record (the catalogue). An older file is started afresh.
+SCHEMA_VERSION = "3"
 # Papers per Chroma read by id, and per segment when a sync reads the whole store.
 SYNC_BATCH = 256
 SCAN_BATCH = 2_048
@@ -58,7 +63,7 @@ MERGE_BASE_POSTINGS = 50_000
 FULL_SCAN_SHARE = 0.2
 _SCHEMA = """
 create table if not exists meta (key text primary key, value text not null);
-create table if not exists papers (paper_id text primary key, hash text not null);
+create table if not exists papers (paper_id text primary key, hash text not null, record text);
 create table if not exists chunks (
     id integer primary key autoincrement, chunk_id text not null, paper_id text not null,
     text text not null, meta text not null, seg text not null);
@@ -71,14 +76,6 @@ create table if not exists deleted (doc integer primary key, seg text not null);
 
 def index_dir(settings: Settings) -> Path:
     return settings.data_dir / "lexical" / settings.collection
-
-
-@dataclass(frozen=True)
-class LexicalHit:
-    chunk_id: str
-    text: str
-    meta: dict[str, Any]
-    score: float  # BM25: larger is better
 
 
 @dataclass
@@ -115,9 +112,22 @@ class LexicalIndex:
             self._db.executescript(_SCHEMA)
         found = self._meta("schema")
         if found not in (None, SCHEMA_VERSION):
-            raise RuntimeError(f"{folder}: lexical index schema {found}, not {SCHEMA_VERSION}")
+            self._reset(found)
         self._set_meta("schema", SCHEMA_VERSION)
         self._state = self._load_state()
+
+    def _reset(self, found: str) -> None:
+        """An index of another layout is dropped whole: the next sync reads the store again
+        (once), which is simpler and safer than migrating rows that lack paper records."""
+        log.warning(
+            "%s: lexical index schema %s, not %s: rebuilt", self.folder, found, SCHEMA_VERSION
+        )
+        with self._exclusive():
+            with self._db:
+                for table in ("meta", "papers", "chunks", "terms", "segments", "deleted"):
+                    self._db.execute(f"drop table if exists {table}")
+            self._db.executescript(_SCHEMA)
+            self._drop_orphans()  # every segment file: no row names one now
 
     def _connect(self) -> sqlite3.Connection:
         db = sqlite3.connect(self.folder / "index.sqlite", timeout=60.0, check_same_thread=False)
@@ -166,6 +176,20 @@ class LexicalIndex:
     def paper_hashes(self) -> dict[str, str]:
         return dict(self._db.execute("select paper_id, hash from papers").fetchall())
 
+    def papers(self) -> dict[str, Paper]:
+        """The catalogue: every indexed paper's record, by id (one read of this file)."""
+        rows = self._reader().execute("select record from papers where record is not null")
+        papers = (Paper.model_validate_json(row[0]) for row in rows)
+        return {paper.id: paper for paper in papers}
+
+    def synced_generation(self) -> Generation | None:
+        """The store generation this index was last synced to (None: never synced)."""
+        found = self._meta("generation")
+        if found is None:
+            return None
+        collection, counter = json.loads(found)
+        return str(collection), int(counter)
+
     # --- writes ----------------------------------------------------------------------------
     @contextmanager
     def _exclusive(self) -> Iterator[None]:
@@ -177,17 +201,24 @@ class LexicalIndex:
             finally:
                 fcntl.flock(fh, fcntl.LOCK_UN)
 
-    def replace_papers(self, remove: Sequence[str], add: Sequence[PaperChunks]) -> None:
+    def replace_papers(
+        self,
+        remove: Sequence[str],
+        add: Sequence[PaperChunks],
+        records: Mapping[str, Paper] | None = None,
+    ) -> None:
         """One commit: `remove` papers and the `add` ones lose their chunks, then the `add`
-        papers' chunks go into a new segment. A crash before the commit leaves only an
-        unreferenced segment file, removed by the next write."""
+        papers' chunks go into a new segment and their `records` into `papers`. A crash
+        before the commit leaves only an unreferenced segment file, removed by the next write."""
         with self._exclusive():
-            self._replace(list(remove) + [pid for pid, _, _ in add], add)
+            self._replace(list(remove) + [pid for pid, _, _ in add], add, records or {})
             self._merge_some()
             self._drop_orphans()
             self._state = self._load_state()
 
-    def _replace(self, gone: list[str], add: Sequence[PaperChunks]) -> None:
+    def _replace(
+        self, gone: list[str], add: Sequence[PaperChunks], records: Mapping[str, Paper]
+    ) -> None:
         db = self._db
         name = f"s{uuid.uuid4().hex[:12]}"
         with db:
@@ -218,7 +249,9 @@ class LexicalIndex:
                     doc_terms.append(self._term_ids(tokens))
                     n_docs += 1
                     total += len(tokens)
-                db.execute("insert or replace into papers values (?, ?)", (pid, phash))
+                record = records.get(pid)
+                row_json = None if record is None else record.model_dump_json()
+                db.execute("insert or replace into papers values (?, ?, ?)", (pid, phash, row_json))
             if doc_ids:
                 arrays = postings.build_arrays(doc_ids, doc_terms)
                 postings.write_segment(self.folder, name, arrays)
@@ -299,8 +332,9 @@ class LexicalIndex:
         if gone:
             self.replace_papers(gone, [])
         full = len(todo) > FULL_SCAN_SHARE * len(want)
-        for batch in chunks_of(store, todo, SCAN_BATCH if full else 0, SYNC_BATCH):
-            self.replace_papers([], batch)
+        for found in chunks_of(store, todo, SCAN_BATCH if full else 0, SYNC_BATCH):
+            batch, records = with_records(store, found)
+            self.replace_papers([], batch, records)
             report.added += len(batch)
             report.chunks += sum(len(chunks) for _, _, chunks in batch)
         report.removed = len(gone)
@@ -327,49 +361,14 @@ class LexicalIndex:
         n_docs = state.n_docs + len(state.deleted)
         scores = postings.bm25_scores(state.segments, terms, n_docs, state.avgdl, state.size)
         scores[state.deleted[state.deleted < len(scores)]] = 0.0
-        candidates = self._docs_of(db, allowed) if allowed is not None else None
+        candidates = docs_of(db, allowed) if allowed is not None else None
         if candidates is not None:
             sub = scores[candidates]
-            top = candidates[_top(sub, k)]
+            top = candidates[top_k(sub, k)]
         else:
-            top = _top(scores, k)
+            top = top_k(scores, k)
         top = [int(d) for d in top if scores[d] > 0]
-        return self._rows(db, top, scores)
-
-    def _docs_of(self, db: sqlite3.Connection, allowed: set[str]) -> np.ndarray:
-        # A temporary table, not an IN list: thousands of bound parameters hit SQLite's limit.
-        db.execute("create temp table if not exists allowed (paper_id text primary key)")
-        with db:
-            db.execute("delete from allowed")
-            db.executemany("insert or ignore into allowed values (?)", ((p,) for p in allowed))
-        rows = db.execute("select c.id from chunks c join allowed a on a.paper_id = c.paper_id")
-        return np.fromiter((r[0] for r in rows), np.int64)
-
-    def _rows(
-        self, db: sqlite3.Connection, docs: list[int], scores: np.ndarray
-    ) -> list[LexicalHit]:
-        if not docs:
-            return []
-        marks = ",".join("?" * len(docs))
-        rows = {
-            r[0]: r[1:]
-            for r in db.execute(
-                f"select id, chunk_id, text, meta from chunks where id in ({marks})", docs
-            )
-        }
-        out = []
-        for doc in docs:
-            if doc in rows:  # gone since the state was read: skip it
-                cid, text, meta = rows[doc]
-                clean = {k: v for k, v in json.loads(meta).items() if k != "_len"}
-                out.append(LexicalHit(cid, text, clean, float(scores[doc])))
-        return out
-
-
-def _top(scores: np.ndarray, k: int) -> np.ndarray:
-    """Indexes of the k largest scores, best first."""
-    part = np.argpartition(-scores, k)[:k] if len(scores) > k else np.arange(len(scores))
-    return part[np.argsort(-scores[part], kind="stable")]
+        return hits_of(db, top, scores)
 
 
 def open_index(settings: Settings, store: PaperStore | None = None) -> LexicalIndex:

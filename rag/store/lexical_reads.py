@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from rag.store.chroma import PaperStore
+    from rag.types import Paper
 
 log = logging.getLogger(__name__)
 META_KEYS = ("paper_id", "title", "authors", "url", "status", "chunk_index", "n_chunks")
@@ -44,6 +45,20 @@ def chunks_of(
         yield [_paper_entry(pid, todo[pid][0], found.pop(pid)) for pid in ready]
     if found:
         log.warning("lexical index: %d paper(s) with missing chunks left out", len(found))
+
+
+def with_records(
+    store: PaperStore, batch: list[PaperChunks]
+) -> tuple[list[PaperChunks], dict[str, Paper]]:
+    """The batch's papers with their records (for the catalogue), read by id; a paper
+    whose record has another hash than its chunks (rewritten since) waits for a later sync."""
+    records = store.paper_records([pid for pid, _, _ in batch])
+    kept = [entry for entry in batch if records.get(entry[0], ("",))[0] == entry[1]]
+    if len(kept) < len(batch):
+        log.warning(
+            "lexical index: %d paper(s) changed while read, left out", len(batch) - len(kept)
+        )
+    return kept, {pid: records[pid][1] for pid, _, _ in kept}
 
 
 def _paper_entry(

@@ -11,6 +11,7 @@ import pytest
 
 from rag.store import lexical, tokens
 from rag.store.lexical import LexicalIndex
+from rag.types import Paper
 
 TEXTS = {
     "A": ["graph transformers for molecules", "attention over graph edges"],
@@ -69,6 +70,13 @@ class FakeStore:
     def paper_hashes(self) -> dict[str, tuple[str, int]]:
         return {pid: (self.hash(pid), len(t)) for pid, t in self.papers.items()}
 
+    def paper_records(self, pids: list[str]) -> dict[str, tuple[str, Paper]]:
+        return {
+            pid: (self.hash(pid), Paper(id=pid, title=f"T{pid}", abstract=" ".join(texts)))
+            for pid, texts in self.papers.items()
+            if pid in pids
+        }
+
 
 def ids(index: LexicalIndex, query: str, allowed: set[str] | None = None) -> list[str]:
     return [h.meta["paper_id"] for h in index.search(query, 10, allowed)]
@@ -108,7 +116,37 @@ def test_add_replace_prune_are_incremental(tmp_path: Path) -> None:
     assert ids(index, "spiking") == ["D"]
     assert ids(index, "diffusion molecules") == ["A"]
     assert index.counts() == (3, 4)
+    # The catalogue follows in the same commits: D new, B's record replaced, C gone.
+    catalogue = LexicalIndex(tmp_path / "lex").papers()
+    assert sorted(catalogue) == ["A", "B", "D"]
+    assert catalogue["B"].abstract == "protein folding"
+    assert index.synced_generation() == ("coll", 2)
     assert index.sync(store).skipped  # same generation: nothing read
+
+
+def test_a_paper_rewritten_between_its_chunks_and_its_record_waits(tmp_path: Path) -> None:
+    """Chunks read at one hash and a record at another: neither goes in until they agree."""
+    store = FakeStore(TEXTS)
+    real = store.paper_records
+    store.paper_records = lambda pids: {  # type: ignore[method-assign]
+        pid: ("other" if pid == "B" else h, paper) for pid, (h, paper) in real(pids).items()
+    }
+    index = LexicalIndex(tmp_path / "lex")
+    index.sync(store)
+    assert sorted(index.papers()) == ["A", "C"] and ids(index, "feedback alignment") == []
+
+
+def test_an_index_of_an_older_layout_starts_afresh(tmp_path: Path) -> None:
+    index = LexicalIndex(tmp_path / "lex")
+    index.sync(FakeStore(TEXTS))
+    with index._db:
+        index._db.execute("update meta set value = '2' where key = 'schema'")
+    index.close()
+    reopened = LexicalIndex(tmp_path / "lex")
+    assert reopened.counts() == (0, 0) and reopened.synced_generation() is None
+    assert not list((tmp_path / "lex").glob("s*.npy"))
+    reopened.sync(FakeStore(TEXTS))
+    assert sorted(reopened.papers()) == ["A", "B", "C"]
 
 
 def test_allowed_papers_limit_the_hits(tmp_path: Path) -> None:
@@ -146,12 +184,12 @@ def test_a_sync_killed_half_way_is_resumed_and_orphans_go(
     real = index.replace_papers
     calls = []
 
-    def dies_on_the_third(remove: Any, add: Any) -> None:
+    def dies_on_the_third(remove: Any, add: Any, records: Any = None) -> None:
         calls.append(1)
         if len(calls) == 3:
             (tmp_path / "lex" / "sdeadbeef.docs.npy").write_bytes(b"half")  # a write cut short
             raise KeyboardInterrupt
-        real(remove, add)
+        real(remove, add, records)
 
     monkeypatch.setattr(index, "replace_papers", dies_on_the_third)
     with pytest.raises(KeyboardInterrupt):
@@ -163,4 +201,5 @@ def test_a_sync_killed_half_way_is_resumed_and_orphans_go(
     report = reopened.sync(store)  # the generation was never recorded: it resumes
     assert report.added == 4
     assert len(ids(reopened, "common")) == 10
+    assert sorted(reopened.papers()) == sorted(store.papers)  # records came with the chunks
     assert not (tmp_path / "lex" / "sdeadbeef.docs.npy").exists()
