@@ -102,7 +102,11 @@ class CitedQueryEngine(CustomQueryEngine):
         evidence = self.scorer.score(query, sources)
         scored = time.perf_counter()
         base = self._answer_fields(question, query, mode, evidence)
-        if not sources or evidence.confidence < self.answering.abstain_threshold:
+        if (
+            not sources
+            or not evidence.specific
+            or evidence.confidence < self.answering.abstain_threshold
+        ):
             yield ("delta", ABSTAIN_TEXT)
             yield ("answer", self._abstention(base, sources, evidence, started, retrieved, scored))
             return

@@ -41,6 +41,17 @@ _BOILERPLATE = re.compile(
 )
 # Logistic weights over [best sentence cosine, query-term coverage, retriever agreement];
 # fitted on eval/datasets/dev.jsonl by `python -m eval calibrate` (eval/README.md says how).
+# Words every abstract could answer: a question made of nothing else ("What does the paper
+# contribute?") names no topic, so no retrieved paper is *its* answer, however well it scores.
+FRAME_TERMS = frozenset(
+    content_terms(
+        "paper papers work study studies article abstract author authors contribute contributes "
+        "contribution contributions propose proposes proposed main key idea ideas new novel "
+        "method methods approach approaches result results find finds finding findings show "
+        "shows present presents introduce introduces use uses used do does about tell explain "
+        "describe summarize summarise summary"
+    )
+)
 CONFIDENCE_WEIGHTS = (9.0, 5.0, 0.6)
 CONFIDENCE_BIAS = -6.4
 
@@ -67,6 +78,7 @@ class Evidence:
     coverage: float = 0.0
     agreement: float = 0.0
     confidence: float = 0.0
+    specific: bool = True  # the question names something besides FRAME_TERMS
     # 1-based source number -> the confidence model applied to that paper alone (0-1)
     paper_confidence: dict[int, float] = field(default_factory=dict)
     parts: list[QuestionPart] = field(default_factory=list)
@@ -203,6 +215,7 @@ class EvidenceScorer:
             )
             for n, source in enumerate(sources, start=1)
         }
+        evidence.specific = bool(set(query_terms.weights) - FRAME_TERMS)
         evidence.parts = question_parts(question)
         evidence.gaps = self.gaps(question, sources, evidence)
         return evidence

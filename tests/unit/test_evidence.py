@@ -92,3 +92,11 @@ def test_sentence_vectors_are_embedded_once(scorer: EvidenceScorer) -> None:
 def test_no_sources_is_no_evidence(scorer: EvidenceScorer) -> None:
     evidence = scorer.score("anything", [])
     assert evidence.sentences == [] and evidence.confidence == 0.0
+
+
+def test_a_question_of_frame_words_only_names_no_topic() -> None:
+    from rag.answer.evidence import FRAME_TERMS
+    from rag.text import content_terms
+
+    assert set(content_terms("What does the paper contribute?")) <= FRAME_TERMS
+    assert set(content_terms("What does the GraphsGPT paper contribute?")) - FRAME_TERMS
