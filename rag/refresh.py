@@ -4,8 +4,9 @@ Several `rag serve` replicas can share one Chroma server, and `rag ingest` can w
 while they serve. Each replica's catalogue and BM25 index are built from the store state
 it loaded, so a replica polls the store's generation (bumped once by each ingest that
 commits a change; rag.store.chroma) and reloads when it moves. The poll is one small
-request; the full fingerprint scan and the rebuild happen only after an ingest, in this
-background thread, while questions go on being answered from the old pipeline.
+request; syncing the changed papers into the lexical index and catalogue, and the rebuild,
+happen only after an ingest, in this background thread, while questions go on being
+answered from the old pipeline.
 """
 
 from __future__ import annotations
