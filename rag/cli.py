@@ -100,7 +100,6 @@ def _progress_bar() -> Any:
 
 
 def cmd_ingest(args: argparse.Namespace, settings: Settings) -> int:
-    from rag.retrieval.bm25 import bm25_index_path
     from rag.store.chroma import PaperStore
     from rag.store.ingest import ingest
 
@@ -121,13 +120,17 @@ def cmd_ingest(args: argparse.Namespace, settings: Settings) -> int:
         print(f"skipped {issue}", file=sys.stderr)
     if len(report.issues) > 50:
         print(f"… and {len(report.issues) - 50} more skipped records", file=sys.stderr)
-    # Build the BM25 index now so the first question does not pay for it (an unchanged
-    # re-run finds it on disk and skips importing the retrievers altogether).
-    fingerprint = store.fingerprint()
-    if not bm25_index_path(settings, fingerprint).exists():
-        from rag.retrieval.bm25 import BM25Index
+    # The store's lexical index was synced by the ingest's commit. The old in-memory bm25s
+    # index is built now, so the first question does not pay for it (an unchanged re-run
+    # finds it on disk and skips importing the retrievers altogether).
+    if settings.lexical == "bm25s":
+        from rag.retrieval.bm25 import bm25_index_path
 
-        BM25Index(store, settings, fingerprint)
+        key = store.state_key(store.generation())  # as Pipeline.build keys it
+        if not bm25_index_path(settings, key).exists():
+            from rag.retrieval.bm25 import BM25sIndex
+
+            BM25sIndex(store, settings, key)
     print(report.summary())
     return 0
 
