@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Literal
 
+from rag.answer.citations import MARKER
 from rag.text import content_terms, split_sentences
 
 PartKind = Literal["number", "name", "other"]
@@ -93,6 +94,8 @@ _TOKEN_EDGES = "()[]{},;:.~≈!?\"'"
 
 def is_quantity(token: str) -> bool:
     """Whether one whitespace-separated token of a sentence states a quantity."""
+    if MARKER.search(token):  # "[1]" cites a source, it states no number
+        return False
     if _MATH_QUANTITY.search(token):
         return True
     bare = token.strip(_TOKEN_EDGES)
@@ -173,7 +176,8 @@ def question_parts(question: str) -> list[QuestionPart]:
     """The question's parts in order; a one-part question gives one."""
     context = frozenset(t for t in content_terms(question) if t not in _QUESTION_WORDS)
     pieces: list[str] = []
-    for piece in _PART_SPLIT.split(question.strip()):
+    # One space per run: the split pattern's `\s+and\s+` backtracks on long blank runs.
+    for piece in _PART_SPLIT.split(" ".join(question.split())):
         if not piece.strip(" ?.,;"):
             continue
         if pieces and not _ASKS.search(pieces[-1]):

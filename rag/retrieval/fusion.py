@@ -14,6 +14,7 @@ let a dense second place tie it. Measured on dev, README "Fusion".
 
 from __future__ import annotations
 
+import math
 import statistics
 from collections.abc import Mapping
 
@@ -32,8 +33,12 @@ PaperRanking = dict[str, tuple[float, int]]
 
 def normalise(scores: Mapping[str, float], method: FusionMethod) -> dict[str, float]:
     """One retriever's paper scores on a common scale, over this query's candidates only."""
-    if not scores:
-        return {}
+    # A non-finite score (a NaN distance from the store) ranks like the worst candidate.
+    finite = [s for s in scores.values() if math.isfinite(s)]
+    if not finite:
+        return dict.fromkeys(scores, 0.0)
+    floor = min(finite)
+    scores = {p: s if math.isfinite(s) else floor for p, s in scores.items()}
     values = list(scores.values())
     if method == "minmax":
         low, high = min(values), max(values)

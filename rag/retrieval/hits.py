@@ -20,7 +20,7 @@ RetrieverName = Literal["dense", "bm25"]
 
 def cosine_from_chroma(similarity: float | None) -> float:
     """ChromaVectorStore reports exp(-distance); with cosine space distance = 1 - cos."""
-    if not similarity or similarity <= 0:
+    if not similarity or not math.isfinite(similarity) or similarity <= 0:
         return -1.0
     return 1.0 + math.log(similarity)
 

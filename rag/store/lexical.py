@@ -363,6 +363,9 @@ class LexicalIndex:
         scores[state.deleted[state.deleted < len(scores)]] = 0.0
         candidates = docs_of(db, allowed) if allowed is not None else None
         if candidates is not None:
+            # Chunks another process added since this one loaded the index are not scored
+            # here yet (the next reload sees them): keep ids within the loaded scores.
+            candidates = candidates[candidates < len(scores)]
             sub = scores[candidates]
             top = candidates[top_k(sub, k)]
         else:

@@ -127,3 +127,19 @@ def test_an_llm_answer_is_checked_the_same_way() -> None:
     assert answer_supplies(question, parts, "WorkArena has 33 tasks [1].") == []
     left = answer_supplies(question, parts, "The abstract does not state it [1].")
     assert [p.kind for p in left] == ["number"]
+
+
+def test_a_citation_marker_is_not_a_quantity() -> None:
+    question = "How many GPUs were used to train the heads?"
+    parts = question_parts(question)
+    left = answer_supplies(question, parts, "The heads are trained on GPUs [1].")
+    assert [p.kind for p in left] == ["number"]
+
+
+def test_long_blank_runs_split_in_linear_time() -> None:
+    import time
+
+    started = time.perf_counter()
+    parts = question_parts("How many tasks" + " " * 20_000 + "and which platform?")
+    assert time.perf_counter() - started < 1.0
+    assert [p.kind for p in parts] == ["number", "name"]

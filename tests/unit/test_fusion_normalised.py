@@ -100,3 +100,15 @@ def test_retriever_fuses_by_zscore_by_default_and_keeps_raw_scores() -> None:
     )
     scores = [h.score or 0.0 for h in hits]
     assert scores == sorted(scores, reverse=True)
+
+
+def test_a_non_finite_score_ranks_like_the_worst_candidate() -> None:
+    import math
+
+    from rag.retrieval.fusion import normalise
+    from rag.retrieval.hits import cosine_from_chroma
+
+    out = normalise({"a": 0.9, "b": float("nan"), "c": 0.5}, "zscore")
+    assert all(math.isfinite(v) for v in out.values())
+    assert out["b"] == out["c"] < out["a"]
+    assert cosine_from_chroma(float("nan")) == -1.0
