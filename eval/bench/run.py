@@ -304,4 +304,5 @@ class Bench:
             cfg.timeout_s,
             log,
             on_row,
+            keep=cfg.work is not None,  # --work keeps the scale stores and reuses their builds
         )

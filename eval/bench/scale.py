@@ -3,13 +3,16 @@
 For each store kind (the embedded PersistentClient, a real `chroma run` server) and each
 multiple N: a fresh process builds the synthetic store (eval.bench.synth, timed), then
 another fresh process syncs the store's lexical index (as `rag ingest` would), opens an
-Assistant over it and times dense, bm25 and hybrid retrieval (eval.bench.scale_query). Each store lives in its own temporary directory,
-removed after its row is measured. The server is started for each store and stopped
-after it, so its memory is that store's alone.
+Assistant over it and times dense, bm25 and hybrid retrieval (eval.bench.scale_query).
+Each store lives in its own directory, removed after its row is measured unless the bench
+runs with `--work` (then a later run reuses a finished build: a 100x store takes most of
+an hour to write). The server is started for each store and stopped after it, so its
+memory is that store's alone.
 """
 
 from __future__ import annotations
 
+import json
 import shutil
 from collections.abc import Callable
 from contextlib import nullcontext
@@ -36,10 +39,15 @@ def measure_cell(
     work: Path,
     synth: dict[str, Any],
     timeout_s: float,
+    keep: bool = False,
 ) -> dict[str, Any]:
+    """One row. With `keep` the store stays in `work` and a later run reuses a finished
+    build (its build.json) instead of writing the store again."""
     cell = work / f"{backend}-{scale}x"
-    shutil.rmtree(cell, ignore_errors=True)
-    cell.mkdir(parents=True)
+    built = cell / "build.json"
+    if not (keep and built.exists()):
+        shutil.rmtree(cell, ignore_errors=True)
+        cell.mkdir(parents=True)
     overrides = {**settings, "data_dir": str(cell / "data"), "collection": COLLECTION}
     server = (
         chroma_server(cell / "server-db", cell / "server.log")
@@ -50,12 +58,16 @@ def measure_cell(
         with server as info:
             if info is not None:
                 overrides.update(chroma_host=info["host"], chroma_port=info["port"])
-            build = run_child(
-                "scale-build",
-                {"source": str(source), "settings": overrides, "copies": scale, **synth},
-                work / "logs",
-                timeout_s,
-            )
+            if built.exists():
+                build = {**json.loads(built.read_text()), "reused": True}
+            else:
+                build = run_child(
+                    "scale-build",
+                    {"source": str(source), "settings": overrides, "copies": scale, **synth},
+                    work / "logs",
+                    timeout_s,
+                )
+                built.write_text(json.dumps(build))
             query = run_child(
                 "scale-query",
                 {"settings": overrides, "questions": questions, "warmup": warmup},
@@ -69,6 +81,7 @@ def measure_cell(
             "papers": build["papers"],
             "chunks": build["chunks"],
             "build_s": build["build_s"],
+            "build_reused": bool(build.get("reused")),
             "build_generate_s": build["generate_s"],
             "build_write_s": build["write_s"],
             "build_wall_s": build["wall_s"],
@@ -85,7 +98,8 @@ def measure_cell(
             "latency_ms": query["latency_ms"],
         }
     finally:
-        shutil.rmtree(cell, ignore_errors=True)
+        if not keep:
+            shutil.rmtree(cell, ignore_errors=True)
 
 
 def measure_scale(
@@ -100,13 +114,14 @@ def measure_scale(
     timeout_s: float,
     log: Callable[[str], None],
     on_row: Callable[[dict[str, Any]], None],
+    keep: bool = False,
 ) -> list[dict[str, Any]]:
     rows = []
     for backend in backends:
         for scale in scales:
             log(f"scale: {backend} {scale}x: building and querying")
             row = measure_cell(
-                backend, scale, settings, source, questions, warmup, work, synth, timeout_s
+                backend, scale, settings, source, questions, warmup, work, synth, timeout_s, keep
             )
             log(
                 f"scale: {backend} {scale}x: {row['chunks']:,} chunks, build {row['build_s']} s, "
