@@ -5,7 +5,8 @@ indexed chunk (text, citing metadata, length), `papers` (id -> content hash and 
 record as JSON: the catalogue, read from here at open instead of from Chroma), the term
 ids and the list of postings segments (rag.store.postings: memory-mapped numpy files).
 Opening reads a few rows and maps the segments, whatever the store's size; a query reads
-the postings of its terms and the rows of its top chunks. Deleting a chunk leaves a
+the postings of its rarer terms, looks its common ones up only for the chunks still in the
+running (MaxScore, rag.store.postings.best_chunks), and reads the rows of its top chunks. Deleting a chunk leaves a
 tombstone until the segment holding it is merged away.
 
 The tokens are bm25s': lower-cased words of the title and text, bm25s' stopwords dropped,
@@ -39,7 +40,7 @@ from typing import TYPE_CHECKING, cast
 import numpy as np
 
 from rag.store import postings
-from rag.store.lexical_hits import LexicalHit, docs_of, hits_of, top_k
+from rag.store.lexical_hits import ChunkOwners, LexicalHit, hits_of
 from rag.store.lexical_reads import PaperChunks, chunks_of, with_records
 from rag.store.postings import Segment
 from rag.store.tokens import query_tokens, tokenize
@@ -107,6 +108,7 @@ class LexicalIndex:
         folder.mkdir(parents=True, exist_ok=True)
         self._local = threading.local()
         self._write_lock = threading.Lock()
+        self._owners = ChunkOwners()
         self._db = self._connect()
         with self._db:
             self._db.executescript(_SCHEMA)
@@ -359,19 +361,13 @@ class LexicalIndex:
         terms = [int(known[w]) for w in words if w in known]
         # Lucene's way: deleted chunks count in N as they do in df until a merge drops them.
         n_docs = state.n_docs + len(state.deleted)
-        scores = postings.bm25_scores(state.segments, terms, n_docs, state.avgdl, state.size)
-        scores[state.deleted[state.deleted < len(scores)]] = 0.0
-        candidates = docs_of(db, allowed) if allowed is not None else None
-        if candidates is not None:
-            # Chunks another process added since this one loaded the index are not scored
-            # here yet (the next reload sees them): keep ids within the loaded scores.
-            candidates = candidates[candidates < len(scores)]
-            sub = scores[candidates]
-            top = candidates[top_k(sub, k)]
-        else:
-            top = top_k(scores, k)
-        top = [int(d) for d in top if scores[d] > 0]
-        return hits_of(db, top, scores)
+        # Chunks another process added since this one loaded the index are not scored here
+        # yet (the next reload sees them): candidates stay below the loaded size.
+        candidates = None if allowed is None else self._owners.docs_of(db, allowed, state.size)
+        top, scores = postings.best_chunks(
+            state.segments, terms, n_docs, state.avgdl, state.size, k, state.deleted, candidates
+        )
+        return hits_of(db, top.tolist(), dict(zip(top.tolist(), scores.tolist(), strict=True)))
 
 
 def open_index(settings: Settings, store: PaperStore | None = None) -> LexicalIndex:

@@ -1,10 +1,11 @@
-"""What a lexical search reads from the index file once scored: the chunks of the allowed
-papers, and the rows of the top chunks (rag.store.lexical)."""
+"""What a lexical search reads besides the postings (rag.store.lexical): which chunks the
+allowed papers own, and the rows of the top chunks."""
 
 from __future__ import annotations
 
 import json
 import sqlite3
+import threading
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,18 +20,44 @@ class LexicalHit:
     score: float  # BM25: larger is better
 
 
-def docs_of(db: sqlite3.Connection, allowed: set[str]) -> np.ndarray:
-    """The chunk ids of the `allowed` papers."""
-    # A temporary table, not an IN list: thousands of bound parameters hit SQLite's limit.
-    db.execute("create temp table if not exists allowed (paper_id text primary key)")
-    with db:
-        db.execute("delete from allowed")
-        db.executemany("insert or ignore into allowed values (?)", ((p,) for p in allowed))
-    rows = db.execute("select c.id from chunks c join allowed a on a.paper_id = c.paper_id")
-    return np.fromiter((r[0] for r in rows), np.int64)
+class ChunkOwners:
+    """Which paper each chunk id belongs to, as numbers: a filter of any size becomes a
+    bool array gathered over the chunks (a millisecond at 100x) instead of a join in SQLite
+    per query (seconds for a filter of 200k papers). Read once, on the first filtered
+    search, and extended by the rows added since: a chunk's row never changes (a changed
+    paper gets new chunk ids), so what was read stays right."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._number: dict[str, int] = {}
+        self._owner = np.zeros(0, dtype=np.int32)
+        self._read_below = 0  # chunk ids below this have been read
+
+    def _extend(self, db: sqlite3.Connection, size: int) -> None:
+        rows = db.execute(
+            "select id, paper_id from chunks where id >= ? and id < ? order by id",
+            (self._read_below, size),
+        )
+        owner = np.full(size, -1, dtype=np.int32)
+        owner[: len(self._owner)] = self._owner
+        number = self._number
+        for doc, paper in rows:
+            owner[doc] = number.setdefault(paper, len(number))
+        self._owner, self._read_below = owner, size
+
+    def docs_of(self, db: sqlite3.Connection, allowed: set[str], size: int) -> np.ndarray:
+        """The chunk ids below `size` of the `allowed` papers."""
+        with self._lock:
+            if size > self._read_below:
+                self._extend(db, size)
+            owner, number = self._owner, self._number
+        wanted = np.zeros(len(number) + 1, dtype=bool)  # the last slot: chunks of no paper
+        picked = [number[p] for p in allowed if p in number]
+        wanted[np.asarray(picked, dtype=np.int64)] = True
+        return np.flatnonzero(wanted[owner[:size]])
 
 
-def hits_of(db: sqlite3.Connection, docs: list[int], scores: np.ndarray) -> list[LexicalHit]:
+def hits_of(db: sqlite3.Connection, docs: list[int], scores: dict[int, float]) -> list[LexicalHit]:
     """The top chunks' rows, best first, with their scores."""
     if not docs:
         return []
@@ -46,11 +73,5 @@ def hits_of(db: sqlite3.Connection, docs: list[int], scores: np.ndarray) -> list
         if doc in rows:  # gone since the state was read: skip it
             cid, text, meta = rows[doc]
             clean = {k: v for k, v in json.loads(meta).items() if k != "_len"}
-            out.append(LexicalHit(cid, text, clean, float(scores[doc])))
+            out.append(LexicalHit(cid, text, clean, scores[doc]))
     return out
-
-
-def top_k(scores: np.ndarray, k: int) -> np.ndarray:
-    """Indexes of the k largest scores, best first."""
-    part = np.argpartition(-scores, k)[:k] if len(scores) > k else np.arange(len(scores))
-    return part[np.argsort(-scores[part], kind="stable")]

@@ -1,0 +1,90 @@
+"""MaxScore (rag.store.postings.best_chunks) finds exactly the top k that scoring every
+chunk finds (bm25_scores), over several segments, with deletions, repeated query terms and
+filters narrow and wide; ChunkOwners turns paper filters into chunk ids incrementally."""
+
+from __future__ import annotations
+
+import itertools
+import sqlite3
+
+import numpy as np
+import pytest
+
+from rag.store import postings
+from rag.store.lexical_hits import ChunkOwners
+
+VOCAB = 60
+CHUNKS = 3_000
+
+
+def _segments(rng: np.random.Generator) -> list[postings.Segment]:
+    """Chunks with Zipf-like term use (a few terms in most chunks, most terms rare), split
+    over three segments as merges would leave them."""
+    weights = 1.0 / np.arange(1, VOCAB + 1) ** 1.1
+    weights /= weights.sum()
+    doc_terms = [
+        rng.choice(VOCAB, size=int(rng.integers(3, 40)), p=weights).tolist() for _ in range(CHUNKS)
+    ]
+    cuts = [0, 1_700, 2_600, CHUNKS]
+    return [
+        postings.Segment(f"s{i}", **postings.build_arrays(range(lo, hi), doc_terms[lo:hi]))
+        for i, (lo, hi) in enumerate(itertools.pairwise(cuts))
+    ]
+
+
+def _reference(scores: np.ndarray, pool: np.ndarray, k: int) -> tuple[set[int], float]:
+    values = scores[pool]
+    order = np.argsort(-values, kind="stable")[:k]
+    kept = [int(pool[i]) for i in order if values[i] > 0]
+    return set(kept), float(scores[kept[-1]]) if kept else 0.0
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("filtered", [None, "narrow", "wide"])
+def test_the_pruned_top_k_is_the_full_top_k(seed: int, filtered: str | None) -> None:
+    rng = np.random.default_rng(seed)
+    segments = _segments(rng)
+    deleted = np.sort(rng.choice(CHUNKS, size=150, replace=False)).astype(np.int64)
+    n_docs = CHUNKS - len(deleted) + len(deleted)  # deleted still count until merged
+    avgdl = 21.5
+    candidates = None
+    if filtered:
+        share = 0.01 if filtered == "narrow" else 0.6
+        candidates = np.sort(rng.choice(CHUNKS, size=int(CHUNKS * share), replace=False))
+    for _ in range(25):
+        # rare and common terms, sometimes one repeated
+        terms = rng.choice(VOCAB, size=int(rng.integers(1, 12))).tolist()
+        k = int(rng.choice([1, 5, 40]))
+        full = postings.bm25_scores(segments, terms, n_docs, avgdl, CHUNKS)
+        full[deleted] = 0.0
+        pool = np.arange(CHUNKS) if candidates is None else candidates
+        want, kth = _reference(full, pool, k)
+        got, values = postings.best_chunks(
+            segments, terms, n_docs, avgdl, CHUNKS, k, deleted, candidates
+        )
+        assert list(values) == sorted(values, reverse=True)
+        assert np.allclose(values, full[got], rtol=1e-5)
+        # the same chunks, but for ties at the k-th score
+        assert all(abs(full[d] - kth) < 1e-5 for d in want ^ set(got.tolist())), terms
+        assert not set(got.tolist()) & set(deleted.tolist())
+
+
+def test_no_terms_or_an_empty_index_find_nothing() -> None:
+    segments = _segments(np.random.default_rng(1))
+    none = np.zeros(0, dtype=np.int64)
+    assert len(postings.best_chunks(segments, [], CHUNKS, 20.0, CHUNKS, 5, none)[0]) == 0
+    assert len(postings.best_chunks([], [3], 0, 0.0, 0, 5, none)[0]) == 0
+
+
+def test_chunk_owners_follow_the_rows_added_since_the_last_read() -> None:
+    db = sqlite3.connect(":memory:")
+    db.execute("create table chunks (id integer primary key, paper_id text not null)")
+    db.executemany("insert into chunks values (?, ?)", [(1, "A"), (2, "A"), (3, "B")])
+    owners = ChunkOwners()
+    assert owners.docs_of(db, {"A"}, 4).tolist() == [1, 2]
+    db.executemany("insert into chunks values (?, ?)", [(4, "C"), (6, "A")])
+    # a search over the older state (size 4) does not see the new rows yet
+    assert owners.docs_of(db, {"A", "C"}, 4).tolist() == [1, 2]
+    assert owners.docs_of(db, {"A", "C"}, 7).tolist() == [1, 2, 4, 6]
+    assert owners.docs_of(db, {"nobody"}, 7).tolist() == []
+    assert owners.docs_of(db, set(), 7).tolist() == []
