@@ -199,6 +199,7 @@ class Bench:
         if not (cfg.store / "chroma").exists():
             raise BenchError(f"--store {cfg.store}: no chroma/ directory (not a rag data dir)")
         copy = work / "store"
+        shutil.rmtree(copy, ignore_errors=True)  # a kept --work from an earlier run
         shutil.copytree(cfg.store, copy)  # never open someone else's PersistentClient dir
         model_cache = work / "model-cache"
         seed_model_cache(model_cache, machine_cache)
