@@ -90,8 +90,9 @@ class Pipeline:
             bm25 = BM25sIndex(store, settings, fingerprint)
         # 3. retrieval: dense over Chroma + BM25, fused per paper
         retriever = PaperRetriever(settings.retrieval, store, embed_model, catalogue, bm25)
-        # 4. evidence: sentence scoring with the catalogue's term statistics
-        scorer = EvidenceScorer(embed_model, TermStats(catalogue))
+        # 4. evidence: sentence scoring with the catalogue's term statistics (counts kept
+        #    in the same file, read per word: rag.store.paper_terms)
+        scorer = EvidenceScorer(embed_model, TermStats(index.paper_counter(), len(catalogue)))
         # 5. the engine that writes, validates and abstains
         engine = CitedQueryEngine(
             retrieval=settings.retrieval,

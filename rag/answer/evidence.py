@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from itertools import pairwise
 
@@ -27,6 +28,7 @@ from rag.answer.asked import (
     unmentioned,
 )
 from rag.embedding.lru import LRUCache
+from rag.store.paper_terms import paper_words
 from rag.text import content_terms, split_sentences
 from rag.types import Paper, RetrievedPaper
 
@@ -96,23 +98,29 @@ class QueryTerms:
 
 
 class TermStats:
-    """Inverse document frequencies over the catalogue's titles and abstracts."""
+    """Inverse document frequencies over the catalogue's titles and abstracts: `paper_count`
+    says how many of the `n_docs` papers use a (stemmed) word. The pipeline's reads the
+    counts kept in the store's index file (rag.store.paper_terms); `counted` counts papers
+    in memory."""
 
-    def __init__(self, papers: dict[str, Paper]) -> None:
+    def __init__(self, paper_count: Callable[[str], int], n_docs: int) -> None:
+        self.paper_count = paper_count
+        self.n_docs = max(1, n_docs)
+
+    @classmethod
+    def counted(cls, papers: dict[str, Paper]) -> TermStats:
         df: Counter[str] = Counter()
         for paper in papers.values():
-            df.update(set(content_terms(f"{paper.title} {paper.abstract}")))
-        self.n_docs = max(1, len(papers))
-        self.df = df
+            df.update(paper_words(paper))
+        return cls(lambda term: df.get(term, 0), len(papers))
 
     def doc_freq(self, text: str) -> int:
         """How many papers use the word(s) of `text`: the most used one's count."""
-        return max((self.df.get(t, 0) for t in content_terms(text)), default=0)
+        return max((self.paper_count(t) for t in content_terms(text)), default=0)
 
     def idf(self, term: str) -> float:
-        return math.log(
-            1 + (self.n_docs - self.df.get(term, 0) + 0.5) / (self.df.get(term, 0) + 0.5)
-        )
+        df = self.paper_count(term)
+        return math.log(1 + (self.n_docs - df + 0.5) / (df + 0.5))
 
 
 class EvidenceScorer:

@@ -29,9 +29,8 @@ import logging
 import math
 import sqlite3
 import threading
-import time
 import uuid
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -39,9 +38,9 @@ from typing import TYPE_CHECKING, cast
 
 import numpy as np
 
-from rag.store import postings
+from rag.store import paper_terms, postings
 from rag.store.lexical_hits import ChunkOwners, LexicalHit, hits_of
-from rag.store.lexical_reads import PaperChunks, chunks_of, with_records
+from rag.store.lexical_reads import PaperChunks, SyncReport, sync_from
 from rag.store.postings import Segment
 from rag.store.tokens import query_tokens, tokenize
 from rag.types import Paper
@@ -53,16 +52,12 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 # 3: `papers` keeps each paper's record (the catalogue). An older file is started afresh.
 SCHEMA_VERSION = "3"
-# Papers per Chroma read by id, and per segment when a sync reads the whole store.
-SYNC_BATCH = 256
-SCAN_BATCH = 2_048
 # Segments merge four at a time per size class (LSM-style): a store of any size keeps a
 # few dozen segments at most, and each posting is rewritten about log4(size) times.
 MERGE_FANOUT = 4
 MERGE_BASE_POSTINGS = 50_000
-# Beyond this share of the store changed, one paged scan of every chunk beats reads by id.
-FULL_SCAN_SHARE = 0.2
-_SCHEMA = """
+_SCHEMA = (
+    """
 create table if not exists meta (key text primary key, value text not null);
 create table if not exists papers (paper_id text primary key, hash text not null, record text);
 create table if not exists chunks (
@@ -73,19 +68,12 @@ create table if not exists terms (id integer primary key, term text not null uni
 create table if not exists segments (name text primary key, postings integer not null);
 create table if not exists deleted (doc integer primary key, seg text not null);
 """
+    + paper_terms.SCHEMA
+)
 
 
 def index_dir(settings: Settings) -> Path:
     return settings.data_dir / "lexical" / settings.collection
-
-
-@dataclass
-class SyncReport:
-    added: int = 0
-    removed: int = 0
-    chunks: int = 0
-    seconds: float = 0.0
-    skipped: bool = False  # the generation was the one already synced
 
 
 @dataclass(frozen=True)
@@ -112,11 +100,12 @@ class LexicalIndex:
         self._db = self._connect()
         with self._db:
             self._db.executescript(_SCHEMA)
-        found = self._meta("schema")
+        found = self.meta("schema")
         if found not in (None, SCHEMA_VERSION):
             self._reset(found)
-        self._set_meta("schema", SCHEMA_VERSION)
+        self.set_meta("schema", SCHEMA_VERSION)
         self._state = self._load_state()
+        self._fill_paper_terms()
 
     def _reset(self, found: str) -> None:
         """An index of another layout is dropped whole: the next sync reads the store again
@@ -126,10 +115,21 @@ class LexicalIndex:
         )
         with self._exclusive():
             with self._db:
-                for table in ("meta", "papers", "chunks", "terms", "segments", "deleted"):
+                tables = ("meta", "papers", "chunks", "terms", "segments", "deleted", "paper_terms")
+                for table in tables:
                     self._db.execute(f"drop table if exists {table}")
             self._db.executescript(_SCHEMA)
             self._drop_orphans()  # every segment file: no row names one now
+
+    def _fill_paper_terms(self) -> None:
+        """Word counts for a file written before they were kept (schema 3): one scan, once."""
+        if self.meta(paper_terms.FILLED_KEY):
+            return
+        with self._exclusive():
+            if not self.meta(paper_terms.FILLED_KEY):  # another process may have just done it
+                with self._db:
+                    paper_terms.fill_counts(self._db)
+                self.set_meta(paper_terms.FILLED_KEY, "1")
 
     def _connect(self) -> sqlite3.Connection:
         db = sqlite3.connect(self.folder / "index.sqlite", timeout=60.0, check_same_thread=False)
@@ -146,19 +146,23 @@ class LexicalIndex:
     def close(self) -> None:
         self._db.close()
 
-    def _meta(self, key: str) -> str | None:
+    def meta(self, key: str) -> str | None:
         row = self._db.execute("select value from meta where key = ?", (key,)).fetchone()
         return None if row is None else str(row[0])
 
-    def _set_meta(self, key: str, value: str) -> None:
+    def set_meta(self, key: str, value: str) -> None:
         with self._db:
             self._db.execute("insert or replace into meta values (?, ?)", (key, value))
+
+    def reload_state(self) -> None:
+        """Read the segments and counts again (another process may have written)."""
+        self._state = self._load_state()
 
     def _load_state(self) -> _State:
         db = self._db
         names = [str(r[0]) for r in db.execute("select name from segments order by rowid")]
-        n_docs = int(self._meta("n_docs") or 0)
-        total = int(self._meta("total_len") or 0)
+        n_docs = int(self.meta("n_docs") or 0)
+        total = int(self.meta("total_len") or 0)
         size = int(db.execute("select coalesce(max(id), 0) + 1 from chunks").fetchone()[0])
         deleted = np.fromiter((r[0] for r in db.execute("select doc from deleted")), np.int64)
         size = max(size, int(deleted.max()) + 1 if len(deleted) else 0)
@@ -184,9 +188,13 @@ class LexicalIndex:
         papers = (Paper.model_validate_json(row[0]) for row in rows)
         return {paper.id: paper for paper in papers}
 
+    def paper_counter(self) -> Callable[[str], int]:
+        """`word -> how many papers use it` (title and abstract; rag.store.paper_terms)."""
+        return paper_terms.count_reader(self._reader)
+
     def synced_generation(self) -> Generation | None:
         """The store generation this index was last synced to (None: never synced)."""
-        found = self._meta("generation")
+        found = self.meta("generation")
         if found is None:
             return None
         collection, counter = json.loads(found)
@@ -224,8 +232,8 @@ class LexicalIndex:
         db = self._db
         name = f"s{uuid.uuid4().hex[:12]}"
         with db:
-            n_docs = int(self._meta("n_docs") or 0)
-            total = int(self._meta("total_len") or 0)
+            n_docs = int(self.meta("n_docs") or 0)
+            total = int(self.meta("total_len") or 0)
             for start in range(0, len(gone), 500):
                 part = gone[start : start + 500]
                 where = f"paper_id in ({','.join('?' * len(part))})"
@@ -234,6 +242,10 @@ class LexicalIndex:
                     "insert or replace into deleted values (?, ?)", [(i, s) for i, s, _ in old]
                 )
                 n_docs -= len(old)
+                gone_records = db.execute(
+                    f"select record from papers where {where} and record is not null", part
+                )
+                paper_terms.update_counts(db, [r[0] for r in gone_records], [])
                 total -= sum(int(json.loads(m).get("_len", 0)) for _, _, m in old)
                 db.execute(f"delete from chunks where {where}", part)
                 db.execute(f"delete from papers where {where}", part)
@@ -254,6 +266,7 @@ class LexicalIndex:
                 record = records.get(pid)
                 row_json = None if record is None else record.model_dump_json()
                 db.execute("insert or replace into papers values (?, ?, ?)", (pid, phash, row_json))
+            paper_terms.update_counts(db, [], [records[pid] for pid, _, _ in add if pid in records])
             if doc_ids:
                 arrays = postings.build_arrays(doc_ids, doc_terms)
                 postings.write_segment(self.folder, name, arrays)
@@ -316,33 +329,7 @@ class LexicalIndex:
 
     def sync(self, store: PaperStore) -> SyncReport:
         """Bring the index in step with the store's complete papers (see the module doc)."""
-        started = time.perf_counter()
-        report = SyncReport()
-        generation = json.dumps(list(store.generation()))  # before the read: never ahead
-        model = repr(store.recorded_model())
-        if self._meta("generation") == generation and self._meta("model") == model:
-            report.skipped = True
-            self._state = self._load_state()  # another process may have written
-            return report
-        if self._meta("model") not in (None, model):  # another embedding: a new store
-            self.replace_papers(list(self.paper_hashes()), [])
-        self._set_meta("model", model)
-        want = store.paper_hashes()
-        have = self.paper_hashes()
-        gone = [pid for pid in have if pid not in want]
-        todo = {pid: v for pid, v in want.items() if have.get(pid) != v[0]}
-        if gone:
-            self.replace_papers(gone, [])
-        full = len(todo) > FULL_SCAN_SHARE * len(want)
-        for found in chunks_of(store, todo, SCAN_BATCH if full else 0, SYNC_BATCH):
-            batch, records = with_records(store, found)
-            self.replace_papers([], batch, records)
-            report.added += len(batch)
-            report.chunks += sum(len(chunks) for _, _, chunks in batch)
-        report.removed = len(gone)
-        self._set_meta("generation", generation)
-        report.seconds = time.perf_counter() - started
-        return report
+        return sync_from(self, store)
 
     # --- reads ------------------------------------------------------------------------------
     def search(self, query: str, k: int, allowed: set[str] | None = None) -> list[LexicalHit]:

@@ -6,15 +6,23 @@ handed on: chunks an interrupted ingest left are not indexed.
 
 from __future__ import annotations
 
+import json
 import logging
-from collections.abc import Iterable, Iterator
-from typing import TYPE_CHECKING, Any
+import time
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     from rag.store.chroma import PaperStore
     from rag.types import Paper
 
 log = logging.getLogger(__name__)
+# Papers per Chroma read by id, and per segment when a sync reads the whole store.
+SYNC_BATCH = 256
+SCAN_BATCH = 2_048
+# Beyond this share of the store changed, one paged scan of every chunk beats reads by id.
+FULL_SCAN_SHARE = 0.2
 META_KEYS = ("paper_id", "title", "authors", "url", "status", "chunk_index", "n_chunks")
 # A paper to index: (paper id, content hash, [(chunk id, text, citing metadata), …]).
 PaperChunks = tuple[str, str, list[tuple[str, str, dict[str, Any]]]]
@@ -95,3 +103,55 @@ def _by_id(
             include=["documents", "metadatas"],  # type: ignore[list-item]
         )
         yield page["ids"], page["documents"] or [], page["metadatas"] or []  # type: ignore[misc]
+
+
+class SyncedIndex(Protocol):
+    """What a sync needs of rag.store.lexical.LexicalIndex."""
+
+    def meta(self, key: str) -> str | None: ...
+    def set_meta(self, key: str, value: str) -> None: ...
+    def reload_state(self) -> None: ...
+    def paper_hashes(self) -> dict[str, str]: ...
+    def replace_papers(
+        self, remove: Sequence[str], add: Sequence[PaperChunks], records: Any = None
+    ) -> None: ...
+
+
+@dataclass
+class SyncReport:
+    added: int = 0
+    removed: int = 0
+    chunks: int = 0
+    seconds: float = 0.0
+    skipped: bool = False  # the generation was the one already synced
+
+
+def sync_from(index: SyncedIndex, store: PaperStore) -> SyncReport:
+    """Bring `index` in step with the store's complete papers (rag.store.lexical's doc)."""
+    started = time.perf_counter()
+    report = SyncReport()
+    generation = json.dumps(list(store.generation()))  # before the read: never ahead
+    model = repr(store.recorded_model())
+    if index.meta("generation") == generation and index.meta("model") == model:
+        report.skipped = True
+        index.reload_state()  # another process may have written
+        return report
+    if index.meta("model") not in (None, model):  # another embedding: a new store
+        index.replace_papers(list(index.paper_hashes()), [])
+    index.set_meta("model", model)
+    want = store.paper_hashes()
+    have = index.paper_hashes()
+    gone = [pid for pid in have if pid not in want]
+    todo = {pid: v for pid, v in want.items() if have.get(pid) != v[0]}
+    if gone:
+        index.replace_papers(gone, [])
+    full = len(todo) > FULL_SCAN_SHARE * len(want)
+    for found in chunks_of(store, todo, SCAN_BATCH if full else 0, SYNC_BATCH):
+        batch, records = with_records(store, found)
+        index.replace_papers([], batch, records)
+        report.added += len(batch)
+        report.chunks += sum(len(chunks) for _, _, chunks in batch)
+    report.removed = len(gone)
+    index.set_meta("generation", generation)
+    report.seconds = time.perf_counter() - started
+    return report

@@ -30,7 +30,9 @@ def source(paper: Paper, dense_rank: int | None = 1, bm25_rank: int | None = 1) 
 
 @pytest.fixture
 def scorer() -> EvidenceScorer:
-    return EvidenceScorer(HashingEmbedding(), TermStats({p.id: p for p in (FA, RLHF, OTHER)}))
+    return EvidenceScorer(
+        HashingEmbedding(), TermStats.counted({p.id: p for p in (FA, RLHF, OTHER)})
+    )
 
 
 def test_rare_terms_weigh_more(scorer: EvidenceScorer) -> None:

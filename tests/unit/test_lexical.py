@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from rag.store import lexical, tokens
+from rag.store import lexical, lexical_reads, tokens
 from rag.store.lexical import LexicalIndex
 from rag.types import Paper
 
@@ -178,8 +178,8 @@ def test_a_sync_killed_half_way_is_resumed_and_orphans_go(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     store = FakeStore({f"P{n}": [f"text {n} common"] for n in range(10)})
-    monkeypatch.setattr(lexical, "SYNC_BATCH", 3)
-    monkeypatch.setattr(lexical, "FULL_SCAN_SHARE", 2.0)  # read by id, 3 papers a batch
+    monkeypatch.setattr(lexical_reads, "SYNC_BATCH", 3)
+    monkeypatch.setattr(lexical_reads, "FULL_SCAN_SHARE", 2.0)  # read by id, 3 papers a batch
     index = LexicalIndex(tmp_path / "lex")
     real = index.replace_papers
     calls = []
@@ -203,3 +203,42 @@ def test_a_sync_killed_half_way_is_resumed_and_orphans_go(
     assert len(ids(reopened, "common")) == 10
     assert sorted(reopened.papers()) == sorted(store.papers)  # records came with the chunks
     assert not (tmp_path / "lex" / "sdeadbeef.docs.npy").exists()
+
+
+def _counts(index: LexicalIndex, words: list[str]) -> dict[str, int]:
+    count = index.paper_counter()
+    return {w: count(w) for w in words}
+
+
+def test_paper_word_counts_follow_add_replace_prune(tmp_path: Path) -> None:
+    from rag.answer.evidence import TermStats
+    from rag.text import content_terms
+
+    store = FakeStore(TEXTS)
+    index = LexicalIndex(tmp_path / "lex")
+    index.sync(store)
+    words = content_terms("molecules diffusion feedback protein graph spiking")
+    assert _counts(index, words) == {
+        "molecul": 2, "diffus": 1, "feedback": 1, "protein": 0, "graph": 1, "spike": 0,
+    }  # fmt: skip
+    store.papers["B"] = ["protein folding"]
+    store.papers["D"] = ["spiking graph molecules"]
+    del store.papers["C"]
+    store.gen += 1
+    index.sync(store)
+    want = TermStats.counted(index.papers())
+    assert _counts(index, words) == {w: want.paper_count(w) for w in words}
+    assert _counts(index, words)["molecul"] == 2 and _counts(index, words)["diffus"] == 0
+
+
+def test_an_index_written_before_the_word_counts_fills_them_once(tmp_path: Path) -> None:
+    index = LexicalIndex(tmp_path / "lex")
+    index.sync(FakeStore(TEXTS))
+    with index._db:
+        index._db.execute("delete from paper_terms")
+        index._db.execute("delete from meta where key = 'paper_terms'")
+    index.close()
+    assert _counts(LexicalIndex(tmp_path / "lex"), ["molecul", "feedback"]) == {
+        "molecul": 2,
+        "feedback": 1,
+    }
