@@ -3,8 +3,10 @@
 Each client loops until the time is up: it picks a question from eval/datasets/dev.jsonl
 (seeded), sends it as `POST /v1/ask`, `POST /v1/chat/completions` or the same with
 `stream: true` (the three in turn), checks that a complete answer came back and records the
-latency. The server's resident memory (RSS) is sampled every second. Reports errors (there
-should be none), p50/p95/p99 latency per kind, throughput, and RSS at the start, the middle,
+latency. A 429 (admission control: rate limit or too many answers in flight) is a refusal,
+not an error: the client waits the `Retry-After` it was given, as a polite client would,
+and the refusals are counted apart. The server's resident memory (RSS) is sampled every
+second. Reports errors (there should be none), p50/p95/p99 latency per kind, throughput, and RSS at the start, the middle,
 the maximum and the end; growth over the second half of the run is flagged, since warm-up
 (caches, first-time imports) is over by then and a leak keeps climbing.
 
@@ -49,6 +51,24 @@ class Result:
     started_s: float  # since the load began
     latency_ms: float
     error: str | None = None
+    refused: bool = False  # a 429: counted apart, never as an error
+
+
+class Refused(Exception):
+    """The server said 429; `retry_after` seconds is when to come back."""
+
+    def __init__(self, retry_after: float) -> None:
+        super().__init__(f"429, retry after {retry_after} s")
+        self.retry_after = retry_after
+
+
+def _refused(response: httpx.Response) -> None:
+    if response.status_code == 429:
+        try:
+            wait = float(response.headers.get("retry-after", "1"))
+        except ValueError:
+            wait = 1.0
+        raise Refused(wait)
 
 
 @dataclass
@@ -103,6 +123,7 @@ def send(client: httpx.Client, kind: str, question: str) -> str | None:
     """One request; None if a complete answer came back, else what was wrong."""
     if kind == "ask":
         response = client.post("/v1/ask", json={"question": question})
+        _refused(response)
         if response.status_code != 200:
             return f"HTTP {response.status_code}: {response.text[:200]}"
         body = response.json()
@@ -113,12 +134,14 @@ def send(client: httpx.Client, kind: str, question: str) -> str | None:
     }
     if kind == "chat":
         response = client.post("/v1/chat/completions", json=payload)
+        _refused(response)
         if response.status_code != 200:
             return f"HTTP {response.status_code}: {response.text[:200]}"
         choice = response.json()["choices"][0]
         ok = choice["message"].get("content") and choice.get("finish_reason") == "stop"
         return None if ok else "chat: no content or finish_reason"
     with client.stream("POST", "/v1/chat/completions", json={**payload, "stream": True}) as r:
+        _refused(r)
         if r.status_code != 200:
             return f"HTTP {r.status_code}: {r.read().decode(errors='replace')[:200]}"
         return _check_stream(r)
@@ -143,12 +166,17 @@ def client_loop(
             kind = KINDS[i % len(KINDS)]
             i += 1
             started = time.monotonic()
+            refused = 0.0
             try:
                 error = send(client, kind, rng.choice(questions))
+            except Refused as no:
+                error, refused = None, no.retry_after
             except (httpx.HTTPError, ValueError, KeyError, IndexError) as exc:
                 error = f"{type(exc).__name__}: {str(exc)[:200]}"
             ended = time.monotonic()
-            mine.append(Result(kind, started - t0, (ended - started) * 1000, error))
+            mine.append(Result(kind, started - t0, (ended - started) * 1000, error, refused > 0))
+            if refused:
+                time.sleep(max(0.0, min(refused, deadline - time.monotonic())))
     with lock:
         results.extend(mine)
 
@@ -196,7 +224,11 @@ def latency_stats(latencies: list[float]) -> dict[str, float]:
 
 
 def memory_report(
-    samples: MemorySamples, duration: float, max_growth_mb: float, max_growth_pct: float
+    samples: MemorySamples,
+    duration: float,
+    max_growth_mb: float,
+    max_growth_pct: float,
+    max_rss_mb: float | None = None,
 ) -> dict[str, Any]:
     if not samples.rss_mb:
         return {"sampled": False}
@@ -214,6 +246,8 @@ def memory_report(
         "second_half_growth_mb": round(growth, 1),
         "allowed_growth_mb": round(allowed, 1),
         "growth_flagged": growth > allowed,
+        "budget_mb": max_rss_mb,
+        "over_budget": max_rss_mb is not None and max(values) > max_rss_mb,
         "t_s": times,
         "rss_mb": values,
     }
@@ -253,12 +287,13 @@ def run(args: argparse.Namespace, url: str, pid: int | None) -> dict[str, Any]:
         samples.t_s.append(round(time.monotonic() - t0, 2))
         samples.rss_mb.append(round(final, 1))
 
-    ok = [r for r in results if r.error is None]
+    ok = [r for r in results if r.error is None and not r.refused]
     errors = [r for r in results if r.error is not None]
     by_kind = {
         kind: {
             "requests": sum(1 for r in results if r.kind == kind),
             "errors": sum(1 for r in errors if r.kind == kind),
+            "refused": sum(1 for r in results if r.refused and r.kind == kind),
             **latency_stats([r.latency_ms for r in ok if r.kind == kind]),
         }
         for kind in KINDS
@@ -272,11 +307,14 @@ def run(args: argparse.Namespace, url: str, pid: int | None) -> dict[str, Any]:
         "questions": len(questions),
         "requests": len(results),
         "errors": len(errors),
+        "refused": sum(1 for r in results if r.refused),
         "error_examples": sorted({r.error or "" for r in errors})[:10],
         "throughput_rps": round(len(ok) / wall, 2) if wall else 0.0,
         "latency": latency_stats([r.latency_ms for r in ok]),
         "by_kind": by_kind,
-        "memory": memory_report(samples, args.duration, args.max_growth_mb, args.max_growth_pct),
+        "memory": memory_report(
+            samples, args.duration, args.max_growth_mb, args.max_growth_pct, args.max_rss_mb
+        ),
     }
 
 
@@ -286,6 +324,7 @@ def summary(report: dict[str, Any]) -> str:
         f"load: {report['clients']} clients x {report['duration_s']:.0f} s against "
         f"{report['url']} (wall {report['wall_s']:.1f} s, seed {report['seed']})",
         f"requests {report['requests']:,}  errors {report['errors']}  "
+        f"refused (429) {report['refused']:,}  "
         f"throughput {report['throughput_rps']:.2f} req/s",
     ]
     if lat:
@@ -307,6 +346,11 @@ def summary(report: dict[str, Any]) -> str:
             f"(second half {mem['second_half_growth_mb']:+.0f} MB, allowed "
             f"{mem['allowed_growth_mb']:.0f}: {verdict})"
         )
+        if mem["budget_mb"] is not None:
+            over = "OVER" if mem["over_budget"] else "within"
+            lines.append(
+                f"server RSS max {mem['max_mb']:,.0f} MB: {over} the {mem['budget_mb']:,.0f} MB budget"
+            )
     else:
         lines.append("server RSS  not sampled (no --pid, or not on this machine)")
     for example in report["error_examples"]:
@@ -329,6 +373,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--timeout", type=float, default=120.0, help="per request, seconds")
     parser.add_argument("--max-growth-mb", type=float, default=48.0)
     parser.add_argument("--max-growth-pct", type=float, default=5.0)
+    parser.add_argument(
+        "--max-rss-mb", type=float, help="fail if the server's RSS ever exceeds this (budget)"
+    )
     parser.add_argument("--start-timeout", type=float, default=300.0)
     parser.add_argument("--server-log", type=Path, help="--serve: where the server logs go")
     parser.add_argument("--json", type=Path, help="also write the report as JSON here")
@@ -354,7 +401,8 @@ def main(argv: list[str] | None = None) -> int:
     print(summary(report))
     if args.json:
         args.json.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
-    failed = report["errors"] > 0 or report["memory"].get("growth_flagged", False)
+    memory = report["memory"]
+    failed = report["errors"] > 0 or memory.get("growth_flagged") or memory.get("over_budget")
     return 1 if failed else 0
 
 
