@@ -16,6 +16,7 @@ import unicodedata
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from rag.types import Paper
 
@@ -33,6 +34,7 @@ GENERIC_WORDS = _GENERIC = frozenset(
     artificial intelligence ai data""".split()
 )
 # Other names of a few institutions that neither words nor an acronym connect.
+_FOLD_WORD = re.compile(r"[a-z0-9]+")
 ALIASES = {
     "epfl": ("swiss federal institute of technology lausanne", "ecole polytechnique federale"),
     "eth zurich": ("swiss federal institute of technology zurich", "ethz"),
@@ -41,11 +43,14 @@ ALIASES = {
 }
 
 
+@lru_cache(maxsize=200_000)  # names repeat across papers: folding was most of the index build
 def fold(text: str) -> str:
     """Lower case, accents dropped, punctuation as spaces: the form names are compared in."""
+    if text.isascii():  # no accents to drop: the decomposition and filter change nothing
+        return " ".join(_FOLD_WORD.findall(text.lower()))
     decomposed = unicodedata.normalize("NFKD", text)
     plain = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
-    return " ".join(re.findall(r"[a-z0-9]+", plain.casefold()))
+    return " ".join(_FOLD_WORD.findall(plain.casefold()))
 
 
 def acronym(name: str) -> str:
