@@ -1,9 +1,11 @@
 """all-MiniLM-L6-v2 on ONNX Runtime, exported and int8-quantised locally from the bundled weights.
 
 Why: on a 2-core CPU, PyTorch embeds ~40 abstracts/s; ONNX Runtime with dynamic int8
-quantisation is several times faster and needs no torch import at serve time. The export
-runs once (a few seconds, needs torch) into `model_cache_dir/onnx/`, keyed by a hash of the
-model files, and is reused by every later process. Nothing is downloaded.
+quantisation is several times faster and needs no torch at all: the graph is written
+straight from the safetensors weights (rag.embedding.onnx_graph; torch.onnx.export took
+35-110 s and torch + transformers ~100 s of install). The export and quantisation run once
+(a few seconds) into `model_cache_dir/onnx/`, keyed by a hash of the model files, and are
+reused by every later process. Nothing is downloaded.
 """
 
 from __future__ import annotations
@@ -25,10 +27,9 @@ from rag.embedding.lru import LRUCache, query_cache
 log = logging.getLogger(__name__)
 MAX_LENGTH = 256  # the model's trained window; longer inputs are truncated, as in torch
 WHOLE_INPUT = 2048
-# "eager" attention exports as softmax(QKᵀ + mask): the default SDPA path exports extra
-# IsNaN/Where ops over every attention matrix (~23% of inference time in ORT's profile).
-ATTENTION = "eager"
-EXPORT = "v2"  # bump when the export changes: a new directory, so nothing stale is reused
+# v3: written by onnx_graph without torch (the same int8 vectors as v2's torch export of
+# "eager" attention, softmax(QKᵀ + mask), without the SDPA path's IsNaN/Where ops).
+EXPORT = "v3"  # bump when the export changes: a new directory, so nothing stale is reused
 
 
 def model_fingerprint(model_dir: Path) -> str:
@@ -63,41 +64,14 @@ def export_onnx(model_dir: Path, cache_dir: Path, quantize: bool = True) -> Path
 
 
 def _export_fp32(model_dir: Path, fp32: Path) -> Path:
-    """torch → ONNX (opset 17, dynamic batch and sequence axes, last hidden state out)."""
-    import torch
-    from transformers import AutoModel
+    """safetensors → ONNX (opset 17, dynamic batch and sequence axes, last hidden state out).
 
-    bert = AutoModel.from_pretrained(str(model_dir), attn_implementation=ATTENTION).eval()
+    Written op by op from the weights (rag.embedding.onnx_graph), no torch: the graph the
+    torch export of eager-attention BertModel gave, to the same int8 vectors.
+    """
+    from rag.embedding.onnx_graph import write_bert_onnx
 
-    class _Wrapper(torch.nn.Module):
-        # Keyword call: positional order of BertModel.forward differs across transformers.
-        def __init__(self) -> None:
-            super().__init__()
-            self.bert = bert
-
-        def forward(self, input_ids: Any, attention_mask: Any, token_type_ids: Any) -> Any:
-            return self.bert(
-                input_ids=input_ids, attention_mask=attention_mask, token_type_ids=token_type_ids
-            ).last_hidden_state
-
-    sample = {
-        "input_ids": torch.ones(2, 16, dtype=torch.long),
-        "attention_mask": torch.ones(2, 16, dtype=torch.long),
-        "token_type_ids": torch.zeros(2, 16, dtype=torch.long),
-    }
-    axes = {0: "batch", 1: "sequence"}
-    with torch.no_grad():
-        torch.onnx.export(
-            _Wrapper().eval(),
-            (sample["input_ids"], sample["attention_mask"], sample["token_type_ids"]),
-            str(fp32),
-            input_names=list(sample),
-            output_names=["last_hidden_state"],
-            dynamic_axes={**{k: axes for k in sample}, "last_hidden_state": axes},
-            opset_version=17,
-            dynamo=False,
-        )
-    return fp32
+    return write_bert_onnx(model_dir, fp32)
 
 
 def _quantize_int8(fp32: Path, int8: Path) -> Path:
