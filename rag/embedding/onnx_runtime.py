@@ -79,13 +79,21 @@ def _quantize_int8(fp32: Path, int8: Path) -> Path:
 
     # MatMul weights only, per output channel: quantising the embedding table (Gather)
     # or whole tensors moved vectors to cosine ~0.93 of fp32; this keeps ~0.995.
-    quantize_dynamic(
-        str(fp32),
-        str(int8),
-        weight_type=QuantType.QInt8,
-        op_types_to_quantize=["MatMul"],
-        per_channel=True,
-    )
+    # The quantiser warns on the root logger that a "pre-processing" step would help (shape
+    # inference for image models); it changes nothing here, so the terminal is spared it.
+    root = logging.getLogger()
+    level = root.level
+    root.setLevel(logging.ERROR)
+    try:
+        quantize_dynamic(
+            str(fp32),
+            str(int8),
+            weight_type=QuantType.QInt8,
+            op_types_to_quantize=["MatMul"],
+            per_channel=True,
+        )
+    finally:
+        root.setLevel(level)
     return int8
 
 
