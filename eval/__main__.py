@@ -197,7 +197,8 @@ def _add_bench(sub: Any) -> None:
         "--sections",
         type=name_list,
         default=None,
-        help="ingest,latency,scale,startup,sets (all); e.g. --sections sets --store var --merge",
+        help="ingest,latency,scale,startup,sets,replicas (all); "
+        "e.g. --sections sets --store var --merge",
     )
     p.add_argument("--store", type=Path, help="a built data dir (copied) when ingest is not run")
     p.add_argument("--work", type=Path, help="keep the working stores here (default: a temp dir)")

@@ -161,7 +161,7 @@ def test_smoke_run_writes_results_plot_and_report(tmp_path: Path) -> None:
         env=env,
         capture_output=True,
         text=True,
-        timeout=300,
+        timeout=360,  # 300 s, and ~60 s for the replicas section
     )
     assert done.returncode == 0, done.stderr[-3000:]
     results = json.loads((out / "results.json").read_text())
@@ -225,6 +225,19 @@ def test_smoke_run_writes_results_plot_and_report(tmp_path: Path) -> None:
     assert list(sets["kinds"]) == ["metadata", "list", "count", "compare"]
     assert all(k["latency_ms"]["n"] == 2 for k in sets["kinds"].values())  # 2 questions, 1 round
 
+    replicas = results["replicas"]  # 1 freshness round, 5 s of load
+    (fresh,) = replicas["freshness"]["rounds"]
+    assert set(fresh["exit_to_answer_s"]) == {"a", "b"} and replicas["freshness"]["missed"] == 0
+    assert replicas["freshness"]["max_from_commit_s"] >= replicas["freshness"]["max_s"]
+    load = replicas["kill_under_load"]
+    assert (
+        load["total"]["requests"]
+        == load["before_kill"]["requests"] + load["after_kill"]["requests"]
+    )
+    assert load["total"]["ok"] > 0 and load["total"]["errors"] == 0
+    assert all(_positive(v) for v in replicas["rss_mb"].values())
+    assert replicas["papers_after"] == 21  # the 20 papers and the one ingested
+
     assert (out / "scale.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     report = markdown.read_text()
     for heading in (
@@ -234,6 +247,7 @@ def test_smoke_run_writes_results_plot_and_report(tmp_path: Path) -> None:
         "## 3. Scale",
         "## 4. Start-up",
         "## 5. Set answers",
+        "## 6. Replicas",
         "## How to reproduce",
     ):
         assert heading in report

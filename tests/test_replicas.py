@@ -9,22 +9,20 @@ answering with no error, and the store must have lost nothing.
 from __future__ import annotations
 
 import json
-import shutil
 import signal
 import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
-from eval.bench.procs import chroma_server, free_port, stop, wait_http
+from eval.bench.replicas import CommitWatch, serve_replicas, server_over_copy, until_found
 from rag.corpus.records import load_corpus
 from rag.store.chroma import PaperStore
 from rag.store.ingest import ingest
@@ -47,11 +45,9 @@ def cited(http: httpx.Client, url: str) -> set[str]:
     return {c["paper_id"] for c in response.json()["citations"]}
 
 
-def start_replica(tmp_path: Path, name: str, host: str, port: int) -> tuple[Any, str, Path]:
-    """`rag serve` on a free port, with its own data dir (its BM25 cache and feedback)."""
-    data_dir = tmp_path / name
-    data_dir.mkdir()
-    env = child_env(
+def replica_env(host: str, port: int) -> Callable[[Path], dict[str, str]]:
+    """Each replica's environment, given its own data dir (its lexical index, feedback)."""
+    return lambda data_dir: child_env(
         data_dir,
         chroma_host=host,
         chroma_port=str(port),
@@ -60,44 +56,21 @@ def start_replica(tmp_path: Path, name: str, host: str, port: int) -> tuple[Any,
         refresh_seconds=REFRESH_SECONDS,
         rate_limit_per_minute="0",  # the test's polling is one client asking 4 times a second
     )
-    http_port = free_port()
-    log = tmp_path / f"{name}.log"
-    with log.open("wb") as out:
-        proc = subprocess.Popen(
-            [str(BIN / "rag"), "serve", "--port", str(http_port)],
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            env=env,
-            cwd=tmp_path,  # no .env of the developer's
-        )
-    return proc, f"http://127.0.0.1:{http_port}", log
-
-
-def watch_commit(settings: Any, seen: Any, found: dict[str, float], done: threading.Event) -> None:
-    """Timestamp the moment the ingest commits (the store's generation moves)."""
-    store = PaperStore(settings)
-    while not done.is_set():
-        if store.generation() != seen:
-            found["commit"] = time.monotonic()
-            return
-        time.sleep(0.1)
 
 
 def until_fresh(url: str, started: float, deadline: float) -> float:
     """Seconds after `started` at which `url` first answers citing the new paper."""
     with httpx.Client(timeout=30) as http:
-        while time.monotonic() < deadline:
-            if GRAPHS_GPT in cited(http, url):
-                return time.monotonic() - started
-            time.sleep(0.25)
-    raise AssertionError(f"{url} still does not cite {GRAPHS_GPT}")
+        seconds = until_found(lambda: cited(http, url), GRAPHS_GPT, started, deadline, 0.25)
+    if seconds is None:
+        raise AssertionError(f"{url} still does not cite {GRAPHS_GPT}")
+    return seconds
 
 
 @pytest.fixture
 def server_store(tmp_path: Path, built_store_dir: Path) -> Iterator[tuple[str, int]]:
     """A `chroma run` over a copy of the built fixture store (no embedding needed)."""
-    shutil.copytree(built_store_dir / "chroma", tmp_path / "db")
-    with chroma_server(tmp_path / "db", tmp_path / "chroma.log") as server:
+    with server_over_copy(built_store_dir / "chroma", tmp_path) as server:
         yield server["host"], server["port"]
 
 
@@ -114,46 +87,34 @@ def test_two_replicas_see_an_ingest_and_survive_a_sigkill(
     assert ingest(settings, [without], prune=True, embed_model=embed_model).pruned == 1
 
     timeline: dict[str, float] = {}
-    with ExitStack() as stack:
-        replicas = [start_replica(tmp_path, name, host, port) for name in ("a", "b")]
-        for proc, _, _ in replicas:
-            stack.callback(stop, proc)
-        for proc, url, log in replicas:
-            try:
-                wait_http(f"{url}/healthz", 120, proc)
-            except RuntimeError as exc:
-                raise AssertionError(log.read_text(errors="replace")[-3000:]) from exc
-        urls = [url for _, url, _ in replicas]
+    with serve_replicas(("a", "b"), tmp_path, replica_env(host, port), 120) as replicas:
+        urls = [replica.url for replica in replicas]
         with httpx.Client(timeout=30) as http:
             assert all(GRAPHS_GPT not in cited(http, url) for url in urls)
 
         # `rag ingest` of the whole fixture corpus: GraphsGPT is the one new paper.
-        seen, found, done = PaperStore(settings).generation(), {}, threading.Event()
-        watcher = threading.Thread(target=watch_commit, args=(settings, seen, found, done))
-        started = time.monotonic()
-        watcher.start()
         ingest_env = child_env(tmp_path / "ingester", chroma_host=host, chroma_port=str(port))
-        ran = subprocess.run(
-            [str(BIN / "rag"), "ingest", str(FIXTURE_CORPUS)],
-            env=ingest_env,
-            cwd=tmp_path,
-            capture_output=True,
-            text=True,
-            timeout=180,
-        )
-        timeline["ingest exited"] = time.monotonic() - started
+        with CommitWatch(PaperStore(settings).generation) as commit:
+            started = time.monotonic()
+            ran = subprocess.run(
+                [str(BIN / "rag"), "ingest", str(FIXTURE_CORPUS)],
+                env=ingest_env,
+                cwd=tmp_path,
+                capture_output=True,
+                text=True,
+                timeout=180,
+            )
+            timeline["ingest exited"] = time.monotonic() - started
         assert ran.returncode == 0, ran.stderr[-2000:]
         assert "new 1 " in ran.stdout, ran.stdout
-        watcher.join(timeout=10)
-        done.set()
-        timeline["ingest committed"] = found.get("commit", float("nan")) - started
+        timeline["ingest committed"] = (commit.at or float("nan")) - started
         deadline = started + timeline["ingest exited"] + FRESH_WITHIN_S
         with ThreadPoolExecutor(2) as pool:
             fresh = list(pool.map(lambda url: until_fresh(url, started, deadline), urls))
         timeline.update({"replica a answers": fresh[0], "replica b answers": fresh[1]})
 
         # One replica SIGKILLed; the other keeps answering, every request.
-        killed, survivor = replicas[0][0], urls[1]
+        killed, survivor = replicas[0].proc, urls[1]
         killed.send_signal(signal.SIGKILL)
         killed.wait(timeout=10)
         with httpx.Client(timeout=60) as http, ThreadPoolExecutor(4) as pool:
@@ -161,8 +122,8 @@ def test_two_replicas_see_an_ingest_and_survive_a_sigkill(
             answers = list(pool.map(lambda _: cited(http, survivor), range(20)))
             timeline["20 answers after the kill"] = time.monotonic() - load_started
         assert all(GRAPHS_GPT in found_ids for found_ids in answers)
-        for _, _, log in replicas:
-            assert "reloaded in" in log.read_text(errors="replace"), log.name
+        for replica in replicas:
+            assert "reloaded in" in replica.log.read_text(errors="replace"), replica.name
 
     shown = {k: round(v, 2) for k, v in timeline.items()}
     print(f"\nreplica timeline (s after `rag ingest` started): {json.dumps(shown)}")

@@ -25,6 +25,8 @@ SMOKE = {
     "baseline_warm": False,  # the plain re-run is its cold run again; seconds saved
     "set_questions": 2,
     "set_rounds": 1,
+    "replica_rounds": 1,
+    "replica_load_s": 5.0,
 }
 
 

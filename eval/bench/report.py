@@ -26,6 +26,9 @@ LATENCY_ROWS = (
     ("baseline", "baseline: default retriever (`VectorStoreIndex` → `as_retriever`)"),
 )
 
+PCT, PCT_MS = ("p50", "p95", "max"), ["p50 ms", "p95 ms", "max ms"]
+COUNTS = ("requests", "ok", "errors", "rate_limited_429", "failed_over")
+
 
 def machine_lines(results: dict[str, Any]) -> list[str]:
     m = results.get("machine", {})
@@ -249,6 +252,59 @@ def sets_lines(section: dict[str, Any]) -> list[str]:
     ]
 
 
+def replicas_lines(section: dict[str, Any]) -> list[str]:
+    fresh, load, rss = section["freshness"], section["kill_under_load"], section["rss_mb"]
+    names = list(section["ready_s"])
+    rounds = [
+        [i + 1, r["paper_id"], r["ingest_wall_s"], r.get("committed_after_s")]
+        + [
+            f"{fmt(r['exit_to_answer_s'].get(n), 2)} / {fmt(dig(r, 'commit_to_answer_s', n), 2)}"
+            for n in names
+        ]
+        for i, r in enumerate(fresh["rounds"])
+    ]
+    phases = [
+        [label, *(load[key][k] for k in COUNTS), *(load[key]["latency_ms"].get(k) for k in PCT)]
+        for key, label in (("before_kill", "before the kill"), ("after_kill", "after the kill"))
+    ]
+    total = load["total"]
+    return [
+        "## 6. Replicas",
+        "",
+        f"{section['replicas']} `rag serve` replicas on one `chroma run` server (refresh "
+        f"every {fmt(section['refresh_seconds'])} s, the default), ready after "
+        + ", ".join(f"{n} {fmt(s)} s" for n, s in section["ready_s"].items())
+        + f". **Targets: every replica answers from a new paper ≤ {fmt(fresh['target_s'])} s "
+        "after `rag ingest` commits (and so after it exits); 0 errors when a replica is "
+        "SIGKILLed under load.**",
+        "",
+        f"Freshness, s to the paper retrieved: from the ingest's exit max "
+        f"{fmt(fresh['max_s'], 2)}, median {fmt(fresh['median_s'], 2)}; from its commit max "
+        f"{fmt(fresh.get('max_from_commit_s'), 2)}"
+        + (f", **{fresh['missed']} never seen**." if fresh["missed"] else "."),
+        "",
+        *table(
+            ["round", "new paper", "ingest wall s", "commit after s"]
+            + [f"{n}: from exit / commit, s" for n in names],
+            rounds,
+        ),
+        f"Kill under load: {load['clients']} client threads for {fmt(load['seconds'])} s, "
+        f"replica {load['killed']} SIGKILLed at {fmt(load['killed_at_s'], 2)} s: "
+        f"{total['errors']} error(s), {total['rate_limited_429']} 429(s) in "
+        f"{total['requests']} requests.",
+        "",
+        *table(["started", "requests", "2xx", "errors", "429", "failed over", *PCT_MS], phases),
+        f"Resident memory at the end, MB: server {fmt(rss.get('server'))}, "
+        + ", ".join(f"replica {n} {fmt(rss.get(n))}" for n in names)
+        + f" ({load['killed']}: before its kill). Papers after: "
+        f"{fmt(section.get('papers_after'))}.",
+        "",
+        measured_line(section),
+        "",
+        *note_lines(section),
+    ]
+
+
 def _set_p95(results: dict[str, Any], kind: str) -> float | None:
     p95 = dig(results, "sets", "kinds", kind, "latency_ms", "p95")
     return float(p95) if p95 is not None else None
@@ -267,6 +323,9 @@ def target_rows(results: dict[str, Any]) -> list[list[Any]]:
     ing = results.get("ingest", {})
     lat = results.get("latency", {})
     start = results.get("startup", {})
+    rep = results.get("replicas", {})
+    fresh_s = dig(rep, "freshness", "max_from_commit_s")
+    kill_errors = dig(rep, "kill_under_load", "total", "errors")
     specs = [
         (
             "cold ingest, s",
@@ -305,6 +364,8 @@ def target_rows(results: dict[str, Any]) -> list[list[Any]]:
             None,
         ),
         ("`rag serve` ready (/healthz), s", 10.0, dig(start, "median", "healthz_s"), None),
+        ("new paper answered by both replicas after its commit, s", 30.0, fresh_s, None),
+        ("errors when a replica is SIGKILLed under load", 0, kill_errors, None),
         ("list answer p95, ms (set answers)", 500.0, _set_p95(results, "list"), None),
         ("count answer p95, ms (set answers)", 500.0, _set_p95(results, "count"), None),
         ("metadata answer p95, ms (set answers)", 50.0, _set_p95(results, "metadata"), None),
@@ -339,7 +400,8 @@ def reproduce_lines() -> list[str]:
         "```",
         "",
         "Options: `--corpus FILE`, `--repeats N` (ingest), `--queries N`, `--scales 1,10,100`, "
-        "`--scale-backends embedded,server`, `--sections ingest,latency,scale,startup,sets`, "
+        "`--scale-backends embedded,server`, "
+        "`--sections ingest,latency,scale,startup,sets,replicas`, "
         "`--set-questions N` (per kind), `--set-rounds N`; "
         "`python -m eval bench --help` lists them all. Raw samples of every measurement are "
         "in `bench/results.json`.",
@@ -374,6 +436,8 @@ def write_report(results: dict[str, Any], markdown: Path, plot: Path) -> None:
         lines += startup_lines(results["startup"])
     if "sets" in results:
         lines += sets_lines(results["sets"])
+    if "replicas" in results:
+        lines += replicas_lines(results["replicas"])
     lines += reproduce_lines()
     markdown.parent.mkdir(parents=True, exist_ok=True)
     markdown.write_text("\n".join(lines).rstrip() + "\n", encoding="utf-8")

@@ -1,7 +1,7 @@
 """The bench's order of work: sections in sequence, results written after each one.
 
 ingest builds the stores the later sections use (or `--store` names a built data dir);
-latency, scale, start-up and set answers measure them. bench/results.json and
+latency, scale, start-up, set answers and replicas measure them. bench/results.json and
 BENCHMARKS.md are rewritten after every section, so a long run that stops keeps what it
 measured; with `merge`, sections not run now keep their earlier results (scale rows by
 kind and size), and each section records the machine and commit it was measured on.
@@ -22,7 +22,7 @@ from typing import Any
 from eval.bench.machine import describe_machine, load_average
 from eval.bench.procs import BenchError
 
-SECTIONS = ("ingest", "latency", "scale", "startup", "sets")
+SECTIONS = ("ingest", "latency", "scale", "startup", "sets", "replicas")
 RAG_SETTINGS_SHOWN = (
     "embed_backend",
     "embed_model",
@@ -59,6 +59,9 @@ class BenchConfig:
     set_rounds: int = 3
     set_warmup_rounds: int = 1
     baseline_warm: bool = True
+    replica_rounds: int = 3  # freshness rounds, one new paper each
+    replica_clients: int = 20
+    replica_load_s: float = 20.0  # one replica SIGKILLed halfway
     sections: list[str] = field(default_factory=lambda: list(SECTIONS))
     store: Path | None = None
     work: Path | None = None
@@ -208,7 +211,7 @@ class Bench:
 
     def _run_sections(self, work: Path) -> None:
         cfg = self.cfg
-        needs_store = {"latency", "scale", "startup", "sets"} & set(cfg.sections)
+        needs_store = {"latency", "scale", "startup", "sets", "replicas"} & set(cfg.sections)
         if not needs_store and "ingest" not in cfg.sections:
             return
         store, baseline = self._stores(work)
@@ -251,6 +254,27 @@ class Bench:
                 log,
             )
             self._section("sets", body, started, load)
+        if "replicas" in cfg.sections:
+            self._replicas(store, work)
+
+    def _replicas(self, store: Path, work: Path) -> None:
+        from eval.bench.latency import query_pool
+        from eval.bench.replicas import measure_replicas
+
+        cfg = self.cfg
+        started, load = time.perf_counter(), load_average()
+        _, questions, _ = query_pool(100, 0, cfg.scitldr_dir)
+        body = measure_replicas(
+            self.rag_overrides,
+            store,
+            questions,
+            cfg.replica_rounds,
+            cfg.replica_clients,
+            cfg.replica_load_s,
+            work / "replicas",
+            log,
+        )
+        self._section("replicas", body, started, load)
 
     def _scale(self, store_dir: Path, work: Path) -> None:
         from eval.bench.latency import query_pool
