@@ -86,6 +86,8 @@ class Pipeline:
         metadata = Catalogue(catalogue)
         if settings.lexical == "store":
             bm25: BM25Index | BM25sIndex = BM25Index(store, settings, fingerprint, index)
+            # the chunk -> paper map filters need, read beside the open, not in a question
+            threading.Thread(target=index.warm_filters, name="warm-filters", daemon=True).start()
         else:  # the earlier in-memory index, for comparison; keyed by the same state
             bm25 = BM25sIndex(store, settings, fingerprint)
         # 3. retrieval: dense over Chroma + BM25, fused per paper

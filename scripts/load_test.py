@@ -37,6 +37,7 @@ from typing import Any
 
 import httpx
 
+from eval.bench.load_report import summary
 from eval.bench.procs import free_port, running_server
 from eval.bench.samples import percentile
 
@@ -166,7 +167,7 @@ def client_loop(
             kind = KINDS[i % len(KINDS)]
             i += 1
             started = time.monotonic()
-            refused = 0.0
+            refused: float | None = None  # a 429's Retry-After (0 included)
             try:
                 error = send(client, kind, rng.choice(questions))
             except Refused as no:
@@ -174,7 +175,8 @@ def client_loop(
             except (httpx.HTTPError, ValueError, KeyError, IndexError) as exc:
                 error = f"{type(exc).__name__}: {str(exc)[:200]}"
             ended = time.monotonic()
-            mine.append(Result(kind, started - t0, (ended - started) * 1000, error, refused > 0))
+            was_refused = refused is not None
+            mine.append(Result(kind, started - t0, (ended - started) * 1000, error, was_refused))
             if refused:
                 time.sleep(max(0.0, min(refused, deadline - time.monotonic())))
     with lock:
@@ -253,13 +255,10 @@ def memory_report(
     }
 
 
-def run(args: argparse.Namespace, url: str, pid: int | None) -> dict[str, Any]:
-    questions = load_questions(args.questions)
-    with httpx.Client(base_url=url, timeout=args.timeout) as warm:
-        for i in range(args.warmup):  # first-request costs (BM25 load, Gradio) are not load
-            error = send(warm, KINDS[i % len(KINDS)], questions[i % len(questions)])
-            if error:
-                raise RuntimeError(f"warm-up request failed: {error}")
+def _load(
+    args: argparse.Namespace, url: str, pid: int | None, questions: list[str]
+) -> tuple[list[Result], MemorySamples, float]:
+    """The clients for `args.duration` seconds while the server's memory is sampled."""
     samples = MemorySamples(pid)
     results: list[Result] = []
     lock, stop = threading.Lock(), threading.Event()
@@ -286,7 +285,17 @@ def run(args: argparse.Namespace, url: str, pid: int | None) -> dict[str, Any]:
     if final is not None:  # after the last request: the true end of the run
         samples.t_s.append(round(time.monotonic() - t0, 2))
         samples.rss_mb.append(round(final, 1))
+    return results, samples, wall
 
+
+def run(args: argparse.Namespace, url: str, pid: int | None) -> dict[str, Any]:
+    questions = load_questions(args.questions)
+    with httpx.Client(base_url=url, timeout=args.timeout) as warm:
+        for i in range(args.warmup):  # first-request costs (BM25 load, Gradio) are not load
+            error = send(warm, KINDS[i % len(KINDS)], questions[i % len(questions)])
+            if error:
+                raise RuntimeError(f"warm-up request failed: {error}")
+    results, samples, wall = _load(args, url, pid, questions)
     ok = [r for r in results if r.error is None and not r.refused]
     errors = [r for r in results if r.error is not None]
     by_kind = {
@@ -316,46 +325,6 @@ def run(args: argparse.Namespace, url: str, pid: int | None) -> dict[str, Any]:
             samples, args.duration, args.max_growth_mb, args.max_growth_pct, args.max_rss_mb
         ),
     }
-
-
-def summary(report: dict[str, Any]) -> str:
-    lat, mem = report["latency"], report["memory"]
-    lines = [
-        f"load: {report['clients']} clients x {report['duration_s']:.0f} s against "
-        f"{report['url']} (wall {report['wall_s']:.1f} s, seed {report['seed']})",
-        f"requests {report['requests']:,}  errors {report['errors']}  "
-        f"refused (429) {report['refused']:,}  "
-        f"throughput {report['throughput_rps']:.2f} req/s",
-    ]
-    if lat:
-        lines.append(
-            f"latency  p50 {lat['p50_ms']:,.0f} ms  p95 {lat['p95_ms']:,.0f} ms  "
-            f"p99 {lat['p99_ms']:,.0f} ms  max {lat['max_ms']:,.0f} ms"
-        )
-    for kind, k in report["by_kind"].items():
-        if k.get("p50_ms") is not None:
-            lines.append(
-                f"  {kind:<12} {k['requests']:>6,} req  {k['errors']} err  "
-                f"p50 {k['p50_ms']:,.0f}  p95 {k['p95_ms']:,.0f}  p99 {k['p99_ms']:,.0f} ms"
-            )
-    if mem.get("sampled"):
-        verdict = "GROWTH FLAGGED" if mem["growth_flagged"] else "no growth flagged"
-        lines.append(
-            f"server RSS  start {mem['start_mb']:,.0f} MB  middle {mem['middle_mb']:,.0f}  "
-            f"max {mem['max_mb']:,.0f}  end {mem['end_mb']:,.0f}  "
-            f"(second half {mem['second_half_growth_mb']:+.0f} MB, allowed "
-            f"{mem['allowed_growth_mb']:.0f}: {verdict})"
-        )
-        if mem["budget_mb"] is not None:
-            over = "OVER" if mem["over_budget"] else "within"
-            lines.append(
-                f"server RSS max {mem['max_mb']:,.0f} MB: {over} the {mem['budget_mb']:,.0f} MB budget"
-            )
-    else:
-        lines.append("server RSS  not sampled (no --pid, or not on this machine)")
-    for example in report["error_examples"]:
-        lines.append(f"  error: {example}")
-    return "\n".join(lines)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -402,6 +371,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         args.json.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
     memory = report["memory"]
+    if args.max_rss_mb is not None and not memory.get("sampled"):
+        print("load_test: --max-rss-mb but the server's memory was not sampled", file=sys.stderr)
+        return 1
     failed = report["errors"] > 0 or memory.get("growth_flagged") or memory.get("over_budget")
     return 1 if failed else 0
 

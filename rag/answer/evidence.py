@@ -116,10 +116,15 @@ class TermStats:
 
     def doc_freq(self, text: str) -> int:
         """How many papers use the word(s) of `text`: the most used one's count."""
-        return max((self.paper_count(t) for t in content_terms(text)), default=0)
+        return max((self._count(t) for t in content_terms(text)), default=0)
+
+    def _count(self, term: str) -> int:
+        # The counts are read per word from the live index file, n_docs when the pipeline
+        # was built: an ingest in between can put a count past it until the next reload.
+        return min(self.paper_count(term), self.n_docs)
 
     def idf(self, term: str) -> float:
-        df = self.paper_count(term)
+        df = self._count(term)
         return math.log(1 + (self.n_docs - df + 0.5) / (df + 0.5))
 
 

@@ -53,9 +53,18 @@ def _build_raw_embed_model(settings: Settings) -> tuple[BaseEmbedding, str]:
         # A local directory needs no hub; make sure nothing tries to reach one.
         os.environ.setdefault("HF_HUB_OFFLINE", "1")
         os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-    if settings.embed_runtime != "torch" and (Path(path) / "tokenizer.json").exists():
+    if settings.embed_runtime != "torch" and _onnx_ready(Path(path)):
         return _onnx_embedding(settings, Path(path))
     return _torch_embedding(settings, path)
+
+
+def _onnx_ready(path: Path) -> bool:
+    """A model the ONNX runtime can take: a tokenizer.json to tokenise with and a graph this
+    package can write (BERT in safetensors; rag.embedding.onnx_graph). Other local models
+    go through torch."""
+    from rag.embedding.onnx_graph import can_write
+
+    return (path / "tokenizer.json").exists() and can_write(path)
 
 
 def _openai_embedding(settings: Settings) -> tuple[BaseEmbedding, str]:

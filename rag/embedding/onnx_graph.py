@@ -150,6 +150,17 @@ def _layer(
     return g.layer_norm(g.op("Add", out, x), f"{prefix}.output.LayerNorm", eps)
 
 
+def can_write(model_dir: Path) -> bool:
+    """Whether this module can write the directory's model: BERT as `_check_config` wants,
+    weights as safetensors. Anything else is embedded through torch (the `torch` extra)."""
+    try:
+        config = json.loads((model_dir / "config.json").read_text(encoding="utf-8"))
+        _check_config(config)
+    except (OSError, ValueError):
+        return False
+    return (model_dir / "model.safetensors").exists()
+
+
 def _check_config(config: dict[str, Any]) -> None:
     # Only what this graph implements: anything else would embed wrongly, not fail.
     wanted = {"model_type": "bert", "hidden_act": "gelu", "position_embedding_type": "absolute"}

@@ -29,7 +29,10 @@ MAX_LENGTH = 256  # the model's trained window; longer inputs are truncated, as 
 WHOLE_INPUT = 2048
 # v3: written by onnx_graph without torch (the same int8 vectors as v2's torch export of
 # "eager" attention, softmax(QKᵀ + mask), without the SDPA path's IsNaN/Where ops).
-EXPORT = "v3"  # bump when the export changes: a new directory, so nothing stale is reused
+# Bump when the export's vectors change: a new directory, so nothing stale is reused (and
+# the embedding cache, keyed by it, starts afresh). The graph written from the weights gives
+# the earlier torch export's vectors bit for bit, so that export's "v2" stands.
+EXPORT = "v2"
 
 
 def model_fingerprint(model_dir: Path) -> str:
@@ -55,11 +58,13 @@ def export_onnx(model_dir: Path, cache_dir: Path, quantize: bool = True) -> Path
     tmp_dir = target_dir / f".tmp-{os.getpid()}"
     shutil.rmtree(tmp_dir, ignore_errors=True)
     tmp_dir.mkdir()
-    produced = _export_fp32(model_dir, tmp_dir / "model-fp32.onnx")
-    if quantize:
-        produced = _quantize_int8(produced, tmp_dir / "model-int8.onnx")
-    os.replace(produced, target)
-    shutil.rmtree(tmp_dir, ignore_errors=True)
+    try:
+        produced = _export_fp32(model_dir, tmp_dir / "model-fp32.onnx")
+        if quantize:
+            produced = _quantize_int8(produced, tmp_dir / "model-int8.onnx")
+        os.replace(produced, target)
+    finally:
+        shutil.rmtree(tmp_dir, ignore_errors=True)
     return target
 
 

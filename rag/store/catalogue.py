@@ -33,8 +33,8 @@ GENERIC_WORDS = _GENERIC = frozenset(
     group division computer science sciences engineering electrical technology
     artificial intelligence ai data""".split()
 )
-# Other names of a few institutions that neither words nor an acronym connect.
 _FOLD_WORD = re.compile(r"[a-z0-9]+")
+# Other names of a few institutions that neither words nor an acronym connect.
 ALIASES = {
     "epfl": ("swiss federal institute of technology lausanne", "ecole polytechnique federale"),
     "eth zurich": ("swiss federal institute of technology zurich", "ethz"),

@@ -6,8 +6,8 @@ record as JSON: the catalogue, read from here at open instead of from Chroma), t
 ids and the list of postings segments (rag.store.postings: memory-mapped numpy files).
 Opening reads a few rows and maps the segments, whatever the store's size; a query reads
 the postings of its rarer terms, looks its common ones up only for the chunks still in the
-running (MaxScore, rag.store.postings.best_chunks), and reads the rows of its top chunks. Deleting a chunk leaves a
-tombstone until the segment holding it is merged away.
+running (MaxScore, rag.store.postings.best_chunks), and reads the rows of its top chunks.
+Deleting a chunk leaves a tombstone until the segment holding it is merged away.
 
 The tokens are bm25s': lower-cased words of the title and text, bm25s' stopwords dropped,
 Snowball stemmed; scoring is bm25s' too, so ranks and score scale are unchanged (README).
@@ -122,14 +122,15 @@ class LexicalIndex:
             self._drop_orphans()  # every segment file: no row names one now
 
     def _fill_paper_terms(self) -> None:
-        """Word counts for a file written before they were kept (schema 3): one scan, once."""
-        if self.meta(paper_terms.FILLED_KEY):
+        """Word counts for a file written before they were kept, or with another word
+        extractor (paper_terms.COUNTS_VERSION): one scan, once."""
+        if self.meta(paper_terms.FILLED_KEY) == paper_terms.COUNTS_VERSION:
             return
         with self._exclusive():
-            if not self.meta(paper_terms.FILLED_KEY):  # another process may have just done it
+            if self.meta(paper_terms.FILLED_KEY) != paper_terms.COUNTS_VERSION:  # not just done
                 with self._db:
                     paper_terms.fill_counts(self._db)
-                self.set_meta(paper_terms.FILLED_KEY, "1")
+                self.set_meta(paper_terms.FILLED_KEY, paper_terms.COUNTS_VERSION)
 
     def _connect(self) -> sqlite3.Connection:
         db = sqlite3.connect(self.folder / "index.sqlite", timeout=60.0, check_same_thread=False)
@@ -187,6 +188,10 @@ class LexicalIndex:
         rows = self._reader().execute("select record from papers where record is not null")
         papers = (Paper.model_validate_json(row[0]) for row in rows)
         return {paper.id: paper for paper in papers}
+
+    def warm_filters(self) -> None:
+        """Read which paper owns each chunk ahead of the first filtered search."""
+        self._owners.warm(self._reader(), self._state.size)
 
     def paper_counter(self) -> Callable[[str], int]:
         """`word -> how many papers use it` (title and abstract; rag.store.paper_terms)."""

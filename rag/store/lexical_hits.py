@@ -38,21 +38,29 @@ class ChunkOwners:
             "select id, paper_id from chunks where id >= ? and id < ? order by id",
             (self._read_below, size),
         )
+        found = rows.fetchall()
         owner = np.full(size, -1, dtype=np.int32)
         owner[: len(self._owner)] = self._owner
-        number = self._number
-        for doc, paper in rows:
-            owner[doc] = number.setdefault(paper, len(number))
+        if found:
+            number = self._number
+            docs = np.fromiter((r[0] for r in found), np.int64, len(found))
+            owner[docs] = [number.setdefault(r[1], len(number)) for r in found]
         self._owner, self._read_below = owner, size
 
-    def docs_of(self, db: sqlite3.Connection, allowed: set[str], size: int) -> np.ndarray:
-        """The chunk ids below `size` of the `allowed` papers."""
+    def warm(self, db: sqlite3.Connection, size: int) -> None:
+        """Read the owners now (0.85 s at 100x), not in the first filtered question."""
         with self._lock:
             if size > self._read_below:
                 self._extend(db, size)
+
+    def docs_of(self, db: sqlite3.Connection, allowed: set[str], size: int) -> np.ndarray:
+        """The chunk ids below `size` of the `allowed` papers."""
+        with self._lock:  # numbers and owners read together: another thread may extend them
+            if size > self._read_below:
+                self._extend(db, size)
             owner, number = self._owner, self._number
-        wanted = np.zeros(len(number) + 1, dtype=bool)  # the last slot: chunks of no paper
-        picked = [number[p] for p in allowed if p in number]
+            wanted = np.zeros(len(number) + 1, dtype=bool)  # the last slot: chunks of no paper
+            picked = [number[p] for p in allowed if p in number]
         wanted[np.asarray(picked, dtype=np.int64)] = True
         return np.flatnonzero(wanted[owner[:size]])
 

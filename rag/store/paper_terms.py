@@ -18,7 +18,11 @@ from rag.text import content_terms
 from rag.types import Paper
 
 SCHEMA = "create table if not exists paper_terms (term text primary key, df integer not null);"
-FILLED_KEY = "paper_terms"  # meta: the counts cover every record (an older file had none)
+# meta: which word extractor the counts were made with; a file with none (written before
+# counts were kept) or another is counted afresh, so removals subtract what adds added.
+# Bump with rag.text.content_terms.
+FILLED_KEY = "paper_terms"
+COUNTS_VERSION = "content_terms-1"
 CACHED_WORDS = 50_000
 
 
@@ -39,7 +43,8 @@ def update_counts(db: sqlite3.Connection, removed: Iterable[str], added: Iterabl
         "insert into paper_terms values (?, ?) on conflict(term) do update set df = df + excluded.df",
         [(term, n) for term, n in delta.items() if n],
     )
-    db.execute("delete from paper_terms where df <= 0")
+    fallen = [(term,) for term, n in delta.items() if n < 0]
+    db.executemany("delete from paper_terms where term = ? and df <= 0", fallen)
 
 
 def fill_counts(db: sqlite3.Connection) -> None:

@@ -155,7 +155,7 @@ class _Term:
 
 
 def _query_terms(segments: Sequence[Segment], terms: Sequence[int], n_docs: int) -> list[_Term]:
-    """The query's distinct terms found in the index, rarest (highest bound) first."""
+    """The query's distinct terms found in the index, rarest (fewest postings) first."""
     out = []
     for term in sorted(set(terms)):
         slices = tuple((s, *s.slice(term)) for s in segments)
@@ -182,7 +182,7 @@ def _add_all(scores: np.ndarray, term: _Term, kb: float) -> None:
 
 
 def _add_to(scores: np.ndarray, term: _Term, live: Ints, mask: np.ndarray, kb: float) -> None:
-    """The term's score added for the `live` chunks only (sorted ids; `mask` marks them):
+    """The term's score added for the `live` chunks only (`mask` marks them):
     a binary search per live chunk when they are few against the slice, else one pass."""
     for seg, lo, hi in term.slices:
         docs = seg.docs[lo:hi]
