@@ -140,7 +140,7 @@ def scale_lines(section: dict[str, Any], plot_rel: str | None) -> list[str]:
                 f"{r['scale']}×",
                 r["chunks"],
                 r["papers"],
-                r["build_s"],
+                f"{fmt(r['build_s'])} (reused)" if r.get("build_reused") else r["build_s"],
                 r["open_s"],
                 *(f"{lat[m]['p50']:.1f} / {lat[m]['p95']:.1f}" for m in RETRIEVAL_MODES),
                 r["query_process_peak_rss_mb"],

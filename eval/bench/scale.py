@@ -16,6 +16,7 @@ import json
 import shutil
 from collections.abc import Callable
 from contextlib import nullcontext
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +28,60 @@ COLLECTION = "bench"
 
 def _disk_mb(path: Path) -> float:
     return round(sum(f.stat().st_size for f in path.rglob("*") if f.is_file()) / 1024**2, 1)
+
+
+def build_inputs(source: Path, scale: int, synth: dict[str, Any]) -> dict[str, Any]:
+    """What a kept build must have been made from to be reused: the copies, the synthetic
+    settings and the exported source (its files' sizes)."""
+    files = {f.name: f.stat().st_size for f in sorted(source.iterdir()) if f.is_file()}
+    return {"copies": scale, **synth, "source_files": files}
+
+
+def _kept_build(cell: Path, keep: bool, inputs: dict[str, Any]) -> dict[str, Any] | None:
+    """A finished build of the same inputs from an earlier run, else None (the cell emptied)."""
+    built = cell / "build.json"
+    if keep and built.exists():
+        found: dict[str, Any] = json.loads(built.read_text())
+        if found.get("inputs") == inputs:
+            return {**found, "reused": True}
+    shutil.rmtree(cell, ignore_errors=True)
+    cell.mkdir(parents=True)
+    return None
+
+
+def _keep_build(cell: Path, build: dict[str, Any], inputs: dict[str, Any]) -> None:
+    stamped = {**build, "inputs": inputs, "built_at": datetime.now().isoformat(timespec="seconds")}
+    tmp = cell / "build.json.tmp"
+    tmp.write_text(json.dumps(stamped))
+    tmp.replace(cell / "build.json")  # a half-written file would stop every later reuse
+
+
+def _row(backend: str, scale: int, build: dict[str, Any], query: dict[str, Any]) -> dict[str, Any]:
+    reused = bool(build.get("reused"))
+    return {
+        "backend": backend,
+        "scale": scale,
+        "papers": build["papers"],
+        "chunks": build["chunks"],
+        "build_s": build["build_s"],
+        "build_reused": reused,
+        "build_note": f"build reused from an earlier run with --work ({build.get('built_at')}); "
+        "its build s is that run's"
+        if reused
+        else None,
+        "build_generate_s": build["generate_s"],
+        "build_write_s": build["write_s"],
+        "build_wall_s": build["wall_s"],
+        "build_peak_rss_mb": build["peak_rss_mb"],
+        "mean_cosine_to_real": build["mean_cosine_to_real"],
+        "lexical": query.get("lexical"),
+        "lexical_sync_s": query.get("lexical_sync_s"),
+        "open_s": query["open_s"],
+        "query_process_peak_rss_mb": query["peak_rss_mb"],
+        "query_process_rss_after_open_mb": query["rss_after_open_mb"],
+        "query_process_rss_after_queries_mb": query["rss_after_queries_mb"],
+        "latency_ms": query["latency_ms"],
+    }
 
 
 def measure_cell(
@@ -42,12 +97,10 @@ def measure_cell(
     keep: bool = False,
 ) -> dict[str, Any]:
     """One row. With `keep` the store stays in `work` and a later run reuses a finished
-    build (its build.json) instead of writing the store again."""
+    build of the same inputs (its build.json) instead of writing the store again."""
     cell = work / f"{backend}-{scale}x"
-    built = cell / "build.json"
-    if not (keep and built.exists()):
-        shutil.rmtree(cell, ignore_errors=True)
-        cell.mkdir(parents=True)
+    inputs = build_inputs(source, scale, synth)
+    build = _kept_build(cell, keep, inputs)
     overrides = {**settings, "data_dir": str(cell / "data"), "collection": COLLECTION}
     server = (
         chroma_server(cell / "server-db", cell / "server.log")
@@ -58,16 +111,10 @@ def measure_cell(
         with server as info:
             if info is not None:
                 overrides.update(chroma_host=info["host"], chroma_port=info["port"])
-            if built.exists():
-                build = {**json.loads(built.read_text()), "reused": True}
-            else:
-                build = run_child(
-                    "scale-build",
-                    {"source": str(source), "settings": overrides, "copies": scale, **synth},
-                    work / "logs",
-                    timeout_s,
-                )
-                built.write_text(json.dumps(build))
+            if build is None:
+                payload = {"source": str(source), "settings": overrides, "copies": scale, **synth}
+                build = run_child("scale-build", payload, work / "logs", timeout_s)
+                _keep_build(cell, build, inputs)
             query = run_child(
                 "scale-query",
                 {"settings": overrides, "questions": questions, "warmup": warmup},
@@ -76,26 +123,9 @@ def measure_cell(
             )
             server_rss = rss_mb(info["pid"]) if info is not None else None
         return {
-            "backend": backend,
-            "scale": scale,
-            "papers": build["papers"],
-            "chunks": build["chunks"],
-            "build_s": build["build_s"],
-            "build_reused": bool(build.get("reused")),
-            "build_generate_s": build["generate_s"],
-            "build_write_s": build["write_s"],
-            "build_wall_s": build["wall_s"],
-            "build_peak_rss_mb": build["peak_rss_mb"],
-            "mean_cosine_to_real": build["mean_cosine_to_real"],
-            "lexical": query.get("lexical"),
-            "lexical_sync_s": query.get("lexical_sync_s"),
-            "open_s": query["open_s"],
-            "query_process_peak_rss_mb": query["peak_rss_mb"],
-            "query_process_rss_after_open_mb": query["rss_after_open_mb"],
-            "query_process_rss_after_queries_mb": query["rss_after_queries_mb"],
+            **_row(backend, scale, build, query),
             "server_rss_mb": server_rss,
             "disk_mb": _disk_mb(cell),
-            "latency_ms": query["latency_ms"],
         }
     finally:
         if not keep:
