@@ -43,6 +43,8 @@ def one_request(clients: list[httpx.Client], first: int, question: str) -> tuple
         client = clients[(first + attempt) % len(clients)]
         try:
             return client.post("/v1/ask", json={"question": question}).status_code, attempt > 0
+        except httpx.TimeoutException:
+            return None, attempt > 0  # slow, not gone: sending it again would run it twice
         except httpx.TransportError:
             continue
     return None, True

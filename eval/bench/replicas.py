@@ -87,6 +87,8 @@ def serve_replicas(
                 wait_http(f"{replica.url}/healthz", timeout_s, replica.proc)
             except BenchError as exc:
                 raise BenchError(f"replica {replica.name}: {exc}\n{_tail(replica.log)}") from exc
+            # the waits run one after another: a replica ready while an earlier one was
+            # waited for gets that time, so its ready_s is an upper bound
             replica.ready_s = round(time.monotonic() - started, 2)
         yield replicas
     finally:
