@@ -7,6 +7,7 @@ ours is faster or smaller).
 
 from __future__ import annotations
 
+import functools
 import os
 from pathlib import Path
 from typing import Any
@@ -262,8 +263,39 @@ def _scale_p95(results: dict[str, Any], backend: str, scale: int) -> float | Non
     return None
 
 
+def _scale_cell(results: dict[str, Any], backend: str, scale: int, *path: str) -> Any:
+    for row in dig(results, "scale", "rows") or []:
+        if row["backend"] == backend and row["scale"] == scale:
+            return dig(row, *path)
+    return None
+
+
+def scale_target_specs(results: dict[str, Any]) -> list[tuple[str, float, Any, Any]]:
+    """Issue 15's targets at 100x, per store kind: (target, limit, ours, baseline)."""
+    specs: list[tuple[str, float, Any, Any]] = []
+    for backend in ("embedded", "server"):
+        cell = functools.partial(_scale_cell, results, backend, 100)
+        specs += [
+            (f"100× open (Assistant.from_settings), {backend}, s", 10.0, cell("open_s"), None),
+            (
+                f"100× app peak resident memory, {backend}, MB",
+                2048.0,
+                cell("query_process_peak_rss_mb"),
+                None,
+            ),
+            (f"100× hybrid p95, {backend}, ms", 60.0, cell("latency_ms", "hybrid", "p95"), None),
+            (
+                f"100× lexical (bm25) p95, {backend}, ms",
+                20.0,
+                cell("latency_ms", "bm25", "p95"),
+                None,
+            ),
+        ]
+    return specs
+
+
 def target_rows(results: dict[str, Any]) -> list[list[Any]]:
-    """Issue 7's targets and the set answers' with this run's figures:
+    """Issue 7's, the set answers' and issue 15's targets with this run's figures:
     (target, limit, ours, baseline, ratio, met)."""
     ing = results.get("ingest", {})
     lat = results.get("latency", {})
@@ -320,6 +352,7 @@ def target_rows(results: dict[str, Any]) -> list[list[Any]]:
             dig(start, "median", "rss_after_first_answer_mb"),
             None,
         ),
+        *scale_target_specs(results),
     ]
     rows = []
     for label, limit, ours, base in specs:
@@ -365,7 +398,7 @@ def write_report(results: dict[str, Any], markdown: Path, plot: Path) -> None:
         "Times are medians; ratios are baseline / ours (above 1: ours is faster or smaller).",
         "",
         *machine_lines(results),
-        "## Targets (issue 7; set answers)",
+        "## Targets (issue 7; set answers; issue 15: scale and replicas)",
         "",
         "The targets are for the full bundled corpus on this machine.",
         "",

@@ -305,8 +305,10 @@ class Bench:
                 "vectors + N(0, sigma) noise renormalised (mean cosine to the real vector "
                 "in each row)",
                 "build_s: writing the copies through rag's PaperStore (ChromaVectorStore.add "
-                "+ paper records); open_s: Assistant.from_settings over the built store "
-                "(paper catalogue, BM25 index built and persisted on first open)",
+                "+ paper records); lexical_sync_s: the store's lexical index synced from "
+                "Chroma in the query process first (as `rag ingest` does; nothing to do for a "
+                "reused store); open_s: Assistant.from_settings after that (the catalogue "
+                "read from the index file, its author and institution indexes built)",
                 "latency: Assistant.retrieve per mode, query-embedding cache emptied per call",
                 "memory: the query process's peak (VmHWM) and resident size after the queries; "
                 "server_rss_mb: the `chroma run` process after the queries",
