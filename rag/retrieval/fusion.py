@@ -93,6 +93,7 @@ class PaperFusionRetriever(QueryFusionRetriever):
         fusion: FusionMethod = "zscore",
         dense_weight: float = 0.4,
         rrf_k: float = 60.0,
+        side_by_side: bool = False,
     ) -> None:
         # num_queries=1: no LLM query generation; MockLLM keeps the global Settings.llm unused.
         super().__init__(
@@ -107,6 +108,7 @@ class PaperFusionRetriever(QueryFusionRetriever):
         self._fusion: FusionMethod = fusion
         self._dense_weight = dense_weight
         self._rrf_k = rrf_k
+        self._side_by_side = side_by_side
 
     def _reciprocal_rerank_fusion(
         self, results: dict[tuple[str, int], list[NodeWithScore]]
@@ -133,9 +135,11 @@ class PaperFusionRetriever(QueryFusionRetriever):
         return list[NodeWithScore](hits)
 
     def _retrieve(self, query_bundle: QueryBundle) -> list[NodeWithScore]:
-        # The retrievers run side by side, not one after the other: the dense one waits on
-        # the query embedding and Chroma, BM25 on numpy, mostly outside the GIL, so hybrid
-        # costs about the slower of the two (at 100x it was their sum, ~100 ms at p95).
+        if not self._side_by_side:
+            return self._reciprocal_rerank_fusion(self._run_sync_queries([query_bundle]))
+        # Side by side, not one after the other: the dense retriever waits on the query
+        # embedding and Chroma, BM25 on numpy, mostly outside the GIL, so on a large store
+        # hybrid costs about the slower of the two (at 100x their sum was ~100 ms at p95).
         futures = {
             (query_bundle.query_str, i): _POOL.submit(
                 contextvars.copy_context().run, retriever.retrieve, query_bundle

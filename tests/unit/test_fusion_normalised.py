@@ -112,3 +112,20 @@ def test_a_non_finite_score_ranks_like_the_worst_candidate() -> None:
     assert all(math.isfinite(v) for v in out.values())
     assert out["b"] == out["c"] < out["a"]
     assert cosine_from_chroma(float("nan")) == -1.0
+
+
+def test_side_by_side_retrievers_fuse_exactly_as_one_after_the_other() -> None:
+    dense = [("a1", "A", math.exp(-0.38)), ("b1", "B", math.exp(-0.40)), ("c1", "C", 0.5)]
+    bm25 = [("b1", "B", 30.0), ("a1", "A", 3.0), ("d1", "D", 2.5)]
+
+    def fused(side_by_side: bool) -> list[tuple[str, float | None]]:
+        retriever = PaperFusionRetriever(
+            [FixedRetriever(dense), FixedRetriever(bm25)],
+            ["dense", "bm25"],
+            top_k=100,
+            side_by_side=side_by_side,
+        )
+        return [(h.node.node_id, h.score) for h in retriever.retrieve("any question")]
+
+    assert fused(True) == fused(False)
+    assert [node for node, _ in fused(True)][:2] == ["b1", "a1"]
