@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from llama_index.core.base.embeddings.base import BaseEmbedding
@@ -27,6 +27,7 @@ from rag.errors import AnswerError, EmptyStoreError
 from rag.pipeline import Pipeline
 from rag.retrieval.retriever import PaperRetriever
 from rag.settings import RetrievalMode, Settings
+from rag.store.catalogue import Catalogue
 from rag.store.chroma import PaperStore
 from rag.types import Answer, ChatMessage, Filters, Paper, QueryPlan, RetrievedPaper
 
@@ -92,9 +93,14 @@ class Assistant:
         return self._current().fingerprint
 
     @property
-    def catalogue(self) -> dict[str, Paper]:
-        """Every complete paper of the store, by id."""
+    def catalogue(self) -> Mapping[str, Paper]:
+        """Every complete paper of the store, by id (read from the index file as asked for)."""
         return self._current().catalogue
+
+    @property
+    def metadata(self) -> Catalogue:
+        """The catalogue's author, institution, status and title look-ups."""
+        return self._current().metadata
 
     @property
     def retriever(self) -> PaperRetriever:

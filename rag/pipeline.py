@@ -31,7 +31,8 @@ from rag.settings import Settings
 from rag.store.catalogue import Catalogue
 from rag.store.chroma import Generation, PaperStore
 from rag.store.lexical import open_index
-from rag.types import Answer, Filters, Paper, QueryPlan
+from rag.store.paper_records import PaperRecords
+from rag.types import Answer, Filters, QueryPlan
 
 if TYPE_CHECKING:
     from llama_index.core.llms import LLM
@@ -52,7 +53,7 @@ def check_store_model(settings: Settings, store: PaperStore) -> None:
 class Pipeline:
     generation: Generation | None  # the store state it was built from (None: never synced)
     fingerprint: str  # a short key of that state (PaperStore.state_key)
-    catalogue: dict[str, Paper]
+    catalogue: PaperRecords
     metadata: Catalogue
     planner: QuestionPlanner
     sets: MetadataAnswerer
@@ -80,10 +81,10 @@ class Pipeline:
         index = open_index(settings, store)
         generation = index.synced_generation()
         fingerprint = store.state_key(generation) if generation else "empty"
-        # 2. the catalogue, read from that file (no Chroma scan), with its metadata
-        #    indexes, and the question parser and exact answers that read them
-        catalogue = index.papers()
-        metadata = Catalogue(catalogue)
+        # 2. the catalogue, read from that file as asked for (no Chroma scan, nothing read
+        #    whole), with its metadata look-ups, and the parser and exact answers using them
+        metadata = index.catalogue()
+        catalogue = metadata.papers
         if settings.lexical == "store":
             bm25: BM25Index | BM25sIndex = BM25Index(store, settings, fingerprint, index)
             # the chunk -> paper map filters need, read beside the open, not in a question
@@ -91,7 +92,7 @@ class Pipeline:
         else:  # the earlier in-memory index, for comparison; keyed by the same state
             bm25 = BM25sIndex(store, settings, fingerprint)
         # 3. retrieval: dense over Chroma + BM25, fused per paper
-        retriever = PaperRetriever(settings.retrieval, store, embed_model, catalogue, bm25)
+        retriever = PaperRetriever(settings.retrieval, store, embed_model, metadata, bm25)
         # 4. evidence: sentence scoring with the catalogue's term statistics (counts kept
         #    in the same file, read per word: rag.store.paper_terms)
         scorer = EvidenceScorer(embed_model, TermStats(index.paper_counter(), len(catalogue)))
@@ -145,7 +146,7 @@ class Pipeline:
         filters = self.filters_for(plan, given)
         if filters is None or filters.is_empty():
             return None
-        return {pid for pid, p in self.catalogue.items() if filters.accepts(p)}
+        return self.metadata.matching(filters)
 
     def takes_set_path(self, plan: QueryPlan, filters: Filters | None) -> bool:
         """Metadata, counts and comparisons always; papers like a paper the catalogue knows;

@@ -307,8 +307,9 @@ class Bench:
                 "build_s: writing the copies through rag's PaperStore (ChromaVectorStore.add "
                 "+ paper records); lexical_sync_s: the store's lexical index synced from "
                 "Chroma in the query process first (as `rag ingest` does; nothing to do for a "
-                "reused store); open_s: Assistant.from_settings after that (the catalogue "
-                "read from the index file, its author and institution indexes built)",
+                "reused store; an index file of an older layout files its catalogue tables "
+                "there too); open_s: Assistant.from_settings after that (the catalogue and "
+                "its look-ups answer from the index file: nothing read whole)",
                 "latency: Assistant.retrieve per mode, query-embedding cache emptied per call",
                 "memory: the query process's peak (VmHWM) and resident size after the queries; "
                 "server_rss_mb: the `chroma run` process after the queries",

@@ -2,7 +2,7 @@
 
 The synthetic build writes Chroma directly, not through `rag ingest`, so the lexical
 index is first synced here as an ingest would (timed: `lexical_sync_s`); then opening is
-timed on its own (it reads the paper catalogue and opens the lexical index; with
+timed on its own (it opens the lexical index, whose file holds the catalogue; with
 RAG_LEXICAL=bm25s it builds or loads the in-memory BM25 index instead). Each retrieval runs with the query-embedding cache
 emptied, as in the latency section; warm-up questions are not counted.
 """

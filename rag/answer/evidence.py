@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from itertools import pairwise
 
@@ -108,7 +108,7 @@ class TermStats:
         self.n_docs = max(1, n_docs)
 
     @classmethod
-    def counted(cls, papers: dict[str, Paper]) -> TermStats:
+    def counted(cls, papers: Mapping[str, Paper]) -> TermStats:
         df: Counter[str] = Counter()
         for paper in papers.values():
             df.update(paper_words(paper))

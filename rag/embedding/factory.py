@@ -62,7 +62,7 @@ def _onnx_ready(path: Path) -> bool:
     """A model the ONNX runtime can take: a tokenizer.json to tokenise with and a graph this
     package can write (BERT in safetensors; rag.embedding.onnx_graph). Other local models
     go through torch."""
-    from rag.embedding.onnx_graph import can_write
+    from rag.embedding.onnx_check import can_write
 
     return (path / "tokenizer.json").exists() and can_write(path)
 

@@ -28,6 +28,8 @@ import numpy as np
 import onnx
 from onnx import TensorProto, helper, numpy_helper
 
+from rag.embedding.onnx_check import check_config
+
 OPSET = 17
 IR_VERSION = 8  # opset 17's IR: readable by every onnxruntime the app allows (>= 1.20)
 INPUTS = ("input_ids", "attention_mask", "token_type_ids")
@@ -150,28 +152,9 @@ def _layer(
     return g.layer_norm(g.op("Add", out, x), f"{prefix}.output.LayerNorm", eps)
 
 
-def can_write(model_dir: Path) -> bool:
-    """Whether this module can write the directory's model: BERT as `_check_config` wants,
-    weights as safetensors. Anything else is embedded through torch (the `torch` extra)."""
-    try:
-        config = json.loads((model_dir / "config.json").read_text(encoding="utf-8"))
-        _check_config(config)
-    except (OSError, ValueError):
-        return False
-    return (model_dir / "model.safetensors").exists()
-
-
-def _check_config(config: dict[str, Any]) -> None:
-    # Only what this graph implements: anything else would embed wrongly, not fail.
-    wanted = {"model_type": "bert", "hidden_act": "gelu", "position_embedding_type": "absolute"}
-    for field, value in wanted.items():
-        if config.get(field, value) != value:
-            raise ValueError(f"cannot write {field}={config.get(field)!r} as ONNX (only {value!r})")
-
-
 def bert_model(weights: dict[str, np.ndarray], config: dict[str, Any]) -> onnx.ModelProto:
     """The ONNX model of `BertModel(...).last_hidden_state` for these weights and config."""
-    _check_config(config)
+    check_config(config)
     # Checkpoints saved from BertForX carry a "bert." prefix; BertModel's own do not.
     g = _Graph({name.removeprefix("bert."): array for name, array in weights.items()})
     eps = float(config["layer_norm_eps"])

@@ -12,8 +12,9 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-from rag.store.catalogue import GENERIC_WORDS as _GENERIC
-from rag.store.catalogue import Catalogue, NameMatch, fold
+from rag.store.catalogue import Catalogue, NameMatch
+from rag.store.names import GENERIC_WORDS as _GENERIC
+from rag.store.names import fold
 from rag.text import STOPWORDS, content_terms
 from rag.types import PlanConstraints, PlanKind, QueryPlan, Unresolved
 
@@ -141,7 +142,7 @@ class QuestionParser:
                 if found is None:
                     continue
                 name = " ".join(found).strip(" '\"")
-                if self.catalogue.people.get(fold(name)) is not None:
+                if self.catalogue.has_person(name):
                     continue  # "papers from Sergey Levine": a person, not a place
                 constraints.affiliations.append(name)
                 text = text.replace(name, " ", 1)

@@ -32,8 +32,9 @@ from rag.retrieval.fusion import PaperFusionRetriever
 from rag.retrieval.grouping import PerPaperGrouper
 from rag.retrieval.hits import PaperHit, RetrieverName, cosine_from_chroma
 from rag.settings import RetrievalMode, RetrievalSettings
+from rag.store.catalogue import Catalogue
 from rag.store.chroma import PaperStore
-from rag.types import Filters, Paper, RetrievedPaper
+from rag.types import Filters, RetrievedPaper
 
 log = logging.getLogger(__name__)
 
@@ -53,7 +54,7 @@ class PaperRetriever:
         settings: RetrievalSettings,
         store: PaperStore,
         embed_model: BaseEmbedding,
-        catalogue: dict[str, Paper],
+        catalogue: Catalogue,
         bm25: BM25Index | BM25sIndex,
     ) -> None:
         self.settings = settings
@@ -65,14 +66,14 @@ class PaperRetriever:
     def allowed_ids(self, filters: Filters | None) -> set[str] | None:
         if filters is None or filters.is_empty():
             return None
-        return {pid for pid, paper in self.catalogue.items() if filters.accepts(paper)}
+        return self.catalogue.matching(filters)
 
     def _dense(self, k: int, filters: Filters | None, allowed: set[str] | None) -> BaseRetriever:
         conditions: list[MetadataFilter | MetadataFilters] = []
         if filters is not None and filters.status and allowed is not None:
             # Filters match statuses case-insensitively, Chroma compares exactly: ask for the
             # statuses as the catalogue spells them ("oral" -> "Oral").
-            statuses = sorted({self.catalogue[pid].status for pid in allowed})
+            statuses = self.catalogue.spelled_statuses(filters.status)
             conditions.append(
                 MetadataFilter(key="status", value=statuses, operator=FilterOperator.IN)
             )
@@ -136,7 +137,7 @@ class PaperRetriever:
 
     def _to_paper(self, node: NodeWithScore) -> RetrievedPaper | None:
         assert isinstance(node, PaperHit)
-        paper = self.catalogue.get(node.paper_id)
+        paper = self.catalogue.papers.get(node.paper_id)
         if paper is None:  # chunk of a paper whose record is not written yet
             return None
         return RetrievedPaper(

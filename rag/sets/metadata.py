@@ -9,7 +9,8 @@ said plainly.
 from __future__ import annotations
 
 from rag.sets.common import citation, listed_text, plural, row, set_answer
-from rag.store.catalogue import Catalogue, affiliations_of
+from rag.store.catalogue import Catalogue
+from rag.store.names import affiliations_of
 from rag.types import Aggregate, Answer, Paper, QueryPlan
 
 

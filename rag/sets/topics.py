@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass
 from itertools import islice
 
@@ -68,7 +69,7 @@ class TopicIndex:
     """What the scan reads, built once per store state from the catalogue and chunk vectors."""
 
     def __init__(
-        self, papers: dict[str, Paper], chunk_vectors: np.ndarray, chunk_papers: list[str]
+        self, papers: Mapping[str, Paper], chunk_vectors: np.ndarray, chunk_papers: list[str]
     ) -> None:
         self.ids = sorted(papers)
         self.papers = papers

@@ -38,9 +38,11 @@ from typing import TYPE_CHECKING, cast
 
 import numpy as np
 
-from rag.store import paper_terms, postings
+from rag.store import paper_index, paper_terms, postings
+from rag.store.catalogue import Catalogue
 from rag.store.lexical_hits import ChunkOwners, LexicalHit, hits_of
 from rag.store.lexical_reads import PaperChunks, SyncReport, sync_from
+from rag.store.paper_records import PaperRecords
 from rag.store.postings import Segment
 from rag.store.tokens import query_tokens, tokenize
 from rag.types import Paper
@@ -57,9 +59,9 @@ SCHEMA_VERSION = "3"
 MERGE_FANOUT = 4
 MERGE_BASE_POSTINGS = 50_000
 _SCHEMA = (
-    """
+    paper_index.PAPERS_TABLE
+    + """
 create table if not exists meta (key text primary key, value text not null);
-create table if not exists papers (paper_id text primary key, hash text not null, record text);
 create table if not exists chunks (
     id integer primary key autoincrement, chunk_id text not null, paper_id text not null,
     text text not null, meta text not null, seg text not null);
@@ -69,6 +71,7 @@ create table if not exists segments (name text primary key, postings integer not
 create table if not exists deleted (doc integer primary key, seg text not null);
 """
     + paper_terms.SCHEMA
+    + paper_index.SCHEMA
 )
 
 
@@ -105,7 +108,7 @@ class LexicalIndex:
             self._reset(found)
         self.set_meta("schema", SCHEMA_VERSION)
         self._state = self._load_state()
-        self._fill_paper_terms()
+        self._fill_paper_tables()
 
     def _reset(self, found: str) -> None:
         """An index of another layout is dropped whole: the next sync reads the store again
@@ -116,26 +119,32 @@ class LexicalIndex:
         with self._exclusive():
             with self._db:
                 tables = ("meta", "papers", "chunks", "terms", "segments", "deleted", "paper_terms")
-                for table in tables:
+                for table in (*tables, *paper_index.TABLES):
                     self._db.execute(f"drop table if exists {table}")
             self._db.executescript(_SCHEMA)
             self._drop_orphans()  # every segment file: no row names one now
 
-    def _fill_paper_terms(self) -> None:
-        """Word counts for a file written before they were kept, or with another word
-        extractor (paper_terms.COUNTS_VERSION): one scan, once."""
-        if self.meta(paper_terms.FILLED_KEY) == paper_terms.COUNTS_VERSION:
-            return
-        with self._exclusive():
-            if self.meta(paper_terms.FILLED_KEY) != paper_terms.COUNTS_VERSION:  # not just done
-                with self._db:
-                    paper_terms.fill_counts(self._db)
-                self.set_meta(paper_terms.FILLED_KEY, paper_terms.COUNTS_VERSION)
+    def _fill_paper_tables(self) -> None:
+        """The word counts and the catalogue's tables for a file written before they were
+        kept, or with other rules (each module's version): one scan each, once."""
+        fills = (
+            (paper_terms.FILLED_KEY, paper_terms.COUNTS_VERSION, paper_terms.fill_counts),
+            (paper_index.FILLED_KEY, paper_index.INDEX_VERSION, paper_index.fill),
+        )
+        for key, version, fill in fills:
+            if self.meta(key) == version:
+                continue
+            with self._exclusive():
+                if self.meta(key) != version:  # not just done by another process
+                    with self._db:
+                        fill(self._db)
+                    self.set_meta(key, version)
 
     def _connect(self) -> sqlite3.Connection:
         db = sqlite3.connect(self.folder / "index.sqlite", timeout=60.0, check_same_thread=False)
         db.execute("pragma journal_mode = wal")
         db.execute("pragma synchronous = normal")  # WAL + normal: a commit survives a crash
+        paper_index.prepare(db)
         return db
 
     def _reader(self) -> sqlite3.Connection:
@@ -183,11 +192,13 @@ class LexicalIndex:
     def paper_hashes(self) -> dict[str, str]:
         return dict(self._db.execute("select paper_id, hash from papers").fetchall())
 
-    def papers(self) -> dict[str, Paper]:
-        """The catalogue: every indexed paper's record, by id (one read of this file)."""
-        rows = self._reader().execute("select record from papers where record is not null")
-        papers = (Paper.model_validate_json(row[0]) for row in rows)
-        return {paper.id: paper for paper in papers}
+    def papers(self) -> PaperRecords:
+        """Every indexed paper's record, by id, read from this file as asked for."""
+        return PaperRecords(self._reader)
+
+    def catalogue(self) -> Catalogue:
+        """The paper catalogue with its author, institution and status look-ups."""
+        return Catalogue(self._reader)
 
     def warm_filters(self) -> None:
         """Read which paper owns each chunk ahead of the first filtered search."""
@@ -251,6 +262,7 @@ class LexicalIndex:
                     f"select record from papers where {where} and record is not null", part
                 )
                 paper_terms.update_counts(db, [r[0] for r in gone_records], [])
+                paper_index.remove(db, part)
                 total -= sum(int(json.loads(m).get("_len", 0)) for _, _, m in old)
                 db.execute(f"delete from chunks where {where}", part)
                 db.execute(f"delete from papers where {where}", part)
@@ -271,7 +283,9 @@ class LexicalIndex:
                 record = records.get(pid)
                 row_json = None if record is None else record.model_dump_json()
                 db.execute("insert or replace into papers values (?, ?, ?)", (pid, phash, row_json))
-            paper_terms.update_counts(db, [], [records[pid] for pid, _, _ in add if pid in records])
+            added = [records[pid] for pid, _, _ in add if pid in records]
+            paper_terms.update_counts(db, [], added)
+            paper_index.add(db, added)
             if doc_ids:
                 arrays = postings.build_arrays(doc_ids, doc_terms)
                 postings.write_segment(self.folder, name, arrays)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from rag.store.catalogue import Catalogue, acronym, fold
+from rag.store.catalogue import Catalogue
+from rag.store.names import acronym, fold
 from rag.types import Paper
 
 
@@ -19,35 +20,28 @@ def paper(pid: str, authors: list[str], affiliations: list[str], status: str = "
     )
 
 
-CATALOGUE = Catalogue(
-    {
-        p.id: p
-        for p in [
-            paper(
-                "p1", ["Masashi Sugiyama", "Jianye HAO"], ["RIKEN", "Tianjin University"], "Oral"
-            ),
-            paper("p2", ["Masashi Sugiyama"], ["The University of Tokyo"]),
-            paper("p3", ["Mahito Sugiyama"], ["National Institute of Informatics"]),
-            paper(
-                "p4",
-                ["José Miguel Hernández-Lobato", "Jakob Nicolaus Foerster"],
-                ["University of Cambridge"],
-            ),
-            paper("p5", ["Michael Jordan"], ["Massachusetts Institute of Technology"], "Spotlight"),
-            paper("p6", ["Kenji Kawaguchi"], ["MIT-IBM Watson AI Lab"]),
-            paper(
-                "p7",
-                ["Ann Lee"],
-                ["EPFL - EPF Lausanne", "Swiss Federal Institute of Technology Lausanne"],
-            ),
-            paper(
-                "p8", ["Bo Chen"], ["Department of Computer Science, National Tsing Hua University"]
-            ),
-            paper("p9", ["Wei Xu"], ["Tsinghua University"]),
-            paper("p10", ["Li Na"], ["Nanjing University"]),
-            paper("p11", ["Li Na"], ["Nanjing University of Science and Technology"]),
-        ]
-    }
+CATALOGUE = Catalogue.of(
+    [
+        paper("p1", ["Masashi Sugiyama", "Jianye HAO"], ["RIKEN", "Tianjin University"], "Oral"),
+        paper("p2", ["Masashi Sugiyama"], ["The University of Tokyo"]),
+        paper("p3", ["Mahito Sugiyama"], ["National Institute of Informatics"]),
+        paper(
+            "p4",
+            ["José Miguel Hernández-Lobato", "Jakob Nicolaus Foerster"],
+            ["University of Cambridge"],
+        ),
+        paper("p5", ["Michael Jordan"], ["Massachusetts Institute of Technology"], "Spotlight"),
+        paper("p6", ["Kenji Kawaguchi"], ["MIT-IBM Watson AI Lab"]),
+        paper(
+            "p7",
+            ["Ann Lee"],
+            ["EPFL - EPF Lausanne", "Swiss Federal Institute of Technology Lausanne"],
+        ),
+        paper("p8", ["Bo Chen"], ["Department of Computer Science, National Tsing Hua University"]),
+        paper("p9", ["Wei Xu"], ["Tsinghua University"]),
+        paper("p10", ["Li Na"], ["Nanjing University"]),
+        paper("p11", ["Li Na"], ["Nanjing University of Science and Technology"]),
+    ]
 )
 
 

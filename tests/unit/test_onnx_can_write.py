@@ -1,4 +1,4 @@
-"""Which local models the ONNX runtime takes (rag.embedding.onnx_graph.can_write): BERT in
+"""Which local models the ONNX runtime takes (rag.embedding.onnx_check.can_write): BERT in
 safetensors; anything else goes through torch instead of failing in the graph writer."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from rag.embedding.onnx_graph import can_write
+from rag.embedding.onnx_check import can_write
 
 
 def _model(folder: Path, config: dict[str, object], weights: str = "model.safetensors") -> Path:

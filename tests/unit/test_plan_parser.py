@@ -136,16 +136,13 @@ def test_stopwords_and_generic_words_are_never_institutions(question: str) -> No
     assert PARSER.plan(question).constraints.affiliations == []
 
 
-NAMED = Catalogue(
-    {
-        p.id: p
-        for p in [
-            Paper(id="b", title="BiLLM: Pushing the Limit of Quantization", abstract="One."),
-            Paper(id="g", title="A Graph is Worth K Words", abstract="We introduce GraphsGPT."),
-            Paper(id="d1", title="Diffusion for Molecules", abstract="GraphsGPT-like ideas."),
-            Paper(id="d2", title="Diffusion for Images", abstract="Pixels."),
-        ]
-    }
+NAMED = Catalogue.of(
+    [
+        Paper(id="b", title="BiLLM: Pushing the Limit of Quantization", abstract="One."),
+        Paper(id="g", title="A Graph is Worth K Words", abstract="We introduce GraphsGPT."),
+        Paper(id="d1", title="Diffusion for Molecules", abstract="GraphsGPT-like ideas."),
+        Paper(id="d2", title="Diffusion for Images", abstract="Pixels."),
+    ]
 )
 
 

@@ -1,0 +1,132 @@
+"""How names are compared: people as users type them, institutions by words or acronym.
+
+Pure functions over strings, used by the catalogue (rag.store.catalogue) to match a typed
+name against the names papers are written with, and by the paper index
+(rag.store.paper_index) to file each affiliation under the words a look-up starts from.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import lru_cache
+
+from rag.types import Paper
+
+# Words that do not make an institution's name distinctive, and are left out of acronyms.
+_ACRONYM_SKIP = frozenset({"of", "and", "the", "for", "at", "de", "in", "&"})
+SEGMENT_SPLIT = re.compile(r"\s*(?:[,;()/]|\s-\s|\s–\s)\s*")
+# Words an affiliation may add around an institution's name without naming another one
+# ("Stanford" in "Computer Science Department, Stanford University"); any other word makes
+# it a different institution that shares the name ("National Tsing Hua University" for
+# "Tsinghua", "MIT-IBM Watson AI Lab" for "MIT"), which is reported, not counted.
+GENERIC_WORDS = _GENERIC = frozenset(
+    """university univ of the and department dept school college institute institution
+    faculty center centre lab laboratory laboratories research inc ltd llc co corp corporation
+    group division computer science sciences engineering electrical technology
+    artificial intelligence ai data""".split()
+)
+_FOLD_WORD = re.compile(r"[a-z0-9]+")
+# Other names of a few institutions that neither words nor an acronym connect.
+ALIASES = {
+    "epfl": ("swiss federal institute of technology lausanne", "ecole polytechnique federale"),
+    "eth zurich": ("swiss federal institute of technology zurich", "ethz"),
+    "mila": ("montreal institute for learning algorithms", "quebec ai institute"),
+    "fair": ("facebook ai research", "meta ai"),
+}
+
+
+@lru_cache(maxsize=200_000)  # names repeat across papers: folding was most of the index build
+def fold(text: str) -> str:
+    """Lower case, accents dropped, punctuation as spaces: the form names are compared in."""
+    if text.isascii():  # no accents to drop: the decomposition and filter change nothing
+        return " ".join(_FOLD_WORD.findall(text.lower()))
+    decomposed = unicodedata.normalize("NFKD", text)
+    plain = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+    return " ".join(_FOLD_WORD.findall(plain.casefold()))
+
+
+def acronym(name: str) -> str:
+    """'Massachusetts Institute of Technology' → 'mit' (first letters, small words skipped)."""
+    words = [w for w in fold(name).split() if w not in _ACRONYM_SKIP]
+    return "".join(w[0] for w in words) if len(words) >= 2 else ""
+
+
+def token_fits(typed: str, written: str) -> bool:
+    return typed == written or (len(typed) == 1 and written.startswith(typed))
+
+
+def name_fits(typed: tuple[str, ...], written: tuple[str, ...]) -> bool:
+    """Do the typed name's words fit the written name, in order? The family names must be
+    equal; other words may be initials; the written name may have extra middle names and
+    the typed one extra middle initials ("Michael I. Jordan" fits "Michael Jordan")."""
+    if not typed or not written or typed[-1] != written[-1]:
+        return False
+    rest_typed, rest_written = list(typed[:-1]), list(written[:-1])
+    if rest_typed and (not rest_written or not token_fits(rest_typed[0], rest_written[0])):
+        return False
+    position = 1
+    for word in rest_typed[1:]:
+        while position < len(rest_written) and not token_fits(word, rest_written[position]):
+            position += 1
+        if position < len(rest_written):
+            position += 1
+        elif len(word) > 1:  # a whole middle name the written name lacks
+            return False
+    return True
+
+
+_NOUNS = ("university", "institute", "college")
+
+
+def spellings(key: str) -> tuple[str, ...]:
+    """The typed name, its known other names, and its other word order: "Tokyo University"
+    and "University of Tokyo" are one institution as users type it."""
+    names = [key, *ALIASES.get(key, ())]
+    words = key.split()
+    if len(words) >= 2 and words[-1] in _NOUNS:
+        names.append(f"{words[-1]} of {' '.join(words[:-1])}")
+    elif len(words) >= 3 and words[0] in _NOUNS and words[1] == "of":
+        names.append(f"{' '.join(words[2:])} {words[0]}")
+    return tuple(dict.fromkeys(names))
+
+
+def names_institution(affiliation: str, names: tuple[str, ...]) -> bool | None:
+    """True: a part of `affiliation` is one of `names`; False: a part contains a name but
+    adds distinctive words (another institution); None: no part mentions any name."""
+    verdict: bool | None = None
+    own_words = {w for name in names for w in name.split()}  # "ETHZ - ETH Zurich" is one
+    for part in [affiliation, *SEGMENT_SPLIT.split(affiliation)]:
+        words = fold(part).split()
+        for name in names:
+            typed = name.split()
+            if len(typed) == 1 and acronym(part) == name:
+                return True
+            for start in range(len(words) - len(typed) + 1):
+                if words[start : start + len(typed)] == typed:
+                    after = words[start + len(typed) :]
+                    extra = words[:start] + after
+                    # "Nanjing University of Science and Technology" is not "Nanjing
+                    # University": generic words after the noun make another name.
+                    renamed = typed[-1] in _NOUNS and after[:1] == ["of"]
+                    if not renamed and all(w in _GENERIC or w in own_words for w in extra):
+                        return True
+                    verdict = False
+    return verdict
+
+
+def affiliations_of(paper: Paper) -> set[str]:
+    """The paper's distinct affiliation strings (the corpus keeps them as an extra field)."""
+    raw = paper.extra.get("affiliations") or []
+    if isinstance(raw, str):
+        raw = [part for part in raw.split(";")]
+    return {str(a).strip() for a in raw if str(a).strip()}
+
+
+def lookup_keys(affiliation: str) -> set[str]:
+    """The words and acronyms a look-up of the affiliation starts from: those of the whole
+    string and of each of its parts ("Google DeepMind, London": "google", "deepmind", "gd")."""
+    keys: set[str] = set()
+    for part in [affiliation, *SEGMENT_SPLIT.split(affiliation)]:
+        keys |= {*fold(part).split(), acronym(part)}
+    return keys - {""}

@@ -1,0 +1,105 @@
+"""The catalogue's metadata tables: who wrote each paper, from where, its status and title.
+
+Kept in the same SQLite file as the paper records (rag.store.lexical) and written in the
+same commits, so a catalogue look-up ("papers by M. Sugiyama", "from MIT", "orals") reads
+a few indexed rows instead of every record: at 100x (261,000 papers) reading every record
+and building these maps in memory took ~18 s and ~1.1 GB at each open. The name rules stay
+in rag.store.names; these tables only file each paper under the keys they match on.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterable
+
+from rag.store.names import affiliations_of, fold, lookup_keys
+from rag.types import Paper
+
+PAPERS_TABLE = "create table if not exists papers (paper_id text primary key, hash text not null, record text);"
+SCHEMA = """
+create table if not exists paper_people (
+    key text not null, family text not null, name text not null, paper_id text not null);
+create index if not exists paper_people_key on paper_people (key);
+create index if not exists paper_people_family on paper_people (family);
+create index if not exists paper_people_paper on paper_people (paper_id);
+create table if not exists paper_places (affiliation text not null, paper_id text not null);
+create index if not exists paper_places_affiliation on paper_places (affiliation);
+create index if not exists paper_places_paper on paper_places (paper_id);
+create table if not exists place_keys (
+    key text not null, affiliation text not null, primary key (key, affiliation)) without rowid;
+create table if not exists paper_facts (
+    paper_id text primary key, status text not null, status_key text not null,
+    title text not null);
+create index if not exists paper_facts_status on paper_facts (status_key);
+"""
+TABLES = ("paper_people", "paper_places", "place_keys", "paper_facts")
+# meta: the name rules the tables were filed with (rag.store.names); a file with none
+# (written before they were kept) or another is filed afresh. Bump with fold/lookup_keys.
+FILLED_KEY = "paper_index"
+INDEX_VERSION = "names-1"
+
+
+def prepare(db: sqlite3.Connection) -> None:
+    """The SQL functions look-ups use (filters match names and titles case-insensitively)."""
+    db.create_function("casefold", 1, _casefold, deterministic=True)
+
+
+def _casefold(text: str | None) -> str:
+    return (text or "").casefold()
+
+
+def add(db: sqlite3.Connection, papers: Iterable[Paper]) -> None:
+    """Within the caller's transaction: file `papers` (their old rows removed first)."""
+    people, places, facts = [], [], []
+    for paper in papers:
+        for name in paper.authors:
+            key = fold(name)
+            if key:
+                people.append((key, key.split()[-1], name, paper.id))
+        places += [(affiliation, paper.id) for affiliation in sorted(affiliations_of(paper))]
+        facts.append((paper.id, paper.status, paper.status.casefold(), paper.title))
+    db.executemany("insert into paper_people values (?, ?, ?, ?)", people)
+    db.executemany("insert into paper_places values (?, ?)", places)
+    db.executemany(
+        "insert or ignore into place_keys values (?, ?)",
+        [(key, a) for a in {a for a, _ in places} for key in lookup_keys(a)],
+    )
+    db.executemany("insert or replace into paper_facts values (?, ?, ?, ?)", facts)
+
+
+def remove(db: sqlite3.Connection, paper_ids: list[str]) -> None:
+    """Within the caller's transaction: forget `paper_ids` (at most 500: one statement each).
+    An affiliation no paper has any more loses its look-up keys."""
+    marks = ",".join("?" * len(paper_ids))
+    where = f"paper_id in ({marks})"
+    places = [
+        str(r[0])
+        for r in db.execute(f"select affiliation from paper_places where {where}", paper_ids)
+    ]
+    for table in ("paper_people", "paper_places", "paper_facts"):
+        db.execute(f"delete from {table} where {where}", paper_ids)
+    for affiliation in set(places):
+        if (
+            db.execute(
+                "select 1 from paper_places where affiliation = ?", (affiliation,)
+            ).fetchone()
+            is None
+        ):
+            db.execute("delete from place_keys where affiliation = ?", (affiliation,))
+
+
+def fill(db: sqlite3.Connection) -> None:
+    """Within the caller's transaction: every stored record filed afresh (once per file
+    written before these tables were kept, or with other name rules). The tables are
+    filled first and indexed after: ~3x quicker than updating the indexes row by row."""
+    statements = [s.strip() for s in SCHEMA.split(";") if s.strip()]
+    for table in TABLES:
+        db.execute(f"drop table if exists {table}")
+    for statement in statements:
+        if statement.startswith("create table"):
+            db.execute(statement)
+    rows = db.execute("select record from papers where record is not null order by rowid")
+    add(db, (Paper.model_validate_json(row[0]) for row in rows))
+    for statement in statements:
+        if statement.startswith("create index"):
+            db.execute(statement)

@@ -1,0 +1,96 @@
+"""The paper records of a store, read by id from its index file instead of held in memory.
+
+A `Mapping[str, Paper]`: `records[pid]`, `pid in records`, `len`, iteration in the order
+papers were indexed. A record is parsed when first asked for and the recent ones are
+kept (a question reads a few dozen), so opening a store of any size reads none of them;
+iterating the values streams them in one query. One instance serves one pipeline (one
+store state): its length is counted once.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable, ItemsView, Iterator, Mapping, ValuesView
+
+from rag.embedding.lru import LRUCache
+from rag.types import Paper
+
+CACHED_PAPERS = 20_000
+_RECORDED = "record is not null"  # a paper whose chunks are indexed before its record is not
+
+
+class PaperRecords(Mapping[str, Paper]):
+    def __init__(self, connect: Callable[[], sqlite3.Connection]) -> None:
+        self._connect = connect  # this thread's connection to the file
+        self._recent: LRUCache[str, Paper] = LRUCache(CACHED_PAPERS)
+        self._size: int | None = None
+
+    def __getitem__(self, paper_id: str) -> Paper:
+        hit = self._recent.get(paper_id)
+        if hit is not None:
+            return hit
+        row = (
+            self._connect()
+            .execute(f"select record from papers where paper_id = ? and {_RECORDED}", (paper_id,))
+            .fetchone()
+        )
+        if row is None:
+            raise KeyError(paper_id)
+        paper = Paper.model_validate_json(row[0])
+        self._recent.put(paper_id, paper)
+        return paper
+
+    def __contains__(self, paper_id: object) -> bool:
+        if not isinstance(paper_id, str):
+            return False
+        if self._recent.get(paper_id) is not None:
+            return True
+        query = f"select 1 from papers where paper_id = ? and {_RECORDED}"
+        return self._connect().execute(query, (paper_id,)).fetchone() is not None
+
+    def __iter__(self) -> Iterator[str]:
+        query = f"select paper_id from papers where {_RECORDED} order by rowid"
+        return (str(row[0]) for row in self._connect().execute(query))
+
+    def __len__(self) -> int:
+        if self._size is None:
+            query = f"select count(*) from papers where {_RECORDED}"
+            self._size = int(self._connect().execute(query).fetchone()[0])
+        return self._size
+
+    def stream(self) -> Iterator[Paper]:
+        """Every record in index order, in one query (not one look-up per id)."""
+        query = f"select record from papers where {_RECORDED} order by rowid"
+        return (Paper.model_validate_json(row[0]) for row in self._connect().execute(query))
+
+    def values(self) -> ValuesView[Paper]:
+        return _StreamedValues(self)
+
+    def items(self) -> ItemsView[str, Paper]:
+        return _StreamedItems(self)
+
+    def known(self, paper_ids: list[str]) -> set[str]:
+        """Those of `paper_ids` that have a record."""
+        found: set[str] = set()
+        db = self._connect()
+        for start in range(0, len(paper_ids), 500):
+            part = paper_ids[start : start + 500]
+            where = f"paper_id in ({','.join('?' * len(part))}) and {_RECORDED}"
+            found |= {
+                str(r[0]) for r in db.execute(f"select paper_id from papers where {where}", part)
+            }
+        return found
+
+
+class _StreamedValues(ValuesView[Paper]):
+    _mapping: PaperRecords
+
+    def __iter__(self) -> Iterator[Paper]:
+        return self._mapping.stream()
+
+
+class _StreamedItems(ItemsView[str, Paper]):
+    _mapping: PaperRecords
+
+    def __iter__(self) -> Iterator[tuple[str, Paper]]:
+        return ((paper.id, paper) for paper in self._mapping.stream())

@@ -1,0 +1,128 @@
+"""The catalogue read from the index file (rag.store.paper_index + rag.store.catalogue)
+stays equal to the papers it holds through adds, replacements and removals, and to a file
+filed afresh: every look-up is checked against a brute-force pass over the records."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from rag.store import paper_index
+from rag.store.catalogue import Catalogue
+from rag.store.lexical import LexicalIndex
+from rag.store.names import affiliations_of, fold, names_institution, spellings
+from rag.types import Filters, Paper
+
+AUTHORS = [
+    "Masashi Sugiyama", "M. Sugiyama", "Mahito Sugiyama", "José Miguel Hernández-Lobato",
+    "Jose Miguel Hernandez-Lobato", "Ann Lee", "Ann B. Lee", "Jianye HAO", "Michael Jordan",
+    "Michael I. Jordan", "Zoë Kravitz", "Li Wei", "Wei Li",
+]  # fmt: skip
+PLACES = [
+    "Stanford University", "Massachusetts Institute of Technology", "MIT-IBM Watson AI Lab",
+    "University of Tokyo", "The University of Tokyo", "RIKEN", "Google DeepMind, London",
+    "National Tsing Hua University", "Tsinghua University", "EPFL",
+]  # fmt: skip
+STATUSES = ["Oral", "Spotlight", "Poster", "poster"]
+WORDS = ["graph", "graphs", "diffusion", "policy", "learning", "kernel", "Transformer"]
+
+
+def random_paper(rng: random.Random, pid: str) -> Paper:
+    return Paper(
+        id=pid,
+        title=" ".join(rng.sample(WORDS, rng.randint(1, 4))).capitalize(),
+        authors=rng.sample(AUTHORS, rng.randint(0, 3)),
+        abstract=" ".join(rng.choices(WORDS, k=8)),
+        status=rng.choice(STATUSES),
+        extra={"affiliations": rng.sample(PLACES, rng.randint(0, 3))},
+    )
+
+
+def write(index: LexicalIndex, papers: list[Paper], remove: tuple[str, ...] = ()) -> None:
+    add = [
+        (p.id, f"h{hash(p.model_dump_json())}", [(f"{p.id}::0", p.abstract, {"title": p.title})])
+        for p in papers
+    ]
+    index.replace_papers(list(remove), add, {p.id: p for p in papers})
+
+
+def check_against_records(catalogue: Catalogue, records: dict[str, Paper]) -> None:
+    assert dict(catalogue.papers.items()) == records and len(catalogue) == len(records)
+    for name in [*AUTHORS, "Nobody Here"]:
+        want = {p.id for p in records.values() if fold(name) in {fold(a) for a in p.authors}}
+        assert catalogue.people_named(name) == want, name
+    for typed in ["Stanford", "MIT", "Tokyo University", "Tsinghua", "EPFL", "DeepMind"]:
+        names = spellings(fold(typed))
+        want = {
+            p.id
+            for p in records.values()
+            if any(names_institution(a, names) for a in affiliations_of(p))
+        }
+        assert catalogue.match_institution(typed).papers == want, typed
+        assert catalogue.knows_institution(typed) == bool(
+            any(names_institution(a, names) for p in records.values() for a in affiliations_of(p))
+        )
+    counts: Counter[str] = Counter()
+    for paper in records.values():
+        for author in dict.fromkeys(fold(a) for a in paper.authors):
+            counts[author] += 1
+    ranked = catalogue.top_authors(limit=100)
+    assert sorted(n for _, n in ranked) == sorted(counts.values())
+    assert {fold(name): n for name, n in ranked} == dict(counts)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_file_catalogue_follows_every_write(tmp_path: Path, seed: int) -> None:
+    rng = random.Random(seed)
+    index = LexicalIndex(tmp_path / "lex")
+    records = {f"p{i}": random_paper(rng, f"p{i}") for i in range(30)}
+    write(index, list(records.values()))
+    for round_ in range(3):
+        gone = rng.sample(sorted(records), 5)
+        changed = [
+            random_paper(rng, pid) for pid in rng.sample(sorted(set(records) - set(gone)), 5)
+        ]
+        new = [random_paper(rng, f"n{round_}-{i}") for i in range(4)]
+        for pid in gone:
+            del records[pid]
+        records.update({p.id: p for p in changed + new})
+        write(index, changed + new, remove=tuple(gone))
+        check_against_records(index.catalogue(), records)
+    # A file written before the tables were kept (or with older name rules) is filed afresh.
+    index.set_meta(paper_index.FILLED_KEY, "names-0")
+    with index._db:
+        index._db.execute("delete from paper_people")
+    index.close()
+    check_against_records(LexicalIndex(tmp_path / "lex").catalogue(), records)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_filters_pick_what_filters_accept(tmp_path: Path, seed: int) -> None:
+    rng = random.Random(seed)
+    papers = [random_paper(rng, f"p{i}") for i in range(60)]
+    catalogue = Catalogue.of(papers)
+    for _ in range(40):
+        filters = Filters(
+            status=rng.choice([None, ["oral"], ["POSTER", "Spotlight"]]),
+            author=rng.choice([None, "sugiyama", "ann", "zoë", "Lee"]),
+            title=rng.choice([None, "graph", "KERNEL", "diffusion learning"]),
+            paper_ids=rng.choice([None, [f"p{i}" for i in rng.sample(range(80), 20)]]),
+        )
+        if filters.is_empty():
+            continue
+        want = {p.id for p in papers if filters.accepts(p)}
+        assert catalogue.matching(filters) == want, filters
+
+
+def test_records_are_read_as_asked_for_and_cached(tmp_path: Path) -> None:
+    papers = [random_paper(random.Random(1), f"p{i}") for i in range(5)]
+    records = Catalogue.of(papers).papers
+    assert list(records) == [p.id for p in papers] and len(records) == 5
+    assert records["p3"] == papers[3] and records["p3"] is records["p3"]
+    assert "p9" not in records and records.get("p9") is None and 4 not in records
+    with pytest.raises(KeyError):
+        records["p9"]
+    assert list(records.values()) == papers and dict(records.items()) == {p.id: p for p in papers}
