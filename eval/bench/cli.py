@@ -9,6 +9,10 @@ import argparse
 import json
 import tempfile
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from eval.bench.run import BenchConfig
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 FIXTURE_CORPUS = ROOT / "tests" / "fixtures" / "corpus.jsonl"
@@ -51,35 +55,63 @@ def run_from_args(args: argparse.Namespace) -> int:
     import sys
 
     from eval.bench.procs import BenchError
-    from eval.bench.report import write_report
-    from eval.bench.run import SECTIONS, Bench, BenchConfig
+    from eval.bench.run import Bench
 
     out = args.out or (
         Path(tempfile.gettempdir()) / "icml-rag-bench-smoke" if args.smoke else ROOT / "bench"
     )
     markdown = args.markdown or (out / "BENCHMARKS.md" if args.smoke else ROOT / "BENCHMARKS.md")
     if args.report_only:
-        results_path = out / "results.json"
-        if not results_path.exists():
-            print(f"eval bench: no {results_path} to report from", file=sys.stderr)
-            return 2
-        write_report(json.loads(results_path.read_text()), markdown, out / "scale.png")
-        print(f"wrote {markdown}")
-        return 0
+        return _report_only(out, markdown)
+    problem = _usage_problem(args)
+    if problem:
+        print(f"eval bench: {problem}", file=sys.stderr)
+        return 2
+    cfg = _config(args, out, markdown)
+    if not cfg.corpus.exists():
+        print(f"eval bench: --corpus {cfg.corpus} does not exist", file=sys.stderr)
+        return 2
+    try:
+        Bench(cfg).run()
+    except BenchError as exc:
+        print(f"eval bench: error: {exc}", file=sys.stderr)
+        return 1
+    print(f"wrote {out / 'results.json'}, {out / 'scale.png'} and {markdown}")
+    return 0
+
+
+def _report_only(out: Path, markdown: Path) -> int:
+    """BENCHMARKS.md again from the last results.json (no measurement)."""
+    import sys
+
+    from eval.bench.report import write_report
+
+    results_path = out / "results.json"
+    if not results_path.exists():
+        print(f"eval bench: no {results_path} to report from", file=sys.stderr)
+        return 2
+    write_report(json.loads(results_path.read_text()), markdown, out / "scale.png")
+    print(f"wrote {markdown}")
+    return 0
+
+
+def _usage_problem(args: argparse.Namespace) -> str | None:
+    """What is wrong with option values argparse cannot check on its own, if anything."""
     bad = [b for b in args.scale_backends if b not in ("embedded", "server")]
     if bad:
-        print(
-            f"eval bench: --scale-backends: {', '.join(bad)} not in embedded,server",
-            file=sys.stderr,
-        )
-        return 2
+        return f"--scale-backends: {', '.join(bad)} not in embedded,server"
     if args.set_rounds < 1 or (args.set_questions is not None and args.set_questions < 1):
-        print("eval bench: --set-rounds and --set-questions must be at least 1", file=sys.stderr)
-        return 2
+        return "--set-rounds and --set-questions must be at least 1"
+    return None
+
+
+def _config(args: argparse.Namespace, out: Path, markdown: Path) -> BenchConfig:
+    """The run's configuration; --smoke shrinks every size (SMOKE) but an explicit limit."""
+    from eval.bench.run import SECTIONS, BenchConfig
+
+    smoke_corpus = args.smoke and args.corpus == ROOT / "data" / "icml2024.jsonl"
     cfg = BenchConfig(
-        corpus=FIXTURE_CORPUS
-        if args.smoke and args.corpus == ROOT / "data" / "icml2024.jsonl"
-        else args.corpus,
+        corpus=FIXTURE_CORPUS if smoke_corpus else args.corpus,
         out_dir=out,
         markdown=markdown,
         scitldr_dir=args.scitldr_dir,
@@ -104,13 +136,4 @@ def run_from_args(args: argparse.Namespace) -> int:
             if key == "corpus_limit" and args.corpus_limit:
                 continue
             setattr(cfg, key, value)
-    if not cfg.corpus.exists():
-        print(f"eval bench: --corpus {cfg.corpus} does not exist", file=sys.stderr)
-        return 2
-    try:
-        Bench(cfg).run()
-    except BenchError as exc:
-        print(f"eval bench: error: {exc}", file=sys.stderr)
-        return 1
-    print(f"wrote {out / 'results.json'}, {out / 'scale.png'} and {markdown}")
-    return 0
+    return cfg
