@@ -66,6 +66,9 @@ def ingest_lines(section: dict[str, Any]) -> list[str]:
             r = ratios.get(phase, {}).get(key)
             row += [o, b, f"{r:.2f}×" if r is not None else "–"]
         row.append(dig(ours, "cold_store_warm_cache", "median", key))
+        every = dig(ours, "cold_embed_all", "median", key)
+        r = ratios.get("cold_embed_all", {}).get(key)
+        row += [every, f"{r:.2f}×" if r is not None else "–"]
         rows.append(row)
     header = [
         "median",
@@ -76,6 +79,8 @@ def ingest_lines(section: dict[str, Any]) -> list[str]:
         "baseline warm",
         "ratio",
         "ours: empty store, embedding cache filled",
+        "ours cold, every chunk embedded (no shipped vectors)",
+        "ratio to baseline cold",
     ]
     return [
         "## 1. Ingest",
@@ -300,12 +305,17 @@ def target_rows(results: dict[str, Any]) -> list[list[Any]]:
     rows = []
     for label, limit, ours, base in [*_service_specs(results), *scale_target_specs(results)]:
         r = round(base / ours, 2) if ours and base else None
-        met = None if ours is None else ("yes" if ours <= limit else "**no**")
+        met = None if ours is None or limit is None else ("yes" if ours <= limit else "**no**")
         rows.append([label, limit, ours, base, f"{r:.2f}×" if r else "–", met or "not measured"])
     return rows
 
 
-def _service_specs(results: dict[str, Any]) -> list[tuple[str, float, Any, Any]]:
+def _half(seconds: float | None) -> float | None:
+    """Issue 15: cold ingest at least 2x the plain pipeline's speed, as a time limit."""
+    return round(seconds / 2, 1) if seconds else None
+
+
+def _service_specs(results: dict[str, Any]) -> list[tuple[str, float | None, Any, Any]]:
     """(target, limit, ours, baseline) for ingest, latency, serving, sets and replicas."""
     ing = results.get("ingest", {})
     lat = results.get("latency", {})
@@ -313,11 +323,17 @@ def _service_specs(results: dict[str, Any]) -> list[tuple[str, float, Any, Any]]
     rep = results.get("replicas", {})
     fresh_s = dig(rep, "freshness", "max_from_commit_s")
     kill_errors = dig(rep, "kill_under_load", "total", "errors")
-    specs: list[tuple[str, float, Any, Any]] = [
+    specs: list[tuple[str, float | None, Any, Any]] = [
         (
             "cold ingest, s",
             45.0,
             dig(ing, "ours", "cold", "median", "wall_s"),
+            dig(ing, "baseline", "cold", "median", "wall_s"),
+        ),
+        (
+            "cold ingest, every chunk embedded (any corpus), s: half the plain pipeline's",
+            _half(dig(ing, "baseline", "cold", "median", "wall_s")),
+            dig(ing, "ours", "cold_embed_all", "median", "wall_s"),
             dig(ing, "baseline", "cold", "median", "wall_s"),
         ),
         (
