@@ -27,7 +27,7 @@ class MetadataAnswerer:
             text, aggregate = self._ranking(plan)
             return set_answer(question, standalone, plan, text, [], aggregate)
         ids, notes = self._select(plan)
-        papers = sorted((self.catalogue.papers[i] for i in ids), key=_order)
+        papers = sorted(self.catalogue.papers.many(ids), key=_order)
         rows = [row(n, p, _facts(p, plan)) for n, p in enumerate(papers, start=1)]
         aggregate = Aggregate(
             kind="metadata", count=len(rows), exact=True, papers=rows, notes=notes

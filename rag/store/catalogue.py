@@ -70,6 +70,7 @@ class Catalogue:
     def __init__(self, connect: Callable[[], sqlite3.Connection]) -> None:
         self._connect = connect
         self.papers = PaperRecords(connect)
+        self._people_read: dict[str, tuple[str, int]] | None = None
 
     @classmethod
     def of(cls, papers: Iterable[Paper]) -> Catalogue:
@@ -133,10 +134,20 @@ class Catalogue:
         found.sort(key=lambda p: (-len(p.papers), p.name))
         if found or not suggest:
             return NameMatch(typed, tuple(found))
-        query = "select key, name, min(rowid) from paper_people group by key order by min(rowid)"
-        names = {key: name for key, name, _ in self._rows(query)}
+        names = self._everyone()
         close = difflib.get_close_matches(key, list(names), n=5, cutoff=0.75)
-        return NameMatch(typed, (), tuple(names[k] for k in close))
+        return NameMatch(typed, (), tuple(names[k][0] for k in close))
+
+    def _everyone(self) -> dict[str, tuple[str, int]]:
+        """Every person: folded name -> (name as first indexed, papers), first indexed
+        first. Read once per catalogue (one store state), for suggestions and rankings."""
+        if self._people_read is None:
+            query = (
+                "select key, name, min(rowid), count(distinct paper_id) from paper_people "
+                "group by key order by min(rowid)"
+            )
+            self._people_read = {key: (name, n) for key, name, _, n in self._rows(query)}
+        return self._people_read
 
     def people_named(self, name: str) -> set[str]:
         """The papers of the catalogue person spelt `name` (as `match_author` returns it)."""
@@ -149,13 +160,9 @@ class Catalogue:
     def top_authors(self, within: set[str] | None = None, limit: int = 10) -> list[tuple[str, int]]:
         """Authors with the most papers (among `within`), ties kept at the cut (and in the
         order the names were first indexed)."""
-        query = (
-            "select key, name, min(rowid), count(distinct paper_id) from paper_people "
-            "group by key order by min(rowid)"
-        )
-        rows = self._rows(query)
+        everyone = self._everyone()
         if within is None:
-            counts = {key: (name, n) for key, name, _, n in rows}
+            counts = everyone
         else:
             owned: dict[str, set[str]] = {}
             listed = list(within)
@@ -166,7 +173,7 @@ class Catalogue:
                     f"select key, paper_id from paper_people where paper_id in ({marks})", part
                 ):
                     owned.setdefault(key, set()).add(pid)
-            counts = {key: (name, len(owned.get(key, ()))) for key, name, _, _ in rows}
+            counts = {key: (name, len(owned.get(key, ()))) for key, (name, _) in everyone.items()}
         ranked = sorted(
             ((name, n) for name, n in counts.values() if n > 0), key=lambda r: r[1], reverse=True
         )

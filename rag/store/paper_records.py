@@ -10,7 +10,7 @@ store state): its length is counted once.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable, ItemsView, Iterator, Mapping, ValuesView
+from collections.abc import Callable, ItemsView, Iterable, Iterator, Mapping, ValuesView
 
 from rag.embedding.lru import LRUCache
 from rag.types import Paper
@@ -68,6 +68,23 @@ class PaperRecords(Mapping[str, Paper]):
 
     def items(self) -> ItemsView[str, Paper]:
         return _StreamedItems(self)
+
+    def many(self, paper_ids: Iterable[str]) -> list[Paper]:
+        """The records of `paper_ids` that have one, in the order given: those not kept
+        parsed are read 500 to a query (a list of thousands is not thousands of reads)."""
+        wanted = list(paper_ids)
+        found = {pid: hit for pid in wanted if (hit := self._recent.get(pid)) is not None}
+        missing = [pid for pid in wanted if pid not in found]
+        db = self._connect()
+        for start in range(0, len(missing), 500):
+            part = missing[start : start + 500]
+            where = f"paper_id in ({','.join('?' * len(part))}) and {_RECORDED}"
+            for pid, record in db.execute(
+                f"select paper_id, record from papers where {where}", part
+            ):
+                found[pid] = paper = Paper.model_validate_json(record)
+                self._recent.put(pid, paper)
+        return [found[pid] for pid in wanted if pid in found]
 
     def known(self, paper_ids: list[str]) -> set[str]:
         """Those of `paper_ids` that have a record."""

@@ -126,3 +126,5 @@ def test_records_are_read_as_asked_for_and_cached(tmp_path: Path) -> None:
     with pytest.raises(KeyError):
         records["p9"]
     assert list(records.values()) == papers and dict(records.items()) == {p.id: p for p in papers}
+    # many: in the order asked, unknown ids left out, cached and uncached alike
+    assert records.many(["p4", "p9", "p3", "p0"]) == [papers[4], papers[3], papers[0]]
