@@ -86,8 +86,9 @@ def test_set_answer_section_has_a_row_per_kind_and_the_two_targets(
 ) -> None:
     # The section over the fixture store, one question per kind, one round: the shape of
     # the results and the report, never a time limit (the targets are for the full store).
-    from eval.bench.report import sets_lines, target_rows
+    from eval.bench.report import sets_lines
     from eval.bench.sets import measure_sets
+    from eval.bench.targets import target_rows
     from rag.assistant import Assistant
     from rag.store.chroma import PaperStore
     from tests.support.settings import make_settings
