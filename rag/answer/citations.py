@@ -57,11 +57,13 @@ def validate_markers(text: str, n_sources: int) -> tuple[str, int]:
         following = text[pos : pos + 1]
         if following and not following.isspace() and following not in _CLAUSE_END:
             out.append(match.group(1))
-        # "[1,[9]2]" must not become the marker "[1,2]": an unfinished bracket just before
-        # a removed marker goes with it, so removal never creates a marker.
+        # "[1,[9]2]" must not become the marker "[1,2]": unfinished brackets just before
+        # a removed marker go with it, so removal never creates a marker ("[[[9]1]" has
+        # two: removing only the last made "[1]").
         joined = "".join(out)
-        start = _partial_start(joined)
-        out = [joined[:start] if start is not None else joined]
+        while (start := _partial_start(joined)) is not None:
+            joined = joined[:start]
+        out = [joined]
     out.append(text[pos:])
     return "".join(out), removed
 

@@ -175,6 +175,8 @@ def _split_text(draw: st.DrawFn) -> tuple[str, list[int]]:
 @example(case=("See [1, 9] and [9].", [5, 6, 7, 8, 15, 16]), n_sources=3)
 @example(case=("a [9][1]", [5, 6]), n_sources=3)
 @example(case=("a [9] [9] b", [2, 5, 6, 9]), n_sources=3)
+@example(case=("[[[2]1]", []), n_sources=0)  # removal made "[1]" of the brackets around it
+@example(case=("[1,[[2]1]", []), n_sources=0)  # and the group "[1,1]" (a crash when streamed)
 def test_streamed_output_equals_validation_of_the_whole_text(
     case: tuple[str, list[int]], n_sources: int
 ) -> None:
