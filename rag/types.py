@@ -50,7 +50,7 @@ class Filters(BaseModel):
         return not (self.status or self.author or self.title or self.paper_ids)
 
     def accepts(self, paper: Paper) -> bool:
-        if self.status and paper.status.lower() not in {s.lower() for s in self.status}:
+        if self.status and paper.status.casefold() not in {s.casefold() for s in self.status}:
             return False
         if self.author:
             needle = self.author.casefold()

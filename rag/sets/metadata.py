@@ -38,13 +38,13 @@ class MetadataAnswerer:
     def _select(self, plan: QueryPlan) -> tuple[set[str], list[str]]:
         """The papers meeting every constraint, and notes on how institutions were read."""
         c = plan.constraints
-        ids = set(self.catalogue.papers)
+        found: list[set[str]] = []  # each constraint's papers; every paper when none
         notes: list[str] = []
         for name in c.authors:
-            ids &= self.catalogue.people_named(name)
+            found.append(self.catalogue.people_named(name))
         for typed in c.affiliations:
             match = self.catalogue.match_institution(typed)
-            ids &= set(match.papers)
+            found.append(set(match.papers))
             counted = ", ".join(f"{a} ({n})" for a, n in match.variants[:6])
             more = " …" if len(match.variants) > 6 else ""
             notes.append(f"“{typed}” counted as: {counted}{more}")
@@ -52,9 +52,10 @@ class MetadataAnswerer:
                 other = ", ".join(f"{a} ({n})" for a, n in match.related[:4])
                 notes.append(f"Not counted (other institutions with these words): {other}")
         if c.statuses:
-            ids &= self.catalogue.with_status(c.statuses)
+            found.append(self.catalogue.with_status(c.statuses))
         for words in c.title_words:
-            ids &= self.catalogue.titled(words)
+            found.append(self.catalogue.titled(words))
+        ids = set.intersection(*found) if found else set(self.catalogue.papers)
         return ids, notes
 
     def _unresolved(self, plan: QueryPlan) -> tuple[str, Aggregate | None]:

@@ -37,9 +37,10 @@ class SimilarPapers:
         out = []
         words = {w for phrase in rare for w in phrase}
         for i in np.argsort(-score):
-            paper = ix.papers[ix.ids[int(i)]]
-            if paper.id == source.id or (allowed is not None and paper.id not in allowed):
+            pid = ix.ids[int(i)]  # checked before its record is read (one read per paper)
+            if pid == source.id or (allowed is not None and pid not in allowed):
                 continue
+            paper = ix.papers[pid]
             out.append((paper, round(float(score[i]), 3), sentence_sharing(paper, words)))
             if len(out) == SHOWN:
                 break

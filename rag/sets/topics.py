@@ -81,10 +81,11 @@ class TopicIndex:
         np.add.at(means, self.chunk_rows, self.chunks)
         norms = np.linalg.norm(means, axis=1, keepdims=True)
         self.means = means / np.clip(norms, 1e-12, None)
-        self.titles = [tokens(papers[p].title) for p in self.ids]
+        # One pass over the records (a file-backed catalogue streams them in one query).
+        texts = {p.id: (p.title, p.abstract) for p in papers.values()}
+        self.titles = [tokens(texts[p][0]) for p in self.ids]
         self.docs = [
-            [*t, "|", *tokens(papers[p].abstract)]
-            for t, p in zip(self.titles, self.ids, strict=True)
+            [*t, "|", *tokens(texts[p][1])] for t, p in zip(self.titles, self.ids, strict=True)
         ]
         self.doc_phrases = [_phrases(d) for d in self.docs]
         self.df: Counter[tuple[str, ...]] = Counter()
@@ -199,9 +200,10 @@ class TopicScanner:
         for i in order:
             if probability[i] < MEMBER:
                 break
-            paper = self.index.papers[self.index.ids[int(i)]]
-            if allowed is not None and paper.id not in allowed:
+            pid = self.index.ids[int(i)]  # checked before its record is read
+            if allowed is not None and pid not in allowed:
                 continue
+            paper = self.index.papers[pid]
             out.append(Member(paper, float(probability[i]), sentence_sharing(paper, words)))
         return out
 

@@ -74,7 +74,8 @@ class Catalogue:
 
     @classmethod
     def of(cls, papers: Iterable[Paper]) -> Catalogue:
-        """A catalogue of `papers` held in memory (the same tables, in an in-memory file)."""
+        """A catalogue of `papers` held in memory (the same tables, in an in-memory file),
+        for one thread at a time (one connection: `rag papers`, tests)."""
         db = sqlite3.connect(":memory:", check_same_thread=False)
         paper_index.prepare(db)
         with db:
@@ -115,8 +116,9 @@ class Catalogue:
 
     def has_person(self, typed: str) -> bool:
         """Is `typed` exactly (as folded) a name the catalogue holds?"""
+        key = fold(typed)
         query = "select 1 from paper_people where key = ? limit 1"
-        return bool(self._rows(query, (fold(typed),)))
+        return bool(key) and bool(self._rows(query, (key,)))
 
     def match_author(self, typed: str, suggest: bool = True) -> NameMatch:
         """Everyone the typed name fits; with no one, the closest names (if `suggest`)."""
@@ -144,14 +146,15 @@ class Catalogue:
         if self._people_read is None:
             query = (
                 "select key, name, min(rowid), count(distinct paper_id) from paper_people "
-                "group by key order by min(rowid)"
+                "where key != '' group by key order by min(rowid)"
             )
             self._people_read = {key: (name, n) for key, name, _, n in self._rows(query)}
         return self._people_read
 
     def people_named(self, name: str) -> set[str]:
         """The papers of the catalogue person spelt `name` (as `match_author` returns it)."""
-        rows = self._rows("select paper_id from paper_people where key = ?", (fold(name),))
+        key = fold(name)
+        rows = self._rows("select paper_id from paper_people where key = ?", (key,)) if key else []
         return {str(r[0]) for r in rows}
 
     def knows_author(self, typed: str) -> bool:
@@ -170,7 +173,9 @@ class Catalogue:
                 part = listed[start : start + _CHUNK]
                 marks = ",".join("?" * len(part))
                 for key, pid in self._rows(
-                    f"select key, paper_id from paper_people where paper_id in ({marks})", part
+                    f"select key, paper_id from paper_people where paper_id in ({marks}) "
+                    "and key != ''",
+                    part,
                 ):
                     owned.setdefault(key, set()).add(pid)
             counts = {key: (name, len(owned.get(key, ()))) for key, (name, _) in everyone.items()}
@@ -220,7 +225,9 @@ class Catalogue:
         matched = self._ids_in(query, (a for a, _ in counted))
         suggestions: tuple[str, ...] = ()
         if not counted:
-            rows = self._rows("select distinct affiliation from paper_places")
+            # first indexed first, so the last spelling indexed of a folded name is shown
+            query = "select affiliation from paper_places group by affiliation order by min(rowid)"
+            rows = self._rows(query)
             folded = {fold(str(r[0])): str(r[0]) for r in rows}
             close = difflib.get_close_matches(key, list(folded), n=5, cutoff=0.7)
             suggestions = tuple(folded[c] for c in close)
@@ -244,7 +251,7 @@ class Catalogue:
         return sorted(str(r[0]) for r in self._rows(query, keys))
 
     def _titles(self) -> Iterator[tuple[str, str]]:
-        query = "select paper_facts.paper_id, title from paper_facts join papers using (paper_id) order by papers.rowid"
+        query = "select paper_id, title from paper_facts"
         return ((str(pid), str(title)) for pid, title in self._connect().execute(query))
 
     def titled(self, words: str) -> set[str]:

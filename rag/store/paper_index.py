@@ -36,7 +36,7 @@ TABLES = ("paper_people", "paper_places", "place_keys", "paper_facts")
 # meta: the name rules the tables were filed with (rag.store.names); a file with none
 # (written before they were kept) or another is filed afresh. Bump with fold/lookup_keys.
 FILLED_KEY = "paper_index"
-INDEX_VERSION = "names-1"
+INDEX_VERSION = "names-2"  # 2: names that fold to nothing are kept (the author filter)
 
 
 def prepare(db: sqlite3.Connection) -> None:
@@ -53,9 +53,10 @@ def add(db: sqlite3.Connection, papers: Iterable[Paper]) -> None:
     people, places, facts = [], [], []
     for paper in papers:
         for name in paper.authors:
+            # A name in a script fold() drops (CJK, Cyrillic) is kept with an empty key:
+            # the author filter matches it by substring; people look-ups never ask for "".
             key = fold(name)
-            if key:
-                people.append((key, key.split()[-1], name, paper.id))
+            people.append((key, key.split()[-1] if key else "", name, paper.id))
         places += [(affiliation, paper.id) for affiliation in sorted(affiliations_of(paper))]
         facts.append((paper.id, paper.status, paper.status.casefold(), paper.title))
     db.executemany("insert into paper_people values (?, ?, ?, ?)", people)
@@ -91,7 +92,11 @@ def remove(db: sqlite3.Connection, paper_ids: list[str]) -> None:
 def fill(db: sqlite3.Connection) -> None:
     """Within the caller's transaction: every stored record filed afresh (once per file
     written before these tables were kept, or with other name rules). The tables are
-    filled first and indexed after: ~3x quicker than updating the indexes row by row."""
+    filled first and indexed after: ~3x quicker than updating the indexes row by row.
+    One transaction from the first drop (sqlite's DDL is transactional; Python would
+    otherwise run the drops in autocommit): a reader never sees the tables half filled."""
+    if not db.in_transaction:
+        db.execute("begin immediate")
     statements = [s.strip() for s in SCHEMA.split(";") if s.strip()]
     for table in TABLES:
         db.execute(f"drop table if exists {table}")
