@@ -16,7 +16,7 @@ import difflib
 import json
 import re
 import sqlite3
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -250,15 +250,17 @@ class Catalogue:
         query = f"select distinct status from paper_facts where status_key in ({','.join('?' * len(keys))})"
         return sorted(str(r[0]) for r in self._rows(query, keys))
 
-    def _titles(self) -> Iterator[tuple[str, str]]:
-        query = "select paper_id, title from paper_facts"
-        return ((str(pid), str(title)) for pid, title in self._connect().execute(query))
+    def _folded_titles(self, where: str, args: Iterable[object]) -> list[tuple[str, str]]:
+        query = f"select paper_id, folded from paper_titles where {where}"
+        return [(str(pid), str(folded)) for pid, folded in self._rows(query, args)]
 
     def titled(self, words: str) -> set[str]:
         """Papers whose title holds `words` as a phrase (case, accents and plurals aside)."""
         key = fold(words)
         pattern = re.compile(rf"(?:^| ){re.escape(key)}s?(?: |$)")
-        return {pid for pid, title in self._titles() if pattern.search(fold(title))}
+        # The phrase is a substring of every title it matches: SQL narrows, the rule decides.
+        found = self._folded_titles("instr(folded, ?) > 0", (key,))
+        return {pid for pid, folded in found if pattern.search(folded)}
 
     def matching(self, filters: Filters) -> set[str]:
         """The papers `filters` accept (Filters.accepts, answered from the indexes)."""
@@ -284,14 +286,16 @@ class Catalogue:
         key = fold(reference.strip(" '\"“”‘’*"))
         if not key:
             return None
-        rules: list[Callable[[str], bool]] = [
-            lambda title: fold(title) == key,
-            lambda title: ":" in title and fold(title.split(":", 1)[0]) == key,
-            lambda title: set(key.split()) <= set(fold(title).split()),
+        words = sorted(set(key.split()))
+        every_word = " and ".join(["instr(folded, ?) > 0"] * len(words))
+        lookups: list[tuple[str, tuple[str, ...], Callable[[str], bool]]] = [
+            ("folded = ?", (key,), lambda folded: True),  # indexed
+            ("head = ?", (key,), lambda folded: True),  # indexed
+            # SQL keeps titles holding each word somewhere; the rule wants whole words
+            (every_word, tuple(words), lambda folded: set(words) <= set(folded.split())),
         ]
-        titles = list(self._titles())
-        for rule in rules:
-            found = [pid for pid, title in titles if rule(title)]
+        for where, args, rule in lookups:
+            found = [pid for pid, folded in self._folded_titles(where, args) if rule(folded)]
             if len(found) == 1:
                 return self.papers[found[0]]
         return self._only_abstract_naming(reference.strip())

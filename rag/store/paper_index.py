@@ -31,12 +31,17 @@ create table if not exists paper_facts (
     paper_id text primary key, status text not null, status_key text not null,
     title text not null);
 create index if not exists paper_facts_status on paper_facts (status_key);
+create table if not exists paper_titles (
+    paper_id text primary key, folded text not null, head text not null);
+create index if not exists paper_titles_folded on paper_titles (folded);
+create index if not exists paper_titles_head on paper_titles (head);
 """
-TABLES = ("paper_people", "paper_places", "place_keys", "paper_facts")
+TABLES = ("paper_people", "paper_places", "place_keys", "paper_facts", "paper_titles")
 # meta: the name rules the tables were filed with (rag.store.names); a file with none
 # (written before they were kept) or another is filed afresh. Bump with fold/lookup_keys.
 FILLED_KEY = "paper_index"
-INDEX_VERSION = "names-2"  # 2: names that fold to nothing are kept (the author filter)
+# 2: names that fold to nothing are kept (the author filter); 3: folded titles.
+INDEX_VERSION = "names-3"
 
 
 def prepare(db: sqlite3.Connection) -> None:
@@ -50,7 +55,7 @@ def _casefold(text: str | None) -> str:
 
 def add(db: sqlite3.Connection, papers: Iterable[Paper]) -> None:
     """Within the caller's transaction: file `papers` (their old rows removed first)."""
-    people, places, facts = [], [], []
+    people, places, facts, titles = [], [], [], []
     for paper in papers:
         for name in paper.authors:
             # A name in a script fold() drops (CJK, Cyrillic) is kept with an empty key:
@@ -59,6 +64,10 @@ def add(db: sqlite3.Connection, papers: Iterable[Paper]) -> None:
             people.append((key, key.split()[-1] if key else "", name, paper.id))
         places += [(affiliation, paper.id) for affiliation in sorted(affiliations_of(paper))]
         facts.append((paper.id, paper.status, paper.status.casefold(), paper.title))
+        # The title as names are compared, and its part before a colon ("BiLLM: ..."):
+        # a paper named in a question is found by an indexed look-up, not a scan.
+        head = fold(paper.title.split(":", 1)[0]) if ":" in paper.title else ""
+        titles.append((paper.id, fold(paper.title), head))
     db.executemany("insert into paper_people values (?, ?, ?, ?)", people)
     db.executemany("insert into paper_places values (?, ?)", places)
     db.executemany(
@@ -66,6 +75,7 @@ def add(db: sqlite3.Connection, papers: Iterable[Paper]) -> None:
         [(key, a) for a in {a for a, _ in places} for key in lookup_keys(a)],
     )
     db.executemany("insert or replace into paper_facts values (?, ?, ?, ?)", facts)
+    db.executemany("insert or replace into paper_titles values (?, ?, ?)", titles)
 
 
 def remove(db: sqlite3.Connection, paper_ids: list[str]) -> None:
@@ -77,7 +87,7 @@ def remove(db: sqlite3.Connection, paper_ids: list[str]) -> None:
         str(r[0])
         for r in db.execute(f"select affiliation from paper_places where {where}", paper_ids)
     ]
-    for table in ("paper_people", "paper_places", "paper_facts"):
+    for table in ("paper_people", "paper_places", "paper_facts", "paper_titles"):
         db.execute(f"delete from {table} where {where}", paper_ids)
     for affiliation in set(places):
         if (

@@ -31,12 +31,17 @@ STATUSES = ["Oral", "Spotlight", "Poster", "poster"]
 WORDS = ["graph", "graphs", "diffusion", "policy", "learning", "kernel", "Transformer"]
 
 
+NAMES = ["BiLLM", "GraphsGPT", "Zoë-Net"]
+
+
 def random_paper(rng: random.Random, pid: str) -> Paper:
+    title = " ".join(rng.sample(WORDS, rng.randint(1, 4))).capitalize()
+    named = rng.choice([None, *NAMES])
     return Paper(
         id=pid,
-        title=" ".join(rng.sample(WORDS, rng.randint(1, 4))).capitalize(),
+        title=f"{named}: {title}" if named and rng.random() < 0.5 else title,
         authors=rng.sample(AUTHORS, rng.randint(0, 3)),
-        abstract=" ".join(rng.choices(WORDS, k=8)),
+        abstract=" ".join(rng.choices(WORDS, k=8)) + (f" We introduce {named}." if named else ""),
         status=rng.choice(STATUSES),
         extra={"affiliations": rng.sample(PLACES, rng.randint(0, 3))},
     )
@@ -59,6 +64,23 @@ def random_filters(rng: random.Random) -> Filters:
     )
 
 
+def named_by_old_rules(records: dict[str, Paper], reference: str) -> str | None:
+    """The rules of Catalogue.named_paper as a pass over every record."""
+    key = fold(reference.strip(" '\"“”‘’*"))
+    name = re.compile(rf"(?<![\w-]){re.escape(reference.strip())}(?![\w-])")
+    rules = [
+        lambda p: fold(p.title) == key,
+        lambda p: ":" in p.title and fold(p.title.split(":", 1)[0]) == key,
+        lambda p: set(key.split()) <= set(fold(p.title).split()),
+        lambda p: bool(name.search(p.abstract)),
+    ]
+    for rule in rules if key else []:
+        found = [p.id for p in records.values() if rule(p)]
+        if len(found) == 1:
+            return found[0]
+    return None
+
+
 def check_against_records(catalogue: Catalogue, records: dict[str, Paper]) -> None:
     assert dict(catalogue.papers.items()) == records and len(catalogue) == len(records)
     for name in [*AUTHORS, "Nobody Here"]:
@@ -76,6 +98,11 @@ def check_against_records(catalogue: Catalogue, records: dict[str, Paper]) -> No
         pattern = re.compile(rf"(?:^| ){re.escape(fold(words))}s?(?: |$)")
         want = {p.id for p in records.values() if pattern.search(fold(p.title))}
         assert catalogue.titled(words) == want, words
+    references = [*NAMES, *WORDS, "graph kernel", "Policy learning", "nothing like it"]
+    references += [p.title for p in records.values()][:10]
+    for reference in references:
+        named = catalogue.named_paper(reference)
+        assert (named.id if named else None) == named_by_old_rules(records, reference), reference
     for typed in ["Stanford", "MIT", "Tokyo University", "Tsinghua", "EPFL", "DeepMind"]:
         names = spellings(fold(typed))
         want = {
@@ -150,3 +177,18 @@ def test_records_are_read_as_asked_for_and_cached(tmp_path: Path) -> None:
     assert list(records.values()) == papers and dict(records.items()) == {p.id: p for p in papers}
     # many: in the order asked, unknown ids left out, cached and uncached alike
     assert records.many(["p4", "p9", "p3", "p0"]) == [papers[4], papers[3], papers[0]]
+
+
+def test_a_name_before_a_title_colon_names_that_paper(tmp_path: Path) -> None:
+    """Rule 2 on its own: "graph transformers" is the head of one title and, as words, in
+    two (so rule 3 cannot decide), and no abstract writes it."""
+    papers = [
+        Paper(id="a", title="Graph Transformers: Scaling Up", abstract="One."),
+        Paper(id="b", title="Transformers on a graph", abstract="Two."),
+    ]
+    index = LexicalIndex(tmp_path / "lex")
+    write(index, papers)
+    for catalogue in (index.catalogue(), Catalogue.of(papers)):
+        named = catalogue.named_paper("Graph transformers")
+        assert named is not None and named.id == "a"
+        assert catalogue.named_paper("transformers graph") is None  # two titles hold both
