@@ -128,7 +128,7 @@ def cmd_ingest(args: argparse.Namespace, settings: Settings) -> int:
 
         key = store.state_key(store.generation())  # as Pipeline.build keys it
         if not bm25_index_path(settings, key).exists():
-            from rag.retrieval.bm25 import BM25sIndex
+            from rag.retrieval.bm25s_index import BM25sIndex
 
             BM25sIndex(store, settings, key)
     print(report.summary())

@@ -21,7 +21,7 @@ from rag.answer.synthesizer import Synthesizer
 from rag.errors import ModelMismatchError
 from rag.plan.llm_planner import QuestionPlanner
 from rag.plan.parser import QuestionParser
-from rag.retrieval.bm25 import BM25Index, BM25sIndex
+from rag.retrieval.bm25 import BM25Index
 from rag.retrieval.retriever import PaperRetriever
 from rag.sets.metadata import MetadataAnswerer
 from rag.sets.similar import SimilarPapers, similar_answer
@@ -36,6 +36,8 @@ from rag.types import Answer, Filters, QueryPlan
 
 if TYPE_CHECKING:
     from llama_index.core.llms import LLM
+
+    from rag.retrieval.bm25s_index import BM25sIndex
 
 
 def check_store_model(settings: Settings, store: PaperStore) -> None:
@@ -90,6 +92,8 @@ class Pipeline:
             # the chunk -> paper map filters need, read beside the open, not in a question
             threading.Thread(target=index.warm_filters, name="warm-filters", daemon=True).start()
         else:  # the earlier in-memory index, for comparison; keyed by the same state
+            from rag.retrieval.bm25s_index import BM25sIndex  # bm25s: only in this mode
+
             bm25 = BM25sIndex(store, settings, fingerprint)
         # 3. retrieval: dense over Chroma + BM25, fused per paper
         retriever = PaperRetriever(settings.retrieval, store, embed_model, metadata, bm25)

@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import logging
+from typing import TYPE_CHECKING
 
 import httpx
 from chromadb.errors import ChromaError
@@ -27,7 +28,7 @@ from llama_index.core.vector_stores.types import (
 )
 
 from rag.errors import translate
-from rag.retrieval.bm25 import BM25Index, BM25sIndex
+from rag.retrieval.bm25 import BM25Index
 from rag.retrieval.fusion import PaperFusionRetriever
 from rag.retrieval.grouping import PerPaperGrouper
 from rag.retrieval.hits import PaperHit, RetrieverName, cosine_from_chroma
@@ -35,6 +36,9 @@ from rag.settings import RetrievalMode, RetrievalSettings
 from rag.store.catalogue import Catalogue
 from rag.store.chroma import PaperStore
 from rag.types import Filters, RetrievedPaper
+
+if TYPE_CHECKING:
+    from rag.retrieval.bm25s_index import BM25sIndex
 
 log = logging.getLogger(__name__)
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from llama_index.core.schema import TextNode
 
-from rag.retrieval.bm25 import BM25sIndex
+from rag.retrieval.bm25s_index import BM25sIndex
 from tests.support.settings import make_settings
 
 
