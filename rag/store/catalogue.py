@@ -22,10 +22,8 @@ from typing import Any
 
 from rag.store import paper_index
 from rag.store.names import fold, name_fits, names_institution, spellings
-from rag.store.paper_records import PaperRecords
+from rag.store.paper_records import PaperRecords, rows_in
 from rag.types import Filters, Paper
-
-_CHUNK = 500  # ids per `in (...)` statement
 
 
 @dataclass
@@ -95,12 +93,8 @@ class Catalogue:
         return self._connect().execute(query, tuple(args)).fetchall()
 
     def _ids_in(self, query: str, values: Iterable[str]) -> set[str]:
-        """Paper ids from `query` ('... in ({})') over `values`, _CHUNK at a time."""
-        listed, found = list(values), set()
-        for start in range(0, len(listed), _CHUNK):
-            part = listed[start : start + _CHUNK]
-            found |= {str(r[0]) for r in self._rows(query.format(",".join("?" * len(part))), part)}
-        return found
+        """The first column of `query` ('... in ({})') over `values` (rows_in)."""
+        return {str(r[0]) for r in rows_in(self._connect(), query, values)}
 
     # --- authors -----------------------------------------------------------------------
     def _people(self, column: str, value: str) -> list[Person]:
@@ -168,16 +162,9 @@ class Catalogue:
             counts = everyone
         else:
             owned: dict[str, set[str]] = {}
-            listed = list(within)
-            for start in range(0, len(listed), _CHUNK):
-                part = listed[start : start + _CHUNK]
-                marks = ",".join("?" * len(part))
-                for key, pid in self._rows(
-                    f"select key, paper_id from paper_people where paper_id in ({marks}) "
-                    "and key != ''",
-                    part,
-                ):
-                    owned.setdefault(key, set()).add(pid)
+            query = "select key, paper_id from paper_people where paper_id in ({}) and key != ''"
+            for key, pid in rows_in(self._connect(), query, within):
+                owned.setdefault(key, set()).add(pid)
             counts = {key: (name, len(owned.get(key, ()))) for key, (name, _) in everyone.items()}
         ranked = sorted(
             ((name, n) for name, n in counts.values() if n > 0), key=lambda r: r[1], reverse=True
@@ -195,16 +182,11 @@ class Catalogue:
         return self._ids_in(query, keys)
 
     def _place_counts(self, affiliations: Iterable[str]) -> dict[str, int]:
-        listed, counts = list(affiliations), {}
-        for start in range(0, len(listed), _CHUNK):
-            part = listed[start : start + _CHUNK]
-            marks = ",".join("?" * len(part))
-            query = (
-                "select affiliation, count(distinct paper_id) from paper_places "
-                f"where affiliation in ({marks}) group by affiliation"
-            )
-            counts.update({str(a): int(n) for a, n in self._rows(query, part)})
-        return counts
+        query = (
+            "select affiliation, count(distinct paper_id) from paper_places "
+            "where affiliation in ({}) group by affiliation"
+        )
+        return {str(a): int(n) for a, n in rows_in(self._connect(), query, affiliations)}
 
     def match_institution(self, typed: str) -> InstitutionMatch:
         """Affiliation strings naming the typed institution: its words as a phrase in one
@@ -246,9 +228,8 @@ class Catalogue:
 
     def spelled_statuses(self, statuses: Iterable[str]) -> list[str]:
         """The statuses as the catalogue spells them ("oral" -> "Oral"), for exact filters."""
-        keys = sorted({s.casefold() for s in statuses})
-        query = f"select distinct status from paper_facts where status_key in ({','.join('?' * len(keys))})"
-        return sorted(str(r[0]) for r in self._rows(query, keys))
+        query = "select distinct status from paper_facts where status_key in ({})"
+        return sorted(self._ids_in(query, {s.casefold() for s in statuses}))
 
     def _folded_titles(self, where: str, args: Iterable[object]) -> list[tuple[str, str]]:
         query = f"select paper_id, folded from paper_titles where {where}"

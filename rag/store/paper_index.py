@@ -36,7 +36,8 @@ create table if not exists paper_titles (
 create index if not exists paper_titles_folded on paper_titles (folded);
 create index if not exists paper_titles_head on paper_titles (head);
 """
-TABLES = ("paper_people", "paper_places", "place_keys", "paper_facts", "paper_titles")
+PAPER_TABLES = ("paper_people", "paper_places", "paper_facts", "paper_titles")  # by paper_id
+TABLES = (*PAPER_TABLES, "place_keys")
 # meta: the name rules the tables were filed with (rag.store.names); a file with none
 # (written before they were kept) or another is filed afresh. Bump with fold/lookup_keys.
 FILLED_KEY = "paper_index"
@@ -54,7 +55,7 @@ def _casefold(text: str | None) -> str:
 
 
 def add(db: sqlite3.Connection, papers: Iterable[Paper]) -> None:
-    """Within the caller's transaction: file `papers` (their old rows removed first)."""
+    """Within the caller's transaction: file `papers` (the caller removed their old rows)."""
     people, places, facts, titles = [], [], [], []
     for paper in papers:
         for name in paper.authors:
@@ -83,20 +84,20 @@ def remove(db: sqlite3.Connection, paper_ids: list[str]) -> None:
     An affiliation no paper has any more loses its look-up keys."""
     marks = ",".join("?" * len(paper_ids))
     where = f"paper_id in ({marks})"
-    places = [
+    places = {
         str(r[0])
         for r in db.execute(f"select affiliation from paper_places where {where}", paper_ids)
-    ]
-    for table in ("paper_people", "paper_places", "paper_facts", "paper_titles"):
+    }
+    for table in PAPER_TABLES:
         db.execute(f"delete from {table} where {where}", paper_ids)
-    for affiliation in set(places):
-        if (
-            db.execute(
-                "select 1 from paper_places where affiliation = ?", (affiliation,)
-            ).fetchone()
-            is None
-        ):
-            db.execute("delete from place_keys where affiliation = ?", (affiliation,))
+    gone = sorted(places)
+    for start in range(0, len(gone), 500):  # 500 papers may list thousands of affiliations
+        part = gone[start : start + 500]
+        db.execute(
+            f"delete from place_keys where affiliation in ({','.join('?' * len(part))}) "
+            "and affiliation not in (select affiliation from paper_places)",
+            part,
+        )
 
 
 def fill(db: sqlite3.Connection) -> None:

@@ -11,12 +11,22 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable, ItemsView, Iterable, Iterator, Mapping, ValuesView
+from typing import Any
 
 from rag.embedding.lru import LRUCache
 from rag.types import Paper
 
 CACHED_PAPERS = 20_000
+IDS_PER_QUERY = 500  # values per `in (...)`: well under sqlite's bound on variables
 _RECORDED = "record is not null"  # a paper whose chunks are indexed before its record is not
+
+
+def rows_in(db: sqlite3.Connection, query: str, values: Iterable[str]) -> Iterator[Any]:
+    """The rows of `query` ("... in ({}) ...") over `values`, IDS_PER_QUERY at a time."""
+    listed = list(values)
+    for start in range(0, len(listed), IDS_PER_QUERY):
+        part = listed[start : start + IDS_PER_QUERY]
+        yield from db.execute(query.format(",".join("?" * len(part))), part)
 
 
 class PaperRecords(Mapping[str, Paper]):
@@ -75,28 +85,16 @@ class PaperRecords(Mapping[str, Paper]):
         wanted = list(paper_ids)
         found = {pid: hit for pid in wanted if (hit := self._recent.get(pid)) is not None}
         missing = [pid for pid in wanted if pid not in found]
-        db = self._connect()
-        for start in range(0, len(missing), 500):
-            part = missing[start : start + 500]
-            where = f"paper_id in ({','.join('?' * len(part))}) and {_RECORDED}"
-            for pid, record in db.execute(
-                f"select paper_id, record from papers where {where}", part
-            ):
-                found[pid] = paper = Paper.model_validate_json(record)
-                self._recent.put(pid, paper)
+        query = f"select paper_id, record from papers where paper_id in ({{}}) and {_RECORDED}"
+        for pid, record in rows_in(self._connect(), query, missing):
+            found[pid] = paper = Paper.model_validate_json(record)
+            self._recent.put(pid, paper)
         return [found[pid] for pid in wanted if pid in found]
 
     def known(self, paper_ids: list[str]) -> set[str]:
         """Those of `paper_ids` that have a record."""
-        found: set[str] = set()
-        db = self._connect()
-        for start in range(0, len(paper_ids), 500):
-            part = paper_ids[start : start + 500]
-            where = f"paper_id in ({','.join('?' * len(part))}) and {_RECORDED}"
-            found |= {
-                str(r[0]) for r in db.execute(f"select paper_id from papers where {where}", part)
-            }
-        return found
+        query = f"select paper_id from papers where paper_id in ({{}}) and {_RECORDED}"
+        return {str(r[0]) for r in rows_in(self._connect(), query, paper_ids)}
 
 
 class _StreamedValues(ValuesView[Paper]):

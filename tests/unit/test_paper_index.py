@@ -145,6 +145,14 @@ def test_the_file_catalogue_follows_every_write(tmp_path: Path, seed: int) -> No
         # An affiliation no paper has any more is no longer looked up.
         keyed = {r[0] for r in index._db.execute("select affiliation from place_keys")}
         assert keyed == {a for p in records.values() for a in affiliations_of(p)}
+    # The last papers of an affiliation go: it is no longer looked up.
+    epfl = [pid for pid, p in records.items() if "EPFL" in affiliations_of(p)]
+    index.replace_papers(epfl, [], {})
+    for pid in epfl:
+        del records[pid]
+    keyed = {r[0] for r in index._db.execute("select affiliation from place_keys")}
+    assert "EPFL" not in keyed and not index.catalogue().knows_institution("EPFL")
+    check_against_records(index.catalogue(), records)
     # A file written before the tables were kept (or with older name rules) is filed afresh.
     index.set_meta(paper_index.FILLED_KEY, "names-0")  # tables of older name rules
     with index._db:
