@@ -135,7 +135,7 @@ class PaperFusionRetriever(QueryFusionRetriever):
         return list[NodeWithScore](hits)
 
     def _retrieve(self, query_bundle: QueryBundle) -> list[NodeWithScore]:
-        if not self._side_by_side:
+        if not self._side_by_side or len(self._retrievers) < 2:  # one: no thread hop
             return self._reciprocal_rerank_fusion(self._run_sync_queries([query_bundle]))
         # Side by side, not one after the other: the dense retriever waits on the query
         # embedding and Chroma, BM25 on numpy, mostly outside the GIL, so on a large store

@@ -28,7 +28,7 @@ class ChunkRecord:
 def chunk_node(
     chunk_id: str, text: str, paper: Paper, index: int, n_chunks: int, paper_hash: str
 ) -> TextNode:
-    """A llama-index node whose embedded text is `title\\ntext` and whose metadata cites."""
+    """A llama-index node whose embedded text is `title\ntext` and whose metadata cites."""
     metadata = {
         "paper_id": paper.id,
         "title": paper.title,
@@ -39,6 +39,10 @@ def chunk_node(
         "n_chunks": n_chunks,
         "paper_hash": paper_hash,
     }
+    return _node(chunk_id, text, metadata)
+
+
+def _node(chunk_id: str, text: str, metadata: dict[str, Any]) -> TextNode:
     hidden = [k for k in metadata if k != "title"]
     return TextNode(
         id_=chunk_id,
@@ -52,23 +56,19 @@ def chunk_node(
 
 
 def node_from_record(chunk_id: str, text: str, meta: dict[str, Any]) -> TextNode:
-    """A stored chunk back as the node it was written from (for the BM25 index)."""
-    paper = Paper(
-        id=str(meta["paper_id"]),
-        title=str(meta.get("title", "")),
-        authors=[a for a in str(meta.get("authors", "")).split("; ") if a],
-        abstract="-",
-        url=str(meta.get("url", "")),
-        status=str(meta.get("status", "")),
-    )
-    return chunk_node(
-        chunk_id,
-        text,
-        paper,
-        int(meta.get("chunk_index", 0)),
-        int(meta.get("n_chunks", 1)),
-        str(meta.get("paper_hash", "")),
-    )
+    """A stored chunk back as the node it was written from (for the BM25 index): the
+    metadata `chunk_node` wrote, without building a Paper for it (a validation per hit)."""
+    metadata = {
+        "paper_id": str(meta["paper_id"]),
+        "title": str(meta.get("title", "")),
+        "authors": "; ".join(a for a in str(meta.get("authors", "")).split("; ") if a),
+        "url": str(meta.get("url", "")),
+        "status": str(meta.get("status", "")),
+        "chunk_index": int(meta.get("chunk_index", 0)),
+        "n_chunks": int(meta.get("n_chunks", 1)),
+        "paper_hash": str(meta.get("paper_hash", "")),
+    }
+    return _node(chunk_id, text, metadata)
 
 
 def chunk_record(chunk_id: str, meta: dict[str, Any]) -> ChunkRecord:
