@@ -214,6 +214,7 @@ def test_smoke_run_writes_results_plot_and_report(tmp_path: Path) -> None:
     for row in rows.values():
         assert _positive(row["build_s"]) and _positive(row["query_process_peak_rss_mb"])
         assert row["latency_ms"]["hybrid"]["n"] == 2
+        assert row["warmup_latency_ms"]["bm25"]["n"] == 1  # timed apart, not counted
         # ~330 MB here: a figure near the bench parent's size (torch loaded, ~900 MB)
         # would mean the parent's memory leaked into the child's peak.
         assert row["query_process_peak_rss_mb"] < 700
@@ -253,3 +254,4 @@ def test_smoke_run_writes_results_plot_and_report(tmp_path: Path) -> None:
     ):
         assert heading in report
     assert "bench/scale.png" in report
+    assert "embedded 2×: the 1 warm-up questions right after the open" in report

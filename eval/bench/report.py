@@ -179,15 +179,30 @@ def scale_lines(section: dict[str, Any], plot_rel: str | None) -> list[str]:
         "",
         *table(header, rows),
     ]
-    lines += [
+    notes = [
         f"- {r['backend']} {r['scale']}×: {r['build_note']}"
         for r in section.get("rows", [])
         if r.get("build_note")
-    ]
-    lines += [""] if any(r.get("build_note") for r in section.get("rows", [])) else []
+    ] + _first_questions(section)
+    lines += [*notes, ""] if notes else []
     if plot_rel:
         lines += [f"![Retrieval latency and memory against store size]({plot_rel})", ""]
     return [*lines, measured_line(section), "", *note_lines(section)]
+
+
+def _first_questions(section: dict[str, Any]) -> list[str]:
+    """The warm-up questions right after the open, timed but not in the table."""
+    out = []
+    for r in section.get("rows", []):
+        first = r.get("warmup_latency_ms")
+        if first:
+            p95s = " / ".join(fmt(dig(first, m, "p95")) for m in RETRIEVAL_MODES)
+            out.append(
+                f"- {r['backend']} {r['scale']}×: the {section.get('warmup_questions')} warm-up "
+                f"questions right after the open (not in the table), {'/'.join(RETRIEVAL_MODES)} "
+                f"p95 {p95s} ms"
+            )
+    return out
 
 
 def startup_lines(section: dict[str, Any]) -> list[str]:

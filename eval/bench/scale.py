@@ -81,6 +81,7 @@ def _row(backend: str, scale: int, build: dict[str, Any], query: dict[str, Any])
         "query_process_rss_after_open_mb": query["rss_after_open_mb"],
         "query_process_rss_after_queries_mb": query["rss_after_queries_mb"],
         "latency_ms": query["latency_ms"],
+        "warmup_latency_ms": query.get("warmup_latency_ms"),
     }
 
 

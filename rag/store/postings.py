@@ -116,7 +116,23 @@ def write_segment(folder: Path, name: str, arrays: dict[str, np.ndarray]) -> Non
 def open_segment(folder: Path, name: str) -> Segment:
     # Plain ndarray views of the maps: a numpy memmap's slicing costs Python per call.
     loaded = {k: np.asarray(np.load(folder / f"{name}.{k}.npy", mmap_mode="r")) for k in ARRAYS}
+    for key in ARRAYS:
+        _read_ahead(folder / f"{name}.{key}.npy")
     return Segment(name, **loaded)
+
+
+def _read_ahead(path: Path) -> None:
+    """Ask the kernel to bring the file into the page cache in the background: after a
+    restart on a busy machine the first questions would otherwise wait on the disk for
+    each posting page they touch. Nothing is mapped or read here (no RSS, no wait)."""
+    advise = getattr(os, "posix_fadvise", None)  # not on macOS
+    if advise is None:
+        return
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        advise(fd, 0, 0, os.POSIX_FADV_WILLNEED)
+    finally:
+        os.close(fd)
 
 
 def remove_segment(folder: Path, name: str) -> None:
