@@ -6,7 +6,10 @@ One real subprocess run of the installed entry point lives in test_ingest_crash.
 from __future__ import annotations
 
 import json
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -59,6 +62,30 @@ def test_ingest_prints_progress_and_one_summary_line(
     code, out, err = run(capsys, "ingest", str(three))
     assert code == 0 and "| new 0 | updated 0 | unchanged 3 |" in out
     assert "embedding" not in err  # nothing to embed, no bar
+
+
+def test_an_unchanged_reingest_imports_no_model_or_llama_index(
+    data_dir: Path, three: Path, capsys: Capture
+) -> None:
+    # Nothing to embed: the ~2.5 s of importing llama-index and ONNX Runtime are skipped
+    # (the re-ingest target is 5 s). A fresh interpreter, as `rag ingest` is.
+    assert run(capsys, "ingest", str(three))[0] == 0
+    script = (
+        "import sys; from rag.cli import main; code = main(['ingest', sys.argv[1]]); "
+        "print(sorted(m for m in ('llama_index.core', 'onnxruntime', 'torch') if m in sys.modules))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script, str(three)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=dict(os.environ),
+        cwd=Path(__file__).resolve().parent.parent,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    summary, imported = done.stdout.splitlines()[-2:]
+    assert "| new 0 | updated 0 | unchanged 3 |" in summary
+    assert imported == "[]"
 
 
 def test_stats(data_dir: Path, three: Path, capsys: Capture) -> None:

@@ -17,7 +17,8 @@ import json
 import logging
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any, cast
+from functools import cached_property
+from typing import TYPE_CHECKING, Any, cast
 
 import chromadb
 import httpx
@@ -26,9 +27,6 @@ from chromadb.api.models.Collection import Collection
 from chromadb.api.types import Where
 from chromadb.config import Settings as ChromaSettings
 from chromadb.errors import ChromaError
-from llama_index.core.schema import BaseNode, MetadataMode, TextNode
-from llama_index.core.vector_stores.utils import node_to_metadata_dict
-from llama_index.vector_stores.chroma import ChromaVectorStore
 
 from rag.errors import ModelMismatchError, translate
 from rag.settings import Settings
@@ -41,6 +39,11 @@ from rag.store.nodes import (
 )
 from rag.store.writes import WritePolicy, retried, write_batched
 from rag.types import Paper
+
+if TYPE_CHECKING:  # llama-index is imported when a node is read or written, not to open:
+    # an unchanged re-ingest never needs it (~1.5 s of its 5 s target)
+    from llama_index.core.schema import BaseNode, TextNode
+    from llama_index.vector_stores.chroma import ChromaVectorStore
 
 log = logging.getLogger(__name__)
 READ_PAGE = 2_000
@@ -104,7 +107,13 @@ class PaperStore:
         if self.settings.chroma_host:  # an embedded write has no HTTP timeout to stay under
             limit = min(limit, self.settings.store_write_batch)
         self.policy = WritePolicy(batch=limit, retries=self.settings.store_write_retries)
-        self.vector_store = ChromaVectorStore(chroma_collection=self.chunks)
+
+    @cached_property
+    def vector_store(self) -> ChromaVectorStore:
+        """llama-index's view of the chunk collection, for its retrievers."""
+        from llama_index.vector_stores.chroma import ChromaVectorStore
+
+        return ChromaVectorStore(chroma_collection=self.chunks)
 
     @property
     def max_batch(self) -> int:
@@ -298,6 +307,9 @@ class PaperStore:
             write_batched(nodes, self._upsert_chunks, self.policy)
 
     def _upsert_chunks(self, batch: Sequence[BaseNode]) -> None:
+        from llama_index.core.schema import MetadataMode
+        from llama_index.core.vector_stores.utils import node_to_metadata_dict
+
         flat = self.vector_store.flat_metadata
         metadatas: list[Any] = []
         for node in batch:  # the record shape ChromaVectorStore.add writes and reads back

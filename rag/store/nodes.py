@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any
-
-from llama_index.core.schema import TextNode
+from typing import TYPE_CHECKING, Any
 
 from rag.types import Paper
+
+if TYPE_CHECKING:  # imported when a node is made: reading records needs no llama-index
+    from llama_index.core.schema import TextNode
 
 
 @dataclass(frozen=True)
@@ -43,6 +44,8 @@ def chunk_node(
 
 
 def _node(chunk_id: str, text: str, metadata: dict[str, Any]) -> TextNode:
+    from llama_index.core.schema import TextNode
+
     hidden = [k for k in metadata if k != "title"]
     return TextNode(
         id_=chunk_id,
