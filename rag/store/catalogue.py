@@ -12,7 +12,6 @@ construction: each look-up reads the few indexed rows it needs.
 
 from __future__ import annotations
 
-import difflib
 import json
 import re
 import sqlite3
@@ -21,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rag.store import paper_index
+from rag.store.close_names import CloseNames
 from rag.store.names import fold, name_fits, names_institution, spellings
 from rag.store.paper_records import PaperRecords, rows_in
 from rag.types import Filters, Paper
@@ -69,6 +69,8 @@ class Catalogue:
         self._connect = connect
         self.papers = PaperRecords(connect)
         self._people_read: dict[str, tuple[str, int]] | None = None
+        self._close_people: CloseNames | None = None
+        self._places_read: tuple[dict[str, str], CloseNames] | None = None
 
     @classmethod
     def of(cls, papers: Iterable[Paper]) -> Catalogue:
@@ -131,7 +133,9 @@ class Catalogue:
         if found or not suggest:
             return NameMatch(typed, tuple(found))
         names = self._everyone()
-        close = difflib.get_close_matches(key, list(names), n=5, cutoff=0.75)
+        if self._close_people is None:
+            self._close_people = CloseNames(list(names))
+        close = self._close_people.closest(key, n=5, cutoff=0.75)
         return NameMatch(typed, (), tuple(names[k][0] for k in close))
 
     def _everyone(self) -> dict[str, tuple[str, int]]:
@@ -144,6 +148,16 @@ class Catalogue:
             )
             self._people_read = {key: (name, n) for key, name, _, n in self._rows(query)}
         return self._people_read
+
+    def _places(self) -> tuple[dict[str, str], CloseNames]:
+        """Every affiliation: folded -> as spelt, with their close-name finder; read once
+        per catalogue, like the people (first indexed first, so the last spelling indexed
+        of a folded name is shown)."""
+        if self._places_read is None:
+            query = "select affiliation from paper_places group by affiliation order by min(rowid)"
+            folded = {fold(str(r[0])): str(r[0]) for r in self._rows(query)}
+            self._places_read = (folded, CloseNames(list(folded)))
+        return self._places_read
 
     def people_named(self, name: str) -> set[str]:
         """The papers of the catalogue person spelt `name` (as `match_author` returns it)."""
@@ -207,12 +221,8 @@ class Catalogue:
         matched = self._ids_in(query, (a for a, _ in counted))
         suggestions: tuple[str, ...] = ()
         if not counted:
-            # first indexed first, so the last spelling indexed of a folded name is shown
-            query = "select affiliation from paper_places group by affiliation order by min(rowid)"
-            rows = self._rows(query)
-            folded = {fold(str(r[0])): str(r[0]) for r in rows}
-            close = difflib.get_close_matches(key, list(folded), n=5, cutoff=0.7)
-            suggestions = tuple(folded[c] for c in close)
+            folded, close_places = self._places()
+            suggestions = tuple(folded[c] for c in close_places.closest(key, n=5, cutoff=0.7))
         return InstitutionMatch(
             typed, tuple(counted), frozenset(matched), suggestions, tuple(related)
         )
