@@ -254,4 +254,4 @@ def test_smoke_run_writes_results_plot_and_report(tmp_path: Path) -> None:
     ):
         assert heading in report
     assert "bench/scale.png" in report
-    assert "embedded 2×: the 1 warm-up questions right after the open" in report
+    assert "embedded 2×: the first 1 questions right after the open (warm-up" in report

@@ -3,6 +3,8 @@ per paper, filters hold in every mode, and the lexical index is kept on disk and
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -172,3 +174,24 @@ def test_lexical_index_follows_ingest_add_and_prune(
     assert assistant.reload() is True
     hits = assistant.retrieve(S3GCL_QUESTION, mode="bm25")
     assert S3GCL not in paper_ids(hits)
+
+
+def test_opening_loads_no_tokenizer_vocabulary(store_copy: Path) -> None:
+    # The dense index is only read: it is given its own no-op transformation, not
+    # llama-index's global default (a SentenceSplitter that loads tiktoken, 0.7 s a start).
+    script = (
+        "import sys; from tests.support.settings import make_settings; "
+        "from rag.assistant import Assistant; "
+        "a = Assistant.from_settings(make_settings(__import__('pathlib').Path(sys.argv[1]))); "
+        "print(len(a.retrieve('graph neural networks', mode='hybrid')) > 0, "
+        "'tiktoken' in sys.modules)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script, str(store_copy)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=Path(__file__).resolve().parent.parent,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.split() == ["True", "False"]

@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from llama_index.core.vector_stores.types import VectorStoreQuery
 
 import rag.store.chroma
 from eval.bench.procs import free_port
@@ -190,6 +191,7 @@ def test_the_generation_moves_once_per_commit_and_is_read_afresh(server_settings
 @pytest.mark.chroma_server
 def test_a_rebuild_elsewhere_is_followed(server_settings: Any) -> None:
     writer, replica = PaperStore(server_settings), PaperStore(server_settings)
+    assert replica.vector_store is replica.vector_store  # built once, over the old collection
     seen = replica.generation()
     writer.drop()  # `rag ingest --rebuild` in another process: new collections
     writer.upsert_papers([(papers(1)[0], 1)])
@@ -197,6 +199,13 @@ def test_a_rebuild_elsewhere_is_followed(server_settings: Any) -> None:
     assert moved[0] != seen[0]
     assert replica.follow(moved) and not replica.follow(moved)
     assert replica.counts() == (1, 0)
+    # llama-index's view follows too (built on first use, then kept): a query through it
+    # reads the new collection, not the deleted one
+    writer.add_chunk_nodes(nodes_for(papers(1)[0]))
+    found = replica.vector_store.query(
+        VectorStoreQuery(query_embedding=[1.0, 0.0, 0.5, 0.25], similarity_top_k=1)
+    )
+    assert found.ids == [f"{papers(1)[0].id}::0"]
 
 
 @pytest.mark.chroma_server

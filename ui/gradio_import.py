@@ -58,7 +58,9 @@ class _Finder(importlib.abc.MetaPathFinder):
     ) -> importlib.machinery.ModuleSpec | None:
         if fullname != TARGET:
             return None
-        sys.meta_path.remove(self)  # once: the module is imported once
+        # Once: the module is imported once. A new list, not .remove(): an import running
+        # on another thread walks the old list and must not see it shift under it.
+        sys.meta_path = [f for f in sys.meta_path if f is not self]
         spec = importlib.machinery.PathFinder.find_spec(fullname, path)
         if spec is not None and spec.loader is not None:
             spec.loader = _ThenPatch(spec.loader)

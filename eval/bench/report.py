@@ -198,8 +198,8 @@ def _first_questions(section: dict[str, Any]) -> list[str]:
         if first:
             p95s = " / ".join(fmt(dig(first, m, "p95")) for m in RETRIEVAL_MODES)
             out.append(
-                f"- {r['backend']} {r['scale']}×: the {section.get('warmup_questions')} warm-up "
-                f"questions right after the open (not in the table), {'/'.join(RETRIEVAL_MODES)} "
+                f"- {r['backend']} {r['scale']}×: the first {next(iter(first.values()))['n']} questions "
+                f"right after the open (warm-up, not in the table), {'/'.join(RETRIEVAL_MODES)} "
                 f"p95 {p95s} ms"
             )
     return out

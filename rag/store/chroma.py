@@ -107,6 +107,8 @@ class PaperStore:
         if self.settings.chroma_host:  # an embedded write has no HTTP timeout to stay under
             limit = min(limit, self.settings.store_write_batch)
         self.policy = WritePolicy(batch=limit, retries=self.settings.store_write_retries)
+        # llama-index's view wraps the collection object: built afresh over the new one
+        self.__dict__.pop("vector_store", None)
 
     @cached_property
     def vector_store(self) -> ChromaVectorStore:

@@ -29,7 +29,7 @@ class ChunkRecord:
 def chunk_node(
     chunk_id: str, text: str, paper: Paper, index: int, n_chunks: int, paper_hash: str
 ) -> TextNode:
-    """A llama-index node whose embedded text is `title\ntext` and whose metadata cites."""
+    """A llama-index node whose embedded text is `title\\ntext` and whose metadata cites."""
     metadata = {
         "paper_id": paper.id,
         "title": paper.title,

@@ -128,7 +128,10 @@ def _read_ahead(path: Path) -> None:
     advise = getattr(os, "posix_fadvise", None)  # not on macOS
     if advise is None:
         return
-    fd = os.open(path, os.O_RDONLY)
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:  # merged away since it was mapped: the mapping still reads it
+        return
     try:
         advise(fd, 0, 0, os.POSIX_FADV_WILLNEED)
     finally:
@@ -206,10 +209,10 @@ def _add(
     200k postings)."""
     at = docs.astype(np.intp)
     tf = tfs.astype(np.float32)
-    norm = dls.astype(np.float32)
-    norm *= np.float32(kb)
-    norm += np.float32(K1 * (1 - B))
-    norm += tf
+    norm = tf + np.float32(K1 * (1 - B))  # (tf + k1 (1 - b)) + k1 b dl / avgdl: bm25_scores'
+    length = dls.astype(np.float32)  # order of additions, so a score is the same to the bit
+    length *= np.float32(kb)
+    norm += length
     tf *= np.float32(weight)
     tf /= norm
     tf += scores[at]
@@ -264,6 +267,7 @@ def _read_rarest(
     without gathering every chunk read at each term."""
     pool: list[np.ndarray] = []
     pooled = 0
+    starved = False
     leaders: Ints | None = None
     read = 0.0  # the most a chunk can have scored so far
     for i, term in enumerate(plan):
@@ -279,9 +283,11 @@ def _read_rarest(
             floor = _kth_best(scores, leaders, k)
             if floor > rest:
                 return _scored(scores, floor - rest, excluded), i
+            if len(leaders) < k:  # too few to bound anything: pool the next terms too,
+                leaders, starved = None, True  # past the cap if need be
         _add_all(scores, term, kb)
         read += term.bound
-        if leaders is None and pooled < LEADER_POSTINGS:
+        if leaders is None and (pooled < LEADER_POSTINGS or starved):
             pool += [seg.docs[lo:hi] for seg, lo, hi in term.slices]
             pooled += term.postings
     return None, len(plan)
@@ -344,6 +350,6 @@ def best_chunks(
         pool = _scored(scores, 0.0, excluded)
     values = scores[pool]
     top = np.argpartition(-values, k)[:k] if len(values) > k else np.arange(len(values))
-    top = top[np.lexsort((pool[top], -values[top]))]  # best first; ties: the older chunk
+    top = top[np.lexsort((pool[top], -values[top]))]  # best first, ties in chunk order
     top = top[values[top] > 0]
     return pool[top].astype(np.int64), values[top]

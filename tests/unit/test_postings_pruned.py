@@ -69,6 +69,44 @@ def test_the_pruned_top_k_is_the_full_top_k(seed: int, filtered: str | None) -> 
         assert not set(got.tolist()) & set(deleted.tolist())
 
 
+def test_a_rare_term_in_fewer_than_k_chunks_does_not_stop_the_cut() -> None:
+    # The first cut bounds the k-th best among the rarest terms' chunks; when they are
+    # fewer than k (or filtered out), the next terms' chunks join them rather than every
+    # term being read whole.
+    rng = np.random.default_rng(0)
+    n = 20_000
+    doc_terms = []
+    for doc in range(n):
+        terms = [9] * int(rng.integers(5, 30))
+        for term, share in [(1, 0.2), (2, 0.2), (3, 0.2), (4, 0.2), (5, 0.6)]:
+            if rng.random() < share:
+                terms += [term] * int(rng.integers(1, 4))
+        doc_terms.append(terms + ([0] if doc in (10, 20, 30) else []))
+    segments = [postings.Segment("s", **postings.build_arrays(range(n), doc_terms))]
+    avgdl = sum(map(len, doc_terms)) / n
+    plan = postings._query_terms(segments, [0, 1, 2, 3, 4, 5], n)
+    kb = postings.K1 * postings.B / avgdl
+    no_rare = np.zeros(n, dtype=bool)
+    no_rare[[10, 20, 30]] = True
+    for excluded in (None, no_rare):
+        scores = np.zeros(n, dtype=np.float32)
+        live, first_unread = postings._read_rarest(scores, plan, 10, kb, excluded)
+        assert live is not None and first_unread < len(plan)
+        full = postings.bm25_scores(segments, [0, 1, 2, 3, 4, 5], n, avgdl, n)
+        if excluded is not None:
+            full[excluded] = 0.0
+        got, _ = postings.best_chunks(
+            segments,
+            [0, 1, 2, 3, 4, 5],
+            n,
+            avgdl,
+            n,
+            10,
+            np.flatnonzero(no_rare) if excluded is not None else np.zeros(0, dtype=np.int64),
+        )
+        assert set(got.tolist()) == set(np.argsort(-full, kind="stable")[:10].tolist())
+
+
 def test_no_terms_or_an_empty_index_find_nothing() -> None:
     segments = _segments(np.random.default_rng(1))
     none = np.zeros(0, dtype=np.int64)
