@@ -30,6 +30,8 @@ ARRAYS = ("terms", "offsets", "docs", "tfs", "dls")
 # MaxScore's first cut looks for the k-th best among the chunks of the rarest terms read,
 # up to about this many postings of them (_read_rarest).
 LEADER_POSTINGS = 50_000
+# ... and of those, the best LEADERS_KEPT x k at that point stand for them at later checks.
+LEADERS_KEPT = 4
 Ints = npt.NDArray[np.int64]
 
 
@@ -262,9 +264,10 @@ def _read_rarest(
     when every term was read.
 
     The k-th best score so far is taken among the chunks of the rarest terms read, up to
-    `LEADER_POSTINGS` of them: a lower bound of the true k-th best (any subset's is, and
-    scores only grow) that holds the likely winners (they have the heavy, rare terms), found
-    without gathering every chunk read at each term."""
+    `LEADER_POSTINGS` of them, and from the first check on among the best `LEADERS_KEPT` x k
+    of those: a lower bound of the true k-th best (any subset's is, and scores only grow)
+    that holds the likely winners (they have the heavy, rare terms), found without gathering
+    every chunk read at each term (best_chunks p95 at 100x 9.6 -> 8.9 ms for the trim)."""
     pool: list[np.ndarray] = []
     pooled = 0
     starved = False
@@ -280,6 +283,9 @@ def _read_rarest(
                 if excluded is not None:
                     marked &= ~excluded
                 leaders = np.flatnonzero(marked)
+                if len(leaders) > LEADERS_KEPT * k:  # the likeliest k-th best: checks stay O(k)
+                    best = np.argpartition(scores[leaders], -LEADERS_KEPT * k)[-LEADERS_KEPT * k :]
+                    leaders = leaders[best]
             floor = _kth_best(scores, leaders, k)
             if floor > rest:
                 return _scored(scores, floor - rest, excluded), i
