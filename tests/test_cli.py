@@ -6,10 +6,7 @@ One real subprocess run of the installed entry point lives in test_ingest_crash.
 from __future__ import annotations
 
 import json
-import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -17,6 +14,7 @@ import pytest
 from rag.cli import main
 from rag.corpus.records import load_corpus
 from rag.store.chroma import PaperStore
+from tests.support.fresh import fresh_python
 from tests.support.paths import FIXTURE_CORPUS
 from tests.support.store_checks import assert_consistent, settings_for, tiny_corpus
 
@@ -74,16 +72,7 @@ def test_an_unchanged_reingest_imports_no_model_or_llama_index(
         "import sys; from rag.cli import main; code = main(['ingest', sys.argv[1]]); "
         "print(sorted(m for m in ('llama_index.core', 'onnxruntime', 'torch') if m in sys.modules))"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", script, str(three)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env=dict(os.environ),
-        cwd=Path(__file__).resolve().parent.parent,
-    )
-    assert done.returncode == 0, done.stderr[-2000:]
-    summary, imported = done.stdout.splitlines()[-2:]
+    summary, imported = fresh_python(script, str(three)).splitlines()[-2:]
     assert "| new 0 | updated 0 | unchanged 3 |" in summary
     assert imported == "[]"
 

@@ -3,11 +3,7 @@ builds the chat UI's components. Fresh interpreters: in this one gradio may be i
 
 from __future__ import annotations
 
-import subprocess
-import sys
-from pathlib import Path
-
-ROOT = Path(__file__).resolve().parent.parent
+from tests.support.fresh import fresh_python
 
 CHECK = """
 import sys
@@ -27,15 +23,7 @@ print(hook._Finder in {type(f) for f in sys.meta_path})
 
 
 def _run(first: str) -> list[str]:
-    done = subprocess.run(
-        [sys.executable, "-c", CHECK.replace("{first}", first)],
-        capture_output=True,
-        cwd=ROOT,
-        text=True,
-        timeout=120,
-    )
-    assert done.returncode == 0, done.stderr[-2000:]
-    return done.stdout.split("\n")[:3]
+    return fresh_python(CHECK.replace("{first}", first)).split("\n")[:3]
 
 
 def test_ui_imports_gradio_without_its_stub_writer() -> None:

@@ -4,8 +4,6 @@ replaces, and imports neither torch nor transformers."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 import textwrap
 from pathlib import Path
 from typing import Any
@@ -16,6 +14,7 @@ import pytest
 from rag.embedding.factory import resolve_local_model_path
 from rag.embedding.onnx_graph import write_bert_onnx
 from rag.embedding.onnx_runtime import MAX_LENGTH, OnnxEmbedding, _quantize_int8
+from tests.support.fresh import fresh_python
 
 pytestmark = pytest.mark.slow
 _ABSTRACT = (
@@ -163,11 +162,7 @@ def test_the_builder_imports_neither_torch_nor_transformers(
         loaded = sorted(m for m in ("torch", "transformers") if m in sys.modules)
         assert not loaded, loaded
     """)
-    root = Path(__file__).resolve().parents[1]
-    done = subprocess.run(
-        [sys.executable, "-c", script], cwd=root, capture_output=True, text=True, timeout=300
-    )
-    assert done.returncode == 0, done.stderr
+    fresh_python(script, timeout=300)
     assert (tmp_path / "m.onnx").stat().st_size > 80e6  # the fp32 weights are all in it
 
 

@@ -3,8 +3,6 @@ per paper, filters hold in every mode, and the lexical index is kept on disk and
 
 from __future__ import annotations
 
-import subprocess
-import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -21,6 +19,7 @@ from tests.support.answers import (
     bundled_record,
     write_jsonl,
 )
+from tests.support.fresh import fresh_python
 from tests.support.paths import FIXTURE_CORPUS
 from tests.support.settings import make_settings
 
@@ -186,12 +185,4 @@ def test_opening_loads_no_tokenizer_vocabulary(store_copy: Path) -> None:
         "print(len(a.retrieve('graph neural networks', mode='hybrid')) > 0, "
         "'tiktoken' in sys.modules)"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", script, str(store_copy)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        cwd=Path(__file__).resolve().parent.parent,
-    )
-    assert done.returncode == 0, done.stderr[-2000:]
-    assert done.stdout.split() == ["True", "False"]
+    assert fresh_python(script, str(store_copy)).split() == ["True", "False"]

@@ -141,15 +141,11 @@ def _embed_and_write(
     store: PaperStore,
     todo: Sequence[Paper],
     settings: Settings,
-    embed_model: BaseEmbedding | None,
+    embed_model: BaseEmbedding,
     progress: ProgressFn | None,
 ) -> int:
-    # The model is loaded only when something needs embedding: an unchanged re-run
-    # skips ~1 s of model set-up and ~1.5 s of importing llama-index (target: 5 s).
     from rag.embedding.base import embed_dimension
-    from rag.embedding.factory import build_embed_model
 
-    embed_model = embed_model or build_embed_model(settings)
     dim = embed_dimension(embed_model)
     store.check_model(settings.embedding_id(), dim)
     if store.recorded_model() is None:
@@ -192,6 +188,8 @@ def ingest(
     if todo or gone:
         store.mark_writing(True)
     if todo:
+        # The model is loaded only when something needs embedding: an unchanged re-run
+        # skips ~1 s of model set-up and ~1.5 s of importing llama-index (target: 5 s).
         from rag.embedding.factory import build_embed_model
         from rag.embedding.shipped import fill_cache_from_shipped
 
