@@ -125,6 +125,24 @@ def test_filter_matching_nothing_returns_nothing(
     assert assistant.retrieve(FA_QUESTION, mode=mode, filters=filters) == []
 
 
+@pytest.mark.parametrize("mode", MODES)
+def test_the_unfiltered_retriever_is_built_once_and_filters_never_reach_it(
+    assistant: Any, mode: str
+) -> None:
+    retriever = assistant.retriever
+    unfiltered = paper_ids(assistant.retrieve(FA_QUESTION, mode=mode))
+    assert retriever.build(mode, None) is retriever.build(mode, Filters())
+    assert retriever.build(mode, None) is not retriever.build(
+        "dense" if mode != "dense" else "bm25", None
+    )
+    only = Filters(paper_ids=["qOl2WWOqFg"])
+    assert retriever.build(mode, only) is not retriever.build(mode, only)  # per call
+    question = "quantization of large language models"
+    assert paper_ids(assistant.retrieve(question, mode=mode, filters=only)) == ["qOl2WWOqFg"]
+    assert paper_ids(assistant.retrieve(FA_QUESTION, mode=mode)) == unfiltered
+    assert len(unfiltered) == 5 and unfiltered[0] == FEEDBACK_ALIGNMENT
+
+
 def paper_ids(papers: list[RetrievedPaper]) -> list[str]:
     return [p.paper.id for p in papers]
 

@@ -78,6 +78,10 @@ class PaperRetriever:
         self.index = VectorStoreIndex.from_vector_store(
             store.vector_store, embed_model=embed_model, transformations=[ReadOnly()]
         )
+        # The unfiltered retriever of each mode, built once: they keep no state between
+        # calls, and building one (llama-index's fusion retriever resolves its LLM, with an
+        # import, each time) cost ~0.5 ms of every question.
+        self._unfiltered: dict[tuple[RetrievalMode, bool], BaseRetriever | None] = {}
 
     def allowed_ids(self, filters: Filters | None) -> set[str] | None:
         if filters is None or filters.is_empty():
@@ -110,6 +114,14 @@ class PaperRetriever:
 
     def build(self, mode: RetrievalMode, filters: Filters | None) -> BaseRetriever | None:
         """The fused retriever for one call, or None when no paper can match."""
+        if filters is None or filters.is_empty():
+            key = (mode, len(self.catalogue) >= SIDE_BY_SIDE_FROM_PAPERS)
+            if key not in self._unfiltered:
+                self._unfiltered[key] = self._build(mode, None)
+            return self._unfiltered[key]
+        return self._build(mode, filters)
+
+    def _build(self, mode: RetrievalMode, filters: Filters | None) -> BaseRetriever | None:
         allowed = self.allowed_ids(filters)
         if allowed is not None and not allowed:
             return None
