@@ -277,15 +277,7 @@ def _read_rarest(
         rest = _bound(plan[i:])
         if read > rest:  # only now can the k-th best so far be out of the unread terms' reach
             if leaders is None:
-                marked = np.zeros(len(scores), dtype=bool)  # each chunk once (np.unique: 3x slower)
-                for docs in pool:
-                    marked[docs] = True
-                if excluded is not None:
-                    marked &= ~excluded
-                leaders = np.flatnonzero(marked)
-                if len(leaders) > LEADERS_KEPT * k:  # the likeliest k-th best: checks stay O(k)
-                    best = np.argpartition(scores[leaders], -LEADERS_KEPT * k)[-LEADERS_KEPT * k :]
-                    leaders = leaders[best]
+                leaders = _leaders(scores, pool, k, excluded)
             floor = _kth_best(scores, leaders, k)
             if floor > rest:
                 return _scored(scores, floor - rest, excluded), i
@@ -297,6 +289,34 @@ def _read_rarest(
             pool += [seg.docs[lo:hi] for seg, lo, hi in term.slices]
             pooled += term.postings
     return None, len(plan)
+
+
+def _leaders(
+    scores: np.ndarray, pool: list[np.ndarray], k: int, excluded: np.ndarray | None
+) -> Ints:
+    """Distinct chunks of `pool` (not excluded): the best `LEADERS_KEPT` x k of them, or
+    all when there are no more; the likeliest k-th best, so later checks stay O(k).
+
+    Usually the best entries of the postings themselves, made distinct (a chunk repeats
+    once per term it holds): at least k of them are k distinct chunks, so their k-th best
+    is still a lower bound, found without a pass over every chunk id (best_chunks at 100x,
+    mean -0.45 ms). Else each chunk once through a mark per chunk id (np.unique of the
+    whole pool: 3x slower)."""
+    keep = LEADERS_KEPT * k
+    docs = np.concatenate(pool) if len(pool) > 1 else pool[0]
+    if excluded is not None:
+        docs = docs[~excluded[docs]]
+    if len(docs) <= keep:
+        return np.unique(docs)
+    best = np.unique(docs[np.argpartition(scores[docs], -keep)[-keep:]])
+    if len(best) >= k:
+        return best
+    marked = np.zeros(len(scores), dtype=bool)
+    marked[docs] = True
+    leaders = np.flatnonzero(marked)
+    if len(leaders) > keep:
+        leaders = leaders[np.argpartition(scores[leaders], -keep)[-keep:]]
+    return leaders
 
 
 def _bound(terms: Sequence[_Term]) -> float:

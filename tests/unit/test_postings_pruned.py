@@ -107,6 +107,30 @@ def test_a_rare_term_in_fewer_than_k_chunks_does_not_stop_the_cut() -> None:
         assert set(got.tolist()) == set(np.argsort(-full, kind="stable")[:10].tolist())
 
 
+@pytest.mark.parametrize("heavy_terms", [5, 6])  # 5: the best entries name k chunks; 6: fewer
+def test_the_leaders_are_distinct_chunks_holding_the_pools_k_best(heavy_terms: int) -> None:
+    # Three chunks outscore all others and each sits in every heavy term's postings, so
+    # the best LEADERS_KEPT x k entries repeat them; with six terms they name fewer than k
+    # chunks and the leaders come from a mark per chunk id instead.
+    k, n = 4, 1_000
+    rng = np.random.default_rng(1)
+    scores = rng.random(n).astype(np.float32)
+    scores[[7, 8, 9]] = [5.0, 6.0, 7.0]
+    pool = [np.sort(np.unique(np.r_[rng.choice(n, 40), 7, 8, 9])) for _ in range(heavy_terms)]
+    excluded = np.zeros(n, dtype=bool)
+    excluded[pool[0][:3]] = True  # never a leader, whatever its score
+    excluded[[7, 8, 9]] = False
+    leaders = postings._leaders(scores, pool, k, excluded)
+    pooled = np.unique(np.concatenate(pool))
+    pooled = pooled[~excluded[pooled]]
+    assert len(set(leaders.tolist())) == len(leaders) <= postings.LEADERS_KEPT * k
+    assert not excluded[leaders].any() and set(leaders.tolist()) <= set(pooled.tolist())
+    best = pooled[np.argsort(-scores[pooled])[:k]]
+    assert set(best.tolist()) <= set(leaders.tolist())
+    small = [np.array([3, 5]), np.array([5, 6])]  # no more than kept: every distinct chunk
+    assert postings._leaders(scores, small, k, None).tolist() == [3, 5, 6]
+
+
 def test_no_terms_or_an_empty_index_find_nothing() -> None:
     segments = _segments(np.random.default_rng(1))
     none = np.zeros(0, dtype=np.int64)
