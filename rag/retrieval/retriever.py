@@ -1,6 +1,7 @@
 """dense + bm25 ▶ fuse ▶ per paper, assembled from llama-index's own parts.
 
-- dense: `VectorIndexRetriever` over `VectorStoreIndex.from_vector_store(ChromaVectorStore)`
+- dense: `VectorIndexRetriever` over `VectorStoreIndex.from_vector_store(DenseView)`, a
+  ChromaVectorStore that reads its hits' text from the lexical index (rag.retrieval.dense)
 - bm25: `LexicalRetriever` over the store's lexical index (rag.retrieval.bm25)
 - hybrid: `PaperFusionRetriever` (rag.retrieval.fusion: normalised-score or reciprocal-rank
   fusion of paper rankings), also used for one retriever, so every mode yields the same
@@ -30,6 +31,7 @@ from llama_index.core.vector_stores.types import (
 
 from rag.errors import translate
 from rag.retrieval.bm25 import BM25Index
+from rag.retrieval.dense import DenseView
 from rag.retrieval.fusion import PaperFusionRetriever
 from rag.retrieval.grouping import PerPaperGrouper
 from rag.retrieval.hits import PaperHit, RetrieverName, cosine_from_chroma
@@ -75,8 +77,10 @@ class PaperRetriever:
         self.store = store
         self.catalogue = catalogue
         self.bm25 = bm25
+        # Hits' text and metadata from the store's lexical index, when there is one.
+        rows = bm25.index.chunk_rows if isinstance(bm25, BM25Index) else None
         self.index = VectorStoreIndex.from_vector_store(
-            store.vector_store, embed_model=embed_model, transformations=[ReadOnly()]
+            DenseView(store.chunks, rows), embed_model=embed_model, transformations=[ReadOnly()]
         )
         # The unfiltered retriever of each mode, built once: they keep no state between
         # calls, and building one (llama-index's fusion retriever resolves its LLM, with an

@@ -71,16 +71,35 @@ def hits_of(db: sqlite3.Connection, docs: list[int], scores: dict[int, float]) -
     if not docs:
         return []
     marks = ",".join("?" * len(docs))
-    rows = {
-        r[0]: r[1:]
-        for r in db.execute(
-            f"select id, chunk_id, text, meta from chunks where id in ({marks})", docs
-        )
-    }
+    rows = {r[0]: r[1:] for r in db.execute(f"{_ROWS} where c.id in ({marks})", docs)}
     out = []
     for doc in docs:
         if doc in rows:  # gone since the state was read: skip it
-            cid, text, meta = rows[doc]
-            clean = {k: v for k, v in json.loads(meta).items() if k != "_len"}
-            out.append(LexicalHit(cid, text, clean, scores[doc]))
+            cid, text, meta, phash = rows[doc]
+            out.append(LexicalHit(cid, text, _written_meta(meta, phash), scores[doc]))
+    return out
+
+
+def rows_of(db: sqlite3.Connection, chunk_ids: list[str]) -> dict[str, tuple[str, dict[str, Any]]]:
+    """chunk id -> (text, metadata) of those of `chunk_ids` the index holds."""
+    if not chunk_ids:
+        return {}
+    marks = ",".join("?" * len(chunk_ids))
+    return {
+        cid: (text, _written_meta(meta, phash))
+        for _, cid, text, meta, phash in db.execute(
+            f"{_ROWS} where c.chunk_id in ({marks})", chunk_ids
+        )
+    }
+
+
+# A chunk's row and its paper's content hash (kept once per paper, not per chunk).
+_ROWS = "select c.id, c.chunk_id, c.text, c.meta, p.hash from chunks c left join papers p using (paper_id)"
+
+
+def _written_meta(meta: str, paper_hash: str | None) -> dict[str, Any]:
+    """A row's metadata as the store holds it: without the index's own length, with the
+    paper's hash."""
+    out = {k: v for k, v in json.loads(meta).items() if k != "_len"}
+    out["paper_hash"] = paper_hash or ""
     return out
