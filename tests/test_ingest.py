@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import importlib
 import json
+import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -218,6 +220,50 @@ def test_slices_and_small_batches_store_everything(
     assert progress == [0, 4, 6]
     assert report.papers == 6
     assert_consistent(store, loaded(corpus), settings, token_counter(embed_model))
+
+
+def test_a_slice_is_written_while_the_next_is_embedded_in_order_and_a_failed_write_stops(
+    settings: Settings, corpus: Path, embed_model: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    module = importlib.import_module("rag.store.ingest")
+    monkeypatch.setattr(module, "PAPERS_PER_WRITE", 2)  # 6 papers: 3 slices
+    events: list[tuple[str, str, float]] = []
+    threads: set[str] = set()
+    real_embed = module._embed
+
+    def slow_embed(nodes: list[Any], model: Any) -> None:
+        events.append(("embedding", nodes[0].metadata["paper_id"], time.monotonic()))
+        real_embed(nodes, model)
+        time.sleep(0.3)
+        events.append(("embedded", nodes[0].metadata["paper_id"], time.monotonic()))
+
+    store = PaperStore(settings)
+    real_upsert = store.upsert_papers
+
+    def slow_upsert(papers: list[tuple[Paper, int]]) -> None:
+        threads.add(threading.current_thread().name)
+        events.append(("writing", papers[0][0].id, time.monotonic()))
+        time.sleep(0.3)
+        if papers[0][0].id == order[4]:
+            raise OSError("disk full")
+        real_upsert(papers)
+        events.append(("written", papers[0][0].id, time.monotonic()))
+
+    order = [p.id for p in loaded(corpus)]
+    monkeypatch.setattr(module, "_embed", slow_embed)
+    monkeypatch.setattr(store, "upsert_papers", slow_upsert)
+    with pytest.raises(Exception, match="disk full"):
+        ingest(settings, embed_model=embed_model, store=store)
+    at = {(kind, pid): t for kind, pid, t in events}
+    for kind in ("embedding", "writing"):  # each side in slice order
+        assert [pid for k, pid, _ in events if k == kind] == [order[0], order[2], order[4]]
+    for first in (order[0], order[2], order[4]):  # a slice is written once it is embedded
+        assert at[("writing", first)] > at[("embedded", first)]
+    # the second slice was being embedded while the first was written: they overlapped
+    assert at[("embedding", order[2])] < at[("written", order[0])]
+    assert threads and threading.main_thread().name not in threads
+    # what was written before the failure stays, complete; the failed slice is not recorded
+    assert set(PaperStore(settings).paper_hashes()) == set(order[:4])
 
 
 # --- repair ---------------------------------------------------------------------------

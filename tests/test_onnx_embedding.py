@@ -4,8 +4,10 @@ length-sorted batches."""
 
 from __future__ import annotations
 
+import threading
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import onnx
@@ -76,3 +78,26 @@ def test_length_sorted_batches_keep_input_order(model_dir: Path) -> None:
     one_by_one = np.stack([model._encode([t])[0] for t in TEXTS])
     assert ((forward * one_by_one).sum(axis=1) > 0.97).all()
     assert model.count_tokens(["a lone surrogate \ud800 is counted"])[0] > 3
+
+
+def test_batches_run_side_by_side_with_the_same_vectors(
+    model_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = export_onnx(model_dir, make_settings(Path("unused")).model_cache_dir)
+    alone = OnnxEmbedding(model_dir, path, threads=1, embed_batch_size=2)
+    paired = OnnxEmbedding(model_dir, path, threads=2, embed_batch_size=2)
+    runs: list[tuple[str, int]] = []
+    real_run = OnnxEmbedding._run
+
+    def run(self: OnnxEmbedding, encodings: list[Any]) -> np.ndarray:
+        runs.append((threading.current_thread().name, len(encodings)))
+        return real_run(self, encodings)
+
+    monkeypatch.setattr(OnnxEmbedding, "_run", run)
+    assert np.array_equal(alone._encode(TEXTS), paired._encode(TEXTS))  # the same batches
+    assert {name for name, _ in runs[:3]} == {threading.current_thread().name}
+    assert all(name.startswith("onnx-run") for name, _ in runs[3:]) and len(runs) == 6
+    runs.clear()
+    few = OnnxEmbedding(model_dir, path, threads=2, embed_batch_size=32)._encode(TEXTS[:3])
+    assert sorted(size for _, size in runs) == [1, 2]  # split so both streams take part
+    assert np.allclose(np.linalg.norm(few, axis=1), 1.0, atol=1e-5)
