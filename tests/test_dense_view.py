@@ -92,3 +92,41 @@ def test_a_hit_deleted_between_the_search_and_the_read_is_left_out(
     assert found.similarities == [
         s for i, s in zip(plain.ids, plain.similarities or [], strict=True) if i != gone
     ]
+
+
+def test_the_text_and_metadata_come_from_the_rows(store_copy: Path, embed_model: Any) -> None:
+    settings = make_settings(store_copy)
+    store = PaperStore(settings)
+    index = open_index(settings, store)
+
+    def rows(ids: list[str]) -> dict[str, tuple[str, dict[str, Any]]]:
+        return {
+            cid: (f"ROW {text}", {**meta, "status": "FROM ROW"})
+            for cid, (text, meta) in index.chunk_rows(ids).items()
+        }
+
+    found = _search(DenseView(store.chunks, rows), embed_model, QUESTIONS[0])
+    assert found.nodes and len(found.nodes) == 12
+    assert all(node.get_content().startswith("ROW ") for node in found.nodes)
+    assert {node.metadata["status"] for node in found.nodes} == {"FROM ROW"}
+
+
+def test_a_rebuild_cut_otherwise_reaches_the_rows(store_copy: Path, embed_model: Any) -> None:
+    # chunk ids `paper::n` repeat across a --rebuild; with another chunk budget their texts
+    # differ, and the paper hashes do not: the index must follow the new collection.
+    from llama_index.vector_stores.chroma import ChromaVectorStore as Plain
+
+    from rag.store.ingest import ingest
+
+    settings = make_settings(store_copy, chunk_max_tokens=64)
+    before = PaperStore(settings).counts()[1]
+    ingest(settings, rebuild=True, embed_model=embed_model)
+    store = PaperStore(settings)
+    assert store.counts()[1] > before
+    index = open_index(settings, store)
+    for question in QUESTIONS:
+        want = _described(_search(Plain(chroma_collection=store.chunks), embed_model, question))
+        assert (
+            _described(_search(DenseView(store.chunks, index.chunk_rows), embed_model, question))
+            == want
+        )

@@ -222,8 +222,14 @@ def test_slices_and_small_batches_store_everything(
     assert_consistent(store, loaded(corpus), settings, token_counter(embed_model))
 
 
+@pytest.mark.parametrize("failing", [0, 2])  # the first slice's write, or the last's
 def test_a_slice_is_written_while_the_next_is_embedded_in_order_and_a_failed_write_stops(
-    settings: Settings, corpus: Path, embed_model: Any, monkeypatch: pytest.MonkeyPatch
+    settings: Settings,
+    corpus: Path,
+    embed_model: Any,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+    failing: int,
 ) -> None:
     module = importlib.import_module("rag.store.ingest")
     monkeypatch.setattr(module, "PAPERS_PER_WRITE", 2)  # 6 papers: 3 slices
@@ -244,7 +250,7 @@ def test_a_slice_is_written_while_the_next_is_embedded_in_order_and_a_failed_wri
         threads.add(threading.current_thread().name)
         events.append(("writing", papers[0][0].id, time.monotonic()))
         time.sleep(0.3)
-        if papers[0][0].id == order[4]:
+        if papers[0][0].id == order[2 * failing]:
             raise OSError("disk full")
         real_upsert(papers)
         events.append(("written", papers[0][0].id, time.monotonic()))
@@ -255,9 +261,17 @@ def test_a_slice_is_written_while_the_next_is_embedded_in_order_and_a_failed_wri
     with pytest.raises(Exception, match="disk full"):
         ingest(settings, embed_model=embed_model, store=store)
     at = {(kind, pid): t for kind, pid, t in events}
+    slices = [order[0], order[2], order[4]]
+    if failing == 0:  # the second slice was embedded meanwhile; the third never starts
+        assert [pid for k, pid, _ in events if k == "embedding"] == slices[:2]
+        assert [pid for k, pid, _ in events if k == "writing"] == slices[:1]
+        assert at[("embedding", order[2])] < at[("writing", order[0])] + 0.3
+        assert PaperStore(settings).paper_hashes() == {}
+        assert "failed too" not in caplog.text  # one failure, told once (as the error)
+        return
     for kind in ("embedding", "writing"):  # each side in slice order
-        assert [pid for k, pid, _ in events if k == kind] == [order[0], order[2], order[4]]
-    for first in (order[0], order[2], order[4]):  # a slice is written once it is embedded
+        assert [pid for k, pid, _ in events if k == kind] == slices
+    for first in slices:  # a slice is written once it is embedded
         assert at[("writing", first)] > at[("embedded", first)]
     # the second slice was being embedded while the first was written: they overlapped
     assert at[("embedding", order[2])] < at[("written", order[0])]

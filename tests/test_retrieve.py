@@ -141,6 +141,13 @@ def test_the_unfiltered_retriever_is_built_once_and_filters_never_reach_it(
     assert paper_ids(assistant.retrieve(question, mode=mode, filters=only)) == ["qOl2WWOqFg"]
     assert paper_ids(assistant.retrieve(FA_QUESTION, mode=mode)) == unfiltered
     assert len(unfiltered) == 5 and unfiltered[0] == FEEDBACK_ALIGNMENT
+    # Reused, so nothing may grow per question: the inner retrievers' callback traces
+    # (their own managers kept an entry per question, never reset).
+    for _ in range(30):
+        assistant.retrieve(FA_QUESTION, mode=mode)
+    fused = retriever.build(mode, None)
+    for part in [fused, *fused._retrievers]:
+        assert sum(map(len, part.callback_manager._trace_map.values())) < 10
 
 
 def paper_ids(papers: list[RetrievedPaper]) -> list[str]:

@@ -133,6 +133,14 @@ def word_piece_counter(model_dir: Path) -> Callable[[list[str]], list[int]]:
     return lambda texts: [len(e.ids) for e in _encode_batch(tokenizer, texts)]
 
 
+def usable_cpus() -> int:
+    """The CPUs this process may run on (its affinity, not the host's count)."""
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except AttributeError:  # no affinity call on this platform
+        return os.cpu_count() or 1
+
+
 class OnnxEmbedding(BaseEmbedding):
     """A llama-index embedding backed by an ONNX Runtime session (mean pooling, L2 norm)."""
 
@@ -164,7 +172,7 @@ class OnnxEmbedding(BaseEmbedding):
         # vectors to the bit. A single text (a query) costs the same either way.
         options.intra_op_num_threads = 1
         options.inter_op_num_threads = 1
-        self._streams = threads or (os.cpu_count() or 1)
+        self._streams = threads or usable_cpus()
         self._session = ort.InferenceSession(
             str(onnx_path), options, providers=["CPUExecutionProvider"]
         )

@@ -104,6 +104,11 @@ class PaperFusionRetriever(QueryFusionRetriever):
             num_queries=1,
             use_async=False,
         )
+        # The inner retrievers report to this one's callback manager, whose trace starts
+        # afresh at each question; their own (never a trace's root) kept an entry per
+        # question for as long as a retriever lives, and the unfiltered ones are reused.
+        for retriever in retrievers:
+            retriever.callback_manager = self.callback_manager
         self._names = names
         self._fusion: FusionMethod = fusion
         self._dense_weight = dense_weight

@@ -8,6 +8,7 @@ record whose chunks went missing) is repaired at the start of the next run.
 
 from __future__ import annotations
 
+import logging
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -29,6 +30,7 @@ if TYPE_CHECKING:  # the model and llama-index are loaded only when something is
     from llama_index.core.base.embeddings.base import BaseEmbedding
     from llama_index.core.schema import TextNode
 
+log = logging.getLogger(__name__)
 PAPERS_PER_WRITE = 128
 ProgressFn = Callable[[int, int], None]
 
@@ -126,17 +128,29 @@ def write_papers(
         return len(nodes)
 
     written = 0
+    pending: Future[int] | None = None
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="store-write") as writer:
-        pending: Future[int] | None = None
-        for start in range(0, total, PAPERS_PER_WRITE):
-            batch = _nodes_for(papers[start : start + PAPERS_PER_WRITE], settings, embed_model)
-            nodes = [node for _, paper_nodes in batch for node in paper_nodes]
-            _embed(nodes, embed_model)
+        try:
+            for start in range(0, total, PAPERS_PER_WRITE):
+                part = papers[start : start + PAPERS_PER_WRITE]
+                batch = _nodes_for(part, settings, embed_model)
+                nodes = [node for _, paper_nodes in batch for node in paper_nodes]
+                _embed(nodes, embed_model)
+                if pending is not None:  # the previous slice is in before this one goes
+                    previous, pending = pending, None
+                    written += previous.result()
+                done = min(start + PAPERS_PER_WRITE, total)
+                pending = writer.submit(write, batch, nodes, done)
             if pending is not None:
-                written += pending.result()  # the previous slice is in before this one starts
-            pending = writer.submit(write, batch, nodes, min(start + PAPERS_PER_WRITE, total))
-        if pending is not None:
-            written += pending.result()
+                last, pending = pending, None
+                written += last.result()
+        finally:
+            # Stopped by an error while a slice was being written: that write finishes
+            # (a slice is durable whole); should it fail too, say so rather than drop it.
+            if pending is not None and pending.exception() is not None:
+                log.warning(
+                    "writing the slice before the failure failed too: %r", pending.exception()
+                )
     return written
 
 

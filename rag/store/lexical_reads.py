@@ -130,15 +130,24 @@ def sync_from(index: SyncedIndex, store: PaperStore) -> SyncReport:
     """Bring `index` in step with the store's complete papers (rag.store.lexical's doc)."""
     started = time.perf_counter()
     report = SyncReport()
-    generation = json.dumps(list(store.generation()))  # before the read: never ahead
+    current = store.generation()
+    generation = json.dumps(list(current))  # before the read: never ahead
     model = repr(store.recorded_model())
     if index.meta("generation") == generation and index.meta("model") == model:
         report.skipped = True
         index.reload_state()  # another process may have written
         return report
-    if index.meta("model") not in (None, model):  # another embedding: a new store
+    # Another embedding, or other collections (a `--rebuild`: its chunks reuse the ids
+    # `paper::n` but may be cut otherwise, so a paper's unchanged hash proves nothing):
+    # a new store, read afresh. (A file from before the collection was recorded keeps
+    # its rows: its first sync only records it.)
+    if index.meta("model") not in (None, model) or index.meta("collection") not in (
+        None,
+        current[0],
+    ):
         index.replace_papers(list(index.paper_hashes()), [])
     index.set_meta("model", model)
+    index.set_meta("collection", current[0])
     want = store.paper_hashes()
     have = index.paper_hashes()
     gone = [pid for pid in have if pid not in want]
