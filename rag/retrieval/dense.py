@@ -7,7 +7,10 @@ and distances alone, at 1x as at 100x (embedded and server alike). The store's l
 index holds every synced chunk's text and the metadata it was written with, by chunk id
 (0.3 ms for 40 rows). A hit it does not hold yet (a paper another process is writing,
 not committed, so not synced) is read from Chroma as before, and a store without that
-index (RAG_LEXICAL=bm25s) reads them all from Chroma.
+index (RAG_LEXICAL=bm25s) reads them all from Chroma. While another process rewrites a
+paper, its chunks keep their ids: until that ingest commits and this process reloads, a
+hit pairs the new vector's distance with the text the index holds, the version of the
+paper the catalogue (and so the citation) still shows. A `--rebuild` resets the index.
 """
 
 from __future__ import annotations
