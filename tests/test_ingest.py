@@ -280,6 +280,37 @@ def test_a_slice_is_written_while_the_next_is_embedded_in_order_and_a_failed_wri
     assert set(PaperStore(settings).paper_hashes()) == set(order[:4])
 
 
+def test_a_write_failing_while_the_next_embed_fails_is_logged_not_lost(
+    settings: Settings,
+    embed_model: Any,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    module = importlib.import_module("rag.store.ingest")
+    monkeypatch.setattr(module, "PAPERS_PER_WRITE", 2)
+    embedded: list[int] = []
+    real_embed = module._embed
+
+    def embed(nodes: list[Any], model: Any) -> None:
+        embedded.append(len(nodes))
+        if len(embedded) == 2:
+            raise RuntimeError("model crashed")
+        real_embed(nodes, model)
+
+    def upsert(papers: list[tuple[Paper, int]]) -> None:
+        time.sleep(0.2)  # still writing when the next slice's embed fails
+        raise OSError("disk full")
+
+    store = PaperStore(settings)
+    monkeypatch.setattr(module, "_embed", embed)
+    monkeypatch.setattr(store, "upsert_papers", upsert)
+    stopped = pytest.raises(RuntimeError, match="model crashed")  # what stopped it
+    with caplog.at_level("WARNING", logger="rag.store.ingest"), stopped:
+        ingest(settings, embed_model=embed_model, store=store)
+    assert "failed too" in caplog.text and "disk full" in caplog.text  # and the other, told
+    assert len(embedded) == 2
+
+
 # --- repair ---------------------------------------------------------------------------
 
 

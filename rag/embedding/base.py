@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from llama_index.core.base.embeddings.base import BaseEmbedding
+from llama_index.core.callbacks import CallbackManager
 
 from rag.corpus.chunking import TokenCounter, approximate_token_counts
 
@@ -19,3 +22,18 @@ def embed_dimension(embed_model: BaseEmbedding) -> int:
     if isinstance(dimension, int):
         return dimension
     return len(embed_model.get_query_embedding("dimension probe"))
+
+
+class UntracedCallbacks(CallbackManager):
+    """llama-index's callback manager without its trace map when no handler would read it.
+
+    Every embedding call files an event id under its parent trace, and the map is cleared
+    only when a trace starts at the top: the process-wide model is called inside other
+    objects' traces, or outside any (a question's own embedding), so its map grew by an
+    entry per question for the life of the process."""
+
+    def on_event_start(self, *args: Any, **kwargs: Any) -> str:
+        event_id = super().on_event_start(*args, **kwargs)
+        if not self.handlers:  # only handlers read the map (at a trace's end)
+            self._trace_map.clear()
+        return event_id

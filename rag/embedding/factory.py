@@ -36,12 +36,17 @@ def resolve_local_model_path(name: str) -> str:
 
 def build_embed_model(settings: Settings) -> BaseEmbedding:
     """The configured embedding model, behind the persistent text-embedding cache if on."""
+    from rag.embedding.base import UntracedCallbacks
+
     model, space = _build_raw_embed_model(settings)
+    model.callback_manager = UntracedCallbacks([])  # lives as long as the process
     if not settings.embed_cache:
         return model
     from rag.embedding.cache import CachedEmbedding, EmbeddingCache
 
-    return CachedEmbedding(model, EmbeddingCache(settings.model_cache_dir / "embeddings", space))
+    cached = CachedEmbedding(model, EmbeddingCache(settings.model_cache_dir / "embeddings", space))
+    cached.callback_manager = UntracedCallbacks([])
+    return cached
 
 
 def _build_raw_embed_model(settings: Settings) -> tuple[BaseEmbedding, str]:

@@ -10,7 +10,9 @@ not committed, so not synced) is read from Chroma as before, and a store without
 index (RAG_LEXICAL=bm25s) reads them all from Chroma. While another process rewrites a
 paper, its chunks keep their ids: until that ingest commits and this process reloads, a
 hit pairs the new vector's distance with the text the index holds, the version of the
-paper the catalogue (and so the citation) still shows. A `--rebuild` resets the index.
+paper the catalogue (and so the citation) still shows; chunks the new version adds beyond
+the old count are read from Chroma, so one paper's hits may mix both versions until then.
+A `--rebuild` resets the index.
 """
 
 from __future__ import annotations

@@ -29,6 +29,7 @@ from llama_index.core.vector_stores.types import (
     MetadataFilters,
 )
 
+from rag.embedding.base import UntracedCallbacks
 from rag.errors import translate
 from rag.retrieval.bm25 import BM25Index
 from rag.retrieval.dense import DenseView
@@ -79,8 +80,13 @@ class PaperRetriever:
         self.bm25 = bm25
         # Hits' text and metadata from the store's lexical index, when there is one.
         rows = bm25.index.chunk_rows if isinstance(bm25, BM25Index) else None
+        # The index hands its callback manager to the embedding model (llama-index's
+        # resolve_embed_model): one that keeps no trace map, as the model lives on.
         self.index = VectorStoreIndex.from_vector_store(
-            DenseView(store.chunks, rows), embed_model=embed_model, transformations=[ReadOnly()]
+            DenseView(store.chunks, rows),
+            embed_model=embed_model,
+            transformations=[ReadOnly()],
+            callback_manager=UntracedCallbacks([]),
         )
         # The unfiltered retriever of each mode, built once: they keep no state between
         # calls, and building one (llama-index's fusion retriever resolves its LLM, with an
