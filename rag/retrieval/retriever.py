@@ -91,7 +91,7 @@ class PaperRetriever:
         # The unfiltered retriever of each mode, built once: they keep no state between
         # calls, and building one (llama-index's fusion retriever resolves its LLM, with an
         # import, each time) cost ~0.5 ms of every question.
-        self._unfiltered: dict[tuple[RetrievalMode, bool], BaseRetriever | None] = {}
+        self._unfiltered: dict[RetrievalMode, BaseRetriever | None] = {}
 
     def allowed_ids(self, filters: Filters | None) -> set[str] | None:
         if filters is None or filters.is_empty():
@@ -124,11 +124,10 @@ class PaperRetriever:
 
     def build(self, mode: RetrievalMode, filters: Filters | None) -> BaseRetriever | None:
         """The fused retriever for one call, or None when no paper can match."""
-        if filters is None or filters.is_empty():
-            key = (mode, len(self.catalogue) >= SIDE_BY_SIDE_FROM_PAPERS)
-            if key not in self._unfiltered:
-                self._unfiltered[key] = self._build(mode, None)
-            return self._unfiltered[key]
+        if filters is None or filters.is_empty():  # the catalogue is fixed for this retriever
+            if mode not in self._unfiltered:
+                self._unfiltered[mode] = self._build(mode, None)
+            return self._unfiltered[mode]
         return self._build(mode, filters)
 
     def _build(self, mode: RetrievalMode, filters: Filters | None) -> BaseRetriever | None:

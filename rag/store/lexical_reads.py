@@ -141,10 +141,9 @@ def sync_from(index: SyncedIndex, store: PaperStore) -> SyncReport:
     # `paper::n` but may be cut otherwise, so a paper's unchanged hash proves nothing):
     # a new store, read afresh. (A file from before the collection was recorded keeps
     # its rows: its first sync only records it.)
-    if index.meta("model") not in (None, model) or index.meta("collection") not in (
-        None,
-        current[0],
-    ):
+    other_model = index.meta("model") not in (None, model)
+    other_collections = index.meta("collection") not in (None, current[0])
+    if other_model or other_collections:
         index.replace_papers(list(index.paper_hashes()), [])
     index.set_meta("model", model)
     index.set_meta("collection", current[0])

@@ -310,15 +310,18 @@ def _leaders(
         docs = docs[~excluded[docs]]
     if len(docs) <= keep:
         return np.unique(docs)
-    best = np.unique(docs[np.argpartition(scores[docs], -keep)[-keep:]])
+    best = np.unique(_best(scores, docs, keep))
     if len(best) >= k:
         return best
     marked = np.zeros(len(scores), dtype=bool)
     marked[docs] = True
     leaders = np.flatnonzero(marked)
-    if len(leaders) > keep:
-        leaders = leaders[np.argpartition(scores[leaders], -keep)[-keep:]]
-    return leaders
+    return _best(scores, leaders, keep) if len(leaders) > keep else leaders
+
+
+def _best(scores: np.ndarray, chunks: Ints, n: int) -> Ints:
+    """The `n` of `chunks` scoring most, in no order (there are more than `n`)."""
+    return chunks[np.argpartition(scores[chunks], -n)[-n:]]
 
 
 def _bound(terms: Sequence[_Term]) -> float:
