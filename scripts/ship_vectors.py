@@ -6,7 +6,7 @@ Run it again whenever the bundled corpus, the chunking or the embedding model ch
     HF_HUB_OFFLINE=1 .venv/bin/python scripts/ship_vectors.py [data/icml2024.jsonl ...]
 
 Default settings, not .env: the file must match what a newcomer's `make run` embeds.
-Chunks are embedded in ingest's own slices, so the vectors are the ones ingest computes.
+Chunks are embedded in ingest's own windows, so the vectors are the ones ingest computes.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from rag.corpus.records import load_corpus
 from rag.embedding.factory import build_embed_model
 from rag.embedding.shipped import build_shipped, header_for, vectors_path
 from rag.settings import BUNDLED_CORPUS, Settings
-from rag.store.ingest import PAPERS_PER_WRITE, _nodes_for
+from rag.store.ingest import _nodes_for, embed_windows
 
 
 def ship(corpus: Path, settings: Settings) -> Path:
@@ -32,9 +32,14 @@ def ship(corpus: Path, settings: Settings) -> Path:
     texts: list[str] = []
     vectors: list[list[float]] = []
     started = time.perf_counter()
-    for start in range(0, len(loaded.papers), PAPERS_PER_WRITE):
-        batch = _nodes_for(loaded.papers[start : start + PAPERS_PER_WRITE], settings, model)
-        part = [embed_text(str(n.metadata["title"]), n.text) for _, nodes in batch for n in nodes]
+    for window in embed_windows(loaded.papers):
+        batches = [_nodes_for(papers, settings, model) for papers in window]
+        part = [
+            embed_text(str(n.metadata["title"]), n.text)
+            for batch in batches
+            for _, nodes in batch
+            for n in nodes
+        ]
         texts += part
         vectors += model.get_text_embedding_batch(part)
         print(f"\r{len(texts):,} chunks, {time.perf_counter() - started:.0f} s", end="")

@@ -233,6 +233,7 @@ def test_a_slice_is_written_while_the_next_is_embedded_in_order_and_a_failed_wri
 ) -> None:
     module = importlib.import_module("rag.store.ingest")
     monkeypatch.setattr(module, "PAPERS_PER_WRITE", 2)  # 6 papers: 3 slices
+    monkeypatch.setattr(module, "SLICES_PER_EMBED", 1)  # each slice embedded on its own
     events: list[tuple[str, str, float]] = []
     threads: set[str] = set()
     real_embed = module._embed
@@ -288,6 +289,7 @@ def test_a_write_failing_while_the_next_embed_fails_is_logged_not_lost(
 ) -> None:
     module = importlib.import_module("rag.store.ingest")
     monkeypatch.setattr(module, "PAPERS_PER_WRITE", 2)
+    monkeypatch.setattr(module, "SLICES_PER_EMBED", 1)
     embedded: list[int] = []
     real_embed = module._embed
 
@@ -309,6 +311,58 @@ def test_a_write_failing_while_the_next_embed_fails_is_logged_not_lost(
         ingest(settings, embed_model=embed_model, store=store)
     assert "failed too" in caplog.text and "disk full" in caplog.text  # and the other, told
     assert len(embedded) == 2
+
+
+@pytest.mark.parametrize("failing", [None, 1, 4])  # none; mid-window; the last window
+def test_a_window_of_slices_is_embedded_at_once_and_written_slice_by_slice(
+    settings: Settings,
+    corpus: Path,
+    embed_model: Any,
+    monkeypatch: pytest.MonkeyPatch,
+    failing: int | None,
+) -> None:
+    module = importlib.import_module("rag.store.ingest")
+    monkeypatch.setattr(module, "PAPERS_PER_WRITE", 1)
+    monkeypatch.setattr(module, "SLICES_PER_EMBED", 3)  # 6 papers: 2 windows of 3 slices
+    order = [p.id for p in loaded(corpus)]
+    embeds: list[list[str]] = []
+    writes: list[str] = []
+    real_embed = module._embed
+
+    def embed(nodes: list[Any], model: Any) -> None:
+        embeds.append(list(dict.fromkeys(n.metadata["paper_id"] for n in nodes)))
+        real_embed(nodes, model)
+
+    store = PaperStore(settings)
+    real_upsert = store.upsert_papers
+
+    def upsert(papers: list[tuple[Paper, int]]) -> None:
+        writes.append(papers[0][0].id)
+        if failing is not None and papers[0][0].id == order[failing]:
+            raise OSError("disk full")
+        real_upsert(papers)
+
+    monkeypatch.setattr(module, "_embed", embed)
+    monkeypatch.setattr(store, "upsert_papers", upsert)
+    progress: list[int] = []
+    if failing is None:
+        ingest(
+            settings, embed_model=embed_model, store=store, progress=lambda d, t: progress.append(d)
+        )
+        assert progress == [0, 1, 2, 3, 4, 5, 6]
+    else:
+        with pytest.raises(Exception, match="disk full"):
+            ingest(settings, embed_model=embed_model, store=store)
+    # one model call per window, all of its papers in it (a failed write of the first
+    # window is seen once the second is embedded: windows overlap the writes before them)
+    assert embeds == [order[:3], order[3:]]
+    if failing is None:
+        assert writes == order
+        assert_consistent(store, loaded(corpus), settings, token_counter(embed_model))
+        return
+    # slices are written in order up to the failed one; those queued behind it are not
+    assert writes == order[: failing + 1]
+    assert set(PaperStore(settings).paper_hashes()) == set(order[:failing])
 
 
 # --- repair ---------------------------------------------------------------------------

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import logging
 import time
-from collections import Counter
-from collections.abc import Callable, Sequence
+from collections import Counter, deque
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,8 +30,12 @@ if TYPE_CHECKING:  # the model and llama-index are loaded only when something is
     from llama_index.core.base.embeddings.base import BaseEmbedding
     from llama_index.core.schema import TextNode
 
+    # one slice's papers with their chunks, as chunked and then embedded
+    PaperNodes = list[tuple[Paper, list[TextNode]]]
+
 log = logging.getLogger(__name__)
 PAPERS_PER_WRITE = 128
+SLICES_PER_EMBED = 4
 ProgressFn = Callable[[int, int], None]
 
 
@@ -81,7 +85,7 @@ def repair(store: PaperStore, records: dict[str, tuple[str, int]] | None = None)
 
 def _nodes_for(
     papers: Sequence[Paper], settings: Settings, embed_model: BaseEmbedding
-) -> list[tuple[Paper, list[TextNode]]]:
+) -> PaperNodes:
     from rag.embedding.base import token_counter
 
     counter = token_counter(embed_model)
@@ -102,6 +106,56 @@ def _embed(nodes: list[TextNode], embed_model: BaseEmbedding) -> None:
         node.embedding = vector
 
 
+def embed_windows(papers: Sequence[Paper]) -> Iterator[list[Sequence[Paper]]]:
+    """The papers as ingest handles them: write slices of PAPERS_PER_WRITE, embedded
+    SLICES_PER_EMBED slices at a time (scripts/ship_vectors.py embeds them the same way)."""
+    window = PAPERS_PER_WRITE * SLICES_PER_EMBED
+    for start in range(0, len(papers), window):
+        part = papers[start : start + window]
+        yield [part[s : s + PAPERS_PER_WRITE] for s in range(0, len(part), PAPERS_PER_WRITE)]
+
+
+class _OrderedWriter:
+    """Slices written in order on one thread while the caller embeds the next window;
+    after a failed write the slices queued behind it are skipped, so the ingest stops at
+    the failure and what was written before it stays (each slice is durable whole)."""
+
+    def __init__(self, write: Callable[[PaperNodes, int], int]) -> None:
+        self._write = write
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="store-write")
+        self._pending: deque[Future[int]] = deque()
+        self._failed = False
+
+    def submit(self, batch: PaperNodes, done: int) -> None:
+        self._pending.append(self._pool.submit(self._guarded, batch, done))
+
+    def _guarded(self, batch: PaperNodes, done: int) -> int:
+        if self._failed:
+            return 0
+        try:
+            return self._write(batch, done)
+        except BaseException:
+            self._failed = True
+            raise
+
+    def drain(self) -> int:
+        """Wait for every queued slice; chunks written. The first failure is raised."""
+        written = 0
+        while self._pending:
+            written += self._pending.popleft().result()
+        return written
+
+    def close(self) -> None:
+        """Let queued writes finish (a slice is durable whole). Stopped by an error
+        elsewhere while they ran: a write that failed too is logged, not dropped."""
+        for pending in self._pending:
+            if pending.exception() is not None:
+                log.warning(
+                    "writing the slice before the failure failed too: %r", pending.exception()
+                )
+        self._pool.shutdown()
+
+
 def write_papers(
     store: PaperStore,
     papers: Sequence[Paper],
@@ -111,15 +165,19 @@ def write_papers(
 ) -> int:
     """Chunk, embed and store papers in slices, each slice durable on its own.
 
-    One slice is written while the next is embedded: Chroma's writes (~10 % of a cold
-    ingest) overlap the model instead of following it. One writer, in slice order, and a
-    slice's paper records after its chunks, as before; a failed write stops the ingest at
-    the next slice, and what was written stays (the next run repairs or resumes)."""
+    Texts are embedded a window of slices at a time, sorted by length across the window:
+    at 128 papers a batch padded 5.6 % of its word pieces (9.4 % of the attention), at 512
+    1.6 %; 512-paper windows took a cold ingest with every chunk embedded from 83.1 to
+    76.4 s (medians of 3, alternating). The window's slices are written while the next
+    window is embedded, in order, each slice's paper records after its chunks; a failed
+    write stops the ingest there, and what was written stays (the next run repairs or
+    resumes)."""
     if progress:
-        progress(0, len(papers))  # start the clock before the first (slow) slice
-    total = len(papers)
+        progress(0, len(papers))  # start the clock before the first (slow) window
+    total, done = len(papers), 0
 
-    def write(batch: list[tuple[Paper, list[TextNode]]], nodes: list[TextNode], done: int) -> int:
+    def write(batch: PaperNodes, done: int) -> int:
+        nodes = [node for _, paper_nodes in batch for node in paper_nodes]
         store.delete_chunks_of([paper.id for paper, _ in batch])
         store.add_chunk_nodes(nodes)
         store.upsert_papers([(paper, len(paper_nodes)) for paper, paper_nodes in batch])
@@ -128,29 +186,18 @@ def write_papers(
         return len(nodes)
 
     written = 0
-    pending: Future[int] | None = None
-    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="store-write") as writer:
-        try:
-            for start in range(0, total, PAPERS_PER_WRITE):
-                part = papers[start : start + PAPERS_PER_WRITE]
-                batch = _nodes_for(part, settings, embed_model)
-                nodes = [node for _, paper_nodes in batch for node in paper_nodes]
-                _embed(nodes, embed_model)
-                if pending is not None:  # the previous slice is in before this one goes
-                    previous, pending = pending, None
-                    written += previous.result()
-                done = min(start + PAPERS_PER_WRITE, total)
-                pending = writer.submit(write, batch, nodes, done)
-            if pending is not None:
-                last, pending = pending, None
-                written += last.result()
-        finally:
-            # Stopped by an error while a slice was being written: that write finishes
-            # (a slice is durable whole); should it fail too, say so rather than drop it.
-            if pending is not None and pending.exception() is not None:
-                log.warning(
-                    "writing the slice before the failure failed too: %r", pending.exception()
-                )
+    writer = _OrderedWriter(write)
+    try:
+        for window in embed_windows(papers):
+            batches = [_nodes_for(part, settings, embed_model) for part in window]
+            _embed([n for batch in batches for _, nodes in batch for n in nodes], embed_model)
+            written += writer.drain()  # the previous window is in before this one goes
+            for part, batch in zip(window, batches, strict=True):
+                done += len(part)
+                writer.submit(batch, done)
+        written += writer.drain()
+    finally:
+        writer.close()
     return written
 
 
