@@ -165,7 +165,12 @@ class Settings(BaseSettings):
         "all-MiniLM-L6-v2 truncates at 256.",
     )
     chunk_overlap_sentences: int = Field(
-        1, ge=0, le=3, description="Sentences repeated at the start of the next chunk."
+        1,
+        ge=0,
+        le=3,
+        description="Sentences repeated at the start of the next chunk. 0 embeds 13 % fewer "
+        "word pieces (a cold ingest ~15 % faster; the bundled corpus's shipped vectors are "
+        "for 1): dev and SciTLDR retrieval measured the same, set answers' F1 ~0.01 lower.",
     )
 
     # --- retrieval ------------------------------------------------------------------

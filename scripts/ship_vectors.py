@@ -18,12 +18,11 @@ from pathlib import Path
 
 import numpy as np
 
-from rag.corpus.chunking import embed_text
 from rag.corpus.records import load_corpus
 from rag.embedding.factory import build_embed_model
 from rag.embedding.shipped import build_shipped, header_for, vectors_path
 from rag.settings import BUNDLED_CORPUS, Settings
-from rag.store.ingest import _nodes_for, embed_windows
+from rag.store.ingest import _nodes_for, embed_windows, embedded_texts
 
 
 def ship(corpus: Path, settings: Settings) -> Path:
@@ -34,12 +33,7 @@ def ship(corpus: Path, settings: Settings) -> Path:
     started = time.perf_counter()
     for window in embed_windows(loaded.papers):
         batches = [_nodes_for(papers, settings, model) for papers in window]
-        part = [
-            embed_text(str(n.metadata["title"]), n.text)
-            for batch in batches
-            for _, nodes in batch
-            for n in nodes
-        ]
+        part = embedded_texts([n for batch in batches for _, nodes in batch for n in nodes])
         texts += part
         vectors += model.get_text_embedding_batch(part)
         print(f"\r{len(texts):,} chunks, {time.perf_counter() - started:.0f} s", end="")

@@ -11,7 +11,6 @@ import numpy as np
 import pytest
 from llama_index.core.base.embeddings.base import BaseEmbedding
 
-from rag.corpus.chunking import embed_text
 from rag.corpus.records import load_corpus
 from rag.embedding.cache import CachedEmbedding, EmbeddingCache, text_key
 from rag.embedding.shipped import (
@@ -24,7 +23,7 @@ from rag.embedding.shipped import (
     vectors_path,
 )
 from rag.settings import BUNDLED_CORPUS, Settings
-from rag.store.ingest import _nodes_for
+from rag.store.ingest import _nodes_for, embedded_texts
 from tests.support.fake_embedding import HashingEmbedding
 from tests.support.paths import FIXTURE_CORPUS
 
@@ -40,10 +39,10 @@ class _Counter:
 
 
 def chunk_texts(corpus: Path, settings: Settings, model: Any) -> list[str]:
-    """The texts ingest embeds for this corpus (rag.store.ingest._embed's own recipe)."""
+    """The texts ingest embeds for this corpus (rag.store.ingest's own recipe)."""
     papers = load_corpus([corpus]).papers
     nodes = [n for _, ns in _nodes_for(papers, settings, cast(BaseEmbedding, model)) for n in ns]
-    return [embed_text(str(n.metadata["title"]), n.text) for n in nodes]
+    return embedded_texts(nodes)
 
 
 def test_bundled_vectors_match_the_bundled_corpus_chunks() -> None:
