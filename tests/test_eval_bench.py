@@ -138,6 +138,23 @@ def test_a_merged_run_leaves_earlier_sections_their_own_machine() -> None:
     assert "on 2 cores, AMD EPYC, commit `24619bc`" in measured_line(results["latency"])
 
 
+def test_ingest_ratios_repeat_by_repeat_pair_the_runs_of_one_repeat() -> None:
+    from eval.bench.report import pair_lines
+
+    def runs(*walls: float) -> dict[str, Any]:
+        return {"runs": [{"wall_s": w} for w in walls]}
+
+    base = {"cold": runs(100.0, 150.0)}
+    ours = {"cold": runs(20.0, 25.0), "cold_embed_all": runs(50.0, 100.0)}
+    # pairs, not medians over medians: 100/50 and 150/100 (the medians would give 1.67)
+    assert pair_lines(ours, base) == [
+        "Repeat by repeat (baseline cold / ours, wall time): cold 5.00×, 6.00×; "
+        "every chunk embedded 2.00×, 1.50×.",
+        "",
+    ]
+    assert pair_lines({"cold": runs(20.0)}, {"cold": runs(100.0)}) == []  # one repeat: none
+
+
 def _positive(value: Any) -> bool:
     return isinstance(value, int | float) and value > 0
 

@@ -13,6 +13,7 @@ from typing import Any
 
 from eval.bench.plot import plot_scale
 from eval.bench.report_replicas import replicas_lines
+from eval.bench.samples import ratio
 from eval.bench.tables import dig, fmt, measured_line, note_lines, table
 from eval.bench.targets import target_rows
 from rag.settings import RETRIEVAL_MODES
@@ -91,10 +92,29 @@ def ingest_lines(section: dict[str, Any]) -> list[str]:
         "`ChromaVectorStore`, same all-MiniLM-L6-v2 weights through `HuggingFaceEmbedding`.",
         "",
         *table(header, rows),
+        *pair_lines(ours, base),
         measured_line(section),
         "",
         *note_lines(section),
     ]
+
+
+def pair_lines(ours: dict[str, Any], base: dict[str, Any]) -> list[str]:
+    """Baseline cold / ours, wall time, repeat by repeat: the runs of one repeat follow each
+    other within minutes, so these ratios drift less with the machine than the medians."""
+    base_runs = base.get("cold", {}).get("runs", [])
+    parts = []
+    for phase, label in (("cold", "cold"), ("cold_embed_all", "every chunk embedded")):
+        pairs = [
+            ratio(o.get("wall_s"), b.get("wall_s"))
+            for o, b in zip(ours.get(phase, {}).get("runs", []), base_runs, strict=False)
+        ]
+        shown = [f"{r:.2f}×" for r in pairs if r is not None]
+        if len(shown) > 1:
+            parts.append(f"{label} {', '.join(shown)}")
+    if not parts:
+        return []
+    return [f"Repeat by repeat (baseline cold / ours, wall time): {'; '.join(parts)}.", ""]
 
 
 def latency_lines(section: dict[str, Any]) -> list[str]:
