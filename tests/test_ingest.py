@@ -319,6 +319,7 @@ def test_a_window_of_slices_is_embedded_at_once_and_written_slice_by_slice(
     corpus: Path,
     embed_model: Any,
     monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
     failing: int | None,
 ) -> None:
     module = importlib.import_module("rag.store.ingest")
@@ -339,6 +340,7 @@ def test_a_window_of_slices_is_embedded_at_once_and_written_slice_by_slice(
     def upsert(papers: list[tuple[Paper, int]]) -> None:
         writes.append(papers[0][0].id)
         if failing is not None and papers[0][0].id == order[failing]:
+            time.sleep(0.3)  # still failing while the next window is chunked and embedded
             raise OSError("disk full")
         real_upsert(papers)
 
@@ -351,8 +353,10 @@ def test_a_window_of_slices_is_embedded_at_once_and_written_slice_by_slice(
         )
         assert progress == [0, 1, 2, 3, 4, 5, 6]
     else:
-        with pytest.raises(Exception, match="disk full"):
+        logged = caplog.at_level("WARNING", logger="rag.store.ingest")
+        with logged, pytest.raises(Exception, match="disk full"):
             ingest(settings, embed_model=embed_model, store=store)
+        assert "failed too" not in caplog.text  # one failure, told once (as the error)
     # one model call per window, all of its papers in it (a failed write of the first
     # window is seen once the second is embedded: windows overlap the writes before them)
     assert embeds == [order[:3], order[3:]]
@@ -363,6 +367,76 @@ def test_a_window_of_slices_is_embedded_at_once_and_written_slice_by_slice(
     # slices are written in order up to the failed one; those queued behind it are not
     assert writes == order[: failing + 1]
     assert set(PaperStore(settings).paper_hashes()) == set(order[:failing])
+
+
+def test_a_write_that_failed_while_the_next_window_was_chunked_stops_it_before_the_model(
+    settings: Settings, corpus: Path, embed_model: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    module = importlib.import_module("rag.store.ingest")
+    monkeypatch.setattr(module, "PAPERS_PER_WRITE", 1)
+    monkeypatch.setattr(module, "SLICES_PER_EMBED", 2)  # 6 papers: 3 windows of 2
+    order = [p.id for p in loaded(corpus)]
+    embeds: list[str] = []
+    real_embed, real_chunk = module._embed, module._nodes_for
+
+    def embed(nodes: list[Any], model: Any) -> None:
+        embeds.append(nodes[0].metadata["paper_id"])
+        real_embed(nodes, model)
+
+    def slow_chunking(papers: list[Paper], *args: Any) -> Any:
+        if papers[0].id == order[2]:
+            time.sleep(0.5)  # the first window's failed write is over by now
+        return real_chunk(papers, *args)
+
+    def upsert(papers: list[tuple[Paper, int]]) -> None:
+        raise OSError("disk full")
+
+    store = PaperStore(settings)
+    monkeypatch.setattr(module, "_embed", embed)
+    monkeypatch.setattr(module, "_nodes_for", slow_chunking)
+    monkeypatch.setattr(store, "upsert_papers", upsert)
+    with pytest.raises(Exception, match="disk full"):
+        ingest(settings, embed_model=embed_model, store=store)
+    assert embeds == [order[0]]  # the second window never reached the model
+
+
+def test_a_failing_model_with_a_window_of_writes_queued_logs_the_write_that_failed_once(
+    settings: Settings,
+    embed_model: Any,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    module = importlib.import_module("rag.store.ingest")
+    monkeypatch.setattr(module, "PAPERS_PER_WRITE", 1)
+    monkeypatch.setattr(module, "SLICES_PER_EMBED", 3)  # 6 papers: 2 windows of 3
+    embeds: list[int] = []
+    writes: list[str] = []
+    real_embed = module._embed
+
+    def embed(nodes: list[Any], model: Any) -> None:
+        embeds.append(len(nodes))
+        if len(embeds) == 2:
+            raise RuntimeError("model crashed")
+        real_embed(nodes, model)
+
+    store = PaperStore(settings)
+    real_upsert = store.upsert_papers
+
+    def upsert(papers: list[tuple[Paper, int]]) -> None:
+        writes.append(papers[0][0].id)
+        if len(writes) == 2:
+            time.sleep(0.3)  # still writing when the second window meets the model
+            raise OSError("disk full")
+        real_upsert(papers)
+
+    monkeypatch.setattr(module, "_embed", embed)
+    monkeypatch.setattr(store, "upsert_papers", upsert)
+    logged = caplog.at_level("WARNING", logger="rag.store.ingest")
+    with logged, pytest.raises(RuntimeError, match="model crashed"):  # what stopped it
+        ingest(settings, embed_model=embed_model, store=store)
+    assert caplog.text.count("failed too") == 1 and "disk full" in caplog.text
+    assert len(writes) == 2  # the third slice, queued behind the failure, was skipped
+    assert set(PaperStore(settings).paper_hashes()) == {writes[0]}
 
 
 # --- repair ---------------------------------------------------------------------------

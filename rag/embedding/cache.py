@@ -30,8 +30,8 @@ from rag.embedding.base import embed_dimension, token_counter
 
 log = logging.getLogger(__name__)
 # llama-index hands `_get_text_embeddings` at most `embed_batch_size` texts per call; the
-# wrapper wants whole slices (cache look-up in one query, length sorting across all misses)
-# and leaves real batching to the wrapped model.
+# wrapper wants whole calls (an ingest window: cache look-up in one query, length sorting
+# across all misses) and leaves real batching to the wrapped model.
 WHOLE_SLICE = 2048
 _SQLITE_VARS = 900  # stay under SQLite's host-parameter limit in IN (...) look-ups
 
