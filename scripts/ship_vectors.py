@@ -6,7 +6,8 @@ Run it again whenever the bundled corpus, the chunking or the embedding model ch
     HF_HUB_OFFLINE=1 .venv/bin/python scripts/ship_vectors.py [data/icml2024.jsonl ...]
 
 Default settings, not .env: the file must match what a newcomer's `make run` embeds.
-Chunks are embedded in ingest's own windows, so the vectors are the ones ingest computes.
+The ONNX runtime embeds each text alone, so a chunk's vector is the one ingest computes
+however the chunks are grouped; they go in ingest's own windows all the same.
 """
 
 from __future__ import annotations

@@ -369,23 +369,25 @@ def test_a_window_of_slices_is_embedded_at_once_and_written_slice_by_slice(
     assert set(PaperStore(settings).paper_hashes()) == set(order[:failing])
 
 
-def test_a_write_that_failed_while_the_next_window_was_chunked_stops_it_before_the_model(
+def test_a_write_that_failed_while_the_next_window_was_embedded_stops_it_there(
     settings: Settings, corpus: Path, embed_model: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """A window's slices are written while the next window is embedded; a failed write is
+    raised once that embed returns, before a third window is chunked or embedded."""
     module = importlib.import_module("rag.store.ingest")
     monkeypatch.setattr(module, "PAPERS_PER_WRITE", 1)
     monkeypatch.setattr(module, "SLICES_PER_EMBED", 2)  # 6 papers: 3 windows of 2
     order = [p.id for p in loaded(corpus)]
     embeds: list[str] = []
+    chunked: list[str] = []
     real_embed, real_chunk = module._embed, module._nodes_for
 
     def embed(nodes: list[Any], model: Any) -> None:
         embeds.append(nodes[0].metadata["paper_id"])
         real_embed(nodes, model)
 
-    def slow_chunking(papers: list[Paper], *args: Any) -> Any:
-        if papers[0].id == order[2]:
-            time.sleep(0.5)  # the first window's failed write is over by now
+    def chunking(papers: list[Paper], *args: Any) -> Any:
+        chunked.append(papers[0].id)
         return real_chunk(papers, *args)
 
     def upsert(papers: list[tuple[Paper, int]]) -> None:
@@ -393,11 +395,13 @@ def test_a_write_that_failed_while_the_next_window_was_chunked_stops_it_before_t
 
     store = PaperStore(settings)
     monkeypatch.setattr(module, "_embed", embed)
-    monkeypatch.setattr(module, "_nodes_for", slow_chunking)
+    monkeypatch.setattr(module, "_nodes_for", chunking)
     monkeypatch.setattr(store, "upsert_papers", upsert)
     with pytest.raises(Exception, match="disk full"):
         ingest(settings, embed_model=embed_model, store=store)
-    assert embeds == [order[0]]  # the second window never reached the model
+    assert embeds == [order[0], order[2]]  # the third window never reached the model
+    assert chunked == order[:4]  # nor the chunker
+    assert PaperStore(settings).paper_hashes() == {}
 
 
 def test_a_failing_model_with_a_window_of_writes_queued_logs_the_write_that_failed_once(

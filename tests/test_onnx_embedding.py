@@ -101,3 +101,17 @@ def test_batches_run_side_by_side_with_the_same_vectors(
     few = OnnxEmbedding(model_dir, path, threads=2, embed_batch_size=32)._encode(TEXTS[:3])
     assert sorted(size for _, size in runs) == [1, 2]  # split so both streams take part
     assert np.allclose(np.linalg.norm(few, axis=1), 1.0, atol=1e-5)
+
+
+def test_a_text_gets_its_own_vector_whatever_it_is_embedded_with(model_dir: Path) -> None:
+    """By default every text is run alone: int8 activations are scaled per run, so batched
+    with others a text's vector moved with its neighbours (and a query's, always run
+    alone, sat a little apart from the same text's stored vector)."""
+    path = export_onnx(model_dir, make_settings(Path("unused")).model_cache_dir)
+    model = OnnxEmbedding(model_dir, path, threads=2)
+    together = model._encode(TEXTS)
+    with_others = model._encode([TEXTS[2], "Another abstract, much longer: " * 20, TEXTS[0]])
+    assert np.array_equal(together[[2, 0]], with_others[[0, 2]])
+    for text, vector in zip(TEXTS, together, strict=True):
+        assert np.array_equal(model._encode([text])[0], vector)
+        assert np.array_equal(np.asarray(model.get_query_embedding(text), np.float32), vector)

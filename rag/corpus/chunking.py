@@ -6,7 +6,7 @@ abstract becomes several chunks; each chunk's embedded text starts with the titl
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from rag.text import split_sentences
@@ -40,11 +40,32 @@ def chunk_paper(
     paper: Paper, max_tokens: int, overlap: int, count_tokens: TokenCounter
 ) -> list[Chunk]:
     """Greedy packing of whole sentences; a sentence longer than the budget stands alone."""
-    sentences = split_sentences(paper.abstract) or [paper.abstract]
-    # One call for the title and the sentences: a tokenizer call costs ~0.6 ms of set-up
-    # (Rust thread pool), two per paper were ~3 s of a 2,610-paper ingest.
-    title_cost, *costs = count_tokens([paper.title, *sentences])
-    budget = max(16, max_tokens - title_cost)
+    return chunk_papers([paper], max_tokens, overlap, count_tokens)[0]
+
+
+def chunk_papers(
+    papers: Sequence[Paper], max_tokens: int, overlap: int, count_tokens: TokenCounter
+) -> list[list[Chunk]]:
+    """`chunk_paper` for each paper, with one tokenizer call for all their titles and
+    sentences: each call wakes the Rust tokenizer's thread pool, and while Chroma wrote the
+    previous slice on the other thread a call per paper cost ~4 ms, 11 s of a 2,610-paper
+    cold ingest (one call per 512 papers: under 1 s)."""
+    sentences = [split_sentences(p.abstract) or [p.abstract] for p in papers]
+    counts = count_tokens(
+        [text for p, s in zip(papers, sentences, strict=True) for text in (p.title, *s)]
+    )
+    out, start = [], 0
+    for paper, paper_sentences in zip(papers, sentences, strict=True):
+        end = start + 1 + len(paper_sentences)
+        title_cost, *costs = counts[start:end]
+        out.append(_pack(paper, paper_sentences, costs, max(16, max_tokens - title_cost), overlap))
+        start = end
+    return out
+
+
+def _pack(
+    paper: Paper, sentences: list[str], costs: list[int], budget: int, overlap: int
+) -> list[Chunk]:
     groups: list[list[int]] = []
     current: list[int] = []
     used = 0

@@ -97,10 +97,12 @@ def _onnx_embedding(settings: Settings, path: Path) -> tuple[BaseEmbedding, str]
         path, settings.model_cache_dir, quantize=settings.embed_runtime == "onnx-int8"
     )
     # The export's directory names the weights' fingerprint; size and mtime tell a
-    # re-export (another onnxruntime may quantise slightly differently) apart.
+    # re-export (another onnxruntime may quantise slightly differently) apart; "-alone":
+    # each text run by itself (OnnxEmbedding's default), so vectors cached while texts
+    # were batched (int8 activations scaled per batch) are not mixed in.
     stat = onnx_path.stat()
-    space = f"{onnx_path.parent.name}-{onnx_path.stem}-{stat.st_size}-{stat.st_mtime_ns}"
-    embedding = OnnxEmbedding(path, onnx_path, settings.embed_threads, settings.embed_batch_size)
+    space = f"{onnx_path.parent.name}-{onnx_path.stem}-{stat.st_size}-{stat.st_mtime_ns}-alone"
+    embedding = OnnxEmbedding(path, onnx_path, settings.embed_threads)
     return embedding, space
 
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from rag.corpus.chunking import chunk_paper, embed_text
+from rag.corpus.chunking import chunk_papers, embed_text
 from rag.corpus.records import LoadIssue, load_corpus
 from rag.errors import CorpusError
 from rag.settings import Settings
@@ -88,12 +88,14 @@ def _nodes_for(
 ) -> PaperNodes:
     from rag.embedding.base import token_counter
 
-    counter = token_counter(embed_model)
+    chunked = chunk_papers(
+        papers,
+        settings.chunk_max_tokens,
+        settings.chunk_overlap_sentences,
+        token_counter(embed_model),
+    )
     out = []
-    for paper in papers:
-        chunks = chunk_paper(
-            paper, settings.chunk_max_tokens, settings.chunk_overlap_sentences, counter
-        )
+    for paper, chunks in zip(papers, chunked, strict=True):
         phash = paper.content_hash()
         nodes = [chunk_node(c.id, c.text, paper, c.index, len(chunks), phash) for c in chunks]
         out.append((paper, nodes))
@@ -144,10 +146,6 @@ class _OrderedWriter:
             self._failed = True
             raise
 
-    def failed(self) -> bool:
-        """A queued write has already failed (checked without waiting)."""
-        return any(f.done() and f.exception() is not None for f in self._pending)
-
     def drain(self) -> int:
         """Wait for every queued slice; chunks written. The first failure is raised."""
         written = 0
@@ -186,15 +184,13 @@ def write_papers(
 ) -> int:
     """Chunk, embed and store papers in slices, each slice durable on its own.
 
-    A window of SLICES_PER_EMBED slices goes to the model in one call, which the ONNX
-    runtime sorts by length across the call (up to 2,048 texts): a batch padded 5.6 % of
-    its word pieces (9.4 % of the attention) sorted across 128 papers, 1.6 % across 512.
-    A cold ingest with every chunk embedded took 83.1 -> 76.4 s (medians of 3 alternating
-    runs) with 512-paper slices, which windows give while writes stay 128 papers each (a
+    A window of SLICES_PER_EMBED slices goes to the model in one call: the ONNX runtime
+    runs its texts longest first on every core, the torch runtime sorts them by length
+    across the call (less padding than within 128 papers). Writes stay 128 papers each (a
     failed or killed write costs less). A window's slices are written in order while the
     next window is embedded, each slice's paper records after its chunks; a failed write
-    stops the ingest there (seen before the next window is embedded if it has failed by
-    then), and what was written stays (the next run repairs or resumes)."""
+    stops the ingest when that embed returns, and what was written stays (the next run
+    repairs or resumes)."""
     if progress:
         progress(0, len(papers))  # start the clock before the first (slow) window
     total, done = len(papers), 0
@@ -208,18 +204,27 @@ def write_papers(
             progress(done, total)
         return len(nodes)
 
+    def chunked(window: list[Sequence[Paper]]) -> list[PaperNodes]:
+        return [_nodes_for(part, settings, embed_model) for part in window]
+
     written = 0
     writer = _OrderedWriter(write)
+    windows = embed_windows(papers)
+    window = next(windows, [])
+    batches = chunked(window)
     try:
-        for window in embed_windows(papers):
-            batches = [_nodes_for(part, settings, embed_model) for part in window]
-            if writer.failed():  # raise it now rather than after embedding another window
-                writer.drain()
+        while window:
             _embed([n for batch in batches for _, nodes in batch for n in nodes], embed_model)
             written += writer.drain()  # the previous window is in before this one goes
+            # The next window is chunked while no write runs: chunking is Python and the
+            # Rust tokenizer, and beside a Chroma write on the other thread it ran ~5x
+            # slower (the two took turns with the GIL), 9.5 s of a 2,610-paper ingest.
+            following = next(windows, [])
+            following_batches = chunked(following)
             for part, batch in zip(window, batches, strict=True):
                 done += len(part)
                 writer.submit(batch, done)
+            window, batches = following, following_batches
         written += writer.drain()
     finally:
         writer.close()
