@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 from rag.corpus.chunking import chunk_paper
@@ -562,3 +563,45 @@ def test_ingest_into_a_chroma_server(
     store = PaperStore(settings)
     assert_consistent(store, loaded(corpus), settings, token_counter(embed_model))
     assert not (tmp_path / "data" / "chroma").exists()  # nothing embedded on disk
+
+
+def test_an_ingest_of_several_windows_embeds_in_a_worker_process_with_the_same_vectors(
+    settings: Settings,
+    corpus: Path,
+    embed_model: Any,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The windows after the first go to the ONNX worker process (an embedded Chroma
+    write holds the GIL, so in-process runs stopped for every write); the stored vectors
+    are the ones this process's model gives, and the worker is gone after the ingest."""
+    from rag.embedding import onnx_runtime
+    from rag.embedding.cache import CachedEmbedding, EmbeddingCache
+    from rag.embedding.onnx_worker import EncoderProcess
+
+    module = importlib.import_module("rag.store.ingest")
+    monkeypatch.setattr(module, "PAPERS_PER_WRITE", 1)
+    monkeypatch.setattr(module, "SLICES_PER_EMBED", 2)  # 6 papers: 3 windows of 2
+    monkeypatch.setattr(onnx_runtime, "BULK_TEXTS", 1)
+    workers: list[EncoderProcess] = []
+    real_init = EncoderProcess.__init__
+
+    def started(self: EncoderProcess, *args: Any) -> None:
+        real_init(self, *args)
+        workers.append(self)
+
+    monkeypatch.setattr(EncoderProcess, "__init__", started)
+    onnx = embed_model.inner  # a cache of its own: every chunk reaches the model
+    model = CachedEmbedding(onnx, EmbeddingCache(tmp_path / "vectors", "worker-test"))
+    ingest(settings, embed_model=model)
+    assert len(workers) == 1 and workers[0]._proc.returncode == 0
+    store = PaperStore(settings)
+    assert_consistent(store, loaded(corpus), settings, token_counter(embed_model))
+    stored = store.chunks.get(include=["embeddings", "documents", "metadatas"])  # type: ignore[list-item]
+    texts = [
+        f"{m['title']}\n{d}" for d, m in zip(stored["documents"], stored["metadatas"], strict=True)
+    ]
+    # Chroma keeps a vector to within float32 rounding (cosine space: normalised again);
+    # the worker's vectors equal this process's exactly (tests/test_onnx_embedding.py).
+    vectors = np.asarray(stored["embeddings"], np.float32)
+    assert np.allclose(vectors, onnx._encode(texts), rtol=0, atol=1e-6)

@@ -13,7 +13,9 @@ import numpy as np
 import onnx
 import pytest
 
+from rag.embedding import onnx_runtime
 from rag.embedding.factory import resolve_local_model_path
+from rag.embedding.onnx_encoder import OnnxEncoder
 from rag.embedding.onnx_runtime import OnnxEmbedding, export_onnx
 from tests.support.settings import make_settings
 
@@ -87,13 +89,13 @@ def test_batches_run_side_by_side_with_the_same_vectors(
     alone = OnnxEmbedding(model_dir, path, threads=1, embed_batch_size=2)
     paired = OnnxEmbedding(model_dir, path, threads=2, embed_batch_size=2)
     runs: list[tuple[str, int]] = []
-    real_run = OnnxEmbedding._run
+    real_run = OnnxEncoder.run
 
-    def run(self: OnnxEmbedding, encodings: list[Any]) -> np.ndarray:
+    def run(self: OnnxEncoder, encodings: list[Any]) -> np.ndarray:
         runs.append((threading.current_thread().name, len(encodings)))
         return real_run(self, encodings)
 
-    monkeypatch.setattr(OnnxEmbedding, "_run", run)
+    monkeypatch.setattr(OnnxEncoder, "run", run)
     assert np.array_equal(alone._encode(TEXTS), paired._encode(TEXTS))  # the same batches
     assert {name for name, _ in runs[:3]} == {threading.current_thread().name}
     assert all(name.startswith("onnx-run") for name, _ in runs[3:]) and len(runs) == 6
@@ -115,3 +117,54 @@ def test_a_text_gets_its_own_vector_whatever_it_is_embedded_with(model_dir: Path
     for text, vector in zip(TEXTS, together, strict=True):
         assert np.array_equal(model._encode([text])[0], vector)
         assert np.array_equal(np.asarray(model.get_query_embedding(text), np.float32), vector)
+
+
+def test_a_bulk_embeds_in_a_worker_process_with_the_same_vectors(
+    model_dir: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Inside `bulk()` large inputs after the first go to a child process (an embedded
+    Chroma write holds this process's GIL); its vectors are this process's to the bit, the
+    child ends with the bulk, and a child that died is replaced by this process's model."""
+    monkeypatch.setattr(onnx_runtime, "BULK_TEXTS", 3)
+    model = OnnxEmbedding(
+        model_dir, export_onnx(model_dir, make_settings(Path("unused")).model_cache_dir)
+    )
+    here = model._encode(TEXTS)
+    encoded_here: list[int] = []
+    real_encode = OnnxEncoder.encode
+
+    def encode(self: OnnxEncoder, texts: list[str]) -> np.ndarray:
+        encoded_here.append(len(texts))
+        return real_encode(self, texts)
+
+    monkeypatch.setattr(OnnxEncoder, "encode", encode)
+    with model.bulk():
+        assert np.array_equal(model._encode(TEXTS), here)  # the first: here, the worker starts
+        worker = model._worker
+        assert worker is not None and encoded_here == [len(TEXTS)]
+        assert np.array_equal(model._encode(TEXTS[::-1]), here[::-1])  # the worker's
+        assert np.array_equal(model._encode(TEXTS[:2]), here[:2])  # small: here
+        assert encoded_here == [len(TEXTS), 2]
+        worker._proc.kill()
+        worker._proc.wait()
+        with caplog.at_level("WARNING", logger="rag.embedding.onnx_runtime"):
+            assert np.array_equal(model._encode(TEXTS), here)  # here again, logged
+        assert "went away" in caplog.text and encoded_here == [len(TEXTS), 2, len(TEXTS)]
+        model._encode(TEXTS)
+        assert len(encoded_here) == 4  # no second worker in this bulk
+    assert model._worker is None and worker._proc.returncode is not None
+
+
+def test_the_worker_process_ends_when_the_bulk_does(
+    model_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(onnx_runtime, "BULK_TEXTS", 3)
+    model = OnnxEmbedding(
+        model_dir, export_onnx(model_dir, make_settings(Path("unused")).model_cache_dir)
+    )
+    with model.bulk():
+        model._encode(TEXTS)
+        model._encode(TEXTS)
+        worker = model._worker
+        assert worker is not None and worker._proc.poll() is None  # alive, answering
+    assert worker._proc.returncode == 0  # its stdin closed: it exited by itself

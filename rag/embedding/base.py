@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from llama_index.core.base.embeddings.base import BaseEmbedding
@@ -15,6 +17,19 @@ def token_counter(embed_model: BaseEmbedding) -> TokenCounter:
     approximation for models that keep their tokenizer to themselves (OpenAI)."""
     counter = getattr(embed_model, "count_tokens", None)
     return counter if callable(counter) else approximate_token_counts
+
+
+@contextmanager
+def bulk_embedding(embed_model: BaseEmbedding) -> Iterator[None]:
+    """A bulk of embedding calls (an ingest): a model that can (the ONNX runtime) embeds large
+    inputs in a worker process meanwhile; others, and a model behind the cache, as before."""
+    model = getattr(embed_model, "inner", embed_model)
+    bulk = getattr(model, "bulk", None)
+    if not callable(bulk):
+        yield
+        return
+    with bulk():
+        yield
 
 
 def embed_dimension(embed_model: BaseEmbedding) -> int:

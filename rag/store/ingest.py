@@ -252,13 +252,14 @@ def _embed_and_write(
     embed_model: BaseEmbedding,
     progress: ProgressFn | None,
 ) -> int:
-    from rag.embedding.base import embed_dimension
+    from rag.embedding.base import bulk_embedding, embed_dimension
 
     dim = embed_dimension(embed_model)
     store.check_model(settings.embedding_id(), dim)
     if store.recorded_model() is None:
         store.record_model(settings.embedding_id(), dim)
-    return write_papers(store, todo, settings, embed_model, progress)
+    with bulk_embedding(embed_model):
+        return write_papers(store, todo, settings, embed_model, progress)
 
 
 def ingest(
