@@ -605,3 +605,38 @@ def test_an_ingest_of_several_windows_embeds_in_a_worker_process_with_the_same_v
     # the worker's vectors equal this process's exactly (tests/test_onnx_embedding.py).
     vectors = np.asarray(stored["embeddings"], np.float32)
     assert np.allclose(vectors, onnx._encode(texts), rtol=0, atol=1e-6)
+
+
+def test_the_lexical_index_fed_while_writing_equals_one_synced_from_the_store(
+    settings: Settings, corpus: Path, embed_model: Any, tmp_path: Path
+) -> None:
+    """Ingest puts each written slice into the lexical index on the writer thread; the
+    sync after the commit then reads nothing back. What it put there must be what a sync
+    reads from Chroma: the same chunk rows, paper records, hashes and search results."""
+    from rag.store import lexical_reads
+    from rag.store.lexical import LexicalIndex, index_dir
+
+    read_back: list[int] = []
+    real_chunks_of = lexical_reads.chunks_of
+
+    def counting(*args: Any) -> Any:
+        for batch in real_chunks_of(*args):
+            read_back.append(len(batch))
+            yield batch
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(lexical_reads, "chunks_of", counting)
+        ingest(settings, embed_model=embed_model)
+    assert read_back == []  # nothing read back: every paper was fed while written
+    store = PaperStore(settings)
+    fed = LexicalIndex(index_dir(settings))
+    synced = LexicalIndex(tmp_path / "synced")
+    synced.sync(store)
+    papers = loaded(corpus)
+    chunk_ids = [c.id for c in store.chunk_records()]
+    assert fed.chunk_rows(chunk_ids) == synced.chunk_rows(chunk_ids) != {}
+    assert fed.paper_hashes() == synced.paper_hashes()
+    assert [fed.papers()[p.id] for p in papers] == [synced.papers()[p.id] for p in papers]
+    for query in ("feedback alignment", "graph transformers", papers[3].title):
+        assert fed.search(query, 5) == synced.search(query, 5)
+    assert fed.synced_generation() == store.generation()

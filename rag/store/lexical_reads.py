@@ -69,6 +69,23 @@ def with_records(
     return kept, {pid: records[pid][1] for pid, _, _ in kept}
 
 
+def written_entry(paper: Paper, chunks: Sequence[Any]) -> tuple[PaperChunks, Paper]:
+    """A paper ingest has just written (its chunk nodes, in order) as a sync would read it
+    back from Chroma: the chunks' text and citing metadata, and the paper's record."""
+    from rag.store.nodes import paper_from_record, paper_metadata
+
+    rows = [
+        (
+            node.node_id,
+            node.text,
+            _meta({k: "" if v is None else v for k, v in node.metadata.items()}),
+        )
+        for node in chunks
+    ]
+    record = paper_from_record(paper.id, paper.abstract, paper_metadata(paper, len(chunks)))
+    return (paper.id, paper.content_hash(), rows), record
+
+
 def _paper_entry(
     pid: str, phash: str, chunks: list[tuple[int, str, str, dict]]
 ) -> tuple[str, str, list[tuple[str, str, dict]]]:
