@@ -640,3 +640,25 @@ def test_the_lexical_index_fed_while_writing_equals_one_synced_from_the_store(
     for query in ("feedback alignment", "graph transformers", papers[3].title):
         assert fed.search(query, 5) == synced.search(query, 5)
     assert fed.synced_generation() == store.generation()
+
+
+def test_an_ingest_of_one_window_starts_no_worker_process(
+    settings: Settings, embed_model: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No write overlaps the model in a single window: a worker would cost a process start
+    for nothing."""
+    from rag.embedding import onnx_runtime
+    from rag.embedding.cache import CachedEmbedding, EmbeddingCache
+    from rag.embedding.onnx_worker import EncoderProcess
+
+    module = importlib.import_module("rag.store.ingest")
+    monkeypatch.setattr(module, "PAPERS_PER_WRITE", 1)
+    monkeypatch.setattr(module, "SLICES_PER_EMBED", 6)  # 6 papers: one window
+    monkeypatch.setattr(onnx_runtime, "BULK_TEXTS", 1)
+
+    def no_worker(self: EncoderProcess, *args: Any) -> None:
+        raise AssertionError("a worker process was started")
+
+    monkeypatch.setattr(EncoderProcess, "__init__", no_worker)
+    model = CachedEmbedding(embed_model.inner, EmbeddingCache(tmp_path / "vectors", "one"))
+    assert ingest(settings, embed_model=model).embedded_chunks > 0

@@ -4,7 +4,9 @@ length-sorted batches."""
 
 from __future__ import annotations
 
+import signal
 import threading
+import time
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -17,6 +19,7 @@ from rag.embedding import onnx_runtime
 from rag.embedding.factory import resolve_local_model_path
 from rag.embedding.onnx_encoder import OnnxEncoder
 from rag.embedding.onnx_runtime import OnnxEmbedding, export_onnx
+from rag.embedding.onnx_worker import EncoderProcess
 from tests.support.settings import make_settings
 
 TEXTS = [
@@ -168,3 +171,27 @@ def test_the_worker_process_ends_when_the_bulk_does(
         worker = model._worker
         assert worker is not None and worker._proc.poll() is None  # alive, answering
     assert worker._proc.returncode == 0  # its stdin closed: it exited by itself
+
+
+def test_a_worker_interrupted_mid_answer_is_ended_at_once(model_dir: Path) -> None:
+    """Ctrl-C while the worker embeds a window: its answer would fill a pipe nobody reads,
+    so closing it must not wait for it to finish (seconds of work) but end it."""
+    path = export_onnx(model_dir, make_settings(Path("unused")).model_cache_dir)
+    worker = EncoderProcess(model_dir, path, 1)
+    long_work = [TEXTS[2]] * 3_000  # a minute of embedding on one stream
+
+    def interrupt(*_: Any) -> None:
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGALRM, interrupt)
+    try:
+        signal.setitimer(signal.ITIMER_REAL, 2.0)
+        with pytest.raises(KeyboardInterrupt):
+            worker.encode(long_work)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+    started = time.monotonic()
+    worker.close()
+    assert time.monotonic() - started < 3.0
+    assert worker._proc.returncode == -signal.SIGKILL

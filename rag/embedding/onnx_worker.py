@@ -69,21 +69,28 @@ class EncoderProcess:
             stdout=subprocess.PIPE,
             env=env,
         )
+        self._busy = False
 
     def encode(self, texts: list[str]) -> np.ndarray:
         stdin, stdout = self._proc.stdin, self._proc.stdout
         assert stdin is not None and stdout is not None
+        self._busy = True  # until the answer is read (a Ctrl-C in between leaves it set)
         try:
             _send(stdin, texts)
             status, payload = _receive(stdout)
         except (OSError, EOFError, pickle.UnpicklingError) as exc:
             raise WorkerError(f"the embedding worker went away ({exc!r})") from exc
+        self._busy = False
         if status != "ok":
             raise WorkerError(f"the embedding worker failed: {payload}")
         return np.asarray(payload, dtype=np.float32)
 
     def close(self) -> None:
-        """End the child (it exits when its stdin closes); kill it if it does not."""
+        """End the child (it exits when its stdin closes); kill it if it does not, or at
+        once if it was still working for a caller that stopped waiting (interrupted: its
+        answer would fill the pipe nobody reads)."""
+        if self._busy:
+            self._proc.kill()
         try:
             if self._proc.stdin is not None:
                 self._proc.stdin.close()

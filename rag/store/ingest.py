@@ -13,6 +13,7 @@ import time
 from collections import Counter, deque
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -267,8 +268,10 @@ def _embed_and_write(
         store.record_model(settings.embedding_id(), dim)
     # Synced first (a `--rebuild` or another model starts it afresh), then fed as slices land.
     lexical = open_index(settings, store)
+    # A worker process pays only when writes overlap the model: from the second window on.
+    several_windows = len(todo) > PAPERS_PER_WRITE * SLICES_PER_EMBED
     try:
-        with bulk_embedding(embed_model):
+        with bulk_embedding(embed_model) if several_windows else nullcontext():
             return write_papers(store, todo, settings, embed_model, progress, lexical)
     finally:
         lexical.close()
