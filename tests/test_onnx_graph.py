@@ -12,8 +12,9 @@ import numpy as np
 import pytest
 
 from rag.embedding.factory import resolve_local_model_path
+from rag.embedding.onnx_encoder import MAX_LENGTH
 from rag.embedding.onnx_graph import write_bert_onnx
-from rag.embedding.onnx_runtime import MAX_LENGTH, OnnxEmbedding, _quantize_int8
+from rag.embedding.onnx_runtime import OnnxEmbedding, _quantize_int8
 from tests.support.fresh import fresh_python
 
 pytestmark = pytest.mark.slow

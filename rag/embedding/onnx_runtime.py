@@ -25,7 +25,6 @@ from llama_index.core.base.embeddings.base import BaseEmbedding
 from pydantic import PrivateAttr
 
 from rag.embedding.lru import LRUCache, query_cache
-from rag.embedding.onnx_encoder import MAX_LENGTH as MAX_LENGTH  # the tests' import
 from rag.embedding.onnx_encoder import SINGLE_TEXT_RUNS, OnnxEncoder, encode_batch
 from rag.embedding.onnx_worker import EncoderProcess, WorkerError
 
@@ -132,7 +131,7 @@ class OnnxEmbedding(BaseEmbedding):
     """A llama-index embedding backed by an ONNX Runtime session (mean pooling, L2 norm)."""
 
     _encoder: OnnxEncoder = PrivateAttr()
-    _counter: Any = PrivateAttr()
+    _counter: Callable[[list[str]], list[int]] = PrivateAttr()
     _query_cache: LRUCache[str, list[float]] = PrivateAttr(default_factory=query_cache)
     _worker_args: tuple[Path, Path, int] = PrivateAttr()
     _bulk: bool = PrivateAttr(default=False)
@@ -152,7 +151,7 @@ class OnnxEmbedding(BaseEmbedding):
         super().__init__(model_name=str(model_dir), embed_batch_size=WHOLE_INPUT)
         self._encoder = OnnxEncoder(model_dir, onnx_path, threads, embed_batch_size)
         self._worker_args = (model_dir, onnx_path, self._encoder.streams)
-        self._counter = word_piece_tokenizer(model_dir)
+        self._counter = word_piece_counter(model_dir)
 
     @classmethod
     def class_name(cls) -> str:
@@ -165,7 +164,7 @@ class OnnxEmbedding(BaseEmbedding):
     def count_tokens(self, texts: list[str]) -> list[int]:
         # A second, untruncated tokenizer: chunking must see what would be cut, and toggling
         # truncation on the shared one would race with embedding on another thread.
-        return [len(e.ids) for e in encode_batch(self._counter, texts)]
+        return self._counter(texts)
 
     @property
     def dimension(self) -> int:

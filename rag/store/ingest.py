@@ -206,8 +206,8 @@ def write_papers(
         store.add_chunk_nodes(nodes)
         store.upsert_papers([(paper, len(paper_nodes)) for paper, paper_nodes in batch])
         if lexical is not None:  # what the sync after the commit would read back
-            written = [written_entry(paper, paper_nodes) for paper, paper_nodes in batch]
-            lexical.replace_papers([], [e for e, _ in written], {r.id: r for _, r in written})
+            entries = [written_entry(paper, paper_nodes) for paper, paper_nodes in batch]
+            lexical.replace_papers([], [e for e, _ in entries], {r.id: r for _, r in entries})
         if progress:
             progress(done, total)
         return len(nodes)

@@ -82,8 +82,9 @@ def written_entry(paper: Paper, chunks: Sequence[Any]) -> tuple[PaperChunks, Pap
         )
         for node in chunks
     ]
-    record = paper_from_record(paper.id, paper.abstract, paper_metadata(paper, len(chunks)))
-    return (paper.id, paper.content_hash(), rows), record
+    written = paper_metadata(paper, len(chunks))  # the record upsert_papers wrote
+    record = paper_from_record(paper.id, paper.abstract, written)
+    return (paper.id, str(written["hash"]), rows), record
 
 
 def _paper_entry(
