@@ -10,7 +10,6 @@ same check runs on the extractive writer's choice and on an LLM's answer.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Literal
@@ -64,6 +63,13 @@ _NAMEABLE = (
     r"architectures?|baselines?|jurisdictions?|countries|simulators?|librar(?:y|ies)|"
     r"families|model\s+families|robots?|suites?|corpora|corpus|competitions?|tools?)"
 )
+# Words of a sentence that reports what a method was run on or against.
+_EVALUATED = frozenset(
+    content_terms(
+        "evaluate experiments benchmark dataset outperforms surpasses beats compared baseline "
+        "tested"
+    )
+)
 _WHICH_NAME = re.compile(rf"\b(?:which|what)\s+((?:[\w-]+\s+){{0,3}}?{_NAMEABLE})\b", re.I)
 # Where the thing counted ends: "how many expert demonstrations | per task does …".
 _NP_END = re.compile(
@@ -104,15 +110,11 @@ def is_quantity(token: str) -> bool:
 
 # A name: an acronym, a CamelCase or hyphenated capitalised word, or a capitalised word
 # inside a sentence ("on the Lean proof assistant", "LLaMA-2", "ServiceNow", "ImageNet").
-_NAME = re.compile(
+NAME = re.compile(
     r"(?<![\w-])(?:[A-Z][A-Za-z0-9]*[A-Z0-9][\w-]*|[A-Z][a-z]+[A-Z][\w-]*|"
     r"[A-Za-z]+-\d[\w-]*|(?<=[a-z,;:(] )[A-Z][a-z]{2,})"
 )
 NUMBER_WINDOW = 5  # words between a quantity and the thing it counts
-# A name the corpus hardly uses points at one paper; a word that rare, absent from the
-# paper, is a premise the paper does not share. Set on the hard dev questions.
-RARE_NAME_DOCS = 5
-RARE_WORD_DOCS = 2
 SENTENCE_WINDOW = 12  # "how much faster …": a quantity anywhere near the part's words
 
 
@@ -159,6 +161,8 @@ def classify(text: str, context: frozenset[str] = frozenset()) -> QuestionPart:
     if unit:  # "… cost in US dollars": the unit must stand by a quantity
         return QuestionPart(text, "number", frozenset(content_terms(unit.group(1))), focus, 2)
     measure = _WHAT_MEASURE.search(text)
+    if measure and _names_a_thing(text[measure.end() :]):
+        measure = None  # "what score function", "what cost function": a thing, not a number
     if measure and _GENERIC_MEASURE.fullmatch(measure.group(1)):
         # "What fraction of the model is recovered": "97% of the secret model".
         return QuestionPart(text, "number", focus, focus, window=SENTENCE_WINDOW)
@@ -170,6 +174,23 @@ def classify(text: str, context: frozenset[str] = frozenset()) -> QuestionPart:
     if named:
         return QuestionPart(text, "name", frozenset(content_terms(named.group(1))), focus)
     return QuestionPart(text, "other", focus, focus)
+
+
+_NEXT_WORD = re.compile(r"^[\s-]*([A-Za-z][\w-]*)")
+_MEASURE_WORD = re.compile(rf"^{_MEASURES}$", re.I)
+
+
+def _names_a_thing(rest: str) -> bool:
+    """Whether a measure word is a modifier of the noun after it ("score function",
+    "cost matrix", "rate schedule"): the question asks for that thing, not a quantity."""
+    following = _NEXT_WORD.match(rest)
+    if following is None:
+        return False
+    word = following.group(1)
+    return not (_NP_END.fullmatch(word) or _MEASURE_WORD.match(word) or word.lower() in _AUX)
+
+
+_AUX = frozenset("and or but than the a an of as".split())
 
 
 def question_parts(question: str) -> list[QuestionPart]:
@@ -188,7 +209,7 @@ def question_parts(question: str) -> list[QuestionPart]:
     return [classify(p, context) for p in pieces] or [classify(question, context)]
 
 
-def _matches(stem: str, terms: frozenset[str]) -> bool:
+def stems_match(stem: str, terms: frozenset[str]) -> bool:
     # Stems of one word family differ ("accur" / "accuraci", "fast" / "faster").
     return any(
         stem == t or (min(len(stem), len(t)) >= 4 and (stem.startswith(t) or t.startswith(stem)))
@@ -209,11 +230,13 @@ def _has_number_near(sentence: str, terms: frozenset[str], window: int) -> bool:
     stems, numbers = _read(sentence)
     if not numbers:
         return False
-    near = [i for i, words in enumerate(stems) if any(_matches(s, terms) for s in words)]
+    near = [i for i, words in enumerate(stems) if any(stems_match(s, terms) for s in words)]
     return any(abs(i - j) <= window for i in near for j in numbers)
 
 
-def supplies(part: QuestionPart, sentence: str, question: str, name_terms: frozenset[str]) -> bool:
+def supplies(
+    part: QuestionPart, sentence: str, question: str, name_terms: frozenset[str], title: str = ""
+) -> bool:
     """Whether `sentence` gives the kind of answer `part` asks for, about its subject.
 
     A number part needs a quantity near the thing counted (or, for "by how much", in a
@@ -228,10 +251,24 @@ def supplies(part: QuestionPart, sentence: str, question: str, name_terms: froze
     if part.kind == "number":
         return _has_number_near(sentence, about, part.window)
     words = content_terms(sentence)
-    if not any(_matches(w, about | (part.focus - name_terms)) for w in words):
+    # "which base language model": "LLaMA-2 7B model" names it even though the paper's own
+    # title says "language model"; "which datasets": "on ImageNet and COCO" names them.
+    if not any(stems_match(w, part.target | (part.focus - name_terms) | _EVALUATED) for w in words):
         return False
     asked = question.lower()
-    return any(name.lower() not in asked for name in _NAME.findall(sentence))
+    # A name the question does not hold, and not the paper's own parts ("NF" and "DAE" in
+    # a paper titled "… Denoising AutoEncoder and Normalizing Flow …").
+    return any(
+        name.lower() not in asked and not _own_name(name, title) for name in NAME.findall(sentence)
+    )
+
+
+def _own_name(name: str, title: str) -> bool:
+    """A name that is the paper's own or a part of it: in its title, as initials of title
+    words ("NF" for Normalizing Flow) or as a variant of a title name ("Medusa-1")."""
+    base = folded(re.split(r"[-\d]", name, maxsplit=1)[0]) or folded(name)
+    spelled = folded(title)
+    return folded(name).rstrip("s") in initials(title) or (len(base) >= 3 and base in spelled)
 
 
 @dataclass
@@ -263,7 +300,8 @@ def check_abstract(
         if part.kind == "other":
             continue
         found = next(
-            (i for i, s in enumerate(sentences) if supplies(part, s, question, name_terms)), None
+            (i for i, s in enumerate(sentences) if supplies(part, s, question, name_terms, title)),
+            None,
         )
         if found is None:
             missing.append(part)
@@ -282,60 +320,15 @@ def answer_supplies(question: str, parts: list[QuestionPart], answer: str) -> li
     ]
 
 
-def _folded(text: str) -> str:
+def folded(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "", text.lower())
 
 
-def _initials(text: str) -> set[str]:
+def initials(text: str) -> set[str]:
     """Initials of every run of 2–5 consecutive words ("large language model" -> "llm")."""
-    words = re.findall(r"[a-z0-9]+", text.lower().replace("-", " "))
+    spaced = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", text)  # "AutoEncoder": two initials
+    words = re.findall(r"[a-z0-9]+", spaced.lower().replace("-", " "))
     out: set[str] = set()
     for size in range(2, 6):
         out.update("".join(w[0] for w in words[i : i + size]) for i in range(len(words) - size + 1))
     return out
-
-
-def names_the_paper(
-    question: str, title: str, abstract: str, doc_freq: Callable[[str], int]
-) -> bool:
-    """Whether the question refers to this paper by a name: its title, or a name (an
-    acronym or coined word) that the paper writes and the corpus hardly uses."""
-    head = _folded(title.split(":")[0])
-    if len(head) >= 4 and head in _folded(question):
-        return True
-    text = f"{title} {abstract}"
-    return any(
-        _folded(name) in _folded(text) and doc_freq(name) <= RARE_NAME_DOCS
-        for name in _NAME.findall(question)
-    )
-
-
-def unmentioned(
-    question: str, title: str, abstract: str, doc_freq: Callable[[str], int]
-) -> list[str]:
-    """The question's names and rare words that the paper's title and abstract never use:
-    a premise the paper does not share ("SNAP-DDM on *turbulent combustion*")."""
-    text = f"{title} {abstract}"
-    folded, initials = _folded(text), _initials(text)
-    stems = set(content_terms(text))
-    absent: list[str] = []
-    for name in dict.fromkeys(_NAME.findall(question)):
-        key = _folded(name)
-        acronym = key.rstrip("s") if len(key.rstrip("s")) >= 3 else ""  # "uc": any 2 words
-        if key in folded or acronym in initials or (acronym and acronym in folded):
-            continue
-        absent.append(name)
-    for word in re.findall(r"[A-Za-z][A-Za-z-]{5,}", question):
-        stem = next(iter(content_terms(word)), "")
-        if not stem or word in absent or stem in stems or doc_freq(word) > RARE_WORD_DOCS:
-            continue
-        if _folded(word) in folded or _american(stem) in {_american(s) for s in stems}:
-            continue
-        if not any(_matches(stem, frozenset([s])) for s in stems if len(s) >= 5):
-            absent.append(word)
-    return absent
-
-
-def _american(stem: str) -> str:
-    # "specialised" and "specialized" are one word.
-    return re.sub(r"is(?=e|ed|ing|at)|is$", "iz", stem)

@@ -19,14 +19,8 @@ from itertools import pairwise
 import numpy as np
 from llama_index.core.base.embeddings.base import BaseEmbedding
 
-from rag.answer.asked import (
-    Gaps,
-    QuestionPart,
-    check_abstract,
-    names_the_paper,
-    question_parts,
-    unmentioned,
-)
+from rag.answer.asked import Gaps, QuestionPart, check_abstract, question_parts
+from rag.answer.premises import RARE_NAME_DOCS, names_the_paper, unmentioned
 from rag.embedding.lru import LRUCache
 from rag.store.paper_terms import paper_words
 from rag.text import content_terms, split_sentences
@@ -242,7 +236,16 @@ class EvidenceScorer:
         found = check_abstract(question, evidence.parts, paper.abstract, paper.title, source)
         doc_freq = self.stats.doc_freq
         if names_the_paper(question, paper.title, paper.abstract, doc_freq):
-            found.unmentioned = unmentioned(question, paper.title, paper.abstract, doc_freq)
+            absent = unmentioned(question, paper.title, paper.abstract, doc_freq)
+            # A name another retrieved paper writes is that paper's ("How do CTAN and
+            # PATH-WL differ?"), not a premise the first one lacks.
+            others = [s.paper for n, s in enumerate(sources, start=1) if n != source]
+            found.unmentioned = [
+                word
+                for word in absent
+                if doc_freq(word) > RARE_NAME_DOCS
+                or all(unmentioned(word, p.title, p.abstract, doc_freq) for p in others)
+            ]
             return found
         # Not asked of one named paper: a part another retrieved paper supplies is answered.
         others = [s.paper for n, s in enumerate(sources, start=1) if n != source][:2]

@@ -4,14 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from rag.answer.asked import (
-    answer_supplies,
-    check_abstract,
-    is_quantity,
-    names_the_paper,
-    question_parts,
-    unmentioned,
-)
+from rag.answer.asked import answer_supplies, check_abstract, is_quantity, question_parts
+from rag.answer.premises import names_the_paper, unmentioned
 
 MEDUSA_TITLE = "Medusa: Simple LLM Inference Acceleration Framework with Multiple Decoding Heads"
 MEDUSA = (
@@ -143,3 +137,51 @@ def test_long_blank_runs_split_in_linear_time() -> None:
     parts = question_parts("How many tasks" + " " * 20_000 + "and which platform?")
     assert time.perf_counter() - started < 1.0
     assert [p.kind for p in parts] == ["number", "name"]
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "In which ICML paper is WorkArena introduced, and how many tasks does it have?",
+        "Has anyone built a benchmark like WorkArena for the 2024 conference?",
+        "What did the authors of WorkArena build, according to the abstract?",
+    ],
+)
+def test_words_about_the_corpus_itself_are_never_premises(question: str) -> None:
+    # every paper here is an ICML 2024 paper with an abstract and authors
+    assert unmentioned(question, WORKARENA_TITLE, WORKARENA, rare) == []
+
+
+@pytest.mark.parametrize(
+    ("question", "kind"),
+    [
+        ("What score function does the sampler learn?", "other"),
+        ("What cost function is being minimized, and over which variables?", "other"),
+        ("What FID does the sampler reach?", "number"),
+        ("What rate of convergence does the method prove?", "number"),
+        ("What learning rate schedule is used?", "other"),
+    ],
+)
+def test_a_measure_word_before_a_noun_asks_for_that_thing(question: str, kind: str) -> None:
+    assert question_parts(question)[0].kind == kind
+
+
+def test_datasets_are_supplied_by_their_names_without_the_word() -> None:
+    title = "RL-CFR: Improving Action Abstraction with Reinforcement Learning"
+    abstract = (
+        "We introduce RL-CFR, a novel reinforcement learning approach. In experiments on "
+        "Heads-up No-limit Texas Hold'em, RL-CFR outperforms ReBeL's replication and Slumbot."
+    )
+    question = "Which baselines does RL-CFR beat?"
+    assert not check_abstract(question, question_parts(question), abstract, title, 1).missing
+
+
+def test_the_papers_own_parts_do_not_name_what_was_asked() -> None:
+    title = "DFlow: Combining Denoising AutoEncoder and Normalizing Flow for Waveforms"
+    abstract = (
+        "DFlow integrates NF and DAE, improving performance compared to standard NF models. "
+        "It achieves the highest MOS on commonly used benchmarks."
+    )
+    question = "What MOS does DFlow reach, and on which datasets was it measured?"
+    gaps = check_abstract(question, question_parts(question), abstract, title, 1)
+    assert gaps.descriptions == ["what MOS does DFlow reach", "on which datasets was it measured"]

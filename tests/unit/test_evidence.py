@@ -102,3 +102,24 @@ def test_a_question_of_frame_words_only_names_no_topic() -> None:
 
     assert set(content_terms("What does the paper contribute?")) <= FRAME_TERMS
     assert set(content_terms("What does the GraphsGPT paper contribute?")) - FRAME_TERMS
+
+
+def test_a_name_of_another_retrieved_paper_is_not_a_missing_premise() -> None:
+    ctan = Paper(
+        id="ctan",
+        title="Long Range Propagation on Continuous-Time Dynamic Graphs",
+        abstract="We introduce CTAN, grounded within the ordinary differential equations framework.",
+    )
+    path = Paper(
+        id="path",
+        title="The Expressive Power of Path-Based Graph Neural Networks",
+        abstract="We propose PATH-WL, color refinement based on shortest path distance information.",
+    )
+    papers = {p.id: p for p in (ctan, path, FA, RLHF, OTHER)}
+    scorer = EvidenceScorer(HashingEmbedding(), TermStats.counted(papers))
+    question = "How do CTAN and PATH-WL differ in what they are built on?"
+    evidence = scorer.score(question, [source(ctan), source(path, 2, 2)])
+    assert evidence.gaps.unmentioned == []
+    # a name no retrieved paper writes is still the premise the named paper lacks
+    evidence = scorer.score("How does CTAN do on ImageNet?", [source(ctan), source(path, 2, 2)])
+    assert evidence.gaps.unmentioned == ["ImageNet"]

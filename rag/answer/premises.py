@@ -1,0 +1,82 @@
+"""Premises a question brings to a paper: names and rare words the paper never writes.
+
+"SNAP-DDM on *turbulent combustion*": when the question names a paper (its title, or a
+name only that abstract writes) and adds words the paper does not use, the answer says
+so. Words about the corpus itself (every paper here is an ICML 2024 paper with an
+abstract and authors) and words any question may use are never such premises.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from rag.answer.asked import NAME, folded, initials, stems_match
+from rag.text import content_terms
+
+# A name the corpus hardly uses points at one paper; a word that rare, absent from the
+# paper, is a premise the paper does not share. Set on the hard dev questions.
+RARE_NAME_DOCS = 5
+RARE_WORD_DOCS = 2
+
+
+def names_the_paper(
+    question: str, title: str, abstract: str, doc_freq: Callable[[str], int]
+) -> bool:
+    """Whether the question refers to this paper by a name: its title, or a name (an
+    acronym or coined word) that the paper writes and the corpus hardly uses."""
+    head = folded(title.split(":")[0])
+    if len(head) >= 4 and head in folded(question):
+        return True
+    text = f"{title} {abstract}"
+    return any(
+        folded(name) in folded(text) and doc_freq(name) <= RARE_NAME_DOCS
+        for name in NAME.findall(question)
+    )
+
+
+# Words that describe the corpus itself (every paper here is an ICML 2024 paper with an
+# abstract and authors) or that any question may use: never a premise a paper lacks.
+CORPUS_WORDS = frozenset(
+    "icml icml2024 icml24 2024 paper papers abstract abstracts conference proceedings pmlr "
+    "author authors accepted submission".split()
+)
+COMMON_WORDS = frozenset(
+    "anyone someone somebody anybody people nowadays actually exactly really basically "
+    "usually typically somehow anything something everything".split()
+)
+
+
+def unmentioned(
+    question: str, title: str, abstract: str, doc_freq: Callable[[str], int]
+) -> list[str]:
+    """The question's names and rare words that the paper's title and abstract never use:
+    a premise the paper does not share ("SNAP-DDM on *turbulent combustion*")."""
+    text = f"{title} {abstract}"
+    spelled, shortened = folded(text), initials(text)
+    stems = set(content_terms(text))
+    absent: list[str] = []
+    for name in dict.fromkeys(NAME.findall(question)):
+        key = folded(name)
+        if key in CORPUS_WORDS:
+            continue
+        acronym = key.rstrip("s") if len(key.rstrip("s")) >= 3 else ""  # "uc": any 2 words
+        if key in spelled or acronym in shortened or (acronym and acronym in spelled):
+            continue
+        absent.append(name)
+    for word in re.findall(r"[A-Za-z][A-Za-z-]{5,}", question):
+        stem = next(iter(content_terms(word)), "")
+        if folded(word) in CORPUS_WORDS | COMMON_WORDS:
+            continue
+        if not stem or word in absent or stem in stems or doc_freq(word) > RARE_WORD_DOCS:
+            continue
+        if folded(word) in spelled or _american(stem) in {_american(s) for s in stems}:
+            continue
+        if not any(stems_match(stem, frozenset([s])) for s in stems if len(s) >= 5):
+            absent.append(word)
+    return absent
+
+
+def _american(stem: str) -> str:
+    # "specialised" and "specialized" are one word.
+    return re.sub(r"is(?=e|ed|ing|at)|is$", "iz", stem)
