@@ -59,7 +59,7 @@ def _cmd_sets(args: argparse.Namespace) -> int:
     from eval.sets import format_table, run_sets
 
     out_dir = args.out or default_out_dir()
-    summary = run_sets(settings_from_args(args.backend), args.questions, out_dir)
+    summary = run_sets(settings_from_args(args.backend), args.questions, out_dir, args.baseline_ref)
     print(format_table(summary))
     print(f"\nwrote {out_dir}/sets_summary.json, sets_results.jsonl")
     return 0
@@ -70,6 +70,11 @@ def _add_sets(sub: Any) -> None:
     p.add_argument("--questions", type=Path, required=True, help="set question file (JSONL)")
     p.add_argument("--backend", choices=BACKEND_NAMES)
     p.add_argument("--out", type=Path, help="output directory (default eval/out/<timestamp>)")
+    p.add_argument(
+        "--baseline-ref",
+        help="also answer with the assistant of this git commit (config `previous`), "
+        "run from a copy of it on the same store",
+    )
     p.set_defaults(func=_cmd_sets)
 
 

@@ -4,7 +4,9 @@ One object per line: {"id", "question", "gold_ids": [...], "answerable": bool,
 "category"?, "reference_answer"?, "key_facts"?: [str]}. Set questions (sets_*.jsonl) add
 "kind" (list, count, metadata, compare), "gold_ids" as the complete set, "allowed_ids"
 (borderline papers that count neither for nor against), "gold_count", "exact" and, for
-rankings, "gold_ranking": [[name, count], …]. Other fields are ignored.
+rankings, "gold_ranking": [[name, count], …]; two-facet topics "facets", described topics
+"topic_names" (the names that count as the right suggestion), comparisons of named papers
+"names". Other fields are ignored.
 """
 
 from __future__ import annotations
@@ -36,6 +38,9 @@ class Question:
     gold_count: int | None = None
     exact: bool = False
     gold_ranking: list[tuple[str, int]] = field(default_factory=list)
+    facets: list[str] = field(default_factory=list)  # two-facet topics: what must both hold
+    topic_names: list[str] = field(default_factory=list)  # described topics: its names
+    names: list[str] = field(default_factory=list)  # comparisons: the things named
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -104,6 +109,9 @@ def parse_question(record: Any, where: str) -> Question:
         gold_count=gold_count,
         exact=bool(record.get("exact", False)),
         gold_ranking=[(str(n), int(c)) for n, c in ranking],
+        facets=_string_list(record, "facets", where),
+        topic_names=_string_list(record, "topic_names", where),
+        names=_string_list(record, "names", where),
         id=record["id"],
         question=record["question"].strip(),
         gold_ids=gold,

@@ -1,20 +1,37 @@
 """`python -m eval sets`: questions about the conference as a set, scored as sets.
 
-Two configurations answer every question in the same run: `system` (the assistant as users
-get it: question analysis, exact metadata answers) and `baseline` (the engine alone: the
-top-k cited answer every question got before question analysis existed).
+Configurations answering every question in the same run: `system` (the assistant as users
+get it), `baseline` (the engine alone: the top-k cited answer every question got before
+question analysis existed) and, with `--baseline-ref REF`, `previous` (the assistant of
+commit REF, run from a copy of that commit on the same store, so today's behaviour is
+measured beside the change).
 
-A configuration's set for a question is the aggregate's papers when it returns one, else
-the papers its answer cites. Allowed papers (borderline, `allowed_ids`) count neither for
-nor against. Metrics per question: set recall, precision, F1; the count (the aggregate's
-count; a cited answer states none) within ±25% of the gold count and its relative error;
-exact match for metadata questions (the set equals the gold set up to allowed papers, or
-the ranking equals the gold ranking); cited recall for comparisons.
+A configuration's set for a question is the aggregate's member rows when it returns one
+(rows marked `closest` are ranked, not claimed), else the papers its answer cites. Allowed
+papers (borderline, `allowed_ids`) count neither for nor against. Metrics per question:
+- recall, precision, F1 of that set; `exact` for metadata questions (the set equals the
+  gold set up to allowed papers, or the ranking equals the gold ranking);
+- `count_within_25` / `count_rel_error`: the count the answer leads with (`aggregate.count`;
+  a cited answer states none) against the gold count, for counts, metadata and two-facet
+  topics;
+- `none_answered` (two-facet topics with no gold paper): the answer claims none
+  (`aggregate.count == 0`) and still ranks the closest papers, cited;
+- `count_claimed` (described topics): the answer states a count (it should not, unless it
+  named the topic); `suggestion_hit` (described): one of the first three suggested topics
+  is one of the question's `topic_names` (or holds one, or is held by one, as token
+  phrases); `closest_recall`: gold papers among the first ten rows, over min(10, gold);
+- `named_in_table` (comparisons of named papers): every named paper is a row of the table;
+  `cited_recall` for comparisons.
 """
 
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
+import tarfile
+import tempfile
 import time
 from collections import defaultdict
 from pathlib import Path
@@ -23,15 +40,44 @@ from typing import Any
 from eval.metrics import mean, percentile
 from eval.questions import Question, load_questions
 from rag import Answer, Assistant, Settings
+from rag.text import topic_tokens
 
 CONFIGS = ("system", "baseline")
-KEYS = ("recall", "precision", "f1", "count_within_25", "count_rel_error", "exact", "cited_recall")
+KEYS = (
+    "recall", "precision", "f1", "count_within_25", "count_rel_error", "exact", "cited_recall",
+    "none_answered", "count_claimed", "suggestion_hit", "closest_recall", "named_in_table",
+)  # fmt: skip
+COUNTED = ("count", "metadata")
+SUGGESTIONS_READ = 3
+CLOSEST_READ = 10
 
 
 def returned_set(answer: Answer) -> tuple[set[str], int | None]:
     if answer.aggregate is not None:
-        return {p.paper_id for p in answer.aggregate.papers}, answer.aggregate.count
+        rows = [p for p in answer.aggregate.papers if p.membership != "closest"]
+        return {p.paper_id for p in rows}, answer.aggregate.count
     return {c.paper_id for c in answer.citations}, None
+
+
+def _count_scores(q: Question, count: int | None) -> tuple[float | None, float | None]:
+    counted = q.kind in COUNTED or q.category.startswith("facet")
+    if not counted or q.gold_ranking or q.category == "facet-empty":
+        return None, None
+    gold = q.gold_count if q.gold_count is not None else len(q.gold_ids)
+    within = float(count is not None and abs(count - gold) <= 0.25 * gold)
+    rel = abs(count - gold) / max(1, gold) if count is not None else None
+    return within, rel
+
+
+def _named_topic(suggested: str, names: list[str]) -> bool:
+    """The suggestion is one of the names, or holds one, or is held by one ("jailbreak
+    attacks" for "jailbreak"; "over-smoothing" for "over-smoothing in GNNs")."""
+    said = topic_tokens(suggested)
+    return any(_inside(n, said) or _inside(said, n) for n in map(topic_tokens, names) if n)
+
+
+def _inside(part: list[str], whole: list[str]) -> bool:
+    return any(whole[i : i + len(part)] == part for i in range(len(whole) - len(part) + 1))
 
 
 def score(q: Question, answer: Answer) -> dict[str, float | None]:
@@ -42,11 +88,7 @@ def score(q: Question, answer: Answer) -> dict[str, float | None]:
     recall = hits / len(gold) if gold else (1.0 if not judged else 0.0)
     precision = hits / len(judged) if judged else (1.0 if not gold else 0.0)
     f1 = 2 * recall * precision / (recall + precision) if recall + precision else 0.0
-    gold_count = q.gold_count if q.gold_count is not None else len(gold)
-    within = rel = None
-    if q.kind in ("count", "metadata") and not q.gold_ranking:
-        within = float(count is not None and abs(count - gold_count) <= 0.25 * gold_count)
-        rel = abs(count - gold_count) / max(1, gold_count) if count is not None else None
+    within, rel = _count_scores(q, count)
     exact = None
     if q.exact:
         if q.gold_ranking:
@@ -55,16 +97,29 @@ def score(q: Question, answer: Answer) -> dict[str, float | None]:
         else:
             exact = float(judged == gold and (count is None or count >= len(gold)))
     cited = {c.paper_id for c in answer.citations}
-    cited_recall = len(cited & gold) / len(gold) if q.kind == "compare" and gold else None
-    return {
-        "recall": recall,
-        "precision": precision,
-        "f1": f1,
-        "count_within_25": within,
-        "count_rel_error": rel,
-        "exact": exact,
-        "cited_recall": cited_recall,
-    }
+    rows = [p.paper_id for p in answer.aggregate.papers] if answer.aggregate else []
+    out: dict[str, float | None] = dict.fromkeys(KEYS)
+    out.update(
+        recall=recall,
+        precision=precision,
+        f1=f1,
+        count_within_25=within,
+        count_rel_error=rel,
+        exact=exact,
+        cited_recall=len(cited & gold) / len(gold) if q.kind == "compare" and gold else None,
+    )
+    if q.category == "facet-empty" and not gold:
+        out["none_answered"] = float(count == 0 and bool(answer.citations))
+    if q.topic_names:
+        suggested = [s.topic for s in answer.suggested_topics[:SUGGESTIONS_READ]]
+        out["count_claimed"] = float(count is not None)
+        out["suggestion_hit"] = float(any(_named_topic(s, q.topic_names) for s in suggested))
+        ranked = rows or [c.paper_id for c in answer.citations]
+        first = [p for p in ranked if p not in allowed][:CLOSEST_READ]
+        out["closest_recall"] = len(set(first) & gold) / min(CLOSEST_READ, len(gold or [1]))
+    if q.names:
+        out["named_in_table"] = float(gold <= set(rows))
+    return out
 
 
 def _answer(assistant: Assistant, q: Question, config: str) -> tuple[Answer, float]:
@@ -76,13 +131,66 @@ def _answer(assistant: Assistant, q: Question, config: str) -> tuple[Answer, flo
     return answer, (time.perf_counter() - started) * 1000
 
 
-def run_sets(settings: Settings, questions_path: Path, out_dir: Path) -> dict[str, Any]:
+# Run in a copy of another commit: its `rag` answers each question; one JSON line each.
+_PREVIOUS = """
+import json, sys, time
+from rag import Assistant, Settings
+assistant = Assistant.from_settings(Settings())
+with open(sys.argv[2], "w", encoding="utf-8") as out:
+    for line in open(sys.argv[1], encoding="utf-8"):
+        q = json.loads(line)
+        started = time.perf_counter()
+        answer = assistant.ask(q["question"])
+        ms = (time.perf_counter() - started) * 1000
+        out.write(json.dumps({"id": q["id"], "ms": ms, "answer": answer.model_dump(mode="json")}) + "\\n")
+"""
+
+
+def previous_answers(ref: str, questions: Path, store: Path) -> dict[str, tuple[Answer, float]]:
+    """Every question answered by the assistant of commit `ref` on the same store."""
+    root = Path(__file__).resolve().parent.parent
+    with tempfile.TemporaryDirectory(prefix="icml-rag-previous-") as tmp:
+        archive = Path(tmp) / "ref.tar"
+        subprocess.run(
+            ["git", "-C", str(root), "archive", "--format=tar", "-o", str(archive), ref],
+            check=True,
+        )
+        with tarfile.open(archive) as tar:
+            tar.extractall(Path(tmp) / "src", filter="data")
+        source, out = Path(tmp) / "src", Path(tmp) / "answers.jsonl"
+        env = {**os.environ, "PYTHONPATH": str(source), "RAG_DATA_DIR": str(store.resolve())}
+        run = subprocess.run(
+            [sys.executable, "-c", _PREVIOUS, str(questions.resolve()), str(out)],
+            env=env,
+            cwd=tmp,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        if run.returncode != 0:
+            last = (run.stderr.strip().splitlines() or ["(no output)"])[-1]
+            raise RuntimeError(f"the assistant of {ref} failed: {last}")
+        found = {}
+        for line in out.read_text(encoding="utf-8").splitlines():
+            record = json.loads(line)
+            found[record["id"]] = (Answer.model_validate(record["answer"]), record["ms"])
+        return found
+
+
+def run_sets(
+    settings: Settings, questions_path: Path, out_dir: Path, baseline_ref: str | None = None
+) -> dict[str, Any]:
     questions = load_questions(questions_path)
+    # Before this process opens the store: an embedded store is one process at a time.
+    previous = (
+        previous_answers(baseline_ref, questions_path, settings.data_dir) if baseline_ref else {}
+    )
     assistant = Assistant.from_settings(settings)
     records = []
     for q in questions:
-        for config in CONFIGS:
-            answer, ms = _answer(assistant, q, config)
+        answers = [(config, *_answer(assistant, q, config)) for config in CONFIGS]
+        if q.id in previous:
+            answers.append(("previous", *previous[q.id]))
+        for config, answer, ms in answers:
             got, count = returned_set(answer)
             records.append(
                 {
@@ -93,6 +201,7 @@ def run_sets(settings: Settings, questions_path: Path, out_dir: Path) -> dict[st
                     "plan": answer.plan.model_dump(mode="json") if answer.plan else None,
                     "returned": sorted(got),
                     "count": count,
+                    "suggested": [s.topic for s in answer.suggested_topics],
                     "metrics": score(q, answer),
                     "latency_ms": round(ms, 2),
                 }
@@ -122,12 +231,13 @@ def summarise(records: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def format_table(summary: dict[str, Any]) -> str:
-    head = f"{'config':9} {'category':16} {'n':>3} " + " ".join(f"{k[:12]:>12}" for k in KEYS)
+    """One line per configuration and category; a metric no question of it has is "–"."""
+    head = f"{'config':9} {'category':16} {'n':>3} " + " ".join(f"{k[:10]:>10}" for k in KEYS)
     lines = [head + f" {'p50 ms':>7} {'p95 ms':>7}"]
     for config, categories in summary.items():
         for category, block in categories.items():
             cells = " ".join(
-                f"{block[k]:12.3f}" if block[k] is not None else f"{'–':>12}" for k in KEYS
+                f"{block[k]:10.3f}" if block[k] is not None else f"{'–':>10}" for k in KEYS
             )
             p50, p95 = block["latency_p50_ms"], block["latency_p95_ms"]
             lines.append(f"{config:9} {category:16} {block['n']:3d} {cells} {p50:7.0f} {p95:7.0f}")

@@ -79,6 +79,7 @@ class Assistant:
                 self.embed_model,
                 self.synthesizer,
                 planner_llm=self.llm if self.settings.llm_planner else None,
+                judge_llm=self.llm,
             )
             self.pipeline = pipeline  # one reference swap: atomic for readers
             self.warmup.restart(pipeline.scorer, pipeline.catalogue.values())
@@ -177,8 +178,9 @@ class Assistant:
             standalone = self.followups.standalone(question, messages)
             condense_ms = (time.perf_counter() - started) * 1000
             plan = pipeline.planner.plan(standalone)
-            if pipeline.takes_set_path(plan, filters):
-                answer = pipeline.answer_set(question, plan, standalone, checked_filters(filters))
+            route = pipeline.route(plan, filters)
+            if not route.cited:
+                answer = pipeline.answer(route, question, standalone)
                 answer.timings_ms = {"total": round((time.perf_counter() - started) * 1000, 2)}
                 yield ("delta", answer.answer)
                 yield ("answer", answer)
@@ -189,7 +191,7 @@ class Assistant:
                 history=messages,
                 top_k=top_k,
                 mode=mode,
-                filters=pipeline.filters_for(plan, filters),
+                filters=route.filters,
             ):
                 if kind == "answer" and isinstance(payload, Answer):
                     payload.plan = plan

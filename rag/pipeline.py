@@ -23,21 +23,33 @@ from rag.plan.llm_planner import QuestionPlanner
 from rag.plan.parser import QuestionParser
 from rag.retrieval.bm25 import BM25Index
 from rag.retrieval.retriever import PaperRetriever
+from rag.routing import Route, Router
+from rag.sets.judgement import TopicJudge
 from rag.sets.metadata import MetadataAnswerer
+from rag.sets.named import NamedPapers, named_comparison
+from rag.sets.screening import LLMScreen, VerdictCache
 from rag.sets.similar import SimilarPapers, similar_answer
+from rag.sets.topic_index import TopicIndex
 from rag.sets.topical import topic_answer
-from rag.sets.topics import CLEAR, TopicIndex, TopicScanner
+from rag.sets.topics import TopicScanner
 from rag.settings import Settings
 from rag.store.catalogue import Catalogue
 from rag.store.chroma import Generation, PaperStore
 from rag.store.lexical import open_index
 from rag.store.paper_records import PaperRecords
-from rag.types import Answer, Filters, QueryPlan
+from rag.types import Answer, Filters, Paper, QueryPlan, SuggestedTopic
 
 if TYPE_CHECKING:
     from llama_index.core.llms import LLM
 
     from rag.retrieval.bm25s_index import BM25sIndex
+
+
+def _screen(settings: Settings, llm: LLM | None) -> LLMScreen | None:
+    if llm is None or not settings.llm_judge or settings.llm_judge_papers == 0:
+        return None
+    cache = VerdictCache(settings.data_dir / "judgements.sqlite")
+    return LLMScreen(llm, cache, settings.llm_model, settings.llm_judge_batch)
 
 
 def check_store_model(settings: Settings, store: PaperStore) -> None:
@@ -64,6 +76,8 @@ class Pipeline:
     engine: CitedQueryEngine
     store: PaperStore
     embed_model: BaseEmbedding
+    screen: LLMScreen | None = None  # the LLM judge of topic membership, if configured
+    screened: int = 0  # most papers it reads per question
     _lazy: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, compare=False, repr=False)
 
@@ -75,6 +89,7 @@ class Pipeline:
         embed_model: BaseEmbedding,
         synthesizer: Synthesizer,
         planner_llm: LLM | None = None,
+        judge_llm: LLM | None = None,
     ) -> Pipeline:
         check_store_model(settings, store)
         # 1. the index that lives with the store, brought in step with it (only papers
@@ -120,6 +135,8 @@ class Pipeline:
             engine,
             store,
             embed_model,
+            _screen(settings, judge_llm),
+            settings.llm_judge_papers,
         )
 
     def topics(self) -> TopicScanner:
@@ -131,63 +148,65 @@ class Pipeline:
                 self._lazy["topics"] = TopicScanner(index, self.embed_model)
             return self._lazy["topics"]  # type: ignore[no-any-return]
 
+    def judge(self) -> TopicJudge:
+        """The topic judge over the topic scan (built with it, on first use)."""
+        scanner = self.topics()
+        with self._lock:
+            if "judge" not in self._lazy:
+                self._lazy["judge"] = TopicJudge(scanner, self.screen, self.screened)
+            return self._lazy["judge"]  # type: ignore[no-any-return]
+
+    @property
+    def router(self) -> Router:
+        with self._lock:
+            if "router" not in self._lazy:
+                named = NamedPapers(self.metadata, self._described_paper)
+                self._lazy["router"] = Router(self.metadata, self.judge, named)
+            return self._lazy["router"]  # type: ignore[no-any-return]
+
+    def route(self, plan: QueryPlan, filters: Filters | None) -> Route:
+        """Which way the question is answered, with what the decision computed (rag.routing)."""
+        return self.router.route(plan, filters)
+
+    def _described_paper(self, description: str) -> Paper | None:
+        found = self.retriever.retrieve(description, 1, "hybrid", None)
+        return found[0].paper if found else None
+
+    def answer(self, route: Route, question: str, standalone: str) -> Answer:
+        """The answer of a route other than `paper` (the cited answer is the engine's)."""
+        plan = route.plan
+        if route.name == "metadata":
+            return self.sets.answer(question, plan, standalone)
+        if route.name == "similar" and route.like is not None:
+            similar = SimilarPapers(self.topics().index)
+            return similar_answer(question, plan, standalone, route.like, similar, route.allowed)
+        if route.named is not None:
+            return named_comparison(question, plan, standalone, route.named)
+        assert route.judgement is not None, f"route {route.name} carries no judgement"
+        suggestions = self.suggestions(route) if route.judgement.verdict == "described" else []
+        return topic_answer(
+            question, plan, standalone, route.judgement, route.allowed is not None, suggestions
+        )
+
+    def suggestions(self, route: Route) -> list[SuggestedTopic]:
+        """The named topics a described topic's judgement offers, each as the question
+        that asks for it by name."""
+        assert route.judgement is not None
+        kind = "How many" if route.plan.kind == "count" else "Which"
+        return [
+            SuggestedTopic(
+                topic=name, count=count, question=f"{kind} ICML 2024 papers are about {name}?"
+            )
+            for name, count in route.judgement.suggestions
+        ]
+
     def answer_set(
         self, question: str, plan: QueryPlan, standalone: str, given: Filters | None
     ) -> Answer:
-        """A question about the conference as a set: exact from the catalogue (metadata)
-        or by scanning every paper for the topic, within the question's constraints."""
-        if plan.kind == "metadata" or plan.unresolved:  # a name to ask back about first
-            return self.sets.answer(question, plan, standalone)
-        allowed = self._allowed(plan, given)
-        source = self.catalogue.get(plan.like_paper) if plan.kind == "similar" else None
-        if source is not None:
-            similar = SimilarPapers(self.topics().index)
-            return similar_answer(question, plan, standalone, source, similar, allowed)
-        return topic_answer(question, plan, standalone, self.topics(), allowed)
-
-    def _allowed(self, plan: QueryPlan, given: Filters | None) -> set[str] | None:
-        """The papers the question and the caller's filters leave (None: every paper)."""
-        filters = self.filters_for(plan, given)
-        if filters is None or filters.is_empty():
-            return None
-        return self.metadata.matching(filters)
-
-    def takes_set_path(self, plan: QueryPlan, filters: Filters | None) -> bool:
-        """Metadata, counts and comparisons always; papers like a paper the catalogue knows;
-        a topic list when every word of the
-        topic occurs in the catalogue and the scan finds at least one paper clearly about
-        it (else the cited answer, which abstains where the abstracts say nothing)."""
-        if plan.kind in ("metadata", "count", "compare") or plan.unresolved:
-            return True
-        if plan.kind == "similar":
-            return plan.like_paper in self.catalogue
-        if plan.kind != "list":
-            return False
-        scanner = self.topics()
-        if scanner.unknown_words(plan.topic):
-            return False
-        members = scanner.members(plan.topic, self._allowed(plan, filters))
-        return any(m.probability >= CLEAR for m in members)
-
-    def filters_for(self, plan: QueryPlan, given: Filters | None) -> Filters | None:
-        """The question's own constraints added to the caller's filters (both must hold)."""
-        c = plan.constraints
-        if not (c.authors or c.affiliations or c.statuses):
-            return given
-        ids: set[str] | None = None
-        for name in c.authors:
-            found = self.metadata.people_named(name)
-            ids = found if ids is None else ids & found
-        for typed in c.affiliations:
-            found = set(self.metadata.match_institution(typed).papers)
-            ids = found if ids is None else ids & found
-        merged = (
-            given.model_copy()
-            if given is not None
-            else Filters(status=None, author=None, title=None, paper_ids=None)
-        )
-        if ids is not None:
-            merged.paper_ids = sorted(ids & set(merged.paper_ids) if merged.paper_ids else ids)
-        if c.statuses and not merged.status:
-            merged.status = list(c.statuses)
-        return merged
+        """A set answer for a plan built by the caller (`rag papers --topic`): routed as a
+        question with that plan would be, never to the cited answer."""
+        route = self.route(plan, given)
+        if route.cited:
+            judgement = self.judge().judge(plan.topic, route.allowed)
+            route = Route(plan.kind, plan, route.filters, route.allowed, judgement=judgement)
+        return self.answer(route, question, standalone)

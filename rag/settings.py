@@ -241,6 +241,16 @@ class Settings(BaseSettings):
         "topic, names; checked against the catalogue, the offline parser's plan on any "
         "failure). false: the parser always.",
     )
+    llm_judge: bool = Field(
+        True,
+        description="With an LLM backend, the papers nearest a topic's membership cut-off "
+        "are screened by the LLM (yes/no per facet with the abstract's sentence; cached in "
+        "data_dir/judgements.sqlite). false: the calibrated scan alone.",
+    )
+    llm_judge_papers: int = Field(
+        24, ge=0, le=200, description="Most papers one topic question sends to the LLM judge."
+    )
+    llm_judge_batch: int = Field(8, ge=1, le=32, description="Abstracts per LLM judge request.")
     answer_max_sentences: int = Field(
         5, ge=1, le=12, description="Sentences in an extractive answer."
     )

@@ -132,6 +132,18 @@ def content_terms(text: str) -> list[str]:
     return list(_stemmer.stemWords(words))
 
 
+def topic_tokens(text: str) -> list[str]:
+    """Lower case, hyphens as spaces, plural -s dropped: "Graph-Transformers" → graph
+    transformer (how topic phrases are matched against titles and abstracts)."""
+    words = re.findall(r"[a-z0-9]+", text.lower().replace("-", " "))
+    return [w[:-1] if len(w) > 4 and w.endswith("s") and not w.endswith("ss") else w for w in words]
+
+
+def stem(word: str) -> str:
+    """One lower-cased word's stem (the same stemmer as `content_terms`)."""
+    return str(_stemmer.stemWord(word.lower()))
+
+
 def normalise_for_match(text: str) -> str:
     """Loose form for key-fact matching: lower case, no punctuation, folded spaces."""
     text = unicodedata.normalize("NFKC", text).lower()

@@ -162,6 +162,15 @@ class QueryPlan(BaseModel):
     )
     unresolved: list[Unresolved] = Field(default_factory=list)
     like_paper: str = Field(default="", description="`similar`: the id of the paper named.")
+    facets: list[str] = Field(
+        default_factory=list,
+        description="The topic's facets, all of which must hold for a paper to belong "
+        "(adversarial robustness + graph neural networks); one facet for a plain topic.",
+    )
+    compared: list[str] = Field(
+        default_factory=list,
+        description="`compare`: the papers or methods the question names or describes.",
+    )
     source: Literal["parser", "llm"] = "parser"
 
 
@@ -179,6 +188,15 @@ class AggregatePaper(BaseModel):
         default="", description="The sentence or catalogue fact that puts it in the set."
     )
     score: float | None = Field(default=None, description="Membership confidence 0-1 (topic sets).")
+    membership: Literal["exact", "clearly", "touches", "closest", "named"] = Field(
+        default="exact",
+        description="exact: a catalogue fact; clearly / touches: judged about the topic or "
+        "only touching on it; closest: ranked near the question, not judged a member; "
+        "named: a paper the question names.",
+    )
+    facet_sentences: dict[str, str] = Field(
+        default_factory=dict, description="Per facet of the topic, the sentence showing it."
+    )
     cells: dict[str, str] = Field(default_factory=dict)
 
 
@@ -186,7 +204,14 @@ class Aggregate(BaseModel):
     """A question about the conference as a set: the count and every member, cited."""
 
     kind: PlanKind
-    count: int
+    count: int | None = Field(
+        description="The papers the answer is about: exact from the catalogue, or those "
+        "judged clearly about a topic. None: no count is claimed (the rows are the closest "
+        "papers, ranked)."
+    )
+    touching: int = Field(
+        default=0, description="Further papers judged to touch on the topic, listed after."
+    )
     exact: bool = Field(description="True when taken from the catalogue, not judged.")
     papers: list[AggregatePaper] = Field(default_factory=list)
     columns: list[str] = Field(default_factory=list)
@@ -194,6 +219,14 @@ class Aggregate(BaseModel):
     notes: list[str] = Field(
         default_factory=list, description="Ambiguities and what was not counted."
     )
+
+
+class SuggestedTopic(BaseModel):
+    """A named topic offered when the question described its topic in other words."""
+
+    topic: str
+    count: int = Field(description="Papers judged clearly about it (asking it gives this).")
+    question: str = Field(description="The question that asks for it by name.")
 
 
 class Answer(BaseModel):
@@ -232,6 +265,11 @@ class Answer(BaseModel):
     plan: QueryPlan | None = Field(default=None, description="How the question was understood.")
     aggregate: Aggregate | None = Field(
         default=None, description="Set questions: every member, cited."
+    )
+    suggested_topics: list[SuggestedTopic] = Field(
+        default_factory=list,
+        description="Named topics the closest papers share, when the question described "
+        "its topic in other words: each asks the named question.",
     )
 
 

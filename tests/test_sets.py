@@ -14,6 +14,7 @@ from fastapi.testclient import TestClient
 
 from rag.api.app import create_api
 from rag.cli import main as rag_main
+from rag.sets.compare import plain_text
 from tests.support.paths import FIXTURE_CORPUS
 
 STAN_LI = {"zxxSJAVQPc"}  # GraphsGPT is one of his three fixture papers
@@ -96,16 +97,25 @@ def test_topic_count_scans_the_whole_catalogue(assistant: Any) -> None:
     answer = assistant.ask("How many ICML 2024 papers are about graph neural networks?")
     assert answer.plan.kind == "count" and answer.plan.topic == "graph neural networks"
     aggregate = answer.aggregate
-    assert (
-        aggregate is not None
-        and not aggregate.exact
-        and aggregate.count == len(aggregate.papers) > 0
-    )
-    assert [c.n for c in answer.citations] == list(range(1, aggregate.count + 1))
+    assert aggregate is not None and not aggregate.exact and aggregate.count
+    # "how many are about": the papers clearly about it; those touching on it apart
+    clearly = [p for p in aggregate.papers if p.membership == "clearly"]
+    touching = [p for p in aggregate.papers if p.membership == "touches"]
+    assert aggregate.count == len(clearly) and aggregate.touching == len(touching)
+    assert len(clearly) + len(touching) == len(aggregate.papers)
+    assert [c.n for c in answer.citations] == list(range(1, len(aggregate.papers) + 1))
     assert all(p.why and 0 < (p.score or 0) <= 1 for p in aggregate.papers)
     scores = [p.score or 0 for p in aggregate.papers]
     assert scores == sorted(scores, reverse=True)
-    assert "about “graph neural networks”" in answer.answer
+    assert answer.plan.facets == ["graph neural networks"]
+    lead = answer.answer.splitlines()[0]
+    if touching:  # a range, the clear number first: never a bare total
+        total = len(aggregate.papers)
+        assert lead.startswith(f"{aggregate.count}–{total} ICML 2024 papers")
+        assert f"{aggregate.count} clearly, {len(touching)} more touch on it" in lead
+    else:
+        assert lead.startswith(f"{aggregate.count} ICML 2024 paper")
+    assert "“graph neural networks”" in lead
 
 
 def test_a_topic_no_abstract_mentions_stays_on_the_cited_path_and_abstains(assistant: Any) -> None:
@@ -133,10 +143,11 @@ def test_a_comparison_has_a_row_per_paper_with_quoted_cells(assistant: Any) -> N
     for row in aggregate.papers:
         assert set(row.cells) == set(aggregate.columns)
         assert any(row.cells.values())
-        # extractive: every cell is the abstract's own text (cut cells end in "…")
-        assert all(cell.rstrip("…") in abstracts[row.paper_id] for cell in row.cells.values())
+        # extractive: every cell is the abstract's own text, as plain text (cut cells end in "…")
+        abstract = plain_text(abstracts[row.paper_id])
+        assert all(cell.rstrip("…") in abstract for cell in row.cells.values())
     assert "How they compare" in answer.answer
-    assert [c.n for c in answer.citations] == list(range(1, aggregate.count + 1))
+    assert [c.n for c in answer.citations] == list(range(1, len(aggregate.papers) + 1))
 
 
 def test_rag_papers_by_topic_and_status(
@@ -153,7 +164,7 @@ def test_rag_papers_by_topic_and_status(
     )
     orals = json.loads(capsys.readouterr().out)["aggregate"]
     status = {p["id"]: p["status"] for p in fixture_papers()}
-    assert everything["count"] > orals["count"] > 0
+    assert len(everything["papers"]) > len(orals["papers"]) > 0
     assert {p["paper_id"] for p in orals["papers"]} <= {p["paper_id"] for p in everything["papers"]}
     assert all(status[p["paper_id"]] == "Oral" for p in orals["papers"])
 
@@ -170,3 +181,83 @@ def test_papers_like_a_named_paper_are_ranked_by_closeness(assistant: Any) -> No
     # the named paper is [1]; the ranked papers follow, numbered without gaps
     assert answer.citations[0].paper_id == "zxxSJAVQPc"
     assert [c.n for c in answer.citations] == list(range(1, aggregate.count + 2))
+
+
+# --- topics with facets, described topics, named comparisons -------------------------------
+def test_a_topic_with_two_facets_counts_only_papers_holding_both(assistant: Any) -> None:
+    answer = assistant.ask("Which ICML 2024 papers apply diffusion models to graphs?")
+    assert answer.plan.facets == ["diffusion models", "graphs"]
+    aggregate = answer.aggregate
+    assert aggregate is not None
+    members = [p for p in aggregate.papers if p.membership in ("clearly", "touches")]
+    assert "cZTFxktg23" in {p.paper_id for p in members}  # Graph Generation with Diffusion Mixture
+    assert aggregate.count == sum(1 for p in members if p.membership == "clearly")
+    graph_diffusion = next(p for p in members if p.paper_id == "cZTFxktg23")
+    # the why cites a sentence for each facet
+    assert set(graph_diffusion.facet_sentences) == {"diffusion models", "graphs"}
+    abstract = next(p["abstract"] for p in fixture_papers() if p["id"] == "cZTFxktg23")
+    assert all(s in abstract for s in graph_diffusion.facet_sentences.values())
+    # papers with only one facet are ranked after the members, never counted
+    assert all(p.membership == "closest" for p in aggregate.papers[len(members) :])
+    assert "combine" in answer.answer.splitlines()[0]
+
+
+def test_an_empty_intersection_is_said_plainly_with_the_closest_papers(assistant: Any) -> None:
+    answer = assistant.ask("Which ICML 2024 papers use federated learning for robotics?")
+    assert answer.plan.facets == ["federated learning", "robotics"]
+    aggregate = answer.aggregate
+    assert aggregate is not None and aggregate.count == 0 and aggregate.papers
+    assert all(p.membership == "closest" for p in aggregate.papers)
+    assert answer.answer.startswith(
+        "No ICML 2024 abstract combines “federated learning” and “robotics”."
+    )
+    assert "not counted" in answer.answer
+    assert [c.n for c in answer.citations] == [p.n for p in aggregate.papers]  # ranked, cited
+
+
+def test_a_described_topic_claims_no_count_and_offers_named_topics(assistant: Any) -> None:
+    answer = assistant.ask(
+        "Which papers let many devices learn one model without sharing their data?"
+    )
+    aggregate = answer.aggregate
+    assert aggregate is not None and aggregate.count is None  # no count claimed
+    assert all(p.membership == "closest" for p in aggregate.papers)
+    assert "can't count" in answer.answer
+    offered = {s.topic: s for s in answer.suggested_topics}
+    assert "federated learning" in offered
+    federated = offered["federated learning"]
+    assert federated.question == "Which ICML 2024 papers are about federated learning?"
+    # the count offered is what asking the named question answers
+    assert assistant.ask(federated.question).aggregate.count == federated.count > 0
+    assert "Did you mean: federated learning" in answer.answer
+
+
+def test_named_papers_are_compared_row_by_row_and_an_unknown_name_is_said(
+    assistant: Any,
+) -> None:
+    answer = assistant.ask("Compare BiLLM and AQLM")
+    assert answer.plan.kind == "compare" and answer.plan.compared == ["BiLLM", "AQLM"]
+    aggregate = answer.aggregate
+    assert aggregate is not None and aggregate.columns == ["problem", "method", "finding"]
+    assert [p.paper_id for p in aggregate.papers] == ["qOl2WWOqFg", "5mCaITRTmO"]
+    assert [c.paper_id for c in answer.citations] == ["qOl2WWOqFg", "5mCaITRTmO"]
+    assert all(p.membership == "named" for p in aggregate.papers)
+    described = assistant.ask(
+        "Compare BiLLM with the paper that compresses large language models with additive "
+        "quantization"
+    )
+    assert [p.paper_id for p in described.aggregate.papers] == ["qOl2WWOqFg", "5mCaITRTmO"]
+    unknown = assistant.ask("Compare BiLLM and Zorblax")
+    assert [p.paper_id for p in unknown.aggregate.papers] == ["qOl2WWOqFg"]
+    assert unknown.answer.startswith("No ICML 2024 abstract names or fits “Zorblax”.")
+
+
+def test_comparison_cells_are_plain_text() -> None:
+    from rag.sets.compare import comparison_cells
+
+    cells = comparison_cells(
+        "Large models are costly. However, existing ``extreme'' compression fails. "
+        "We propose **L**ow-rank **Q**uantization (LQ), which outperforms prior work."
+    )
+    assert cells["method"] == "We propose Low-rank Quantization (LQ), which outperforms prior work."
+    assert "“extreme”" in cells["problem"]

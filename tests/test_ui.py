@@ -338,12 +338,13 @@ def test_mounted_ui_keeps_api_routes_and_its_settings(assistant: Any, tmp_path: 
 
 
 def test_answers_share_one_queue_limit(assistant: Any, tmp_path: Path) -> None:
+    from ui.app import SUGGESTED
     from ui.layout import build_ui
 
     demo = build_ui(assistant, make_settings(tmp_path, backend="extractive", ui_concurrency=3))
     assert demo._queue.default_concurrency_limit == 3
     answer = [f for f in demo.fns.values() if f.name == "respond"]
-    assert len(answer) == 2  # Enter in the box, and the Ask button
+    assert len(answer) == 2 + SUGGESTED  # Enter, the Ask button and each suggested topic
     assert {(f.concurrency_id, f.concurrency_limit) for f in answer} == {("answer", 3)}
 
 

@@ -35,14 +35,16 @@ log = logging.getLogger(__name__)
 # Re-render a streaming answer at most this often: an LLM emits hundreds of tiny deltas and
 # each update re-sends the message to the browser.
 STREAM_INTERVAL_S = 0.05
+SUGGESTED = 3  # "Did you mean" buttons under the chat
 Outputs = tuple[Any, ...]
 
 
 def new_state() -> dict[str, Any]:
     """Per-session state: the plain-text conversation for follow-ups, what each assistant
     message answered (for its feedback line), keyed by chatbot message index, and the last
-    answer's set table (`ui.set_panel.table_state`; None unless it was a set answer)."""
-    return {"history": [], "records": {}, "table": None}
+    answer's set table (`ui.set_panel.table_state`; None unless it was a set answer) and the
+    named topics it offered ([(topic, count, question)]; buttons under the chat ask them)."""
+    return {"history": [], "records": {}, "table": None, "suggestions": []}
 
 
 def _citation_summary(answer: Answer) -> list[dict[str, Any]]:
@@ -150,6 +152,7 @@ class ChatController:
             log.exception("answering %r failed", turn.question[:200])
         heading, detail = describe(exc)
         state["table"] = None  # the panel shows the last answer's set; this one had none
+        state["suggestions"] = []
         state["records"][turn.index] = {
             "question": turn.question,
             "answer": f"{heading} {detail}",
@@ -172,7 +175,25 @@ class ChatController:
             "backend": final.backend + (f" ({final.model})" if final.model else ""),
         }
         state["table"] = table_state(final)
+        state["suggestions"] = [(s.topic, s.count, s.question) for s in final.suggested_topics]
         return turn.reply(render.answer_html(final, turn.anchor)), state, "", markdown
+
+    # --- suggested topics -------------------------------------------------------------
+    def suggestion_buttons(self, state: dict[str, Any] | None) -> Outputs:
+        """The row of "Did you mean" buttons: one per topic the last answer offered."""
+        offered = (state or {}).get("suggestions") or []
+        buttons = [
+            gr.update(visible=True, value=f"{topic} · {count:,} papers")
+            if i < len(offered)
+            else gr.update(visible=False)
+            for i, (topic, count, _) in enumerate([*offered, *[("", 0, "")] * SUGGESTED])
+        ][:SUGGESTED]
+        return (gr.update(visible=bool(offered)), *buttons)
+
+    def suggested(self, index: int, state: dict[str, Any] | None) -> str:
+        """The question a suggestion button asks (the last answer's `index`-th topic)."""
+        offered = (state or {}).get("suggestions") or []
+        return offered[index][2] if index < len(offered) else ""
 
     # --- feedback, clearing, side panel ------------------------------------------------
     def like(

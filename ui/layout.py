@@ -9,6 +9,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import gradio as gr
@@ -17,7 +18,7 @@ from fastapi import FastAPI
 from rag.assistant import Assistant
 from rag.settings import RETRIEVAL_MODES, Settings
 from ui import render, table
-from ui.app import ChatController, new_state
+from ui.app import SUGGESTED, ChatController, new_state
 from ui.set_panel import SetPanel
 
 EXAMPLES = [
@@ -39,6 +40,8 @@ class ChatWidgets:
     clear: Any
     feedback_status: Any
     copy_md: Any
+    suggestions: Any  # the "Did you mean" row
+    suggested: list[Any]  # its buttons
 
 
 @dataclass
@@ -139,6 +142,15 @@ def _chat_column() -> ChatWidgets:
             autofocus=True,
         )
         send = gr.Button("Ask", elem_id="send", variant="primary", scale=1)
+    # Named topics the last answer offered (a topic described in other words): each asks it.
+    with gr.Row(visible=False, elem_id="suggestions") as suggestions:
+        gr.Markdown("Did you mean:", elem_id="suggestions-label")
+        suggested = [
+            gr.Button(
+                visible=False, size="sm", elem_id=f"suggestion-{i}", elem_classes="rag-suggest"
+            )
+            for i in range(SUGGESTED)
+        ]
     gr.Examples(examples=[[q] for q in EXAMPLES], inputs=[question], label="Examples")
     with gr.Row():
         comment = gr.Textbox(
@@ -157,7 +169,9 @@ def _chat_column() -> ChatWidgets:
         lines=4,
         max_lines=12,  # a set answer's Markdown runs to hundreds of lines; it scrolls
     )
-    return ChatWidgets(chatbot, question, send, comment, clear, feedback_status, copy_md)
+    return ChatWidgets(
+        chatbot, question, send, comment, clear, feedback_status, copy_md, suggestions, suggested
+    )
 
 
 def _side_panel(settings: Settings, controller: ChatController) -> PanelWidgets:
@@ -201,16 +215,23 @@ def _wire(
     answer_inputs = [chat.question, chat.chatbot, state, panel.mode, panel.top_k]
     answer_inputs += [panel.statuses, panel.author, panel.title]
     answer_outputs = [chat.chatbot, state, chat.question, chat.copy_md]
+    offered: dict[str, Any] = {"fn": controller.suggestion_buttons, "inputs": [state]}
+    offered |= {"outputs": [chat.suggestions, *chat.suggested], "api_visibility": "private"}
+    answering: dict[str, Any] = {
+        "fn": controller.respond,
+        "inputs": answer_inputs,
+        "outputs": answer_outputs,
+        "concurrency_id": "answer",  # Enter, the button and the suggestions share one limit
+        "concurrency_limit": settings.ui_concurrency,
+        "show_progress": "minimal",
+        "api_visibility": "private",
+    }
     for trigger in (chat.question.submit, chat.send.click):
-        trigger(
-            controller.respond,
-            answer_inputs,
-            answer_outputs,
-            concurrency_id="answer",  # Enter and the button share one limit
-            concurrency_limit=settings.ui_concurrency,
-            show_progress="minimal",
-            api_visibility="private",
-        ).then(**shown, queue=False)
+        trigger(**answering).then(**shown, queue=False).then(**offered, queue=False)
+    for index, button in enumerate(chat.suggested):
+        button.click(
+            partial(controller.suggested, index), [state], [chat.question], queue=False
+        ).then(**answering).then(**shown, queue=False).then(**offered, queue=False)
     quick: dict[str, Any] = {"queue": False, "api_visibility": "private"}
     chat.chatbot.like(
         controller.like, [state, chat.comment], [chat.feedback_status, chat.comment], **quick
@@ -218,11 +239,11 @@ def _wire(
     cleared = [state, chat.question, chat.copy_md, chat.feedback_status]
     chat.clear.click(controller.clear, None, [chat.chatbot, *cleared], **quick).then(
         **shown, queue=False
-    )
+    ).then(**offered, queue=False)
     # The chatbot's own trash icon empties the chat: forget the conversation with it.
     chat.chatbot.clear(lambda: controller.clear()[1:], None, cleared, **quick).then(
         **shown, queue=False
-    )
+    ).then(**offered, queue=False)
     _wire_set_panel(set_panel, state, sets)
     demo.load(controller.side_panel, None, panel.info, **quick)
 

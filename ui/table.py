@@ -9,8 +9,9 @@ cells of a comparison) and is escaped; titles link only to http(s) URLs (`render
 `gr.HTML` runs no KaTeX, so the cells show their LaTeX as Unicode (`render.readable_html`).
 
 The score column says what the number is for the kind of set: a topic set's membership
-probability with the answer's own word for it ("clearly" at `CLEAR`, as in "51 clearly,
-11 touch on it"), a similar-papers list's closeness; catalogue sets have none.
+probability with the answer's own word for the row ("clearly", "touches", as in "51
+clearly, 11 more touch on it"; "closest" for a paper ranked but not counted), a
+similar-papers list's closeness; catalogue sets have none.
 """
 
 from __future__ import annotations
@@ -18,7 +19,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from rag.sets.topics import CLEAR
 from rag.types import Aggregate, AggregatePaper
 from ui.render import authors_html, esc, readable_html, status_badge, title_link
 
@@ -35,7 +35,11 @@ TOPIC_KINDS = frozenset({"list", "count", "compare"})  # scored by the topic sca
 SCORE_HEADINGS = {
     "similar": ("Similarity", "How close the abstract is to the named paper's, 0-1."),
     "metadata": ("Score", "None: a catalogue list is exact."),
-    "topic": ("Membership", f"Estimated chance (0-1) it is about the topic; clearly >= {CLEAR}."),
+    "topic": (
+        "Membership",
+        "Estimated chance (0-1) it is about the topic: clearly, touches on it, or only among "
+        "the closest papers (not counted).",
+    ),
 }
 ASCENDING, DESCENDING = "ascending", "descending"
 PANEL_HEADING = "Papers in the last set answer"
@@ -118,13 +122,16 @@ def _score_heading(kind: str) -> tuple[str, str]:
     return SCORE_HEADINGS.get(kind, SCORE_HEADINGS["topic"])
 
 
-def score_cell(score: float | None, kind: str) -> str:
-    """The rounded value, with "clearly" or "partly" for a topic set's membership."""
-    if score is None:
+def score_cell(row: AggregatePaper, kind: str) -> str:
+    """The rounded value, with the answer's word for a topic set's row."""
+    if row.score is None:
         return ""
-    if kind not in TOPIC_KINDS:
-        return f"{score:.2f}"
-    return f"{score:.2f} · {'clearly' if score >= CLEAR else 'partly'}"
+    if kind not in TOPIC_KINDS or row.membership not in _MEMBERSHIP_WORDS:
+        return f"{row.score:.2f}"
+    return f"{row.score:.2f} · {_MEMBERSHIP_WORDS[row.membership]}"
+
+
+_MEMBERSHIP_WORDS = {"clearly": "clearly", "touches": "touches on it", "closest": "closest"}
 
 
 def _row_html(row: AggregatePaper, columns: list[str], kind: str) -> str:
@@ -138,7 +145,7 @@ def _row_html(row: AggregatePaper, columns: list[str], kind: str) -> str:
         f'<td class="rag-set-authors">{authors_html(row.authors)}</td>'
         f'<td class="rag-set-status">{status_badge(row.status).strip()}</td>'
         f'<td class="rag-set-why">{readable_html(row.why)}</td>'
-        f'<td class="rag-set-score">{esc(score_cell(row.score, kind))}</td>{cells}</tr>'
+        f'<td class="rag-set-score">{esc(score_cell(row, kind))}</td>{cells}</tr>'
     )
 
 
@@ -176,6 +183,19 @@ def aggregate_table_html(
     )
 
 
+def _count_label(aggregate: Aggregate, shown: int) -> str:
+    """ "12 papers", "13 clearly, 21 touch on it", or "10 closest, no count claimed"."""
+    if aggregate.count is None:
+        return f"{shown} closest {'paper' if shown == 1 else 'papers'}, no count claimed"
+    noun = "paper" if aggregate.count == 1 else "papers"
+    if aggregate.touching:
+        label = f"{aggregate.count} {noun} clearly, {aggregate.touching} more touch on it"
+        listed = aggregate.count + aggregate.touching
+    else:
+        label, listed = f"{aggregate.count} {noun}", aggregate.count
+    return label + (f", {shown} listed" if shown != listed else "")
+
+
 def summary_html(aggregate: Aggregate) -> str:
     """What the set is: its size, whether it is exact, and the answer's notes."""
     shown = len(aggregate.papers)
@@ -185,8 +205,7 @@ def summary_html(aggregate: Aggregate) -> str:
         how = "ranked by how close each abstract is (similarity 0–1)"
     else:
         how = "judged from the abstracts (membership: estimated chance 0–1 it is about the topic)"
-    noun = "paper" if aggregate.count == 1 else "papers"
-    count = f"{aggregate.count} {noun}" + (f", {shown} listed" if shown != aggregate.count else "")
+    count = _count_label(aggregate, shown)
     notes = "".join(f"<li>{readable_html(note)}</li>" for note in aggregate.notes)
     return (
         f'<div class="rag-set-summary"><strong>{esc(PANEL_HEADING)}</strong> · '

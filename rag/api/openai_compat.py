@@ -164,6 +164,7 @@ def completion(answer: Answer, prompt_words: int) -> ChatCompletion:
                     related=answer.related,
                     plan=answer.plan,
                     aggregate=answer.aggregate,
+                    suggested_topics=answer.suggested_topics,
                 )
             )
         ],

@@ -12,7 +12,16 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 from rag.settings import InputLimits, RetrievalMode
-from rag.types import Aggregate, Answer, Citation, Filters, QueryPlan, Related, RetrievedPaper
+from rag.types import (
+    Aggregate,
+    Answer,
+    Citation,
+    Filters,
+    QueryPlan,
+    Related,
+    RetrievedPaper,
+    SuggestedTopic,
+)
 
 MODEL_ID = "icml-rag"
 # Something must survive `clean_text` (which drops control characters and folds spaces),
@@ -201,6 +210,10 @@ class CompletionMessage(BaseModel):
     aggregate: Aggregate | None = Field(
         None, description="Extension: set questions' count and every member (all rows)."
     )
+    suggested_topics: list[SuggestedTopic] = Field(
+        default_factory=list,
+        description="Extension: named topics offered for a topic described in other words.",
+    )
 
 
 class CompletionChoice(BaseModel):
@@ -229,6 +242,9 @@ class ChunkDelta(BaseModel):
     related: list[Related] | None = Field(default=None, description="Extension, final chunk only.")
     plan: QueryPlan | None = Field(default=None, description="Extension, final chunk only.")
     aggregate: Aggregate | None = Field(default=None, description="Extension, final chunk only.")
+    suggested_topics: list[SuggestedTopic] | None = Field(
+        default=None, description="Extension, final chunk only."
+    )
 
 
 class ChunkChoice(BaseModel):
@@ -254,6 +270,9 @@ class ChatCompletionChunk(BaseModel):
     related: list[Related] | None = Field(default=None, description="Extension, final chunk only.")
     plan: QueryPlan | None = Field(default=None, description="Extension, final chunk only.")
     aggregate: Aggregate | None = Field(default=None, description="Extension, final chunk only.")
+    suggested_topics: list[SuggestedTopic] | None = Field(
+        default=None, description="Extension, final chunk only."
+    )
 
 
 # One server-sent event as OpenAPI 3.1 tools read `text/event-stream` schemas: its `data`
@@ -303,6 +322,7 @@ def answer_extras(answer: Answer) -> dict[str, Any]:
         "related": [r.model_dump(mode="json") for r in answer.related],
         "plan": answer.plan.model_dump(mode="json") if answer.plan else None,
         "aggregate": answer.aggregate.model_dump(mode="json") if answer.aggregate else None,
+        "suggested_topics": [s.model_dump(mode="json") for s in answer.suggested_topics],
     }
 
 

@@ -36,6 +36,12 @@ topic: the research topic in the conference's own technical terms, without "pape
 "ICML 2024" or the question's frame; when the question describes a topic without naming it
 ("several hospitals train one model without pooling their data"), write its usual name
 ("federated learning"). Empty for metadata questions.
+facets: the topics a paper must combine to count, each in the field's usual terms:
+["adversarial robustness", "graph neural networks"] for "robustness of GNNs to attacks",
+["diffusion models", "time series"] for "diffusion for time series"; one item for a
+single topic.
+compared: for compare, the papers or methods the question names, as written ("SAMformer",
+"Timer"); empty when it compares the papers on a topic.
 authors, affiliations: exactly as written in the question. statuses: Oral, Spotlight or
 Poster when the question restricts to them. top_authors: true for "who has the most papers".
 
@@ -53,6 +59,8 @@ class PlanDraft(BaseModel):
     statuses: list[Literal["Oral", "Spotlight", "Poster"]] = Field(default_factory=list)
     like_title: str = ""
     top_authors: bool = False
+    facets: list[str] = Field(default_factory=list)
+    compared: list[str] = Field(default_factory=list)
 
 
 class UnusableDraft(ValueError):
@@ -98,6 +106,9 @@ class QuestionPlanner:
             kind, like = ("similar", named.id) if named is not None else ("list", "")
             topic = draft.like_title or topic
         has_constraint = not constraints.is_empty() or bool(unresolved)
+        compared = [c.strip() for c in draft.compared if c.strip()]
+        if kind == "compare" and len(compared) >= 2:
+            return QueryPlan(kind="compare", compared=compared, source="llm")
         if kind == "count" and not topic and has_constraint:
             kind = "metadata"
         if kind in ("list", "count", "compare") and not topic:
@@ -111,5 +122,6 @@ class QuestionPlanner:
             ranking="authors" if draft.top_authors and kind == "metadata" else None,
             unresolved=unresolved,
             like_paper=like,
+            facets=[f.strip() for f in draft.facets if f.strip()] if topic else [],
             source="llm",
         )

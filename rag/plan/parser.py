@@ -38,6 +38,36 @@ _SIMILAR = re.compile(
     r"(?P<ref>.+?)\s*[?.!]*$",
     re.I,
 )
+# "Compare SAMformer and Timer", "How does TDPO differ from NLHF?", "differences between X,
+# Y and Z": things the question names, not the papers on a topic.
+_NAMED_COMPARE = (
+    re.compile(r"^\s*(?:please\s+)?(?:compare|contrast)\s+(?P<items>.+?)\s*[?.!]*$", re.I),
+    re.compile(
+        r"^\s*how\s+(?:does|do|is|are)\s+(?P<a>.+?)\s+(?:differ|compare)\s+"
+        r"(?:from|to|with|against)\s+(?P<b>.+?)\s*[?.!]*$",
+        re.I,
+    ),
+    re.compile(
+        r"^\s*(?:what\s+(?:are|is)\s+)?(?:the\s+)?(?:main\s+|key\s+)?differences?\s+"
+        r"between\s+(?P<items>.+?)\s*[?.!]*$",
+        re.I,
+    ),
+    re.compile(r"^\s*(?P<a>[^?]+?)\s+(?:vs\.?|versus)\s+(?P<b>[^?]+?)\s*[?.!]*$", re.I),
+)
+NAME_WORDS = 6  # a longer item is a clause of the question, not a name
+_ITEM_SPLIT = re.compile(
+    r"\s*,\s*(?:and\s+|with\s+)?|\s+(?:and|with|to|against|vs\.?|versus)\s+", re.I
+)
+# A comparison of the papers on a topic ("compare the coreset papers") names no paper.
+_TOPIC_COMPARE = re.compile(r"\bpapers\b|\bworks\b|\bapproaches\s+(?:to|of|for|in)\b", re.I)
+_DESCRIBED_ITEM = re.compile(
+    r"^(?:the|a)\s+(?:paper|work|method|approach)\s+(?:that|which)\b", re.I
+)
+_ITEM_EDGES = re.compile(
+    r"^(?:the\s+(?:approaches|methods|ideas|results)\s+of\s+|the\s+methods?\s+|the\s+approach\s+"
+    r"|the\s+model\s+)|(?:'s)?\s+(?:approach|method|paper)$",
+    re.I,
+)
 _RANKING = re.compile(
     r"\b(?:which|what|who)\b.*\bauthors?\b.*\b(?:most|top)\b|\b(?:top|most prolific|leading)\s+authors?\b"
     r"|\bwho\b.*\b(?:most|top)\b.*\bpapers\b",
@@ -76,7 +106,8 @@ _LEAD = re.compile(
     r"deals with|study|studies|studying|address|addresses|tackle|tackles|focus on|focusing on|"
     r"work on|works on|involve|involves|centred on|centered on|built around|propose or analy[sz]e|from|"
     r"propose or evaluate|propose|proposes|use|uses|using|apply|applies|in|at|to|for|with|"
-    r"there|me|at least one|one|include|includes)(?=[\s,:]|$)[\s,:]*)+",
+    r"there|me|at least one|one|include|includes|main|primary|key|(?:main |primary )?contributions? "
+    r"(?:is|are)|develop|develops|develop or apply|design|designs)(?=[\s,:]|$)[\s,:]*)+",
     re.I,
 )
 _TRAIL = re.compile(
@@ -103,6 +134,9 @@ class QuestionParser:
         self.catalogue = catalogue
 
     def plan(self, question: str) -> QueryPlan:
+        compared = compared_items(question)
+        if compared:
+            return QueryPlan(kind="compare", compared=compared)
         text = _VENUE.sub(" ", question).strip()
         constraints = PlanConstraints()
         unresolved: list[Unresolved] = []
@@ -264,6 +298,46 @@ def _title_words(text: str, constraints: PlanConstraints) -> str:
     if words:
         constraints.title_words.append(words)
     return text[: match.start()] + " " + text[match.end() :]
+
+
+def compared_items(question: str) -> list[str]:
+    """The two or three things a comparison names ("SAMformer", "Timer"), or [] when the
+    question compares the papers on a topic or compares nothing."""
+    text = _VENUE.sub(" ", question).strip()
+    for pattern in _NAMED_COMPARE:
+        match = pattern.match(text)
+        if match is None:
+            continue
+        found = match.groupdict()
+        if found.get("items") is not None:
+            items = _split_items(found["items"])
+        else:
+            items = [found["a"], found["b"]]
+        items = [_ITEM_EDGES.sub("", i).strip(" '\"“”‘’*?.,;") for i in items]
+        items = [i for i in items if i]
+        described = [i for i in items if _DESCRIBED_ITEM.match(i)]
+        named = [i for i in items if i not in described]
+        if (
+            2 <= len(items) <= 4
+            and not any(_TOPIC_COMPARE.search(i) for i in named)
+            and all(len(i.split()) <= NAME_WORDS for i in named)
+        ):
+            return items
+    return []
+
+
+def _split_items(text: str) -> list[str]:
+    """ "X, Y and Z" → three items; a described paper keeps its own "and"s only up to the
+    next joining word."""
+    joins = list(_ITEM_SPLIT.finditer(text))
+    if _DESCRIBED_ITEM.match(text) and joins:  # "the paper that … with X": the last join
+        last = joins[-1]
+        return [text[: last.start()].strip(), text[last.end() :].strip()]
+    for join in joins:  # "X and the paper that …": the described paper runs to the end
+        if _DESCRIBED_ITEM.match(text[join.end() :]):
+            return [*_split_items(text[: join.start()]), text[join.end() :].strip()]
+    parts = [p for p in _ITEM_SPLIT.split(text) if p and p.strip()]
+    return [p.strip() for p in parts]
 
 
 def _topic(text: str) -> str:

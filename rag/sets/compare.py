@@ -101,7 +101,21 @@ def _score(role: str, sentence: str, position: float) -> float:
     return cues + early * (1.0 - position) + late * position
 
 
+def plain_text(sentence: str) -> str:
+    """An abstract's sentence as plain text: Markdown emphasis markers dropped ("**L**ow-rank"
+    → "Low-rank") and TeX quotes as typographic ones (``extreme'' → “extreme”)."""
+    text = _EMPHASIS.sub(r"\1", sentence)
+    text = _TEX_DOUBLE.sub(r"“\1”", text)
+    return _TEX_SINGLE.sub(r"‘\1’", text)
+
+
+_EMPHASIS = re.compile(r"(?<![\\\w])(?:\*\*|__)([^*_\n]{1,120}?)(?:\*\*|__)")
+_TEX_DOUBLE = re.compile(r"``([^`'\n]{1,200}?)''")
+_TEX_SINGLE = re.compile(r"(?<![`\w])`([^`'\n]{1,100}?)'(?!')")
+
+
 def _cell(sentence: str) -> str:
+    sentence = plain_text(sentence)
     if len(sentence) <= CELL_LIMIT:
         return sentence
     return sentence[: CELL_LIMIT - 1].rsplit(" ", 1)[0] + "…"

@@ -8,7 +8,9 @@ import io
 from rag.types import AggregatePaper
 
 PROCEEDINGS = "Proceedings of the 41st International Conference on Machine Learning"
-CSV_COLUMNS = ("n", "paper_id", "title", "authors", "status", "url", "pmlr_key", "why")
+CSV_COLUMNS = (
+    "n", "paper_id", "title", "authors", "status", "url", "pmlr_key", "membership", "score", "why",
+)  # fmt: skip
 
 
 def _bib_value(text: str) -> str:
@@ -49,9 +51,11 @@ def to_csv(rows: list[AggregatePaper]) -> str:
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow([*CSV_COLUMNS, *extra])
     for row in rows:
+        score = "" if row.score is None else f"{row.score:.3f}"
         writer.writerow(
             [row.n, row.paper_id, row.title, "; ".join(row.authors), row.status, row.url,
-             row.pmlr_key, row.why, *(row.cells.get(name, "") for name in extra)]
+             row.pmlr_key, row.membership, score, row.why,
+             *(row.cells.get(name, "") for name in extra)]
         )  # fmt: skip
     return out.getvalue()
 

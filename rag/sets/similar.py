@@ -11,7 +11,8 @@ import math
 import numpy as np
 
 from rag.sets.common import citation, listed_text, plain, row, set_answer
-from rag.sets.topics import TopicIndex, sentence_sharing
+from rag.sets.topic_index import TopicIndex
+from rag.sets.topics import sentence_sharing
 from rag.text import split_sentences
 from rag.types import Aggregate, Answer, Paper, QueryPlan
 

@@ -1,52 +1,51 @@
-"""Answers to topic questions (which papers, how many, compare): the topic scan's members,
-counted honestly ("31 papers; 24 clearly, 7 touch on it"), ranked, each cited with the
-sentence that shows why it belongs. An empty set is said plainly. A comparison adds, per
-paper, the abstract's own sentences for its problem, method and main finding."""
+"""Answers to topic questions (which papers, how many, compare) from the topic's judgement:
+the number that answers "how many are about X" is the papers judged clearly about it,
+stated first; those that only touch on it follow, counted apart ("13–34 papers: 13
+clearly, 21 more touch on it"). A topic of several facets counts only papers holding every
+facet, each cited with the sentence for each facet; an empty intersection is said plainly,
+with the closest papers ranked and no count. A topic the abstracts do not name gets the
+closest papers ranked, the named topics they share as suggestions, and no count.
+"""
 
 from __future__ import annotations
 
 from rag.sets.common import SHOWN_IN_TEXT, citation, listed_text, plain, plural, row, set_answer
 from rag.sets.compare import COLUMNS, comparison_cells
-from rag.sets.topics import CLEAR, Member, TopicScanner
-from rag.types import Aggregate, AggregatePaper, Answer, QueryPlan
+from rag.sets.judgement import TINY, Judged, TopicJudgement
+from rag.types import Aggregate, AggregatePaper, Answer, QueryPlan, SuggestedTopic
 
 
 def topic_answer(
     question: str,
     plan: QueryPlan,
     standalone: str,
-    scanner: TopicScanner,
-    allowed: set[str] | None,
+    judgement: TopicJudgement,
+    limited: bool,
+    suggestions: list[SuggestedTopic] | None = None,
 ) -> Answer:
-    members = scanner.members(plan.topic, allowed)
+    """The answer for a judged topic; `limited`: the question's constraints narrowed it."""
     comparing = plan.kind == "compare"
-    rows = [_row(n, m, comparing) for n, m in enumerate(members, start=1)]
-    limited = " (within the question's constraints)" if allowed is not None else ""
-    if not rows:
-        text = (
-            f"No ICML 2024 abstract{limited} is about “{plan.topic}”: no paper scored as a "
-            "member of that topic."
-        )
+    within = " (within the question's constraints)" if limited else ""
+    if judgement.verdict == "described":
+        rows = _rows(judgement.closest, comparing, "closest")
+        text = _described_text(judgement, rows, suggestions or [], within)
+        aggregate = _aggregate(plan, None, 0, rows, comparing)
+    elif judgement.verdict == "none" or (len(judgement.facets) > 1 and _tiny(judgement)):
+        members = _rows(judgement.members, comparing)
+        others = [j for j in judgement.closest if j not in judgement.members]
+        closest = _rows(others, comparing, "closest", start=len(members) + 1)
+        rows = members + closest
+        text = _none_text(judgement, members, closest, within)
+        aggregate = _aggregate(plan, len(members), 0, rows, comparing)
     else:
-        clearly = sum(1 for m in members if m.probability >= CLEAR)
-        split = (
-            f" — {clearly} clearly, {len(rows) - clearly} touch on it"
-            if clearly < len(rows)
-            else ""
-        )
-        summary = (
-            f"{plural(len(rows), 'ICML 2024 paper')}{limited} "
-            f"{'is' if len(rows) == 1 else 'are'} about “{plan.topic}”{split}"
-        )
-        text = _compared_text(summary, rows) if comparing else listed_text(summary + ":", rows, [])
-    aggregate = Aggregate(
-        kind=plan.kind,
-        count=len(rows),
-        exact=False,
-        papers=rows,
-        columns=list(COLUMNS) if comparing else [],
-    )
-    return set_answer(
+        rows = _rows(judgement.members, comparing)
+        clearly = judgement.clearly
+        summary = _summary(judgement, len(rows), clearly, within)
+        text = _compared_text(summary, rows) if comparing else listed_text(summary, rows, [])
+        aggregate = _aggregate(plan, clearly, len(rows) - clearly, rows, comparing)
+    if plan.source == "llm" and judgement.verdict != "described":
+        text = f"Read as: {_named(judgement)}.\n{text}"  # the model named the topic
+    answer = set_answer(
         question,
         standalone,
         plan,
@@ -57,18 +56,123 @@ def topic_answer(
         mode="catalogue",
         abstained=not rows,
     )
+    answer.suggested_topics = list(suggestions or [])
+    return answer
 
 
-def _row(n: int, member: Member, comparing: bool) -> AggregatePaper:
-    update: dict[str, object] = {"score": round(member.probability, 3)}
-    if comparing:
-        update["cells"] = comparison_cells(member.paper.abstract)
-    return row(n, member.paper, member.why).model_copy(update=update)
+def _tiny(judgement: TopicJudgement) -> bool:
+    return len(judgement.members) <= TINY
+
+
+def _aggregate(
+    plan: QueryPlan, count: int | None, touching: int, rows: list[AggregatePaper], comparing: bool
+) -> Aggregate:
+    return Aggregate(
+        kind=plan.kind,
+        count=count,
+        touching=touching,
+        exact=False,
+        papers=rows,
+        columns=list(COLUMNS) if comparing else [],
+    )
+
+
+def _rows(
+    judged: list[Judged], comparing: bool, membership: str = "", start: int = 1
+) -> list[AggregatePaper]:
+    out = []
+    for n, j in enumerate(judged, start=start):
+        label = membership or ("clearly" if j.clearly else "touches")
+        update: dict[str, object] = {
+            "score": round(j.probability, 3),
+            "membership": label,
+            "facet_sentences": dict(j.facet_sentences),
+        }
+        if comparing:
+            update["cells"] = comparison_cells(j.paper.abstract)
+        out.append(row(n, j.paper, j.why).model_copy(update=update))
+    return out
+
+
+def _named(judgement: TopicJudgement) -> str:
+    """ "“X”", or "“X” and “Y”" for the facets a paper must combine."""
+    facets = judgement.facets or [judgement.topic]
+    quoted = [f"“{f}”" for f in facets]
+    return quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + f" and {quoted[-1]}"
+
+
+def _summary(judgement: TopicJudgement, total: int, clearly: int, within: str) -> str:
+    several = len(judgement.facets) > 1
+    about = f"combine {_named(judgement)}" if several else f"are about {_named(judgement)}"
+    verb_one = f"combines {_named(judgement)}" if several else f"is about {_named(judgement)}"
+    if clearly == total:
+        verb = verb_one if total == 1 else about
+        return f"{plural(total, 'ICML 2024 paper')}{within} {verb}:"
+    more = total - clearly
+    if clearly == 0:
+        return (
+            f"No ICML 2024 paper{within} is clearly about {_named(judgement)}; "
+            f"{plural(more, 'paper')} touch on it:"
+        )
+    return (
+        f"{clearly}–{total} ICML 2024 papers{within} {about}: {clearly} clearly, "
+        f"{more} more touch on it:"
+    )
+
+
+def _none_text(
+    judgement: TopicJudgement,
+    members: list[AggregatePaper],
+    closest: list[AggregatePaper],
+    within: str,
+) -> str:
+    if len(judgement.facets) > 1:
+        if not members:
+            head = f"No ICML 2024 abstract{within} combines {_named(judgement)}."
+        else:
+            head = (
+                f"Only {plural(len(members), 'ICML 2024 abstract')}{within} "
+                f"combine{'s' if len(members) == 1 else ''} {_named(judgement)}:"
+            )
+    elif judgement.unknown:
+        words = ", ".join(f"“{w}”" for w in judgement.unknown)
+        head = f"No ICML 2024 abstract{within} uses the word{'s' if len(judgement.unknown) > 1 else ''} {words}."
+    else:
+        head = f"No ICML 2024 abstract{within} is about {_named(judgement)}."
+    lines = [head]
+    lines += [_line(r) for r in members]
+    if closest:
+        lines.append("The closest papers, ranked (not counted as members):")
+        lines += [_line(r) for r in closest[:SHOWN_IN_TEXT]]
+    return "\n".join(lines)
+
+
+def _described_text(
+    judgement: TopicJudgement,
+    rows: list[AggregatePaper],
+    suggestions: list[SuggestedTopic],
+    within: str,
+) -> str:
+    lines = [
+        f"The abstracts don't name “{judgement.topic}” in these words, so I can't count its "
+        f"papers. The closest ICML 2024 papers{within}, ranked:"
+    ]
+    lines += [_line(r) for r in rows[:SHOWN_IN_TEXT]]
+    if suggestions:
+        offered = " · ".join(f"{s.topic} ({plural(s.count, 'paper')})" for s in suggestions)
+        lines += ["", f"Did you mean: {offered}?"]
+    return "\n".join(lines)
+
+
+def _line(r: AggregatePaper) -> str:
+    return f"- *{plain(r.title)}*{f' ({r.status})' if r.status else ''} [{r.n}]"
 
 
 def _compared_text(summary: str, rows: list[AggregatePaper]) -> str:
     """The first rows' method and finding, quoted; the table carries every row and column."""
-    lines = [f"{summary}. How they compare — each paper's method and main finding, quoted:"]
+    lines = [
+        f"{summary.rstrip(':')}. How they compare — each paper's method and main finding, quoted:"
+    ]
     for r in rows[:SHOWN_IN_TEXT]:
         method = r.cells.get("method") or r.why
         finding = r.cells.get("finding")

@@ -1,13 +1,16 @@
-"""Topic sets: which papers are about a topic, scored over the whole catalogue.
+"""Topic sets: every paper of the catalogue scored against a topic (or one facet of it).
 
 Every paper gets features from its chunks' vectors (the best chunk's cosine to the topic,
 and its mean vector's cosine to the centroid of the ten best-scoring papers: pseudo-
 relevance feedback), from the topic's own phrases (how often they occur, whether the title
 has them) and from the vocabulary those ten papers share (the topic's own words when the
 question describes it: "clients", "federated" for "hospitals train one model without
-pooling data"). A logistic model over them, fitted on the dev set questions
-(`python -m eval calibrate-sets`), gives each paper a membership probability; members are
-the papers at or above `MEMBER`, "clearly" those at or above `CLEAR`.
+pooling data"); a facet adds whether the paper writes it at all, in any of its names
+(variants, acronyms, the glossary's other names; nearby words), and its match to the
+glossary's definition. A logistic model over them, fitted on the dev set questions
+(`python -m eval calibrate-sets`), gives each paper a membership probability
+(rag.sets.judgement); members are the papers at or above `MEMBER`, "clearly" those at or
+above `CLEAR`.
 """
 
 from __future__ import annotations
@@ -15,100 +18,30 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from collections.abc import Mapping
-from dataclasses import dataclass
 from itertools import islice
 
 import numpy as np
 from llama_index.core.base.embeddings.base import BaseEmbedding
 
 from rag.embedding.lru import LRUCache
-from rag.text import STOPWORDS, split_sentences
+from rag.sets.glossary import entry_named
+from rag.sets.topic_index import SMALL, TopicIndex, holds
+from rag.text import split_sentences, stem, topic_tokens
 from rag.types import Paper
 
+FACET_FEATURES = ("literal", "literal_title", "word_cover", "written", "defined", "near")
 FEATURES = ("dense", "dense_rel", "phrase_tf", "phrase_title", "centroid", "centroid_rel",
             "vocab_tf", "vocab_title", "vocab_cover")  # fmt: skip
-# Fitted by `python -m eval calibrate-sets` on eval/datasets/sets_dev.jsonl.
-WEIGHTS = (7.48, 0.58, 1.12, 0.27, 3.3, 0.28, 0.92, 0.78, 3.29)
-BIAS = -9.11
-MEMBER = 0.15  # the threshold with the best mean F1, leave-one-question-out on dev
-CLEAR = 0.5
+# The one-facet membership model on FEATURES + FACET_FEATURES; fitted by
+# `python -m eval calibrate-sets` on eval/datasets/sets_dev.jsonl (MEMBER: best mean F1,
+# CLEAR: best share of counts within 25 %, leave one question out).
+WEIGHTS = (2.736, 2.176, -3.375, -0.127, 1.859, 1.658, 0.893, 0.796, 3.394, 0.568, 0.733, 3.214,
+           1.953, 3.124, 0.62)  # fmt: skip
+BIAS = -8.383
+MEMBER = 0.3
+CLEAR = 0.6
 SEEDS = 10
 VOCABULARY = 8
-_SMALL = STOPWORDS | {"the", "of", "and", "or", "a", "an", "for", "in", "on", "to", "with", "by",
-                      "from", "via", "is", "are", "we", "our", "this", "that", "as", "at", "be"}  # fmt: skip
-
-
-def tokens(text: str) -> list[str]:
-    """Lower case, hyphens as spaces, plural -s dropped: "Graph-Transformers" → graph transformer."""
-    words = re.findall(r"[a-z0-9]+", text.lower().replace("-", " "))
-    return [w[:-1] if len(w) > 4 and w.endswith("s") and not w.endswith("ss") else w for w in words]
-
-
-def _ngrams(words: list[str], n: int) -> list[tuple[str, ...]]:
-    return [tuple(words[i : i + n]) for i in range(len(words) - n + 1)]
-
-
-def _phrases(words: list[str]) -> set[tuple[str, ...]]:
-    return {
-        g
-        for n in (1, 2, 3)
-        for g in _ngrams(words, n)
-        if g[0] not in _SMALL and g[-1] not in _SMALL
-    }
-
-
-@dataclass
-class Member:
-    paper: Paper
-    probability: float
-    why: str
-
-
-class TopicIndex:
-    """What the scan reads, built once per store state from the catalogue and chunk vectors."""
-
-    def __init__(
-        self, papers: Mapping[str, Paper], chunk_vectors: np.ndarray, chunk_papers: list[str]
-    ) -> None:
-        self.ids = sorted(papers)
-        self.papers = papers
-        position = {pid: i for i, pid in enumerate(self.ids)}
-        self.chunk_rows = np.array([position.get(p, -1) for p in chunk_papers], dtype=np.int64)
-        keep = self.chunk_rows >= 0
-        self.chunk_rows, self.chunks = self.chunk_rows[keep], chunk_vectors[keep]
-        means = np.zeros((len(self.ids), chunk_vectors.shape[1] if chunk_vectors.size else 1))
-        np.add.at(means, self.chunk_rows, self.chunks)
-        norms = np.linalg.norm(means, axis=1, keepdims=True)
-        self.means = means / np.clip(norms, 1e-12, None)
-        # One pass over the records (a file-backed catalogue streams them in one query).
-        texts = {p.id: (p.title, p.abstract) for p in papers.values()}
-        self.titles = [tokens(texts[p][0]) for p in self.ids]
-        self.docs = [
-            [*t, "|", *tokens(texts[p][1])] for t, p in zip(self.titles, self.ids, strict=True)
-        ]
-        self.doc_phrases = [_phrases(d) for d in self.docs]
-        self.df: Counter[tuple[str, ...]] = Counter()
-        for phrases in self.doc_phrases:
-            self.df.update(phrases)
-
-        # word → the papers whose title or abstract has it: a phrase is counted only in
-        # the papers that have all its words (a few dozen), not in every abstract.
-        self.word_papers: dict[str, set[int]] = {}
-        for i, words in enumerate(self.docs):
-            for word in set(words):
-                self.word_papers.setdefault(word, set()).add(i)
-
-    def count(self, phrase: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
-        """Occurrences of `phrase` per paper (title and abstract), and whether the title has it."""
-        in_doc = np.zeros(len(self.ids))
-        in_title = np.zeros(len(self.ids))
-        candidates = set.intersection(*(self.word_papers.get(w, set()) for w in phrase))
-        n = len(phrase)
-        for i in candidates:
-            in_doc[i] = sum(1 for g in _ngrams(self.docs[i], n) if g == phrase)
-            in_title[i] = any(g == phrase for g in _ngrams(self.titles[i], n))
-        return in_doc, in_title
 
 
 class TopicScanner:
@@ -116,10 +49,12 @@ class TopicScanner:
         self.index = index
         self.embed_model = embed_model
         self._recent: LRUCache[str, np.ndarray] = LRUCache(64)  # a follow-up rescans nothing
+        self._facets: LRUCache[str, np.ndarray] = LRUCache(64)
 
     def clear_cache(self) -> None:
         """Forget the recent topics' features (a benchmark times every scan cold)."""
         self._recent.clear()
+        self._facets.clear()
 
     def features(self, topic: str) -> np.ndarray:
         """One row per catalogue paper (in `index.ids` order), one column per FEATURES."""
@@ -127,10 +62,7 @@ class TopicScanner:
 
     def _features(self, topic: str) -> np.ndarray:
         ix = self.index
-        query = np.asarray(self.embed_model.get_query_embedding(topic), dtype=np.float32)
-        dense = np.full(len(ix.ids), -1.0)
-        if len(ix.chunks):
-            np.maximum.at(dense, ix.chunk_rows, ix.chunks @ query)
+        dense = self._dense(topic)
         phrase_tf, phrase_title = self._phrase_features(_alternatives(topic))
         first = 0.5 * dense + 0.3 * phrase_tf + 0.2 * phrase_title
         seeds = np.argsort(-first)[:SEEDS]
@@ -147,6 +79,83 @@ class TopicScanner:
             [dense, dense - dense.max(), phrase_tf, phrase_title, near, near - near.max(),
              vocab_tf, vocab_title, cover], axis=1
         )  # fmt: skip
+
+    def facet_features(self, facet: str) -> np.ndarray:
+        """`features(facet)` and FACET_FEATURES: whether each paper writes the facet at all
+        (a facet must be present in a paper, not be its main topic)."""
+        return self._facets.get_or_compute(facet, self._facet_features)
+
+    def _facet_features(self, facet: str) -> np.ndarray:
+        ix = self.index
+        literal = np.zeros(len(ix.ids))
+        title = np.zeros(len(ix.ids))
+        for form in self.forms(facet):
+            in_doc, in_title = ix.phrase_presence(form)
+            literal = np.maximum(literal, np.minimum(in_doc, 4) / 4)
+            title = np.maximum(title, in_title)
+        written = (literal > 0).astype(float)  # one mention can make a facet present
+        near = np.zeros(len(ix.ids))
+        for form in self.forms(facet):
+            near = np.maximum(near, ix.near_presence(form))
+        # the facet's words, weighted by rarity: "graph" says more than "neural network"
+        cover = np.zeros(len(ix.ids))
+        weights = {}
+        for word in dict.fromkeys(topic_tokens(facet)):
+            if word in SMALL:
+                continue
+            holding = set().union(*(ix.word_papers.get(v, set()) for v in ix.variants(word)))
+            weights[word] = (holding, math.log(len(ix.ids) / max(1, len(holding))))
+        total = sum(w for _, w in weights.values()) or 1.0
+        for holding, weight in weights.values():
+            cover[list(holding)] += weight / total
+        # matched by what it means too: the glossary's plain-words definition of its topic
+        entry = next(filter(None, (entry_named(" ".join(f)) for f in _alternatives(facet))), None)
+        defined = self._dense(entry.definition) if entry is not None else self._dense(facet)
+        extra = np.stack([literal, title, cover, written, defined, near], axis=1)
+        return np.hstack([self.features(facet), extra])
+
+    def _dense(self, text: str) -> np.ndarray:
+        """Each paper's best chunk cosine to `text`."""
+        ix = self.index
+        query = np.asarray(self.embed_model.get_query_embedding(text), dtype=np.float32)
+        dense = np.full(len(ix.ids), -1.0)
+        if len(ix.chunks):
+            np.maximum.at(dense, ix.chunk_rows, ix.chunks @ query)
+        return dense
+
+    def together(self, facets: list[str]) -> np.ndarray:
+        """1 for the papers with a sentence (or title) that writes every facet: "adversarial
+        attacks on graph neural networks" in one sentence, not in two parts of the abstract."""
+        ix = self.index
+        slots = [[[ix.variants(w) for w in form] for form in self.forms(facet)] for facet in facets]
+        written = np.ones(len(ix.ids), dtype=bool)
+        for facet in facets:
+            written &= self.facet_features(facet)[:, -1] > 0
+        out = np.zeros(len(ix.ids))
+        for i in np.flatnonzero(written):
+            paper = ix.papers[ix.ids[int(i)]]
+            for sentence in [paper.title, *split_sentences(paper.abstract)]:
+                words = topic_tokens(sentence)
+                if all(any(holds(words, form) for form in forms) for forms in slots):
+                    out[i] = 1.0
+                    break
+        return out
+
+    def forms(self, facet: str) -> list[tuple[str, ...]]:
+        """The ways abstracts write a facet: its alternatives, the other names of its topic
+        (rag.sets.glossary), and an acronym for its long form or the long forms of an
+        acronym ("GNNs" ↔ graph neural networks)."""
+        acronyms = self.index.acronyms()
+        found = list(dict.fromkeys(_alternatives(facet)))
+        for form in list(found):  # every name of its topic: "explainability", "interpretability"
+            entry = entry_named(" ".join(form))
+            if entry is not None:
+                found += [tuple(topic_tokens(name)) for name in entry.names]
+        for form in list(found):
+            if len(form) == 1:
+                found += sorted(acronyms.get(stem(form[0]), ()))
+            found += [(a,) for a, longs in acronyms.items() if form in longs]
+        return list(dict.fromkeys(found))
 
     def _phrase_features(
         self, phrases: list[tuple[str, ...]], weights: list[float] | None = None
@@ -179,43 +188,36 @@ class TopicScanner:
         return [p for _, p in chosen], [s / top for s, _ in chosen]
 
     def unknown_words(self, topic: str) -> list[str]:
-        """The topic's words that no title or abstract holds ("wildfires", "haiku"): a topic
-        the conference does not cover, however close its neighbours score."""
+        """The topic's words that no title or abstract holds in any form ("wildfires",
+        "haiku"): a topic the conference does not cover, however close its neighbours
+        score. Words of an example the question gives ("say, who is the CEO") and other
+        forms of a word the corpus has ("rotated" for "rotation") do not count."""
+        said = _EXAMPLE.sub(" ", topic)
+        ix = self.index
         return [
             w
-            for w in dict.fromkeys(tokens(topic))
-            if w not in _SMALL
+            for w in dict.fromkeys(topic_tokens(said))
+            if w not in SMALL
             and len(w) > 2
             and not w.isdigit()
-            and w not in self.index.word_papers
+            and not any(v in ix.word_papers for v in ix.variants(w))
         ]
 
-    def members(self, topic: str, allowed: set[str] | None = None) -> list[Member]:
-        """Papers at or above MEMBER probability, most probable first, each with why."""
-        x = self.features(topic)
-        probability = 1.0 / (1.0 + np.exp(-(x @ np.asarray(WEIGHTS) + BIAS)))
-        order = np.argsort(-probability)
-        out = []
-        words = set(tokens(topic)) - _SMALL
-        for i in order:
-            if probability[i] < MEMBER:
-                break
-            pid = self.index.ids[int(i)]  # checked before its record is read
-            if allowed is not None and pid not in allowed:
-                continue
-            paper = self.index.papers[pid]
-            out.append(Member(paper, float(probability[i]), sentence_sharing(paper, words)))
-        return out
+
+# An example inside a question: in brackets, or after "e.g.", "for example", "such as", "say".
+_EXAMPLE = re.compile(
+    r"\([^()]*\)|\b(?:e\.g\.|for example|for instance|such as|say),?[^,;.]*", re.I
+)
 
 
 def _alternatives(topic: str) -> list[tuple[str, ...]]:
     """The topic's phrases: "imitation learning or inverse RL" → two alternatives."""
     out = []
     for part in re.split(r",|\bor\b|\band\b|\(|\)|;", topic):
-        words = tokens(part)
-        while words and words[0] in _SMALL:
+        words = topic_tokens(part)
+        while words and words[0] in SMALL:
             words = words[1:]
-        while words and words[-1] in _SMALL:
+        while words and words[-1] in SMALL:
             words = words[:-1]
         if words and len(words) <= 4:
             out.append(tuple(words))
@@ -225,4 +227,4 @@ def _alternatives(topic: str) -> list[tuple[str, ...]]:
 def sentence_sharing(paper: Paper, words: set[str]) -> str:
     """The abstract sentence sharing the most of `words` (the first on ties)."""
     sentences = split_sentences(paper.abstract) or [paper.abstract]
-    return max(sentences, key=lambda s: len(words & set(tokens(s))))
+    return max(sentences, key=lambda s: len(words & set(topic_tokens(s))))

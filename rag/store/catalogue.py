@@ -289,9 +289,13 @@ class Catalogue:
             found = [pid for pid, folded in self._folded_titles(where, args) if rule(folded)]
             if len(found) == 1:
                 return self.papers[found[0]]
-        return self._only_abstract_naming(reference.strip())
+        naming = self.papers_naming(reference.strip(), titles=False)
+        return naming[0] if len(naming) == 1 else None
 
-    def _only_abstract_naming(self, name: str) -> Paper | None:
+    def papers_naming(self, name: str, titles: bool = True) -> list[Paper]:
+        """The papers whose abstract (or title) writes `name` as typed (whole word, case kept)."""
+        if not name:
+            return []
         pattern = re.compile(rf"(?<![\w-]){re.escape(name)}(?![\w-])")
         # The records are JSON: only those holding the name as JSON writes it are parsed.
         needle = json.dumps(name, ensure_ascii=False)[1:-1]
@@ -299,6 +303,6 @@ class Catalogue:
         found = []
         for (record,) in self._connect().execute(query, (needle,)):
             paper = Paper.model_validate_json(record)
-            if pattern.search(paper.abstract):
+            if pattern.search(paper.abstract) or (titles and pattern.search(paper.title)):
                 found.append(paper)
-        return found[0] if len(found) == 1 else None
+        return found

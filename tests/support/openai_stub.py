@@ -26,7 +26,7 @@ import pytest
 
 from tests.support.settings import make_settings
 
-ReplyKind = Literal["text", "error", "hang", "cut", "raw", "close"]
+ReplyKind = Literal["text", "error", "hang", "cut", "raw", "close", "computed"]
 
 
 @dataclass
@@ -40,6 +40,7 @@ class Reply:
     seconds: float = 0.0
     chunked: bool = True  # cut streams: chunked (a detectable cut) or close-delimited
     finish: bool = True  # streamed text: send finish_reason and [DONE]
+    compute: Callable[[Recorded], str] | None = None  # computed: the reply from the request
 
     @classmethod
     def text(cls, content: str, chunks: list[str] | None = None, *, finish: bool = True) -> Reply:
@@ -69,6 +70,12 @@ class Reply:
     @classmethod
     def raw(cls, body: bytes, content_type: str = "application/json", status: int = 200) -> Reply:
         return cls("raw", body=body, status=status, headers={"Content-Type": content_type})
+
+    @classmethod
+    def computed(cls, compute: Callable[[Recorded], str]) -> Reply:
+        """A non-streamed answer written from the request (`compute(recorded)`): for
+        replies that depend on what the client sent, e.g. the papers of a screening."""
+        return cls("computed", compute=compute)
 
     @classmethod
     def close(cls) -> Reply:
@@ -190,6 +197,10 @@ def _handler_for(server: ScriptedLLMServer) -> type[BaseHTTPRequestHandler]:
             for event in _sse_events(reply.chunks, finish=reply.finish):
                 self._chunk(event)
             self._chunk(b"")  # the terminating zero-length chunk
+
+        def _reply_computed(self, reply: Reply, recorded: Recorded) -> None:
+            assert reply.compute is not None
+            self._json(200, _completion(reply.compute(recorded)))
 
         def _reply_error(self, reply: Reply, recorded: Recorded) -> None:
             self._send(reply.status, reply.body, "application/json", reply.headers)
@@ -326,9 +337,10 @@ def llm_assistant(
             "llm_base_url": scripted_server.base_url,
             "llm_timeout_s": 5.0,
             "llm_max_retries": 2,
-            # Off unless a test turns it on: the answer-path tests script answer replies
-            # only, and the planner's request would take the first of them.
+            # Off unless a test turns them on: the answer-path tests script answer replies
+            # only, and a planner's or judge's request would take the first of them.
             "llm_planner": False,
+            "llm_judge": False,
             **overrides,
         }
         key = tuple(sorted(options.items()))

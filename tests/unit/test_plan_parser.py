@@ -179,3 +179,28 @@ def test_an_llm_draft_is_checked_against_the_catalogue() -> None:
         with pytest.raises(UnusableDraft):
             planner.validated(unusable)
     assert planner.plan("Papers like BiLLM?").source == "parser"  # no LLM: the parser
+
+
+@pytest.mark.parametrize(
+    ("question", "items"),
+    [
+        ("Compare SAMformer and Timer", ["SAMformer", "Timer"]),
+        ("compare TDPO with Nash learning from human feedback", ["TDPO", "Nash learning from human feedback"]),
+        ("How does Medusa differ from EAGLE?", ["Medusa", "EAGLE"]),
+        ("What are the differences between BiLLM, QuIP# and AQLM?", ["BiLLM", "QuIP#", "AQLM"]),
+        ("SAMformer vs. Timer", ["SAMformer", "Timer"]),
+        (
+            "Compare the paper that merges models with task vectors with TIES.",
+            ["the paper that merges models with task vectors", "TIES"],
+        ),
+        # the papers on a topic, and clauses that merely contain "versus", name nothing
+        ("Compare the approaches of ICML 2024 papers on LLM quantization.", []),
+        ("How do the ICML 2024 matrix completion papers differ?", []),
+        ("What accuracy is reached using the top-variance versus bottom-variance pixel subspaces in the study of reconstruction?", []),
+    ],
+)  # fmt: skip
+def test_a_comparison_of_named_things_lists_them(question: str, items: list[str]) -> None:
+    plan = PARSER.plan(question)
+    assert plan.compared == items
+    if items:
+        assert (plan.kind, plan.topic) == ("compare", "")

@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from rag.sets.topics import TopicIndex, TopicScanner, tokens
+from rag.sets.facets import TopicReading
+from rag.sets.judgement import FACET_MEMBER, TopicJudge
+from rag.sets.topic_index import TopicIndex
+from rag.sets.topics import FACET_FEATURES, FEATURES, TopicScanner
+from rag.text import topic_tokens
 from rag.types import Paper
 from tests.support.fake_embedding import HashingEmbedding, bag_of_words
 
@@ -43,7 +47,12 @@ def scanner() -> TopicScanner:
 
 
 def test_tokens_fold_case_hyphens_and_plurals() -> None:
-    assert tokens("Graph-Transformers for Molecules") == ["graph", "transformer", "for", "molecule"]
+    assert topic_tokens("Graph-Transformers for Molecules") == [
+        "graph",
+        "transformer",
+        "for",
+        "molecule",
+    ]
 
 
 def test_the_papers_about_the_topic_score_highest() -> None:
@@ -51,18 +60,52 @@ def test_the_papers_about_the_topic_score_highest() -> None:
     x = scan.features("model merging")
     ranked = [scan.index.ids[i] for i in np.argsort(-x[:, 0] - x[:, 2])]
     assert set(ranked[:3]) == {"m1", "m2", "m3"}
-    assert x.shape == (len(TOPIC_PAPERS), 9)
+    assert x.shape == (len(TOPIC_PAPERS), len(FEATURES))
+    facet = scan.facet_features("model merging")
+    assert facet.shape == (len(TOPIC_PAPERS), len(FEATURES) + len(FACET_FEATURES))
+
+
+def judge() -> TopicJudge:
+    return TopicJudge(scanner())
 
 
 def test_members_carry_a_probability_and_the_sentence_that_shows_why() -> None:
-    members = scanner().members("model merging")
+    judged = judge().judge("model merging")
+    assert judged.verdict == "set" and judged.facets == ["model merging"]
+    members = judged.members
     assert members and {m.paper.id for m in members} <= {"m1", "m2", "m3"}
     assert all(0 < m.probability <= 1 for m in members)
     assert "merg" in members[0].why.lower()
 
 
 def test_constraints_limit_the_members() -> None:
-    assert [m.paper.id for m in scanner().members("model merging", allowed={"m2"})] == ["m2"]
+    assert [m.paper.id for m in judge().judge("model merging", allowed={"m2"}).members] == ["m2"]
+
+
+def test_a_paper_belongs_to_two_facets_only_when_it_has_both() -> None:
+    scan = scanner()
+    # "graph neural networks" and "molecules": g1 has both, g2 only graphs, m1 neither
+    reading = TopicReading(["graph neural networks", "molecules"], described=False)
+    judged = TopicJudge(scan).judge("graph neural networks for molecules", reading=reading)
+    chances = {j.paper.id: j.probability for j in judged.closest}
+    assert chances["g1"] >= FACET_MEMBER > max(p for i, p in chances.items() if i != "g1")
+    assert [m.paper.id for m in judged.members] == ["g1"]
+    assert set(judged.facets) == {"graph neural networks", "molecules"}
+    g1 = next(j for j in judged.closest if j.paper.id == "g1")
+    assert set(g1.facet_sentences) == {"graph neural networks", "molecules"}
+    assert "molecul" in g1.facet_sentences["molecules"].lower()
+
+
+def test_one_sentence_writing_every_facet_is_seen() -> None:
+    together = scanner().together(["graph neural networks", "molecular properties"])
+    assert {scanner().index.ids[int(i)] for i in np.flatnonzero(together)} == {"g1"}
+
+
+def test_a_described_topic_claims_no_members() -> None:
+    reading = TopicReading(["merge the weights of many models"], described=True)
+    judged = judge().judge("merge the weights of many models", reading=reading)
+    assert judged.verdict == "described" and judged.members == []
+    assert judged.closest and judged.closest[0].paper.id.startswith("m")
 
 
 def test_words_the_catalogue_never_uses_are_reported() -> None:

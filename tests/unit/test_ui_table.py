@@ -135,7 +135,13 @@ def test_any_page_is_a_slice_of_the_rows(total: int, page: int, size: int) -> No
 
 # --- cells and escaping ----------------------------------------------------------------------
 def test_row_shows_every_cell() -> None:
-    row = paper(7, authors=[f"A{i}" for i in range(6)], status="Spotlight", score=0.9312)
+    row = paper(
+        7,
+        authors=[f"A{i}" for i in range(6)],
+        status="Spotlight",
+        score=0.9312,
+        membership="clearly",
+    )
     row.cells = {"method": "Low-rank $W$ updates", "finding": "$2\\times$ faster"}
     html = table.aggregate_table_html([row], ["method", "finding"])
     parsed = assert_only_table_markup(html)
@@ -168,12 +174,16 @@ def test_sorted_column_is_marked() -> None:
 
 
 @pytest.mark.parametrize(
-    ("kind", "heading", "cell"),
-    [("list", "Membership", "0.23 · partly"), ("compare", "Membership", "0.23 · partly"),
-     ("similar", "Similarity", "0.23"), ("metadata", "Score", "0.23")],
+    ("kind", "membership", "heading", "cell"),
+    [("list", "touches", "Membership", "0.23 · touches on it"),
+     ("compare", "closest", "Membership", "0.23 · closest"),
+     ("similar", "closest", "Similarity", "0.23"), ("metadata", "exact", "Score", "0.23")],
 )  # fmt: skip
-def test_score_column_says_what_its_number_is(kind: str, heading: str, cell: str) -> None:
-    html = table.aggregate_table_html([paper(1, score=0.234)], kind=kind)
+def test_score_column_says_what_its_number_is(
+    kind: str, membership: str, heading: str, cell: str
+) -> None:
+    row = paper(1, score=0.234, membership=membership)
+    html = table.aggregate_table_html([row], kind=kind)
     parsed = parse(html)
     heads = [text for text in parsed.text if text.startswith(heading)]
     assert heads, parsed.text

@@ -1,0 +1,115 @@
+"""Which way a question is answered, decided once per question, in one place.
+
+Named routes: `paper` (the cited answer from retrieved abstracts), `list`, `count` and
+`compare` of a topic's papers (judged over the whole catalogue), `compare` of the papers
+the question names, `metadata` (exact, from the catalogue) and `similar` (papers like a
+named one). What the decision needed to compute — the question's constraints as filters,
+the topic's reading and judged members, the named papers — travels with the route to the
+answer, so nothing is computed twice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Literal
+
+from rag.sets.facets import TopicReading
+from rag.sets.judgement import TopicJudge, TopicJudgement
+from rag.sets.named import NamedPaper, NamedPapers
+from rag.store.catalogue import Catalogue
+from rag.types import Filters, Paper, QueryPlan
+
+RouteName = Literal["paper", "list", "count", "metadata", "compare", "similar"]
+
+
+@dataclass
+class Route:
+    name: RouteName
+    plan: QueryPlan
+    filters: Filters | None  # the caller's filters with the question's own constraints
+    allowed: set[str] | None = None  # the papers those filters leave (None: every paper)
+    judgement: TopicJudgement | None = None  # list / count / compare of a topic
+    named: list[NamedPaper] | None = None  # compare of named papers
+    like: Paper | None = None  # similar
+
+    @property
+    def cited(self) -> bool:
+        """Answered from retrieved abstracts (the engine), not from the catalogue."""
+        return self.name == "paper"
+
+
+class Router:
+    """Decides the route of a question's plan (see the module doc)."""
+
+    def __init__(
+        self,
+        catalogue: Catalogue,
+        judge: Callable[[], TopicJudge],
+        named: NamedPapers,
+    ) -> None:
+        self.catalogue = catalogue
+        self.judge = judge
+        self.named = named
+
+    def route(self, plan: QueryPlan, given: Filters | None) -> Route:
+        filters = self.filters_for(plan, given)
+        if plan.kind == "metadata" or plan.unresolved:
+            return Route("metadata", plan, filters)
+        if plan.kind == "compare" and plan.compared:
+            named = [self.named.resolve(text) for text in plan.compared]
+            if any(n.paper is not None for n in named):
+                return Route("compare", plan, filters, named=named)
+            return Route("paper", plan, filters)  # nothing named: the cited answer
+        if plan.kind == "similar":
+            like = self.catalogue.papers.get(plan.like_paper)
+            if like is not None:
+                return Route("similar", plan, filters, self.allowed(filters), like=like)
+            return Route("paper", plan, filters)
+        if plan.kind in ("list", "count", "compare") and plan.topic:
+            return self._topic(plan, filters)
+        return Route("paper", plan, filters)
+
+    def _topic(self, plan: QueryPlan, filters: Filters | None) -> Route:
+        judge = self.judge()
+        reading = judge.read(plan.topic)
+        if plan.source == "llm" and plan.facets:  # the model named the facets itself
+            reading = TopicReading(list(plan.facets), described=False)
+        if plan.kind == "list" and judge.absent_words(plan.topic, reading):
+            return Route("paper", plan, filters)  # a word no abstract uses: cited, abstains
+        plan.facets = list(reading.facets)
+        allowed = self.allowed(filters)
+        judgement = judge.judge(plan.topic, allowed, reading)
+        one_topic = len(reading.facets) <= 1 and judgement.verdict == "set"
+        if plan.kind == "list" and one_topic and judgement.clearly == 0:
+            return Route("paper", plan, filters)  # nothing clearly about it: the cited answer
+        return Route(plan.kind, plan, filters, allowed, judgement=judgement)
+
+    def allowed(self, filters: Filters | None) -> set[str] | None:
+        """The papers the filters leave (None: every paper)."""
+        if filters is None or filters.is_empty():
+            return None
+        return self.catalogue.matching(filters)
+
+    def filters_for(self, plan: QueryPlan, given: Filters | None) -> Filters | None:
+        """The question's own constraints added to the caller's filters (both must hold)."""
+        c = plan.constraints
+        if not (c.authors or c.affiliations or c.statuses):
+            return given
+        ids: set[str] | None = None
+        for name in c.authors:
+            found = self.catalogue.people_named(name)
+            ids = found if ids is None else ids & found
+        for typed in c.affiliations:
+            found = set(self.catalogue.match_institution(typed).papers)
+            ids = found if ids is None else ids & found
+        merged = (
+            given.model_copy()
+            if given is not None
+            else Filters(status=None, author=None, title=None, paper_ids=None)
+        )
+        if ids is not None:
+            merged.paper_ids = sorted(ids & set(merged.paper_ids) if merged.paper_ids else ids)
+        if c.statuses and not merged.status:
+            merged.status = list(c.statuses)
+        return merged

@@ -1,0 +1,248 @@
+"""A topic's facets: "adversarial robustness of graph neural networks" is two topics that
+must both hold, and "papers that shrink a big network into a small one" names no topic.
+
+The split is made only where the corpus supports it: a topic is cut at a joining word
+("for", "of", "under", "applied to", "X-based Y", "combine X with Y") only when each side
+is a phrase that at least `MIN_SUPPORT` abstracts write, and never when the whole phrase is
+one the abstracts write ("theory of mind", "mixture of experts"). A side that names the
+conference's own subject ("machine learning", "neural networks") holds for every paper and
+is dropped. A topic written as a clause ("… that imitates it", "while each party keeps its
+data") or with no phrase the abstracts write is *described*: no count can be claimed for it.
+Pure functions over a `support` look-up, so they are tested without a store.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from rag.text import STOPWORDS
+
+MIN_SUPPORT = 3  # abstracts that must write a side's phrase for it to be a facet
+MAX_FACETS = 3
+GENERIC_SHARE = 0.2  # a phrase in more of the abstracts names the field, not a topic
+# The conference's own subject: true of every paper, so never a facet of its own.
+GENERIC = frozenset(
+    {"machine learning", "deep learning", "learning", "neural network", "deep neural network",
+     "neural net", "model", "method", "algorithm", "ml", "ai", "artificial intelligence",
+     "deep model", "data", "approach", "technique", "framework", "system"}
+)  # fmt: skip
+# A head noun that a named topic may carry or drop ("quantization methods").
+GENERIC_HEADS = frozenset(
+    {"method", "approach", "technique", "algorithm", "model", "problem", "framework", "task",
+     "setting", "paper", "work", "system", "architecture", "data"}
+)  # fmt: skip
+# Joining words, longest first; "and" joins facets only after "combine"/"both".
+_JOINS = (
+    "applied to", "combined with", "in combination with", "together with", "in the context of",
+    "for", "in", "on", "of", "with", "under", "using", "via", "to", "through", "within",
+)  # fmt: skip
+# "jailbreaking | large language models", "explainable or interpretable | reinforcement
+# learning": one modifier (or two alternative ones) before a longer phrase.
+_MODIFIED = re.compile(r"^([\w-]+(?:\s+(?:or|and)\s+[\w-]+)?)\s+([\w-]+(?:\s+[\w-]+)+)$")
+_FRAME = re.compile(
+    r"^(?:(?:combine|combines|combining|apply|applies|applying|use|uses|using|leverage|"
+    r"leverages|leveraging|employ|employs|employing|study|studies|studying|bring|brings|"
+    r"integrate|integrates|integrating|train|trains|build|builds|building|learn|learns|both|"
+    r"the|a|an)\s+)+",
+    re.I,
+)
+_BASED = re.compile(r"\b([\w-]+?)-(?:based|driven|powered|guided|enhanced|assisted)\s+", re.I)
+# Words a clause has and a named topic does not: pronouns, quantifiers, subordinators
+# (an article counts half: "the robustness of a GNN" is still a noun phrase).
+CLAUSE_WORDS = frozenset(
+    "it its itself they their them one ones each every some several many certain that "
+    "which whether while without whose who when where so if as such already own something "
+    "someone anything how much what why rather than almost still far".split()
+)
+ARTICLES = frozenset({"a", "an", "the"})
+SPECIFIC_SHARE = 0.02  # a single word in more abstracts than this names no topic alone
+NAMED_COVER = 0.5  # share of a topic's words inside phrases the abstracts write
+DESCRIBED_CLAUSE = 2.0
+DESCRIBED_WORDS = 12  # a topic longer than this is a description, whatever its words
+
+Support = Callable[[str], int]  # abstracts that write a phrase (title or abstract)
+
+
+@dataclass
+class TopicReading:
+    """How a topic reads against the corpus: its facets, and whether it is named."""
+
+    facets: list[str]
+    described: bool
+    dropped: list[str] = field(default_factory=list)  # generic sides left out
+
+
+def words(text: str) -> list[str]:
+    return re.findall(r"[\w-]+(?:\.[\w-]+)*", text)
+
+
+def _clean(side: str) -> str:
+    side = _FRAME.sub("", side.strip(" ,;:.?!"))
+    return re.sub(r"\s+", " ", side).strip(" ,;:.?!")
+
+
+def _singular(word: str) -> str:
+    w = word.lower()
+    return w[:-1] if len(w) > 4 and w.endswith("s") and not w.endswith("ss") else w
+
+
+def is_generic(phrase: str, support: Support, total: int) -> bool:
+    key = " ".join(_singular(w) for w in words(phrase))
+    return key in GENERIC or (total > 0 and support(phrase) > GENERIC_SHARE * total)
+
+
+def alternatives(phrase: str) -> list[str]:
+    """ "backdoor attacks or defenses against backdoors" → each alternative on its own."""
+    parts = re.split(r",|;|\bor\b|\band\b|\(|\)|\bi\.e\.|\be\.g\.", phrase)
+    return [c for c in (_clean(p) for p in parts) if c]
+
+
+def written(phrase: str, support: Support) -> int:
+    """Abstracts writing the phrase itself, or it without a generic head noun
+    ("quantization methods" → "quantization")."""
+    best = support(phrase)
+    ws = words(phrase)
+    if len(ws) > 1 and _singular(ws[-1]) in GENERIC_HEADS:
+        best = max(best, support(" ".join(ws[:-1])))
+    return best
+
+
+def phrase_support(phrase: str, support: Support) -> int:
+    """Abstracts writing the phrase or one of its alternatives ("backdoor attacks or
+    defenses" → "backdoor attacks", "defenses")."""
+    return max(written(c, support) for c in [phrase, *alternatives(phrase)])
+
+
+def _supported(side: str, support: Support, total: int) -> bool:
+    return bool(words(side)) and phrase_support(side, support) >= MIN_SUPPORT
+
+
+def _splits(text: str, support: Support) -> list[tuple[str, str]]:
+    """Every (left, right) cut of `text` at one joining word, and a modifier cut before a
+    trailing phrase the abstracts write ("jailbreaking | large language models")."""
+    out = []
+    for join in _JOINS:
+        for m in re.finditer(rf"(?<![\w-]){re.escape(join)}(?![\w-])", text, re.I):
+            left, right = _clean(text[: m.start()]), _clean(text[m.end() :])
+            if left and right:
+                out.append((left, right))
+    if re.match(r"^\s*(?:combine|combines|combining|both)\b", text, re.I):
+        body = _clean(text)
+        for m in re.finditer(r"(?<![\w-])and(?![\w-])", body, re.I):
+            left, right = _clean(body[: m.start()]), _clean(body[m.end() :])
+            if left and right:
+                out.append((left, right))
+    modified = _MODIFIED.match(text)
+    if modified is not None and written(modified.group(2), support) >= MIN_SUPPORT:
+        modifier, phrase = modified.group(1), modified.group(2)
+        small = STOPWORDS | CLAUSE_WORDS | ARTICLES | {"other", "similar", "related"}
+        said = [w for w in words(modifier) if w.lower() not in ("or", "and")] + words(phrase)[:1]
+        if not any(w.lower() in small for w in said):
+            out.append((modifier, phrase))
+    return out
+
+
+def _facets(text: str, support: Support, total: int, room: int) -> list[str] | None:
+    """The fewest supported facets `text` reads as (itself when supported whole), at most
+    `room` of them; None when it does not split into supported phrases."""
+    text = _clean(text)
+    if not text or room < 1:
+        return None
+    if written(text, support) >= MIN_SUPPORT:
+        return [text]
+    split = _best_split(text, support, total, room)
+    if split is None and _supported(text, support, total):
+        return [text]  # its alternatives are written ("code generation or program synthesis")
+    return split
+
+
+def _best_split(text: str, support: Support, total: int, room: int) -> list[str] | None:
+    best: list[str] | None = None
+    for left, right in _splits(text, support):
+        a = _facets(left, support, total, room - 1)
+        b = _facets(right, support, total, room - 1) if a is not None else None
+        # A generic side ("machine learning to …") is no facet: the other side is the topic.
+        if a is None and is_generic(left, support, total):
+            a, b = [], _facets(right, support, total, room)
+        elif b is None and a is not None and is_generic(right, support, total):
+            b = []
+        if a is None or b is None or not a + b:
+            continue
+        if best is None or len(a + b) < len(best):
+            best = a + b
+    return best
+
+
+# "attacks on, or robustness of, VLMs": one facet of alternatives, then the other.
+_SHARED_JOIN = re.compile(r"\s+(?:on|of|in|for|to|with),\s+or\s+(.+?)\s+(on|of|in|for|to|with),\s+")
+
+
+def read_topic(topic: str, support: Support, total: int) -> TopicReading:
+    """The topic's facets (generic sides dropped) and whether the corpus names it."""
+    text = _SHARED_JOIN.sub(lambda m: f" or {m.group(1)} {m.group(2)} ", topic)
+    text = _BASED.sub(lambda m: f"{m.group(1)} for ", text)
+    text = _clean(text)
+    if not text:
+        return TopicReading([], described=True)
+    # "… (model collapse / self-consuming loops)": the question names what it describes;
+    # "neural operators, i.e. networks that map functions": it names it, then glosses it.
+    head = _GLOSS.split(topic, maxsplit=1)[0]
+    hinted = any(phrase_support(h, support) >= MIN_SUPPORT for h in name_hints(topic)) or (
+        head != topic and not _clause_like(head) and phrase_support(head, support) >= MIN_SUPPORT
+    )
+    found = _facets(text, support, total, MAX_FACETS)
+    if found is None:
+        # No split into written phrases: a noun phrase mostly made of them is still named
+        # ("feature attribution methods for explaining individual predictions"), whole.
+        phrase = not _clause_like(topic) and coverage(text, support, total) >= NAMED_COVER
+        return TopicReading([text], described=not (hinted or phrase))
+    facets = [f for f in found if not is_generic(f, support, total)]
+    dropped = [f for f in found if f not in facets]
+    if not facets:  # every side generic: the topic is what it says, whole
+        facets = [text]
+    return TopicReading(facets, described=_clause_like(topic) and not hinted, dropped=dropped)
+
+
+_GLOSS = re.compile(r",?\s*\b(?:i\.e\.|e\.g\.|such as|that is|namely)|\s*\(", re.I)
+_HINT = re.compile(
+    r"\(([^()]{2,80})\)|\b(?:i\.e\.|e\.g\.|a\.k\.a\.|also (?:called|known as)|known as|"
+    r"so-called)\s*,?\s*([^,;()]{2,60})",
+    re.I,
+)
+
+
+def name_hints(topic: str) -> list[str]:
+    """Names the question gives for what it describes: in brackets, after "i.e.", "e.g.",
+    "known as", each "/"-separated name on its own."""
+    out = []
+    for match in _HINT.finditer(topic):
+        text = match.group(1) or match.group(2) or ""
+        out += [h.strip() for h in re.split(r"/|\bor\b|,", text) if h.strip()]
+    return out
+
+
+def coverage(text: str, support: Support, total: int) -> float:
+    """Share of the text's words inside phrases the abstracts write: runs of 2+ words that
+    `MIN_SUPPORT` abstracts write, or single words rare enough to name something."""
+    ws = words(text)
+    covered = [False] * len(ws)
+    for size in range(min(len(ws), 5), 0, -1):
+        for start in range(len(ws) - size + 1):
+            if all(covered[start : start + size]):
+                continue
+            found = support(" ".join(ws[start : start + size]))
+            if found < MIN_SUPPORT or (size == 1 and found > SPECIFIC_SHARE * total):
+                continue
+            covered[start : start + size] = [True] * size
+    small = CLAUSE_WORDS | ARTICLES | STOPWORDS
+    content = [i for i, w in enumerate(ws) if w.lower() not in small and len(w) > 2]
+    return sum(covered[i] for i in content) / len(content) if content else 0.0
+
+
+def _clause_like(topic: str) -> bool:
+    """A topic written as a clause describes; a named topic is a noun phrase."""
+    ws = [w.lower() for w in words(topic)]
+    clause = sum(1.0 for w in ws if w in CLAUSE_WORDS) + sum(0.5 for w in ws if w in ARTICLES)
+    return clause >= DESCRIBED_CLAUSE or len(ws) > DESCRIBED_WORDS

@@ -1,0 +1,135 @@
+"""The facet splitter: a topic is cut where the corpus writes each side, never inside a
+phrase the corpus writes whole, and a clause or an unwritten phrase is a described topic."""
+
+from __future__ import annotations
+
+import pytest
+
+from rag.sets.facets import coverage, name_hints, read_topic
+
+TOTAL = 2610
+# Abstracts writing each phrase (a stand-in for the catalogue's counts).
+WRITTEN = {
+    "adversarial robustness": 17,
+    "graph neural networks": 86,
+    "graph neural network": 86,
+    "gnn": 40,
+    "diffusion models": 139,
+    "time series": 64,
+    "large language models": 333,
+    "robotics": 46,
+    "machine learning": 297,
+    "neural networks": 405,
+    "learning": 1419,
+    "mixture of experts": 16,
+    "theory of mind": 3,
+    "noisy labels": 20,
+    "quantization": 45,
+    "combinatorial optimization": 17,
+    "reinforcement learning": 293,
+    "reinforcement learning from human feedback": 27,
+    "human feedback": 40,
+    "feature attribution": 12,
+    "individual predictions": 5,
+    "model collapse": 4,
+    "neural operators": 15,
+    "molecules": 40,
+    "jailbreaking": 8,
+    "network": 900,
+    "small": 700,
+}
+
+
+def support(phrase: str) -> int:
+    return WRITTEN.get(phrase.lower().strip(), 0)
+
+
+def read(topic: str) -> tuple[list[str], bool]:
+    reading = read_topic(topic, support, TOTAL)
+    return reading.facets, reading.described
+
+
+@pytest.mark.parametrize(
+    ("topic", "facets"),
+    [
+        ("adversarial robustness of graph neural networks", ["adversarial robustness", "graph neural networks"]),
+        ("diffusion models to time series", ["diffusion models", "time series"]),
+        ("large language models for robotics", ["large language models", "robotics"]),
+        ("combine reinforcement learning with large language models", ["reinforcement learning", "large language models"]),
+        ("GNN-based time series", ["GNN", "time series"]),
+        ("adversarial robustness under diffusion models applied to robotics", ["adversarial robustness", "diffusion models", "robotics"]),
+    ],
+)  # fmt: skip
+def test_a_topic_splits_where_each_side_is_written(topic: str, facets: list[str]) -> None:
+    assert read(topic) == (facets, False)
+
+
+@pytest.mark.parametrize(
+    "topic", ["mixture of experts", "theory of mind", "adversarial robustness"]
+)
+def test_a_phrase_written_whole_is_one_facet(topic: str) -> None:
+    assert read(topic) == ([topic], False)
+
+
+def test_the_fewest_facets_win() -> None:
+    # "RLHF for LLMs" is two facets, not RL + human feedback + LLMs
+    topic = "reinforcement learning from human feedback for large language models"
+    assert read(topic)[0] == ["reinforcement learning from human feedback", "large language models"]
+
+
+def test_a_side_naming_the_field_itself_is_no_facet() -> None:
+    reading = read_topic("machine learning for combinatorial optimization", support, TOTAL)
+    assert reading.facets == ["combinatorial optimization"]
+    assert reading.dropped == ["machine learning"]
+    # and a generic left side never splits a named phrase: "learning with noisy labels"
+    assert read("learning with noisy labels")[0] == ["noisy labels"]
+
+
+def test_a_side_the_corpus_does_not_write_blocks_the_split() -> None:
+    facets, described = read("feature attribution for explaining individual predictions")
+    assert facets == ["feature attribution for explaining individual predictions"]
+    assert not described  # most of its words are phrases the abstracts write
+
+
+@pytest.mark.parametrize(
+    "topic",
+    [
+        "shrink a big network into a small one that imitates it",
+        "let a language model look up documents while it answers",
+        "measure how much each individual training example contributes to a model",
+    ],
+)
+def test_a_clause_describes_a_topic_without_naming_it(topic: str) -> None:
+    assert read(topic)[1] is True
+
+
+def test_a_name_in_brackets_makes_a_described_topic_named() -> None:
+    topic = "what happens when models train on their own outputs (model collapse)"
+    assert name_hints(topic) == ["model collapse"]
+    assert read(topic)[1] is False
+
+
+def test_coverage_counts_words_inside_written_phrases() -> None:
+    assert coverage("graph neural networks", support, TOTAL) == 1.0
+    assert coverage("a big small network", support, TOTAL) == 0.0
+
+
+def test_a_named_topic_with_a_gloss_is_named() -> None:
+    topic = "develop or apply neural operators, i.e. networks that learn mappings between function spaces"
+    assert read(topic)[1] is False
+    # the same gloss without the name before it describes
+    assert read("networks that learn mappings between function spaces, i.e. operators of it")[1]
+
+
+def test_alternatives_inside_one_side_stay_in_that_facet() -> None:
+    topic = "graph neural networks for molecules, proteins or materials"
+    assert read(topic)[0] == ["graph neural networks", "molecules, proteins or materials"]
+    shared = "adversarial robustness on, or noisy labels of, time series"
+    assert read(shared)[0] == ["adversarial robustness or noisy labels", "time series"]
+
+
+def test_a_modifier_before_a_written_phrase_is_a_facet() -> None:
+    assert read("jailbreaking large language models")[0] == [
+        "jailbreaking",
+        "large language models",
+    ]
