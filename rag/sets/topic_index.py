@@ -112,20 +112,17 @@ class TopicIndex:
     def phrase_presence(self, phrase: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
         """Per paper, occurrences of `phrase` with each word free to be any variant of its
         stem, and whether the title has it (the facet check: "robots" for "robotics")."""
-        slots = [self.variants(w) for w in phrase]
+        return self._occurrences([self.variants(w) for w in phrase])
+
+    def _occurrences(self, slots: list[frozenset[str]]) -> tuple[np.ndarray, np.ndarray]:
         in_doc = np.zeros(len(self.ids))
         in_title = np.zeros(len(self.ids))
         candidates = set.intersection(
             *(set().union(*(self.word_papers.get(v, set()) for v in slot)) for slot in slots)
         )
-        n = len(phrase)
-
-        def fits(gram: tuple[str, ...]) -> bool:
-            return all(w in slot for w, slot in zip(gram, slots, strict=True))
-
         for i in candidates:
-            in_doc[i] = sum(1 for g in _ngrams(self.docs[i], n) if fits(g))
-            in_title[i] = any(fits(g) for g in _ngrams(self.titles[i], n))
+            in_doc[i] = occurrences(self.docs[i], slots)
+            in_title[i] = occurrences(self.titles[i], slots) > 0
         return in_doc, in_title
 
     def near_presence(self, phrase: tuple[str, ...]) -> np.ndarray:
@@ -147,14 +144,7 @@ class TopicIndex:
 
     def count(self, phrase: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
         """Occurrences of `phrase` per paper (title and abstract), and whether the title has it."""
-        in_doc = np.zeros(len(self.ids))
-        in_title = np.zeros(len(self.ids))
-        candidates = set.intersection(*(self.word_papers.get(w, set()) for w in phrase))
-        n = len(phrase)
-        for i in candidates:
-            in_doc[i] = sum(1 for g in _ngrams(self.docs[i], n) if g == phrase)
-            in_title[i] = any(g == phrase for g in _ngrams(self.titles[i], n))
-        return in_doc, in_title
+        return self._occurrences([frozenset([w]) for w in phrase])
 
 
 # "graph neural networks (GNNs)": a long form right before its acronym in brackets.
@@ -170,12 +160,13 @@ def _within(places: list[list[int]], width: int) -> bool:
     return False
 
 
-def holds(words: list[str], form: list[frozenset[str]]) -> bool:
-    """Whether `words` has the phrase whose word slots are `form` (each a variant set)."""
-    n = len(form)
-    return any(
-        all(w in slot for w, slot in zip(words[i : i + n], form, strict=True))
-        for i in range(len(words) - n + 1)
+def occurrences(words: list[str], slots: list[frozenset[str]]) -> int:
+    """How often `words` has the phrase whose word slots are `slots` (each a variant set)."""
+    n, first = len(slots), slots[0]
+    return sum(
+        1
+        for k in range(len(words) - n + 1)
+        if words[k] in first and all(words[k + j] in slots[j] for j in range(1, n))
     )
 
 

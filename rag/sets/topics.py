@@ -25,7 +25,7 @@ from llama_index.core.base.embeddings.base import BaseEmbedding
 
 from rag.embedding.lru import LRUCache
 from rag.sets.glossary import entry_named
-from rag.sets.topic_index import SMALL, TopicIndex, holds
+from rag.sets.topic_index import SMALL, TopicIndex, occurrences
 from rag.text import split_sentences, stem, topic_tokens
 from rag.types import Paper
 
@@ -136,7 +136,7 @@ class TopicScanner:
             paper = ix.papers[ix.ids[int(i)]]
             for sentence in [paper.title, *split_sentences(paper.abstract)]:
                 words = topic_tokens(sentence)
-                if all(any(holds(words, form) for form in forms) for forms in slots):
+                if all(any(occurrences(words, form) for form in forms) for forms in slots):
                     out[i] = 1.0
                     break
         return out
