@@ -127,7 +127,7 @@ class Runner:
             answer=answer.answer if answer else None,
             abstained=answer.abstained if answer else None,
             cited=cited,
-            gaps=bool(answer and (answer.missing or answer.not_mentioned)),
+            gaps=bool(answer and (answer.missing or answer.not_mentioned or answer.contradicted)),
         )
         record: dict[str, Any] = {
             "retrieved_ids": retrieved,

@@ -260,6 +260,11 @@ class Answer(BaseModel):
         description="Names and rare words of the question that the paper it names never "
         "uses: a premise the abstract does not share.",
     )
+    contradicted: list[str] = Field(
+        default_factory=list,
+        description="Sentences of the cited abstract that state the opposite of the question's "
+        'premise ("why does X raise the variance" where the abstract says it reduces it).',
+    )
     invalid_citations_removed: int = 0
     timings_ms: dict[str, float] = Field(default_factory=dict)
     plan: QueryPlan | None = Field(default=None, description="How the question was understood.")

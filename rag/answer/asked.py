@@ -54,7 +54,7 @@ _IN_UNIT = re.compile(
     re.I,
 )
 _WHAT_MEASURE = re.compile(
-    rf"\b(?:what|which)\s+(?:(?:is|was|are)\s+the\s+)?(?:[\w-]+\s+){{0,2}}?({_MEASURES})\b",
+    rf"\b(?:what|which)\s+(?:(?:is|was|are)\s+the\s+)?(?:[\w-]+\s+){{0,2}}?({_MEASURES})(?:e?s)?\b",
     re.I,
 )
 _NAMEABLE = (
@@ -279,13 +279,14 @@ class Gaps:
     missing: list[QuestionPart]
     supplied: dict[int, int]  # part index -> the sentence position supplying it
     unmentioned: list[str] = field(default_factory=list)  # question words the paper lacks
+    contradiction: str = ""  # the abstract's sentence stating the opposite of the premise
 
     @property
     def descriptions(self) -> list[str]:
         return [p.describe() for p in self.missing]
 
     def __bool__(self) -> bool:
-        return bool(self.missing or self.unmentioned)
+        return bool(self.missing or self.unmentioned or self.contradiction)
 
 
 def check_abstract(

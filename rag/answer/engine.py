@@ -148,7 +148,11 @@ class CitedQueryEngine(CustomQueryEngine):
             missing = gaps.descriptions if gaps else []
         else:
             missing = [p.describe() for p in answer_supplies(query, evidence.parts, text)]
-        return {"missing": missing, "not_mentioned": list(gaps.unmentioned) if gaps else []}
+        return {
+            "missing": missing,
+            "not_mentioned": list(gaps.unmentioned) if gaps else [],
+            "contradicted": [gaps.contradiction] if gaps and gaps.contradiction else [],
+        }
 
     def _answer_fields(
         self, question: str, query: str, mode: str, evidence: Evidence

@@ -20,7 +20,7 @@ import numpy as np
 from llama_index.core.base.embeddings.base import BaseEmbedding
 
 from rag.answer.asked import Gaps, QuestionPart, check_abstract, question_parts
-from rag.answer.premises import RARE_NAME_DOCS, names_the_paper, unmentioned
+from rag.answer.premises import RARE_NAME_DOCS, contradicted, names_the_paper, unmentioned
 from rag.embedding.lru import LRUCache
 from rag.store.paper_terms import paper_words
 from rag.text import content_terms, split_sentences
@@ -234,6 +234,7 @@ class EvidenceScorer:
         source = max(evidence.paper_relevance, key=lambda n: evidence.paper_relevance[n])
         paper = sources[source - 1].paper
         found = check_abstract(question, evidence.parts, paper.abstract, paper.title, source)
+        found.contradiction = contradicted(question, split_sentences(paper.abstract), paper.title)
         doc_freq = self.stats.doc_freq
         if names_the_paper(question, paper.title, paper.abstract, doc_freq):
             absent = unmentioned(question, paper.title, paper.abstract, doc_freq)

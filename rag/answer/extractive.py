@@ -172,7 +172,8 @@ def _within_budget(
 
 
 def gap_note(gaps: Gaps, title: str) -> str:
-    """ "The abstract of *Title* does not state …; it does not mention …" (cited)."""
+    """ "The abstract of *Title* does not state …; it does not mention …; it says
+    otherwise: “…”" (cited)."""
     said: list[str] = []
     if gaps.missing:
         said.append("does not state " + _listing(gaps.descriptions, "or"))
@@ -181,6 +182,8 @@ def gap_note(gaps: Gaps, title: str) -> str:
     if unmentioned:
         words = _listing([f"“{w}”" for w in unmentioned], "or")
         said.append(f"does not mention {words}")
+    if gaps.contradiction:
+        said.append(f"says otherwise: “{_md_plain(gaps.contradiction)}”")
     lead = f"The abstract of *{_md_plain(_quoted(title))}* " + "; it ".join(said)
     return f"{lead}; here is what it does say [{gaps.source}]."
 

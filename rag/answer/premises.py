@@ -80,3 +80,49 @@ def unmentioned(
 def _american(stem: str) -> str:
     # "specialised" and "specialized" are one word.
     return re.sub(r"is(?=e|ed|ing|at)|is$", "iz", stem)
+
+
+# A premise and an abstract that go opposite ways: "end up with higher variance" against
+# "reduce variance", "fall behind DT" against "outperform DT", "NP-hard" against "polynomial".
+_OPPOSITES = (
+    (
+        r"higher|larger|greater|more|increases?|increased|increasing|grows?|worsens?",
+        r"lower|smaller|fewer|less|reduces?|reduced|reducing|decreases?|decreased|shrinks?",
+    ),
+    (
+        r"worse|falls? behind|underperforms?|lags? behind|fails? to|degrades?|hurts?",
+        r"better|outperforms?|surpass(?:es)?|beats?|improves?|improved|superior",
+    ),
+    (r"np-hard|intractable|exponential", r"tractable|polynomial"),
+)
+SHARED_WORDS = 2  # content words a premise and a sentence must share to be about one thing
+
+
+def contradicted(question: str, sentences: list[str], title: str) -> str:
+    """The abstract sentence that states the opposite of the question's premise (one of
+    `_OPPOSITES`, about the same words), or "" when none does."""
+    asked = question.lower()
+    words = set(content_terms(question)) - set(content_terms(title)) - _ASKING
+    for one, other in _OPPOSITES:
+        for said, opposite in ((one, other), (other, one)):
+            claim = re.search(rf"\b(?:{said})\b", asked)
+            if claim is None or re.search(rf"\b(?:{opposite})\b", asked):
+                continue
+            if _UNDONE.search(asked[max(0, claim.start() - 40) : claim.start()]):
+                continue  # "tackle the exponential number of tests": the premise is undone
+            for sentence in sentences:
+                low = sentence.lower()
+                turned = re.search(rf"\b(?:{opposite})\b", low)
+                kept = re.search(rf"\b(?:{said})\b", low)
+                shared = len(words & set(content_terms(sentence)))
+                if turned and not kept and shared >= SHARED_WORDS:
+                    return sentence
+    return ""
+
+
+_UNDONE = re.compile(
+    r"\b(?:tackle|tackles|address|addresses|avoid|avoids|overcome|overcomes|reduce|reduces|"
+    r"mitigate|mitigates|eliminate|eliminates|instead of|rather than|not|without|beyond|"
+    r"prevent|prevents|fix|fixes)\b[^.?]*$"
+)
+_ASKING = frozenset(content_terms("why how what which does do did is are paper abstract"))

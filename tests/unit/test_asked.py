@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from rag.answer.asked import answer_supplies, check_abstract, is_quantity, question_parts
-from rag.answer.premises import names_the_paper, unmentioned
+from rag.answer.premises import contradicted, names_the_paper, unmentioned
 
 MEDUSA_TITLE = "Medusa: Simple LLM Inference Acceleration Framework with Multiple Decoding Heads"
 MEDUSA = (
@@ -185,3 +185,44 @@ def test_the_papers_own_parts_do_not_name_what_was_asked() -> None:
     question = "What MOS does DFlow reach, and on which datasets was it measured?"
     gaps = check_abstract(question, question_parts(question), abstract, title, 1)
     assert gaps.descriptions == ["what MOS does DFlow reach", "on which datasets was it measured"]
+
+
+@pytest.mark.parametrize(
+    ("question", "sentence"),
+    [
+        (
+            "Why do compound returns end up with higher variance than one n-step return?",
+            "We demonstrate the ability of compound returns to reduce variance.",
+        ),
+        (
+            "Why do the proposed algorithms fall behind Decision Transformer on navigation?",
+            "The proposed algorithms significantly surpass Decision Transformer on navigation.",
+        ),
+    ],
+)
+def test_a_premise_the_abstract_turns_around_is_reported(question: str, sentence: str) -> None:
+    sentences = ["We study returns in reinforcement learning.", sentence]
+    assert contradicted(question, sentences, "Averaging Returns") == sentence
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        # the premise is what the paper undoes, not a claim
+        "Which papers tackle the exponential number of tests needed to learn the graph?",
+        # asked both ways: no premise
+        "Do compound returns increase or reduce variance?",
+        # the same direction as the abstract
+        "By how much do compound returns reduce variance?",
+    ],
+)
+def test_no_contradiction_without_a_claim_against_the_abstract(question: str) -> None:
+    sentences = [
+        "Compound returns reduce variance.",
+        "Our algorithm needs only a polynomial number of tests to learn the graph.",
+    ]
+    assert contradicted(question, sentences, "A Paper") == ""
+
+
+def test_a_measure_in_the_plural_asks_for_a_number() -> None:
+    assert question_parts("Which model sizes were trained?")[0].kind == "number"
