@@ -20,13 +20,20 @@ import numpy as np
 from llama_index.core.base.embeddings.base import BaseEmbedding
 
 from rag.answer.asked import Gaps, QuestionPart, check_abstract, question_parts
-from rag.answer.premises import RARE_NAME_DOCS, contradicted, names_the_paper, unmentioned
+from rag.answer.premises import (
+    RARE_NAME_DOCS,
+    contradicted,
+    names_the_paper,
+    titled_in,
+    unmentioned,
+)
 from rag.embedding.lru import LRUCache
 from rag.store.paper_terms import paper_words
 from rag.text import content_terms, split_sentences
 from rag.types import Paper, RetrievedPaper
 
 LEXICAL_WEIGHT = 0.35
+TITLED_BONUS = 0.01  # a paper whose title the question writes ranks first by this much
 PAIR_WEIGHT = 0.3
 # "Code is available at https://…" echoes the method's name but answers nothing.
 BOILERPLATE_WEIGHT = 0.5
@@ -201,12 +208,18 @@ class EvidenceScorer:
         best_sentence: dict[int, float] = {}
         for scored in sentences:
             best_sentence[scored.source] = max(best_sentence.get(scored.source, -1.0), scored.score)
+        relevance = {
+            n: 0.5 * best_sentence.get(n, 0.0) + 0.5 * paper_lexical[n - 1]
+            for n in range(1, len(sources) + 1)
+        }
+        # A question that writes a paper's title is about that paper, whatever else scores.
+        for n, source in enumerate(sources, start=1):
+            if titled_in(question, source.paper.title):
+                relevance[n] = max(relevance.values()) + TITLED_BONUS
+                break
         evidence = Evidence(
             sentences=sentences,
-            paper_relevance={
-                n: 0.5 * best_sentence.get(n, 0.0) + 0.5 * paper_lexical[n - 1]
-                for n in range(1, len(sources) + 1)
-            },
+            paper_relevance=relevance,
             best_cosine=max([s.cosine for s in sentences] + [top.dense_score or -1.0]),
             coverage=paper_lexical[0],
             agreement=_agreement(top),

@@ -20,6 +20,19 @@ RARE_NAME_DOCS = 5
 RARE_WORD_DOCS = 2
 
 
+TITLE_CHARS = 12  # a title (or the part before its colon) this long or longer identifies a paper
+
+
+def titled_in(question: str, title: str) -> bool:
+    """Whether the question writes the paper's title, or the part before its colon
+    ("Particle Denoising Diffusion Sampler", "the GraphsGPT paper")."""
+    said = folded(question)
+    whole, head = folded(title), folded(title.split(":")[0])
+    return (len(whole) >= TITLE_CHARS and whole in said) or (
+        len(head) >= TITLE_CHARS and head in said
+    )
+
+
 def names_the_paper(
     question: str, title: str, abstract: str, doc_freq: Callable[[str], int]
 ) -> bool:
@@ -94,6 +107,7 @@ _OPPOSITES = (
         r"better|outperforms?|surpass(?:es)?|beats?|improves?|improved|superior",
     ),
     (r"np-hard|intractable|exponential", r"tractable|polynomial"),
+    (r"inner loop|double-loop|nested loop|two-loop", r"single-loop|single loop"),
 )
 SHARED_WORDS = 2  # content words a premise and a sentence must share to be about one thing
 

@@ -123,3 +123,23 @@ def test_a_name_of_another_retrieved_paper_is_not_a_missing_premise() -> None:
     # a name no retrieved paper writes is still the premise the named paper lacks
     evidence = scorer.score("How does CTAN do on ImageNet?", [source(ctan), source(path, 2, 2)])
     assert evidence.gaps.unmentioned == ["ImageNet"]
+
+
+def test_a_question_writing_a_papers_title_is_about_that_paper() -> None:
+    sampler = Paper(
+        id="pdds",
+        title="Particle Denoising Diffusion Sampler",
+        abstract="We sample from unnormalised densities with a particle scheme.",
+    )
+    images = Paper(
+        id="img",
+        title="Interpreting Diffusion Models",
+        abstract="Our sampler reaches a state-of-the-art FID on CIFAR-10 image generation.",
+    )
+    papers = {p.id: p for p in (sampler, images, FA, RLHF, OTHER)}
+    scorer = EvidenceScorer(HashingEmbedding(), TermStats.counted(papers))
+    question = "What FID does the Particle Denoising Diffusion Sampler reach on CIFAR-10?"
+    evidence = scorer.score(question, [source(images), source(sampler, 2, 2)])
+    relevance = evidence.paper_relevance
+    assert max(relevance, key=lambda n: relevance[n]) == 2  # the titled paper, not the FID one
+    assert evidence.gaps.source == 2 and evidence.gaps.descriptions  # its abstract has no FID
