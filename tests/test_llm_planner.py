@@ -41,11 +41,29 @@ def test_a_described_topic_is_planned_by_its_name(
     assert (answer.plan.kind, answer.plan.topic) == ("list", "federated learning")
     assert answer.aggregate is not None and answer.aggregate.count > 0
     assert any("FedSC" in p.title for p in answer.aggregate.papers)
+    # the answer says which name it read the description as
+    assert answer.answer.startswith("Read as: “federated learning”.")
     # the planner's request asks for the plan of this question, in the output schema
     (request,) = llm_server.requests
     sent = json.dumps(request.body)
     assert DESCRIBED.replace("?", "") in sent and "like_title" in sent
     assert llm_server.unexpected == 0 and llm_server.pending == 0
+
+
+def test_the_planner_returns_facets_and_named_comparisons(
+    llm_server: ScriptedLLMServer, llm_assistant: Callable[..., Any]
+) -> None:
+    question = "Which papers study attacks that fool graph networks?"
+    facets = ["adversarial robustness", "graph neural networks"]
+    llm_server.queue(draft(kind="list", topic="adversarial robustness of GNNs", facets=facets))
+    answer = planner(llm_assistant).ask(question)
+    assert answer.plan.source == "llm" and answer.plan.facets == facets
+    assert "“adversarial robustness” and “graph neural networks”" in answer.answer
+    llm_server.queue(draft(kind="compare", compared=["BiLLM", "AQLM"]))
+    compared = planner(llm_assistant).ask("How do the two extreme LLM quantizers compare?")
+    assert compared.plan.compared == ["BiLLM", "AQLM"]
+    assert [p.paper_id for p in compared.aggregate.papers] == ["qOl2WWOqFg", "5mCaITRTmO"]
+    assert llm_server.unexpected == 0
 
 
 def test_names_are_resolved_against_the_catalogue(
