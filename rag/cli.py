@@ -244,9 +244,20 @@ def _print_answer(answer: Any, as_json: bool) -> None:
         from rag.sets.exports import table
 
         print(readable_math(answer.answer.split("\n", 1)[0]))
-        print(table(_readable_rows(answer.aggregate.papers)))
+        rows = answer.aggregate.papers
+        members = [r for r in rows if r.membership != "closest"]
+        closest = [r for r in rows if r.membership == "closest"]
+        if members:
+            print(table(_readable_rows(members)))
+        if closest:
+            if answer.aggregate.count is not None:  # a described topic's lead line says so
+                print("The closest papers, ranked (not counted as members):")
+            print(table(_readable_rows(closest)))
         for note in answer.aggregate.notes:
             print(readable_math(note))
+        if answer.suggested_topics:
+            offered = " · ".join(f"{s.topic} ({s.count:,} papers)" for s in answer.suggested_topics)
+            print(f"Did you mean: {offered}?")
     else:
         print(shown_answer(answer))
 

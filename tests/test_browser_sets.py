@@ -234,6 +234,7 @@ def test_hostile_cells_are_shown_as_text(browser: Any, xss_server: AppServer) ->
 # --- topics described in other words, and topics of two facets -------------------------------
 DESCRIBED = "Which ICML 2024 papers let a language model look up documents while it answers?"
 TWO_FACETS = "Which ICML 2024 papers study adversarial robustness of graph neural networks?"
+EMPTY_FACETS = "Which ICML 2024 papers apply conformal prediction to graph neural networks?"
 SHOTS = ARTIFACTS / "screenshots"
 
 
@@ -248,6 +249,7 @@ def test_suggested_topics_are_buttons_that_ask_the_named_question(chat: Chat) ->
     labels = [buttons.nth(i).inner_text() for i in range(buttons.count())]
     assert all(re.fullmatch(r".+ · \d[\d,]* papers", label) for label in labels), labels
     topic = labels[0].split(" · ")[0]
+    page.locator("#suggestions").scroll_into_view_if_needed()
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / "suggested-topics.png"), full_page=False)
     done = page.locator("#chat .rag-answer:not(.rag-streaming)").count()
@@ -266,14 +268,32 @@ def test_suggested_topics_are_buttons_that_ask_the_named_question(chat: Chat) ->
     page.locator("#suggestions").wait_for(state="hidden", timeout=10_000)
 
 
+# The chat shows a window of its messages; for a picture of a whole answer it grows to fit.
+UNBOXED_CHAT = "#chat, #chat * { height: auto !important; max-height: none !important; }"
+
+
+def answer_shot(page: Any, answer: Any, path: Path) -> None:
+    """A screenshot of the whole answer (the chat unboxed first: call it last)."""
+    page.add_style_tag(content=UNBOXED_CHAT)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    answer.screenshot(path=str(path))
+
+
 def test_a_two_facet_answer_counts_the_intersection_and_shows_the_closest(chat: Chat) -> None:
     page = chat.page
     answer = chat.ask(TWO_FACETS)
     text = answer.inner_text()
     assert "“adversarial robustness” and “graph neural networks”" in text
     assert "closest" in text  # ranked, not counted
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    answer.screenshot(path=str(SHOTS / "facet-answer.png"))
     page.locator("#set-panel").wait_for(state="visible", timeout=10_000)
     scores = [r["score"] for r in rows(page)]
     assert any(s.endswith("· closest") for s in scores)
+    # an intersection no abstract holds is said plainly, the closest papers still ranked
+    empty = chat.ask(EMPTY_FACETS)
+    first = empty.inner_text().strip().splitlines()[0]
+    assert (
+        first
+        == "No ICML 2024 abstract combines “conformal prediction” and “graph neural networks”."
+    )
+    assert "The closest papers, ranked (not counted as members):" in empty.inner_text()
+    answer_shot(page, empty, SHOTS / "facet-none.png")

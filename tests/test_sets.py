@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -261,3 +262,18 @@ def test_comparison_cells_are_plain_text() -> None:
     )
     assert cells["method"] == "We propose Low-rank Quantization (LQ), which outperforms prior work."
     assert "“extreme”" in cells["problem"]
+
+
+def test_rag_ask_prints_the_closest_apart_and_the_suggested_topics(
+    store_copy: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("RAG_DATA_DIR", str(store_copy))
+    assert rag_main(["ask", "Which ICML 2024 papers use federated learning for robotics?"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("No ICML 2024 abstract combines")
+    assert lines[1] == "The closest papers, ranked (not counted as members):"
+    assert lines[2].startswith("[1] ")
+    described = "Which papers let many devices learn one model without sharing their data?"
+    assert rag_main(["ask", described]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"^Did you mean: .*federated learning \(\d+ papers\)", out, re.M)
