@@ -180,7 +180,7 @@ class Settings(BaseSettings):
     retrieval_mode: RetrievalMode = Field(
         "hybrid",
         description="Default retrieval: dense (Chroma), bm25, or hybrid (both, fused per paper "
-        "as `fusion` says). Chosen by measurement on eval/datasets/dev.jsonl (README).",
+        "as `fusion` says). Chosen by measurement on eval/datasets/dev.jsonl (docs/decisions.md).",
     )
     top_k: int = Field(5, ge=1, le=50, description="Papers (not chunks) returned by default.")
     candidate_chunks: int = Field(
@@ -188,13 +188,13 @@ class Settings(BaseSettings):
         ge=5,
         le=500,
         description="Chunks each retriever fetches before fusion and per-paper grouping "
-        "(40: within one dev question of 100 at rank 1, at half the retrieval time; README).",
+        "(40: within one dev question of 100 at rank 1, at half the retrieval time; docs/decisions.md).",
     )
     fusion: FusionMethod = Field(
         "zscore",
         description="How hybrid fuses the two paper rankings: zscore or minmax (a weighted sum "
         "of each retriever's per-query normalised best-chunk score per paper), or rrf "
-        "(reciprocal rank, kept for comparison). zscore measured best on dev (README).",
+        "(reciprocal rank, kept for comparison). zscore measured best on dev (docs/decisions.md).",
     )
     fusion_dense_weight: float = Field(
         0.4,

@@ -49,7 +49,7 @@ def _banner(assistant: Any, settings: Any, port: int) -> None:
 
 
 def _watch_store(assistant: Any, settings: Any) -> None:
-    """Follow ingests by other processes into the same store (README: Replicas)."""
+    """Follow ingests by other processes into the same store (docs/decisions.md: replicas)."""
     from rag.refresh import StoreWatcher
 
     def reloaded(generation: tuple[str, int], seconds: float) -> None:

@@ -9,7 +9,7 @@ fusion (`zscore`) standardises each retriever's paper scores over this query's c
 and adds them with fitted weights; `minmax` rescales them to [0, 1] instead. Both keep how
 *far* the first paper is ahead, which reciprocal rank (`rrf`, kept for comparison)
 throws away: a BM25 hit that names the method outscores the rest by a wide margin, and RRF
-let a dense second place tie it. Measured on dev, README "Fusion".
+let a dense second place tie it. Measured on dev: docs/decisions.md.
 """
 
 from __future__ import annotations

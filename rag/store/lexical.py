@@ -10,7 +10,7 @@ running (MaxScore, rag.store.postings.best_chunks), and reads the rows of its to
 Deleting a chunk leaves a tombstone until the segment holding it is merged away.
 
 The tokens are bm25s': lower-cased words of the title and text, bm25s' stopwords dropped,
-Snowball stemmed; scoring is bm25s' too, so ranks and score scale are unchanged (README).
+Snowball stemmed; scoring is bm25s' too, so ranks and score scale are unchanged (docs/decisions.md).
 
 Sync (`LexicalIndex.sync`) brings the file in step with the Chroma store by paper id and
 content hash: papers gone or changed lose their chunks, new or changed ones are read from
