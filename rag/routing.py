@@ -83,6 +83,10 @@ class Router:
         one_topic = len(reading.facets) <= 1 and judgement.verdict == "set"
         if plan.kind == "list" and one_topic and judgement.clearly == 0:
             return Route("paper", plan, filters)  # nothing clearly about it: the cited answer
+        if plan.kind == "list" and judgement.verdict == "described" and not judgement.suggestions:
+            # described, and no named topic fits the description: maybe no paper is about
+            # it at all; the cited answer says so when the abstracts do not answer
+            return Route("paper", plan, filters)
         return Route(plan.kind, plan, filters, allowed, judgement=judgement)
 
     def allowed(self, filters: Filters | None) -> set[str] | None:

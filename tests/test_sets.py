@@ -277,3 +277,12 @@ def test_rag_ask_prints_the_closest_apart_and_the_suggested_topics(
     assert rag_main(["ask", described]) == 0
     out = capsys.readouterr().out
     assert re.search(r"^Did you mean: .*federated learning \(\d+ papers\)", out, re.M)
+
+
+def test_a_description_no_named_topic_fits_gets_the_cited_answer(assistant: Any) -> None:
+    # no glossary topic is near it: perhaps no paper is about it; the cited path decides
+    answer = assistant.ask(
+        "Which papers teach a robot arm to fold laundry that it has never seen before?"
+    )
+    assert answer.aggregate is None and answer.suggested_topics == []
+    assert answer.abstained
