@@ -108,6 +108,16 @@ _OPPOSITES = (
     ),
     (r"np-hard|intractable|exponential", r"tractable|polynomial"),
     (r"inner loop|double-loop|nested loop|two-loop", r"single-loop|single loop"),
+    (
+        r"(?<!-)supervised|(?<!-)labeled|labelled",
+        r"unsupervised|self-supervised|unlabeled|unlabelled|label-free",
+    ),
+    (r"online", r"offline"),
+    (r"model-free", r"model-based"),
+    (r"centralized|centralised", r"decentralized|decentralised|federated"),
+    (r"(?<!-)convex", r"non-convex|nonconvex"),
+    (r"synthetic", r"real-world"),
+    (r"white-box", r"black-box"),
 )
 SHARED_WORDS = 2  # content words a premise and a sentence must share to be about one thing
 

@@ -225,7 +225,8 @@ def name_hints(topic: str) -> list[str]:
 
 def coverage(text: str, support: Support, total: int) -> float:
     """Share of the text's words inside phrases the abstracts write: runs of 2+ words that
-    `MIN_SUPPORT` abstracts write, or single words rare enough to name something."""
+    any abstract writes (a rare topic is still a named one), or single words rare enough to
+    name something."""
     ws = words(text)
     covered = [False] * len(ws)
     for size in range(min(len(ws), 5), 0, -1):
@@ -233,7 +234,7 @@ def coverage(text: str, support: Support, total: int) -> float:
             if all(covered[start : start + size]):
                 continue
             found = support(" ".join(ws[start : start + size]))
-            if found < MIN_SUPPORT or (size == 1 and found > SPECIFIC_SHARE * total):
+            if found < 1 or (size == 1 and found > SPECIFIC_SHARE * total):
                 continue
             covered[start : start + size] = [True] * size
     small = CLAUSE_WORDS | ARTICLES | STOPWORDS

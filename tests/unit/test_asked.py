@@ -226,3 +226,16 @@ def test_no_contradiction_without_a_claim_against_the_abstract(question: str) ->
 
 def test_a_measure_in_the_plural_asks_for_a_number() -> None:
     assert question_parts("Which model sizes were trained?")[0].kind == "number"
+
+
+def test_opposite_settings_turn_a_premise_around() -> None:
+    sentence = "We propose a self-supervised loss that learns from unlabeled molecule graphs."
+    question = "Which supervised loss is used on labeled molecule graphs?"
+    assert contradicted(question, [sentence], "Graph Pretraining") == sentence
+    # "self-supervised" and "non-convex" are not "supervised" and "convex"
+    assert contradicted("Why is the self-supervised loss fast on molecules?", [sentence], "T") == ""
+    nonconvex = "Our analysis covers non-convex losses of deep networks."
+    assert (
+        contradicted("Why are the convex losses of deep networks easy?", [nonconvex], "T")
+        == nonconvex
+    )

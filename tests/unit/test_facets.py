@@ -35,6 +35,7 @@ WRITTEN = {
     "neural operators": 15,
     "molecules": 40,
     "jailbreaking": 8,
+    "marsupial vocalization codecs": 1,
     "network": 900,
     "small": 700,
 }
@@ -133,3 +134,7 @@ def test_a_modifier_before_a_written_phrase_is_a_facet() -> None:
         "jailbreaking",
         "large language models",
     ]
+
+
+def test_a_rare_noun_phrase_one_abstract_writes_is_named() -> None:
+    assert read("marsupial vocalization codecs") == (["marsupial vocalization codecs"], False)
