@@ -2,8 +2,10 @@
 
 With an LLM: llama-index's condense step (as in CondensePlusContextChatEngine), but the
 answer still goes through the citing engine, so citations survive in chat. Without one:
-a deterministic rule that carries the previous question and the cited papers a follow-up
-points at ("it", "the second one", "[2]") into the new query.
+a deterministic rule: a follow-up pointing at the one paper the previous answer cited
+("What hardware did they use?") names it ("What hardware did Medusa use?"); otherwise the
+previous question and the cited papers it points at ("the second one", "[2]") are carried
+into the new query.
 """
 
 from __future__ import annotations
@@ -43,11 +45,40 @@ def is_follow_up(question: str) -> bool:
     return len(question.split()) <= 25 and bool(_FOLLOW_UP.search(question))
 
 
+# Words standing for the one paper the previous answer cited: "What hardware did they use?"
+_POINTER = re.compile(
+    r"\b(?:(?P<possessive>its|their)|it|they|them|this (?:paper|work|method|model)|that "
+    r"(?:paper|work|method|model)|the (?:paper|work|method|model|authors))\b",
+    re.I,
+)
+NAME_CHARS = 40  # a title's part before its colon this short is the paper's name ("Medusa")
+
+
+def paper_name(title: str) -> str:
+    """How a question names a paper: the part of its title before a colon, else the title."""
+    head = title.split(":", 1)[0].strip()
+    return head if ":" in title and len(head) <= NAME_CHARS else title
+
+
+def named_follow_up(question: str, title: str) -> str:
+    """The follow-up with its first pointer replaced by the paper's name ("What hardware did
+    Medusa use?"), or "" when it has no pointer."""
+    match = _POINTER.search(question)
+    if match is None:
+        return ""
+    name = paper_name(title) + ("'s" if match.group("possessive") else "")
+    return f"{question[: match.start()]}{name}{question[match.end() :]}"
+
+
 def condense_rule(question: str, history: list[ChatMessage]) -> str:
     """Deterministic rewrite for the extractive backend."""
     if not history or not is_follow_up(question):
         return question
     references = previous_references(history)
+    if len(references) == 1:  # one paper to point at: the question names it, nothing else
+        named = named_follow_up(question, next(iter(references.values())))
+        if named:
+            return named
     pointed: list[str] = []
     lowered = question.lower()
     for word, n in _ORDINALS.items():

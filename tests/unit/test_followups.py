@@ -70,3 +70,25 @@ def test_what_counts_as_a_follow_up(question: str, follow_up: bool) -> None:
 def test_long_question_is_never_treated_as_a_follow_up() -> None:
     question = "Which paper " + "really " * 30 + "studies it?"
     assert condense_rule(question, history()) == question
+
+
+MEDUSA = "Medusa: Simple LLM Inference Acceleration Framework with Multiple Decoding Heads"
+
+
+@pytest.mark.parametrize(
+    ("question", "standalone"),
+    [
+        ("What hardware did they use?", "What hardware did Medusa use?"),
+        ("How fast is it?", "How fast is Medusa?"),
+        ("What are its limitations?", "What are Medusa's limitations?"),
+        ("What does the paper find about speedups?", "What does Medusa find about speedups?"),
+    ],
+)
+def test_a_follow_up_about_the_one_cited_paper_names_it(question: str, standalone: str) -> None:
+    turns = history(titles={1: MEDUSA})
+    assert condense_rule(question, turns) == standalone
+
+
+def test_a_title_without_a_short_name_is_named_whole() -> None:
+    turns = history(titles={1: TITLES[1]})
+    assert condense_rule("What does it find?", turns) == f"What does {TITLES[1]} find?"
