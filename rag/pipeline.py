@@ -176,7 +176,7 @@ class Pipeline:
         """The answer of a route other than `paper` (the cited answer is the engine's)."""
         plan = route.plan
         if route.name == "metadata":
-            return self.sets.answer(question, plan, standalone)
+            return self.sets.answer(question, plan, standalone, route.allowed)
         if route.name == "similar" and route.like is not None:
             similar = SimilarPapers(self.topics().index)
             return similar_answer(question, plan, standalone, route.like, similar, route.allowed)

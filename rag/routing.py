@@ -55,7 +55,7 @@ class Router:
     def route(self, plan: QueryPlan, given: Filters | None) -> Route:
         filters = self.filters_for(plan, given)
         if plan.kind == "metadata" or plan.unresolved:
-            return Route("metadata", plan, filters)
+            return Route("metadata", plan, filters, self.allowed(given))
         if plan.kind == "compare" and plan.compared:
             named = [self.named.resolve(text) for text in plan.compared]
             if any(n.paper is not None for n in named):

@@ -109,6 +109,7 @@ class Citation(BaseModel):
     snippet: str = Field(description="The sentence(s) of the abstract the citation rests on.")
     score: float = Field(description="Retrieval rank score: orders papers, means nothing alone.")
     relevance: float | None = Field(default=None, description=_RELEVANCE_DOC)
+    pmlr_key: str = Field(default="", description="The PMLR proceedings key (for BibTeX).")
 
 
 class Related(BaseModel):

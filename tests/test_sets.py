@@ -38,6 +38,21 @@ def test_author_question_is_answered_exactly_from_the_catalogue(assistant: Any) 
     assert not answer.abstained and answer.backend == "catalogue"
 
 
+def test_an_author_question_keeps_the_callers_filters(assistant: Any) -> None:
+    from rag.types import Filters
+
+    answer = assistant.ask(
+        "Which ICML 2024 papers did stan z. li co-author?", filters=Filters(title="graph")
+    )
+    assert {p.paper_id for p in answer.aggregate.papers} == STAN_LI  # the one title with "graph"
+    assert answer.aggregate.count == 1
+    assert "2 more papers left out by the filters." in answer.aggregate.notes
+    orals = assistant.ask(
+        "Which papers did Stan Z. Li co-author?", filters=Filters(status=["Oral"])
+    )
+    assert orals.aggregate.papers == [] and "3 more papers" in " ".join(orals.aggregate.notes)
+
+
 def test_institution_count_matches_the_catalogue(assistant: Any) -> None:
     answer = assistant.ask("How many papers have an author from Stanford?")
     stanford = {

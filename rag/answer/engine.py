@@ -212,6 +212,7 @@ class CitedQueryEngine(CustomQueryEngine):
                     snippet=" ".join(snippet),
                     score=round(source.score, 6),
                     relevance=round(evidence.paper_confidence.get(number, 0.0), 3),
+                    pmlr_key=str(source.paper.extra.get("pmlr_key") or ""),
                 )
             )
         return citations

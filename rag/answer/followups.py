@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from rag.answer.prompts import CONDENSE_PROMPT
 from rag.answer.references import previous_references
+from rag.plan.parser import compared_items
 from rag.types import ChatMessage
 
 if TYPE_CHECKING:
@@ -41,8 +42,32 @@ def _previous_question(history: list[ChatMessage]) -> str:
     return ""
 
 
+# A pronoun after something the question names itself points at that: "What is GraphsGPT
+# and what was it pretrained on?", "Which papers study X, and what do they find?".
+_PRONOUN = re.compile(r"\b(?:it|its|they|them|their|this|that|these|those)\b", re.I)
+_ANTECEDENT = re.compile(
+    r"\b(?!ICML\b|LLMs?\b)(?:[A-Z][a-z]+[A-Z]\w*|[A-Z]{2,}[a-z]?\w*)\b"  # GraphsGPT, QuIP
+    r"|\b(?:papers?|methods?|models?|works?|approach(?:es)?|abstracts?)\b"
+)
+
+
+def _points_back(question: str) -> bool:
+    """Whether a pointer in the question needs the conversation: any pointer but a pronoun
+    does; a pronoun does only when nothing before it in the question can be what it means."""
+    for match in _FOLLOW_UP.finditer(question):
+        pronoun = _PRONOUN.fullmatch(match.group(0).strip())
+        if not pronoun or not _ANTECEDENT.search(question[: match.start()]):
+            return True
+    return False
+
+
 def is_follow_up(question: str) -> bool:
-    return len(question.split()) <= 25 and bool(_FOLLOW_UP.search(question))
+    if len(question.split()) > 25 or not _points_back(question):
+        return False
+    # "Compare MagicLens and BAGEL" names what it compares: standalone, unless an item
+    # points back ("compare [1] and [2]", "compare it and Timer").
+    items = compared_items(question)
+    return len(items) < 2 or any(_FOLLOW_UP.search(item) for item in items)
 
 
 # Words standing for the one paper the previous answer cited: "What hardware did they use?"

@@ -131,6 +131,17 @@ def readable_math(text: str) -> str:
     return "".join(out)
 
 
+_TEX_DOUBLE = re.compile(r"``([^`'\n]{1,200}?)''")
+_TEX_SINGLE = re.compile(r"(?<![`\w])`([^`'\n]{1,100}?)'(?!')")
+
+
+def tex_quotes(text: str) -> str:
+    """TeX's quotes as typographic ones: ``extreme'' → “extreme”, `a' → ‘a’."""
+    if "`" not in text:
+        return text
+    return _TEX_SINGLE.sub(r"‘\1’", _TEX_DOUBLE.sub(r"“\1”", text))
+
+
 def plain_text(answer: Answer) -> str:
     """The answer and its numbered references as a reader sees them in plain text: the
     OpenAI message content, `/v1/ask`'s `plain_text`."""

@@ -61,8 +61,9 @@ def citation(row: AggregatePaper) -> Citation:
         status=row.status,
         snippet=row.why,
         score=1.0,
-        # A topic row's membership confidence; a catalogue match (author, status) is exact.
-        relevance=round(row.score, 3) if row.score is not None else 1.0,
+        # A topic row's membership chance; a catalogue match or a named paper has none to show.
+        relevance=round(row.score, 3) if row.score is not None else None,
+        pmlr_key=row.pmlr_key,
     )
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 
+from rag.answer.readable import tex_quotes
 from rag.text import split_sentences
 
 COLUMNS = ("problem", "method", "finding")
@@ -104,14 +105,11 @@ def _score(role: str, sentence: str, position: float) -> float:
 def plain_text(sentence: str) -> str:
     """An abstract's sentence as plain text: Markdown emphasis markers dropped ("**L**ow-rank"
     → "Low-rank") and TeX quotes as typographic ones (``extreme'' → “extreme”)."""
-    text = _EMPHASIS.sub(r"\1", sentence)
-    text = _TEX_DOUBLE.sub(r"“\1”", text)
-    return _TEX_SINGLE.sub(r"‘\1’", text)
+    return tex_quotes(_EMPHASIS.sub(lambda m: m.group(1) or m.group(2), sentence))
 
 
-_EMPHASIS = re.compile(r"(?<![\\\w])(?:\*\*|__)([^*_\n]{1,120}?)(?:\*\*|__)")
-_TEX_DOUBLE = re.compile(r"``([^`'\n]{1,200}?)''")
-_TEX_SINGLE = re.compile(r"(?<![`\w])`([^`'\n]{1,100}?)'(?!')")
+# `__` closes only before a non-word character: "window.__x = a.__y" is code, not emphasis.
+_EMPHASIS = re.compile(r"(?<![\\\w])(?:\*\*([^*\n]{1,120}?)\*\*|__([^_\n]{1,120}?)__(?!\w))")
 
 
 def _cell(sentence: str) -> str:

@@ -19,24 +19,24 @@ def _bib_value(text: str) -> str:
 
 
 def bibtex(rows: list[AggregatePaper]) -> str:
-    entries = []
-    for row in rows:
-        key = row.pmlr_key or row.paper_id
-        fields = {
-            "title": row.title,
-            "author": " and ".join(row.authors),
-            "booktitle": PROCEEDINGS,
-            "year": "2024",
-            "series": "Proceedings of Machine Learning Research",
-            "volume": "235",
-            "publisher": "PMLR",
-            "url": f"https://proceedings.mlr.press/v235/{row.pmlr_key}.html"
-            if row.pmlr_key
-            else row.url,
-        }
-        body = ",\n".join(f"  {name} = {{{_bib_value(value)}}}" for name, value in fields.items())
-        entries.append(f"@InProceedings{{{key},\n{body}\n}}")
+    entries = [bibtex_entry(r.paper_id, r.title, r.authors, r.url, r.pmlr_key) for r in rows]
     return "\n\n".join(entries) + ("\n" if entries else "")
+
+
+def bibtex_entry(paper_id: str, title: str, authors: list[str], url: str, pmlr_key: str) -> str:
+    """One paper's @InProceedings entry, keyed by its PMLR key (else its OpenReview id)."""
+    fields = {
+        "title": title,
+        "author": " and ".join(authors),
+        "booktitle": PROCEEDINGS,
+        "year": "2024",
+        "series": "Proceedings of Machine Learning Research",
+        "volume": "235",
+        "publisher": "PMLR",
+        "url": f"https://proceedings.mlr.press/v235/{pmlr_key}.html" if pmlr_key else url,
+    }
+    body = ",\n".join(f"  {name} = {{{_bib_value(value)}}}" for name, value in fields.items())
+    return f"@InProceedings{{{pmlr_key or paper_id},\n{body}\n}}"
 
 
 def cell_columns(rows: list[AggregatePaper]) -> list[str]:

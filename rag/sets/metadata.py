@@ -18,8 +18,15 @@ class MetadataAnswerer:
     def __init__(self, catalogue: Catalogue) -> None:
         self.catalogue = catalogue
 
-    def answer(self, question: str, plan: QueryPlan, standalone: str = "") -> Answer:
-        """The Answer for a `metadata` plan (authors, institutions, statuses, rankings)."""
+    def answer(
+        self,
+        question: str,
+        plan: QueryPlan,
+        standalone: str = "",
+        allowed: set[str] | None = None,
+    ) -> Answer:
+        """The Answer for a `metadata` plan (authors, institutions, statuses, rankings),
+        among the `allowed` papers (the caller's filters; None: every paper)."""
         if plan.unresolved:
             text, aggregate = self._unresolved(plan)
             return set_answer(question, standalone, plan, text, [], aggregate)
@@ -27,6 +34,10 @@ class MetadataAnswerer:
             text, aggregate = self._ranking(plan)
             return set_answer(question, standalone, plan, text, [], aggregate)
         ids, notes = self._select(plan)
+        if allowed is not None and ids - allowed:
+            cut = len(ids - allowed)
+            ids &= allowed
+            notes.append(f"{plural(cut, 'more paper')} left out by the filters.")
         papers = sorted(self.catalogue.papers.many(ids), key=_order)
         rows = [row(n, p, _facts(p, plan)) for n, p in enumerate(papers, start=1)]
         aggregate = Aggregate(

@@ -61,6 +61,12 @@ def test_follow_up_pointing_at_a_reference_carries_that_title(question: str, poi
         ("Which papers use diffusion models?", False),  # "papers" alone points nowhere
         ("What method does BiLLM use for salient weights?", False),
         ("Is itself a word here?", False),
+        # a pronoun after what the question names itself points at that, not back
+        ("What is GraphsGPT and what was it pretrained on?", False),
+        ("Which papers study feedback alignment, and what do they find?", False),
+        ("What dataset did it use?", True),
+        ("Do they report results on ImageNet?", True),  # the name comes after the pronoun
+        ("Which ICML 2024 talk is it in?", True),  # ICML is no antecedent
     ],
 )
 def test_what_counts_as_a_follow_up(question: str, follow_up: bool) -> None:
