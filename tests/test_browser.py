@@ -11,7 +11,6 @@ import json
 import os
 import re
 import shutil
-import statistics
 import subprocess
 import sys
 import time
@@ -77,7 +76,7 @@ XSS_PAPERS = [
 TIMINGS: dict[str, Any] = {}
 # The text a reader sees: KaTeX also writes each formula as hidden MathML, which innerText keeps.
 VISIBLE_TEXT_JS = """el => { const copy = el.cloneNode(true);
-  copy.querySelectorAll('.katex-mathml').forEach(e => e.remove());
+  copy.querySelectorAll('.katex-mathml, [hidden]').forEach(e => e.remove());
   return copy.innerText ?? copy.textContent; }"""
 MUXSERVE_Q = "How much higher throughput does MuxServe achieve when serving multiple LLMs?"
 
@@ -113,15 +112,23 @@ def prepare_store(built: Path, target: Path, extra: list[dict[str, Any]], embed_
     return extra_path
 
 
-def start_app(data_dir: Path, corpus: list[Path], log: Path) -> AppServer:
+def start_app(
+    data_dir: Path,
+    corpus: list[Path],
+    log: Path,
+    settings: dict[str, str] | None = None,
+    backend: str = "extractive",
+) -> AppServer:
+    """`python -m ui` on `data_dir`, with `settings` as RAG_* variables (the backend's)."""
     port = free_port()
     env = {
         **os.environ,
         "RAG_DATA_DIR": str(data_dir),
         "RAG_CORPUS_PATHS": ",".join(str(p) for p in corpus),
-        "RAG_BACKEND": "extractive",
+        "RAG_BACKEND": backend,
         "RAG_PORT": str(free_port()),  # the --port flag must win over the environment
         "PYTHONUNBUFFERED": "1",
+        **{f"RAG_{name.upper()}": value for name, value in (settings or {}).items()},
     }
     started = time.monotonic()
     with log.open("wb") as out:
@@ -141,7 +148,7 @@ def start_app(data_dir: Path, corpus: list[Path], log: Path) -> AppServer:
     ready_s = time.monotonic() - started
     output = log.read_text()
     assert f"chat UI at http://127.0.0.1:{port}/  ·  API at http://127.0.0.1:{port}/v1" in output
-    assert re.search(r"ready in [\d.]+s — [\d,]+ papers, [\d,]+ chunks, backend extractive", output)
+    assert re.search(rf"ready in [\d.]+s — [\d,]+ papers, [\d,]+ chunks, backend {backend}", output)
     return AppServer(f"http://127.0.0.1:{port}/", data_dir, proc, log, started, ready_s)
 
 
@@ -206,7 +213,8 @@ class Chat:
         self.dialogs: list[str] = []
         self.page.on("dialog", self._on_dialog)
         self.page.goto(server.url)
-        self.page.wait_for_selector("#question textarea", timeout=60_000)
+        # enabled once the stored conversation is restored
+        self.page.wait_for_selector("#question textarea:enabled", timeout=60_000)
 
     def _on_dialog(self, dialog: Any) -> None:
         self.dialogs.append(dialog.message)
@@ -266,7 +274,9 @@ def test_named_method_answer_streams_in_with_linked_reference(chat: Chat) -> Non
     assert "noopener" in (title.get_attribute("rel") or "")
     assert "Zhangyang Gao, Daize Dong, Cheng Tan et al." in ref.inner_text()
     assert "score" not in ref.inner_text()  # a relevance label at most, never a raw score
-    assert ref.locator(".rag-snippet").inner_text().strip()
+    # The sentence it rests on: kept for the citation card (shown under the reference only
+    # when the answer text does not already quote it).
+    assert ref.locator(".rag-quote").text_content().strip()
 
     ref_id = ref.get_attribute("id")
     marker = answer.locator(f'a.rag-cite[href="#{ref_id}"]').first
@@ -324,7 +334,7 @@ def test_off_topic_question_abstains_without_references(chat: Chat) -> None:
     answer = chat.ask("How do I fix a flat bicycle tire?")
     text = answer.inner_text()
     assert "don't answer this question" in text
-    assert "Related papers — not support for an answer" in text
+    assert "Related papers" not in text  # the nearest papers to a bicycle do not help
     assert answer.locator(".rag-ref").count() == 0
     assert answer.locator("a.rag-cite").count() == 0
     assert answer.locator(".rag-refs").count() == 0
@@ -371,21 +381,22 @@ def test_thumbs_up_with_comment_is_recorded(chat: Chat) -> None:
     assert chat.page.input_value("#feedback-comment textarea") == ""
 
 
-def test_copy_answer_as_markdown_and_clear(chat: Chat) -> None:
+def test_copy_answer_as_markdown_and_start_a_new_conversation(chat: Chat) -> None:
     chat.context.grant_permissions(["clipboard-read", "clipboard-write"])
-    chat.ask(FA_QUESTION)
-    chat.page.locator(
-        "#answer-markdown button[aria-label*='opy'], #answer-markdown button"
-    ).first.click()
+    answer = chat.ask(FA_QUESTION)
+    answer.locator("button.rag-copy").click()
+    chat.page.wait_for_function("() => navigator.clipboard.readText().then(t => t.length > 0)")
     copied = chat.page.evaluate("navigator.clipboard.readText()")
     assert "References:" in copied
     assert re.search(r"^\[1\] .+ — .+ — https://openreview\.net/forum\?id=", copied, re.M), copied
-    chat.page.click("#clear")
+    assert answer.locator("button.rag-copy").inner_text() in ("Copied", "Copy")
+    chat.page.click("#new-conversation")
     chat.page.wait_for_function("() => !document.querySelector('#chat .rag-answer')")
     assert chat.page.locator("#chat .rag-question").count() == 0
 
 
-def test_median_time_to_complete_answer(chat: Chat) -> None:
+def test_answers_complete(chat: Chat) -> None:
+    """Every example question gets a complete answer (how fast: `python -m eval bench`)."""
     questions = [
         FA_QUESTION,
         "What is GraphsGPT and what was it pretrained on?",
@@ -393,14 +404,12 @@ def test_median_time_to_complete_answer(chat: Chat) -> None:
         "Are explanations of graph neural networks robust to small changes of the graph?",
         "Does the order of premises matter when language models reason?",
     ]
-    times = []
     for question in questions:
-        start = len(chat.server.answers_s)
-        chat.ask(question)
-        times.append(chat.server.answers_s[start])
-    TIMINGS["answer_s"] = [round(t, 3) for t in times]
-    TIMINGS["median_answer_s"] = round(statistics.median(times), 3)
-    assert statistics.median(times) < 15
+        answer = chat.ask(question)
+        assert answer.locator("a.rag-cite").count() >= 1 or "rag-abstained" in (
+            answer.get_attribute("class") or ""
+        )
+    assert chat.page.locator("#chat .rag-question").count() == len(questions)
 
 
 def test_payloads_in_corpus_and_question_never_run(browser: Any, xss_server: AppServer) -> None:
@@ -427,7 +436,7 @@ def test_payloads_in_corpus_and_question_never_run(browser: Any, xss_server: App
         assert hrefs and all(h.startswith(("#", "https://", "http://")) for h in hrefs), hrefs
         # the javascript: URL of the first paper is not linked at all
         assert not any("javascript" in h.lower() for h in hrefs)
-        markdown = page.locator("#answer-markdown").inner_text()
+        markdown = page.locator("#chat .rag-md").first.text_content() or ""
         assert "Quokka" in markdown or "quokka" in markdown
         assert second.count() == 1
     finally:

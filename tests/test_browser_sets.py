@@ -95,7 +95,7 @@ def rows(page: Any) -> list[dict[str, str]]:
             title: tr.querySelector('.rag-set-title').innerText,
             status: tr.querySelector('.rag-set-status').innerText,
             why: tr.querySelector('.rag-set-why').innerText,
-            score: tr.querySelector('.rag-set-score').innerText}))""",
+            score: tr.querySelector('.rag-set-score')?.innerText ?? ''}))""",
     )
 
 
@@ -200,7 +200,7 @@ def test_other_answers_and_clearing_hide_the_panel(chat: Chat) -> None:
     chat.ask("What is GraphsGPT and what was it pretrained on?")
     page.wait_for_selector("#set-panel", state="hidden")
     ask_set(chat, SUGIYAMA)
-    page.click("#clear")
+    page.click("#new-conversation")
     page.wait_for_selector("#set-panel", state="hidden")
 
 
@@ -244,7 +244,7 @@ def test_suggested_topics_are_buttons_that_ask_the_named_question(chat: Chat) ->
     assert "can't count" in answer.inner_text()
     row = page.locator("#suggestions")
     row.wait_for(state="visible", timeout=10_000)
-    buttons = page.locator("#suggestions button.rag-suggest:visible")
+    buttons = page.locator("#suggestions button.rag-offer:visible")
     assert 1 <= buttons.count() <= 3
     labels = [buttons.nth(i).inner_text() for i in range(buttons.count())]
     assert all(re.fullmatch(r".+ · \d[\d,]* papers", label) for label in labels), labels

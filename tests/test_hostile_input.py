@@ -432,63 +432,80 @@ def ui_url(assistant: Any) -> Iterator[str]:
         yield url
 
 
-def gradio_respond(url: str, data: bytes) -> dict[str, Any]:
-    """Send `data` (raw JSON, so NaN and surrogate escapes get through) to the answer event
-    exactly as the browser does, and return Gradio's `process_completed` message."""
-    config = httpx.get(f"{url}/config").json()
-    fn = next(d["id"] for d in config["dependencies"] if d.get("api_name") == "respond")
-    session = uuid.uuid4().hex[:12]
-    request = b'{"data": %b, "fn_index": %d, "session_hash": "%b", "event_data": null}' % (
-        data,
-        fn,
-        session.encode(),
+def _fn(config: dict[str, Any], name: str) -> int:
+    return int(next(d["id"] for d in config["dependencies"] if d.get("api_name") == name))
+
+
+def _queued(url: str, fn: int, data: bytes, session: bytes) -> dict[str, Any]:
+    """Gradio's `process_completed` message for one queued event of the session."""
+    request = b'{"data": %b, "fn_index": %d, "session_hash": "%b", "event_data": null}'
+    joined = httpx.post(
+        f"{url}/gradio_api/queue/join", content=request % (data, fn, session), headers=JSON
     )
-    joined = httpx.post(f"{url}/gradio_api/queue/join", content=request, headers=JSON)
     assert joined.status_code == 200, joined.text
-    stream_url = f"{url}/gradio_api/queue/data?session_hash={session}"
+    stream_url = f"{url}/gradio_api/queue/data?session_hash={session.decode()}"
+    notices: list[str] = []  # gr.Warning / gr.Info messages, as the page shows them
     with httpx.stream("GET", stream_url, timeout=60) as events:
         for line in events.iter_lines():
             message = json.loads(line[6:]) if line.startswith("data: ") else {}
+            if message.get("msg") == "log":
+                notices.append(str(message.get("log")))
             if message.get("msg") == "process_completed":
-                return message
+                return {**message, "notices": notices}
     raise AssertionError("the queue never completed the event")
 
 
-def respond_inputs(
-    question: str, top_k: str = "5", mode: str = "hybrid", status: str = "[]"
-) -> bytes:
-    # question, chat, state, mode, top_k, statuses, author, title: the order of build_ui.
-    return f'["{question}", [], null, "{mode}", {top_k}, {status}, "", ""]'.encode()
+def gradio_send(url: str, question: bytes, options: bytes) -> dict[str, Any]:
+    """Send a question (raw JSON, so NaN and surrogate escapes get through) exactly as the
+    browser does: `ask` with the question and the options, in a new session. Returns its
+    completion: outputs (chat, state, question box, Stop)."""
+    config = httpx.get(f"{url}/config").json()
+    session = uuid.uuid4().hex[:12].encode()
+    data = b"[%b, [], null, %b]" % (question, options)
+    return _queued(url, _fn(config, "ask"), data, session)
 
 
+def respond_options(top_k: str = "5", mode: str = "hybrid", status: str = "[]") -> bytes:
+    # mode, top_k, statuses, author, title: the order of build_ui after (sent, chat, state).
+    return f'"{mode}", {top_k}, {status}, "", ""'.encode()
+
+
+QUESTION = json.dumps(Q).encode()
 # fmt: off
-GRADIO_CASES = [  # (id, raw inputs, reaches our code?, what the reply or Gradio says)
-    ("top_k-nan", respond_inputs(Q, top_k="NaN"), True, "top_k: must be a whole number"),
-    ("top_k-fraction", respond_inputs(Q, top_k="2.5"), True, "not 2.5"),
-    ("lone-surrogate", respond_inputs("feedback \\ud800 alignment"), True, "unpaired surrogate"),
-    ("top_k-below-minimum", respond_inputs(Q, top_k="-5"), False, "less than minimum value 1"),
-    ("mode-not-a-choice", respond_inputs(Q, mode="semantic"), False, "not in the list of choices"),
-    ("status-sql", respond_inputs(Q, status=json.dumps([SQL])), False, "not in the list of choices"),
+GRADIO_CASES = [  # (id, raw question, raw options, where it is refused, what is said)
+    ("top_k-nan", QUESTION, respond_options(top_k="NaN"), "chat", "top_k: must be a whole number"),
+    ("top_k-fraction", QUESTION, respond_options(top_k="2.5"), "chat", "not 2.5"),
+    ("lone-surrogate", b'"feedback \\ud800 alignment"', respond_options(), "accept", "unpaired surrogate"),
+    ("too-long", json.dumps("why " * 600).encode(), respond_options(), "accept", "(limit 2,000)"),
+    ("top_k-below-minimum", QUESTION, respond_options(top_k="-5"), "gradio", "less than minimum value 1"),
+    ("mode-not-a-choice", QUESTION, respond_options(mode="semantic"), "gradio", "not in the list of choices"),
+    ("status-sql", QUESTION, respond_options(status=json.dumps([SQL])), "gradio", "not in the list of choices"),
 ]
 # fmt: on
 
 
 @pytest.mark.parametrize(
-    ("data", "reaches_chat", "needle"), [pytest.param(*c[1:], id=c[0]) for c in GRADIO_CASES]
+    ("question", "options", "where", "needle"),
+    [pytest.param(*c[1:], id=c[0]) for c in GRADIO_CASES],
 )
 def test_ui_over_gradio_http_refuses_clearly(
-    ui_url: str, assistant: Any, data: bytes, reaches_chat: bool, needle: str
+    ui_url: str, assistant: Any, question: bytes, options: bytes, where: str, needle: str
 ) -> None:
     before = store_state(assistant.store)
-    completed = gradio_respond(ui_url, data)
-    if reaches_chat:  # our checks answer in the chat, as a readable message
+    completed = gradio_send(ui_url, question, options)
+    if where == "accept":  # refused before any answer: the question goes back to the box
+        assert completed["success"] is True and completed["output"]["data"][0] == []
+        assert completed["output"]["data"][2].startswith(("feedback ? alignment", "why why"))
+        assert any(needle in notice for notice in completed["notices"]), completed["notices"]
+    elif where == "chat":  # our checks answer in the chat, as a readable message
         assert completed["success"] is True
         chat = completed["output"]["data"][0]
         question_html, reply_html = (m["content"][0]["text"] for m in chat[-2:])
-        assert "?" in question_html or "feedback alignment" in question_html
+        assert "feedback alignment" in question_html
         assert 'class="rag-error"' in reply_html and needle in reply_html, reply_html
     else:  # Gradio's own widget checks refuse before our code runs
-        assert completed["success"] is False and needle in completed["output"]["error"]
+        assert completed["success"] is False
+        assert needle in completed["output"]["error"]
     assert store_state(assistant.store) == before
 
 

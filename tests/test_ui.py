@@ -83,16 +83,18 @@ def test_answer_is_shown_with_linked_references_and_markdown_copy(
     controller: ChatController,
 ) -> None:
     outputs = run(controller, FA_QUESTION)
-    chat, _, box, markdown = outputs[-1]
-    assert box == ""  # the question box is cleared
+    assert all(len(o) == 2 for o in outputs)  # (chat, state): never the question box
+    chat, state = outputs[-1]
+    markdown = state["history"][1]["content"]
     assert [m["role"] for m in chat] == ["user", "assistant"]
     html = last_content(outputs)
     assert "rag-refs" in html and "rag-streaming" not in html
+    assert 'class="rag-copy"' in html and 'class="rag-md" hidden>' in html  # copy, per answer
+    assert 'class="rag-sources"' in html  # the strip of sources above the text
     assert f"https://openreview.net/forum?id={FA_ID}" in html
     turn = re.search(r'id="(a1-[0-9a-f]+)-ref-1"', html)
     assert turn, html
     assert f'href="#{turn.group(1)}-ref-1"' in html  # the [1] marker jumps to reference 1
-    assert markdown.splitlines()[0] == outputs[-1][1]["history"][1]["content"].splitlines()[0]
     assert re.search(
         r"^\[1\] Implicit Regularization in Feedback Alignment .* — https://openreview",
         markdown,
@@ -107,7 +109,7 @@ def test_deltas_reach_the_chat_one_by_one(controller: ChatController) -> None:
     assert len(streaming) >= 4
     lengths = [len(str(o[0][-1]["content"])) for o in streaming]
     assert lengths == sorted(lengths) and lengths[0] < lengths[-1]
-    assert all(o[3] is not None for o in outputs)  # outputs keep their shape throughout
+    assert all(len(o) == 2 for o in outputs)  # outputs keep their shape throughout
 
 
 def test_follow_up_resolves_the_numbered_reference(controller: ChatController) -> None:
@@ -125,13 +127,14 @@ def test_follow_up_resolves_the_numbered_reference(controller: ChatController) -
     assert re.search(r'id="a3-[0-9a-f]+-ref-1"', html)  # anchors unique per answer
 
 
-def test_off_topic_question_abstains_with_related_papers_only(controller: ChatController) -> None:
+def test_off_topic_question_abstains_without_unrelated_papers(controller: ChatController) -> None:
     outputs = run(controller, OFF_TOPIC)
     html = last_content(outputs)
     assert ABSTAIN_TEXT in html.replace("&#x27;", "'")
-    assert "Related papers — not support for an answer" in html
+    # The nearest papers to a bicycle question help no one: neither shown nor copied.
+    assert "Related papers" not in html and "References" not in html
     assert "rag-ref-n" not in html and 'class="rag-ref"' not in html and "rag-cite" not in html
-    assert "Related papers (not support for an answer):" in outputs[-1][3]
+    assert "Related papers" not in outputs[-1][1]["history"][1]["content"]
 
 
 @pytest.mark.parametrize(
@@ -282,10 +285,18 @@ def test_vote_on_a_question_writes_nothing(controller: ChatController) -> None:
     assert read_feedback(controller.settings.feedback_path) == []
 
 
-def test_clear_forgets_the_conversation(controller: ChatController) -> None:
-    chat, state, box, markdown, status = controller.clear()
-    assert chat == [] and state == new_state()
-    assert box == markdown == status == ""
+def test_new_conversation_is_empty_and_keeps_the_last_one_listed(
+    controller: ChatController,
+) -> None:
+    chat, state = run(controller, FA_QUESTION)[-1]
+    stored, _listed, *_ = controller.save(state, chat, None)
+    chat2, state2, stored2, listed2, markdown, bibtex = controller.new_conversation(stored)
+    assert (
+        chat2 == [] and state2["history"] == [] and state2["conversation"] != state["conversation"]
+    )
+    assert [item["id"] for item in stored2["items"]] == [state["conversation"]]
+    assert listed2["value"] is None and len(listed2["choices"]) == 1
+    assert markdown["interactive"] is False and bibtex["interactive"] is False
 
 
 def test_set_answer_fills_the_table_and_other_answers_empty_it(
@@ -333,18 +344,19 @@ def test_mounted_ui_keeps_api_routes_and_its_settings(assistant: Any, tmp_path: 
         assert chatbot["props"]["render_markdown"] is False
         assert chatbot["props"]["sanitize_html"] is True
         visibility = {d["api_name"]: d["api_visibility"] for d in config["dependencies"]}
-        assert visibility["like"] == visibility["clear"] == "private"  # not a public API
+        assert visibility["like"] == visibility["new_conversation"] == "private"  # not public
         assert {visibility[name] for name in ("show", "sort", "previous", "next")} == {"private"}
 
 
 def test_answers_share_one_queue_limit(assistant: Any, tmp_path: Path) -> None:
-    from ui.app import SUGGESTED
+    from ui.app import FOLLOW_UPS, SUGGESTED
     from ui.layout import build_ui
 
     demo = build_ui(assistant, make_settings(tmp_path, backend="extractive", ui_concurrency=3))
     assert demo._queue.default_concurrency_limit == 3
-    answer = [f for f in demo.fns.values() if f.name == "respond"]
-    assert len(answer) == 2 + SUGGESTED  # Enter, the Ask button and each suggested topic
+    answer = [f for f in demo.fns.values() if f.name in ("ask", "respond")]
+    # Enter, the Ask button, each suggested topic and follow-up, and regenerate
+    assert len(answer) == 2 + SUGGESTED + FOLLOW_UPS + 1
     assert {(f.concurrency_id, f.concurrency_limit) for f in answer} == {("answer", 3)}
 
 

@@ -20,15 +20,17 @@ from typing import Any
 
 import gradio as gr
 
+from rag.answer.inputs import checked_question
 from rag.answer.references import answer_with_references
 from rag.assistant import Assistant
-from rag.errors import AnswerError, FeedbackError, RagError, describe
+from rag.errors import AnswerError, FeedbackError, InputError, RagError, describe
 from rag.feedback import FeedbackWriter
 from rag.settings import Settings
 from rag.types import Answer, ChatMessage
-from ui import render
+from ui import conversations, render
+from ui.followups import follow_ups
 from ui.inputs import check_question_text, make_filters, whole_top_k
-from ui.set_panel import table_state
+from ui.set_panel import ExportFiles, table_state
 
 log = logging.getLogger(__name__)
 
@@ -36,15 +38,37 @@ log = logging.getLogger(__name__)
 # each update re-sends the message to the browser.
 STREAM_INTERVAL_S = 0.05
 SUGGESTED = 3  # "Did you mean" buttons under the chat
+FOLLOW_UPS = 3  # "Follow up" buttons under the chat
+# A session's answer that has not finished after this long (a lost queue event) no longer
+# blocks its next question.
+BUSY_EXPIRES_S = 300.0
+BUSY_MESSAGE = (
+    "An answer is still coming in. Your question is kept in the box: send it when the "
+    "answer is done, or press Stop."
+)
 Outputs = tuple[Any, ...]
 
 
 def new_state() -> dict[str, Any]:
     """Per-session state: the plain-text conversation for follow-ups, what each assistant
-    message answered (for its feedback line), keyed by chatbot message index, and the last
-    answer's set table (`ui.set_panel.table_state`; None unless it was a set answer) and the
-    named topics it offered ([(topic, count, question)]; buttons under the chat ask them)."""
-    return {"history": [], "records": {}, "table": None, "suggestions": []}
+    message answered (for its feedback line, regenerating and editing), keyed by chatbot
+    message index; the last answer's set table (`ui.set_panel.table_state`; None unless it
+    was a set answer), the named topics and follow-ups it offered; the answer streaming now
+    ("busy": its token and start; "streaming": its partial text); which stored conversation
+    this is, its title, and every paper it cited (for its BibTeX)."""
+    return {
+        "history": [],
+        "records": {},
+        "table": None,
+        "suggestions": [],
+        "follow_ups": [],
+        "busy": None,
+        "streaming": None,
+        "conversation": conversations.new_id(),
+        "title": "",
+        "cited": {},
+        "restored": False,  # the browser's stored conversation is back (`restore`)
+    }
 
 
 def _citation_summary(answer: Answer) -> list[dict[str, Any]]:
@@ -57,21 +81,50 @@ def _citation_summary(answer: Answer) -> list[dict[str, Any]]:
 class Turn:
     """One question and its reply in the chat: where it sits, and its page anchors."""
 
-    def __init__(self, chat: list[dict[str, Any]], question: str) -> None:
+    def __init__(self, chat: list[dict[str, Any]], question: str, shown: str = "") -> None:
         self.question = question
         self.index = len(chat) + 1  # the assistant message's index in the chatbot value
         self.anchor = f"a{self.index}-{secrets.token_hex(3)}"  # unique within the page
-        # Shown with any unpaired surrogate as "?": Gradio cannot send one to the browser.
-        printable = question.encode("utf-8", "replace").decode("utf-8")
-        self.shown = [*chat, {"role": "user", "content": render.question_html(printable)}]
+        shown_html = render.question_html(printable(shown or question))
+        self.shown = [*chat, {"role": "user", "content": shown_html}]
 
     def reply(self, html: str) -> list[dict[str, Any]]:
         # A new list per update: each yield is a snapshot, never mutated afterwards.
         return [*self.shown, {"role": "assistant", "content": html}]
 
 
+def printable(text: str) -> str:
+    """The text with any unpaired surrogate as "?": Gradio cannot send one to the page."""
+    return text.encode("utf-8", "replace").decode("utf-8")
+
+
+def _busy(state: dict[str, Any]) -> bool:
+    busy = state.get("busy")
+    return busy is not None and time.monotonic() - float(busy[1]) < BUSY_EXPIRES_S
+
+
+def _claimed(pending: Any, state: dict[str, Any]) -> bool:
+    """Whether `pending` is the question this session is answering now (not one already
+    answered or stopped: the pending slot keeps its last value)."""
+    busy = state.get("busy")
+    return (
+        isinstance(pending, dict)
+        and isinstance(pending.get("question"), str)
+        and busy is not None
+        and pending.get("token") == busy[0]
+    )
+
+
+def _pending(question: str, shown: str = "", statuses: list[str] | None = None) -> dict[str, Any]:
+    return {"question": question, "shown": shown or question, "statuses": statuses}
+
+
 class ChatController:
-    """The UI's behaviour, separate from its layout so it can be driven directly in tests."""
+    """The UI's behaviour, separate from its layout so it can be driven directly in tests.
+
+    Sending a question is two events: `accept` (no queue) checks it, empties the box and
+    hands it on as the session's pending question, and only then `respond` (queued) answers
+    it, so nothing an answer streams ever writes to the box the user is typing in."""
 
     def __init__(
         self, assistant: Assistant, settings: Settings, stream_interval: float = STREAM_INTERVAL_S
@@ -80,6 +133,138 @@ class ChatController:
         self.settings = settings
         self.stream_interval = stream_interval
         self.feedback = FeedbackWriter(settings.feedback_path)
+        self.exports = ExportFiles()
+
+    # --- sending ------------------------------------------------------------------------
+    def _claim(self, state: dict[str, Any], pending: dict[str, Any]) -> dict[str, Any]:
+        """Marks the session busy with `pending`'s answer; refuses while another streams."""
+        if _busy(state):
+            raise gr.Error(BUSY_MESSAGE, title="Still answering")
+        token = secrets.token_hex(4)
+        state["busy"] = (token, time.monotonic())
+        return {**pending, "token": token}
+
+    def accept(self, question: str | None, state: dict[str, Any] | None) -> Outputs:
+        """(question box, pending question, state) for a sent question. The page empties
+        the box as it sends (ui.layout CLEAR_JS), so nothing typed afterwards is touched;
+        a refused question goes back into the box, with the reason in a notice."""
+        state = state if state is not None else new_state()
+        text = (question or "").strip()
+        if not text:
+            return gr.skip(), None, state  # Enter on an empty box: nothing happens
+        try:
+            check_question_text(text)
+            checked_question(text, self.settings.limits)
+            return gr.skip(), self._claim(state, _pending(text)), state
+        except InputError as exc:
+            gr.Warning(f"{exc}. Edit it and send it again.", title="Question not sent")
+        except gr.Error as exc:
+            gr.Warning(exc.message, title="Still answering")
+        # Back as sent; an unpaired surrogate as "?" (Gradio cannot send one to the page).
+        return printable(question or ""), None, state
+
+    def ask(
+        self,
+        sent: str | None,
+        chat: list[dict[str, Any]] | None,
+        state: dict[str, Any] | None,
+        mode: str | None = None,
+        top_k: float | None = None,
+        statuses: list[str] | None = None,
+        author: str | None = None,
+        title: str | None = None,
+    ) -> Iterator[Outputs]:
+        """(chat, state, question box, Stop) for a question sent from the box, in one event
+        (each round trip before the first token costs): accepted or refused back into the
+        box (`accept`), then answered as it streams (`respond`), Stop shown meanwhile."""
+        box, pending, state = self.accept(sent, state)
+        if pending is None:
+            yield list(chat or []), state, box, gr.skip()
+            return
+        first = True
+        answering = self.respond(pending, chat, state, mode, top_k, statuses, author, title)
+        for shown, state in answering:
+            yield shown, state, gr.skip(), gr.update(visible=True) if first else gr.skip()
+            first = False
+
+    def stop_button(self, state: dict[str, Any] | None) -> Any:
+        """Stop shows while an answer of this session streams (its busy token is held)."""
+        return gr.update(visible=bool(state and state.get("busy")))
+
+    def follow_up(self, index: int, state: dict[str, Any] | None) -> Outputs:
+        """(pending question, state) for the last answer's `index`-th follow-up button."""
+        state = state if state is not None else new_state()
+        offered = state.get("follow_ups") or []
+        if index >= len(offered):
+            raise gr.Error("That follow-up is no longer offered.", title="Nothing to send")
+        chosen = offered[index]
+        pending = _pending(chosen["question"], chosen["shown"], chosen["statuses"])
+        return self._claim(state, pending), state
+
+    def suggested(self, index: int, state: dict[str, Any] | None) -> Outputs:
+        """(pending question, state) for the last answer's `index`-th named topic."""
+        state = state if state is not None else new_state()
+        offered = state.get("suggestions") or []
+        if index >= len(offered):
+            raise gr.Error("That topic is no longer offered.", title="Nothing to send")
+        return self._claim(state, _pending(offered[index][2])), state
+
+    def _drop_last_turn(
+        self, chat: list[dict[str, Any]] | None, state: dict[str, Any]
+    ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+        """The chat without its last question and reply; that turn's record."""
+        chat = list(chat or [])
+        record = state["records"].get(len(chat) - 1)
+        if len(chat) < 2 or record is None:
+            raise gr.Error("There is no answer to redo yet.", title="Nothing to redo")
+        del state["records"][len(chat) - 1]
+        if record.get("answered"):
+            state["history"] = state["history"][:-2]
+        return chat[:-2], record
+
+    def regenerate(
+        self, chat: list[dict[str, Any]] | None, state: dict[str, Any] | None
+    ) -> Outputs:
+        """(chat, pending question, state): the last question asked again in its place."""
+        state = state if state is not None else new_state()
+        if _busy(state):
+            raise gr.Error(BUSY_MESSAGE, title="Still answering")
+        chat, record = self._drop_last_turn(chat, state)
+        question = record["question"]
+        pending = _pending(question, record.get("shown", ""), record.get("statuses"))
+        return chat, self._claim(state, pending), state
+
+    def edit_last(self, chat: list[dict[str, Any]] | None, state: dict[str, Any] | None) -> Outputs:
+        """(chat, question box, state): the last question back in the box to edit and send."""
+        state = state if state is not None else new_state()
+        if _busy(state):
+            raise gr.Error(BUSY_MESSAGE, title="Still answering")
+        chat, record = self._drop_last_turn(chat, state)
+        return chat, record["question"], state
+
+    def stop(self, chat: list[dict[str, Any]] | None, state: dict[str, Any] | None) -> Outputs:
+        """(chat, state) once the streaming answer is cancelled: what had arrived stays,
+        marked as stopped, and the session can ask again."""
+        state = state if state is not None else new_state()
+        chat = list(chat or [])
+        streaming = state.get("streaming")
+        state["busy"] = None
+        state["streaming"] = None
+        if streaming is None or len(chat) != streaming["index"] + 1:
+            return chat, state
+        chat[-1] = {
+            "role": "assistant",
+            "content": render.stopped_html(streaming["text"], streaming["anchor"]),
+        }
+        state["records"][streaming["index"]] = {
+            "question": streaming["question"],
+            "shown": streaming["shown"],
+            "statuses": streaming["statuses"],
+            "answer": streaming["text"] + " [stopped]",
+            "citations": [],
+            "backend": self.assistant.synthesizer.name,
+        }
+        return chat, state
 
     # --- answering --------------------------------------------------------------------
     def _history(self, state: dict[str, Any]) -> list[ChatMessage]:
@@ -96,7 +281,7 @@ class ChatController:
 
     def respond(
         self,
-        question: str,
+        pending: dict[str, Any] | str | None,
         chat: list[dict[str, Any]] | None,
         state: dict[str, Any] | None,
         mode: str | None = None,
@@ -105,14 +290,29 @@ class ChatController:
         author: str | None = None,
         title: str | None = None,
     ) -> Iterator[Outputs]:
-        """Yields (chat, state, question box, Markdown copy) as the answer streams in."""
+        """Yields (chat, state) as the answer to the pending question (from `accept`, or a
+        question given directly) streams in."""
         state = state if state is not None else new_state()
-        question = (question or "").strip()
-        if not question:
-            yield list(chat or []), state, "", gr.skip()
+        if isinstance(pending, str) and pending.strip():  # called directly: claimed here
+            pending = {**_pending(pending.strip()), "token": secrets.token_hex(4)}
+            state["busy"] = (pending["token"], time.monotonic())
+        if not isinstance(pending, dict) or not _claimed(pending, state) or not pending["question"]:
+            # Nothing sent, a refused question, or a pending one already answered.
+            yield list(chat or []), state
             return
-        turn = Turn(list(chat or []), question)
-        yield turn.reply(render.streaming_html("", turn.anchor)), state, "", gr.skip()
+        token = pending["token"]
+        question = str(pending["question"]).strip()
+        turn = Turn(list(chat or []), question, str(pending.get("shown") or ""))
+        statuses = pending.get("statuses") or statuses
+        state["streaming"] = {
+            "index": turn.index,
+            "anchor": turn.anchor,
+            "question": question,
+            "shown": str(pending.get("shown") or question),
+            "statuses": pending.get("statuses"),
+            "text": "",
+        }
+        yield turn.reply(render.streaming_html("", turn.anchor)), state
         try:
             check_question_text(question)
             events = self.assistant.stream(
@@ -124,9 +324,15 @@ class ChatController:
             )
             final = yield from self._streamed(events, turn, state)
         except Exception as exc:  # every failure becomes a readable message in the chat
-            yield self._failed(exc, turn, state)
-            return
-        yield self._answered(final, turn, state)
+            outputs = self._failed(exc, turn, state)
+        else:
+            outputs = self._answered(final, turn, state, statuses)
+        # Released before the last update reaches the page. A cancelled answer never gets
+        # here: Stop releases it, keeping what had arrived (`stop`).
+        if state.get("busy") and state["busy"][0] == token:
+            state["busy"] = None
+            state["streaming"] = None
+        yield outputs
 
     def _streamed(
         self, events: Iterator[Any], turn: Turn, state: dict[str, Any]
@@ -136,14 +342,25 @@ class ChatController:
         for kind, payload in events:
             if kind == "delta":
                 text += str(payload)
+                if state.get("streaming") is not None:
+                    state["streaming"]["text"] = text
                 if time.monotonic() - last_emit >= self.stream_interval:
                     last_emit = time.monotonic()
-                    yield turn.reply(render.streaming_html(text, turn.anchor)), state, "", gr.skip()
+                    yield turn.reply(render.streaming_html(text, turn.anchor)), state
             elif isinstance(payload, Answer):
                 final = payload
         if final is None:
             raise AnswerError("the answer stream ended without an answer")
         return final
+
+    def _record(self, turn: Turn, state: dict[str, Any], **fields: Any) -> None:
+        streaming = state.get("streaming") or {}
+        state["records"][turn.index] = {
+            "question": turn.question,
+            "shown": streaming.get("shown", turn.question),
+            "statuses": streaming.get("statuses"),
+            **fields,
+        }
 
     def _failed(self, exc: Exception, turn: Turn, state: dict[str, Any]) -> Outputs:
         if isinstance(exc, RagError):
@@ -153,47 +370,151 @@ class ChatController:
         heading, detail = describe(exc)
         state["table"] = None  # the panel shows the last answer's set; this one had none
         state["suggestions"] = []
-        state["records"][turn.index] = {
-            "question": turn.question,
-            "answer": f"{heading} {detail}",
-            "citations": [],
-            "backend": self.assistant.synthesizer.name,
-        }
-        return turn.reply(render.error_html(heading, detail)), state, "", gr.skip()
+        state["follow_ups"] = []
+        self._record(
+            turn,
+            state,
+            answer=f"{heading} {detail}",
+            citations=[],
+            backend=self.assistant.synthesizer.name,
+        )
+        return turn.reply(render.error_html(heading, detail, actions=True)), state
 
-    def _answered(self, final: Answer, turn: Turn, state: dict[str, Any]) -> Outputs:
-        markdown = answer_with_references(final)
+    def _answered(
+        self, final: Answer, turn: Turn, state: dict[str, Any], statuses: list[str] | None
+    ) -> Outputs:
+        # The copy and the history hold what the chat shows: no unhelpful related papers.
+        shown = final.model_copy(update={"related": render.helpful_related(final)})
+        markdown = answer_with_references(shown)
         state["history"] = [
             *state["history"],
             {"role": "user", "content": turn.question},
             {"role": "assistant", "content": markdown},
         ]
-        state["records"][turn.index] = {
-            "question": turn.question,
-            "answer": markdown,
-            "citations": _citation_summary(final),
-            "backend": final.backend + (f" ({final.model})" if final.model else ""),
-        }
+        self._record(
+            turn,
+            state,
+            answer=markdown,
+            answered=True,
+            citations=_citation_summary(final),
+            backend=final.backend + (f" ({final.model})" if final.model else ""),
+        )
+        state["title"] = state.get("title") or conversations.title_of(turn.question)
+        for paper in conversations.cited_papers(final):
+            state["cited"].setdefault(paper["paper_id"], paper)
         state["table"] = table_state(final)
         state["suggestions"] = [(s.topic, s.count, s.question) for s in final.suggested_topics]
-        return turn.reply(render.answer_html(final, turn.anchor)), state, "", markdown
+        offered = follow_ups(final, turn.question, statuses, self.assistant.metadata.named_paper)
+        state["follow_ups"] = [vars(f) for f in offered]
+        return turn.reply(render.answer_html(final, turn.anchor, markdown)), state
 
-    # --- suggested topics -------------------------------------------------------------
-    def suggestion_buttons(self, state: dict[str, Any] | None) -> Outputs:
-        """The row of "Did you mean" buttons: one per topic the last answer offered."""
-        offered = (state or {}).get("suggestions") or []
-        buttons = [
-            gr.update(visible=True, value=f"{topic} · {count:,} papers")
-            if i < len(offered)
-            else gr.update(visible=False)
-            for i, (topic, count, _) in enumerate([*offered, *[("", 0, "")] * SUGGESTED])
-        ][:SUGGESTED]
-        return (gr.update(visible=bool(offered)), *buttons)
+    # --- the buttons under the chat -----------------------------------------------------
+    def offered_buttons(self, state: dict[str, Any] | None) -> Outputs:
+        """The "Did you mean" row and buttons (one per named topic the last answer offered),
+        then the "Follow up" row and buttons."""
+        state = state or {}
+        topics = state.get("suggestions") or []
+        labels = [f"{topic} · {count:,} papers" for topic, count, _ in topics]
+        follow = [f["label"] for f in state.get("follow_ups") or []]
+        return (*_button_row(labels, SUGGESTED), *_button_row(follow, FOLLOW_UPS))
 
-    def suggested(self, index: int, state: dict[str, Any] | None) -> str:
-        """The question a suggestion button asks (the last answer's `index`-th topic)."""
-        offered = (state or {}).get("suggestions") or []
-        return offered[index][2] if index < len(offered) else ""
+    # --- conversations ------------------------------------------------------------------
+    def _exports(self, state: dict[str, Any]) -> tuple[Any, Any]:
+        if not state["history"]:
+            return gr.update(value=None, interactive=False), gr.update(
+                value=None, interactive=False
+            )
+        title = state.get("title") or "Conversation"
+        paths = self.exports.write_texts(
+            {
+                "md": ("icml-rag-conversation.md", conversations.markdown(title, state["history"])),
+                "bib": (
+                    "icml-rag-conversation.bib",
+                    conversations.bibtex(list(state["cited"].values())),
+                ),
+            }
+        )
+        bib_ready = bool(state["cited"])
+        return (
+            gr.update(value=paths["md"], interactive=True),
+            gr.update(value=paths["bib"] if bib_ready else None, interactive=bib_ready),
+        )
+
+    def save(
+        self, state: dict[str, Any] | None, chat: list[dict[str, Any]] | None, stored: Any
+    ) -> Outputs:
+        """(stored conversations, list, Markdown file, BibTeX file) after an answer, a stop,
+        a regenerate or an edit: the current conversation written to the browser's store."""
+        state = state if state is not None else new_state()
+        kept = conversations.checked(stored)
+        if chat:
+            kept = conversations.saved_with(kept, conversations.record_of(state, list(chat)))
+        listed = gr.update(
+            choices=conversations.choices(kept), value=state["conversation"] if chat else None
+        )
+        return (kept, listed, *self._exports(state))
+
+    def _opened(self, kept: dict[str, Any], item: dict[str, Any] | None) -> Outputs:
+        state = new_state()
+        state["restored"] = True
+        chat: list[dict[str, Any]] = []
+        if item is not None:
+            chat = [{"role": m["role"], "content": m["content"]} for m in item["chat"]]
+            state["conversation"] = item["id"]
+            state["title"] = str(item.get("title") or "")
+            state["history"] = [
+                {"role": m["role"], "content": str(m["content"])} for m in item["history"]
+            ]
+            state["records"] = {
+                int(k): v for k, v in (item.get("records") or {}).items() if str(k).isdigit()
+            }
+            state["cited"] = {
+                p["paper_id"]: p
+                for p in item.get("cited") or []
+                if isinstance(p, dict) and "paper_id" in p
+            }
+            aggregate = conversations.table_of(item)
+            if aggregate is not None:
+                state["table"] = table_state(Answer.model_construct(aggregate=aggregate))
+        listed = gr.update(choices=conversations.choices(kept), value=item["id"] if item else None)
+        return (chat, state, kept, listed, *self._exports(state))
+
+    def restore(self, stored: Any, state: dict[str, Any] | None) -> Outputs:
+        """(chat, state, list, Markdown file, BibTeX file, question box, Ask button) when the
+        browser's store has loaded (its first `change`): the conversation it had open, if
+        any, and the box enabled. Later changes are this session's own saves: skipped."""
+        if state is not None and state.get("restored"):
+            return (gr.skip(),) * 7
+        kept = conversations.checked(stored)
+        chat, state, _, listed, markdown, bibtex = self._opened(
+            kept, conversations.find(kept, kept["current"])
+        )
+        enabled = gr.update(interactive=True)
+        return (chat, state, listed, markdown, bibtex, enabled, enabled)
+
+    def open_conversation(
+        self, chosen: str | None, stored: Any, state: dict[str, Any] | None
+    ) -> Outputs:
+        """The same outputs as `restore`, for a conversation picked from the list."""
+        if state is not None and _busy(state):
+            raise gr.Error(BUSY_MESSAGE, title="Still answering")
+        kept = conversations.checked(stored)
+        item = conversations.find(kept, chosen)
+        if item is not None:
+            kept = {**kept, "current": item["id"]}
+        return self._opened(kept, item)
+
+    def new_conversation(self, stored: Any) -> Outputs:
+        """An empty chat; the conversation that was open stays in the list."""
+        kept = conversations.checked(stored)
+        return self._opened({**kept, "current": ""}, None)
+
+    def delete_conversation(self, stored: Any, state: dict[str, Any] | None) -> Outputs:
+        """The open conversation removed from the browser's store; an empty chat."""
+        kept = conversations.checked(stored)
+        if state is not None:
+            kept = conversations.without(kept, state["conversation"])
+        return self._opened(kept, None)
 
     # --- feedback, clearing, side panel ------------------------------------------------
     def like(
@@ -207,15 +528,13 @@ class ChatController:
             return "Only answers can be rated.", gr.skip()
         vote = "up" if data.liked is True else "down" if data.liked is False else "cleared"
         try:
-            self.feedback.record(**record, vote=vote, comment=comment or "")
+            fields = {k: record.get(k) for k in ("question", "answer", "citations", "backend")}
+            self.feedback.record(**fields, vote=vote, comment=comment or "")
         except FeedbackError as exc:
             log.warning("%s", exc)
             return render.esc(str(exc)), gr.skip()
         said = {"up": "thumbs up", "down": "thumbs down", "cleared": "vote withdrawn"}[vote]
         return f"Feedback recorded ({said}). Thank you!", ""
-
-    def clear(self) -> Outputs:
-        return [], new_state(), "", "", ""
 
     def side_panel(self) -> str:
         """Backend and corpus facts as HTML (refreshed on every page load)."""
@@ -244,3 +563,12 @@ class ChatController:
             f"<tr><th>{render.esc(k)}</th><td>{render.esc(v)}</td></tr>" for k, v in rows
         )
         return f'<table class="rag-stats">{cells}</table>'
+
+
+def _button_row(labels: list[str], slots: int) -> Outputs:
+    """A row's visibility, then `slots` buttons: one per label, the rest hidden."""
+    buttons = [
+        gr.update(visible=True, value=labels[i]) if i < len(labels) else gr.update(visible=False)
+        for i in range(slots)
+    ]
+    return (gr.update(visible=bool(labels)), *buttons)

@@ -25,13 +25,18 @@ import html
 import re
 from urllib.parse import urlsplit
 
-from rag.answer.readable import MATH, readable_math
+from rag.answer.readable import MATH, readable_math, tex_quotes
 from rag.answer.references import short_authors
-from rag.types import Answer, Citation, Related, relevance_label
+from rag.sets.compare import plain_text as plain_sentence
+from rag.sets.exports import bibtex_entry
+from rag.types import AggregatePaper, Answer, Citation, Related, relevance_label
 
 SAFE_SCHEMES = frozenset({"http", "https"})
 KNOWN_STATUSES = frozenset({"oral", "spotlight", "poster"})
 RELATED_HEADING = "Related papers — not support for an answer"
+RELATED_MIN = 0.2  # related papers under this relevance do not help a refusal: none shown
+SET_IN_CHAT = 5  # rows of a set answer shown in the chat; the table holds every row
+NAMED_IN_CHAT = 4  # a comparison of this few papers is shown whole
 
 # One alternation, scanned left to right: a backslash escape, a citation marker, **strong**,
 # or *emphasis*. Emphasis bodies skip escaped characters so `*A\*B*` is one emphasis.
@@ -144,8 +149,9 @@ def _formula(match: re.Match[str]) -> str:
 
 
 def _prose(text: str) -> str:
-    """Text outside formulas: its LaTeX as Unicode, and no `$` that KaTeX could pair."""
-    return _literal(readable_math(text))
+    """Text outside formulas: its LaTeX (and TeX quotes) as Unicode, and no `$` that KaTeX
+    could pair."""
+    return _literal(readable_math(tex_quotes(text)))
 
 
 def _literal(text: str) -> str:
@@ -166,8 +172,9 @@ def text_html(text: str) -> str:
 
 
 def readable_html(text: str) -> str:
-    """Escaped plain text with its LaTeX as Unicode, for HTML that no KaTeX reads."""
-    return esc(readable_math(text))
+    """Escaped plain text for HTML that no KaTeX reads: its LaTeX and TeX quotes as Unicode,
+    Markdown emphasis markers dropped ("**L**ow-rank" → "Low-rank")."""
+    return esc(readable_math(plain_sentence(text)))
 
 
 def body_html(text: str, turn: str, linkable: set[int] | None = None) -> str:
@@ -214,15 +221,47 @@ def authors_html(authors: list[str]) -> str:
     return f'<span class="rag-authors" title="{esc(full)}">{esc(short_authors(authors))}</span>'
 
 
-def citation_html(citation: Citation, turn: str) -> str:
+def citation_html(citation: Citation, turn: str, quoted: str = "") -> str:
+    """One reference. Its snippet is shown when the answer text does not already quote it
+    (`quoted`: the answer text); the citation card reads it, and the BibTeX, hidden here."""
+    snippet = citation.snippet.strip()
+    shown = ""
+    if snippet and not _quoted_in(snippet, quoted):
+        shown = f'<blockquote class="rag-snippet">{text_html(snippet)}</blockquote>'
+    bib = bibtex_entry(
+        citation.paper_id, citation.title, citation.authors, citation.url, citation.pmlr_key
+    )
     return (
         f'<div class="rag-ref" id="{anchor_id(turn, citation.n)}">'
         f'<span class="rag-ref-n">[{citation.n}]</span> '
         f"{title_link(citation.title, citation.url)} — {authors_html(citation.authors)}"
-        f"{status_badge(citation.status)}{relevance_badge(citation.relevance)}"
-        f'<blockquote class="rag-snippet">{text_html(citation.snippet)}</blockquote>'
+        f"{status_badge(citation.status)}{relevance_badge(citation.relevance)}{shown}"
+        f'<div class="rag-quote" hidden>{readable_html(card_quote(snippet))}</div>'
+        f'<div class="rag-bib" hidden>{_literal(bib)}</div>'
         "</div>"
     )
+
+
+CARD_QUOTE_CHARS = 320  # a card quotes a sentence or two, not the whole chunk
+
+
+def card_quote(snippet: str) -> str:
+    """The snippet's first sentences up to CARD_QUOTE_CHARS (always one), "…" if cut."""
+    sentences = [s for s in re.split(r"(?<=[.!?])\s+", " ".join(snippet.split())) if s]
+    kept: list[str] = []
+    for sentence in sentences:
+        if kept and len(" ".join([*kept, sentence])) > CARD_QUOTE_CHARS:
+            break
+        kept.append(sentence)
+    quote = " ".join(kept)
+    return quote + (" …" if len(kept) < len(sentences) else "")
+
+
+def _quoted_in(snippet: str, text: str) -> bool:
+    """Whether every sentence of the snippet is already in the answer text."""
+    flat = " ".join(text.split())
+    sentences = [s for s in re.split(r"(?<=[.!?])\s+", " ".join(snippet.split())) if s]
+    return bool(flat) and all(s.rstrip(" .") in flat for s in sentences)
 
 
 def related_html(related: list[Related]) -> str:
@@ -239,21 +278,131 @@ def related_html(related: list[Related]) -> str:
     )
 
 
-def answer_html(answer: Answer, turn: str) -> str:
-    """The finished answer: text with linked markers, then references (or related papers)."""
+def helpful_related(answer: Answer) -> list[Related]:
+    """The related papers worth showing under a refusal: none that are merely the nearest
+    of an out-of-scope question ("the capital of France")."""
+    return [r for r in answer.related if (r.relevance or 0.0) >= RELATED_MIN]
+
+
+def sources_html(citations: list[Citation], turn: str) -> str:
+    """The compact strip of sources above an answer: [n] and the paper's short name."""
+    if not citations:
+        return ""
+    chips = "".join(
+        f'<a class="rag-source" href="#{anchor_id(turn, c.n)}">'
+        f'<span class="rag-source-n">{c.n}</span> {readable_html(short_title(c.title))}</a>'
+        for c in citations
+    )
+    return f'<div class="rag-sources">{chips}</div>'
+
+
+def short_title(title: str, limit: int = 48) -> str:
+    head = title.split(":", 1)[0] if ":" in title else title
+    return head if len(head) <= limit else head[: limit - 1].rstrip() + "…"
+
+
+def references_html(citations: list[Citation], turn: str, quoted: str) -> str:
+    """The references heading and entries; nothing at all when there are none."""
+    if not citations:
+        return ""
+    refs = "".join(citation_html(c, turn, quoted) for c in citations)
+    return f'<div class="rag-refs"><div class="rag-refs-heading">References</div>{refs}</div>'
+
+
+TURN_ACTIONS = (
+    '<button type="button" class="rag-regenerate rag-turn-action" '
+    'title="Ask the last question again">Regenerate</button>'
+    '<button type="button" class="rag-edit rag-turn-action" '
+    'title="Put the last question back in the box to change it">Edit question</button>'
+)
+
+
+def actions_html(markdown: str) -> str:
+    """The message's own actions: copy (the hidden Markdown with references), and on the
+    last message only (the page's script shows them there) regenerate and edit."""
+    copy = ""
+    if markdown:
+        copy = (
+            '<button type="button" class="rag-copy" '
+            'title="Copy the answer with its references as Markdown">Copy</button>'
+        )
+    hidden = f'<div class="rag-md" hidden>{_literal(markdown)}</div>' if markdown else ""
+    return f'<div class="rag-actions">{copy}{TURN_ACTIONS}</div>{hidden}'
+
+
+def _meta(answer: Answer) -> str:
+    footer = esc(f"{answer.backend}" + (f" · {answer.model}" if answer.model else ""))
+    return f'<div class="rag-meta">answered by {footer} · {esc(answer.mode)} retrieval</div>'
+
+
+def answer_html(answer: Answer, turn: str, markdown: str = "") -> str:
+    """The finished answer. A cited answer: its sources strip, the text with linked markers,
+    then its references. A set answer: a short summary pointing at the table. A refusal:
+    what it says, and related papers only when they are close enough to help."""
+    if answer.aggregate is not None and answer.aggregate.papers:
+        return set_answer_html(answer, turn, markdown)
     if answer.abstained:
         return (
             f'<div class="rag-answer rag-abstained">{body_html(answer.answer, turn, set())}'
-            f"{related_html(answer.related)}</div>"
+            f"{related_html(helpful_related(answer))}{actions_html(markdown)}</div>"
         )
     numbers = {c.n for c in answer.citations}
-    refs = "".join(citation_html(c, turn) for c in answer.citations)
-    footer = esc(f"{answer.backend}" + (f" · {answer.model}" if answer.model else ""))
     return (
-        f'<div class="rag-answer">{body_html(answer.answer, turn, numbers)}'
-        f'<div class="rag-refs"><div class="rag-refs-heading">References</div>{refs}</div>'
-        f'<div class="rag-meta">answered by {footer} · {esc(answer.mode)} retrieval</div></div>'
+        f'<div class="rag-answer">{sources_html(answer.citations, turn)}'
+        f"{body_html(answer.answer, turn, numbers)}"
+        f"{references_html(answer.citations, turn, answer.answer)}"
+        f"{actions_html(markdown)}{_meta(answer)}</div>"
     )
+
+
+def set_answer_html(answer: Answer, turn: str, markdown: str = "") -> str:
+    """A set answer in the chat: its lead line, the first rows, and a link to the table
+    that holds them all (the references of the rows shown only)."""
+    aggregate = answer.aggregate
+    assert aggregate is not None
+    rows = aggregate.papers
+    if aggregate.kind == "compare" and aggregate.columns and len(rows) <= NAMED_IN_CHAT:
+        shown, text = rows, answer.answer  # a few named papers: the comparison itself
+    else:
+        shown = rows[:SET_IN_CHAT]
+        text = _set_summary(answer, shown)
+    numbers = {r.n for r in shown}
+    cited = [c for c in answer.citations if c.n in numbers]
+    more = ""
+    if len(rows) > len(shown):
+        more = (
+            f'<div class="rag-set-more"><a class="rag-open-table" href="#set-panel">'
+            f"{len(rows):,} papers — open the table</a></div>"
+        )
+    return (
+        f'<div class="rag-answer rag-set-answer">{body_html(text, turn, numbers)}{more}'
+        f"{references_html(cited, turn, text)}{actions_html(markdown)}{_meta(answer)}</div>"
+    )
+
+
+def _set_summary(answer: Answer, shown: list[AggregatePaper]) -> str:
+    """The answer's lead line (and its closing lines: suggestions, notes) around the rows
+    shown, written the way the answer lists rows."""
+    lines = answer.answer.splitlines()
+    lead = lines[0] if lines else ""
+    members = [r for r in shown if r.membership != "closest"]
+    closest = [r for r in shown if r.membership == "closest"]
+    out = [lead]
+    out += [_row_line(r) for r in members]
+    if closest:
+        if members or (answer.aggregate is not None and answer.aggregate.count is not None):
+            out.append("The closest papers, ranked (not counted as members):")
+        out += [_row_line(r) for r in closest]
+    tail = [line for line in lines[1:] if line.startswith("Did you mean:") or line.startswith("“")]
+    if tail:
+        out += ["", *tail]
+    return "\n".join(out)
+
+
+def _row_line(row: AggregatePaper) -> str:
+    title = row.title.replace("*", "\\*").replace("_", "\\_")
+    status = f" ({row.status})" if row.status else ""
+    return f"- *{title}*{status} [{row.n}]"
 
 
 def streaming_html(text: str, turn: str) -> str:
@@ -271,7 +420,19 @@ def question_html(question: str) -> str:
     return f'<div class="rag-question">{_plain(question.strip())}</div>'
 
 
-def error_html(title: str, detail: str) -> str:
+def error_html(title: str, detail: str, actions: bool = False) -> str:
+    """A failure; in the chat (`actions`) it offers to regenerate or edit the question."""
     return (
-        f'<div class="rag-error" role="alert"><strong>{esc(title)}</strong> {_plain(detail)}</div>'
+        f'<div class="rag-error" role="alert"><strong>{esc(title)}</strong> {_plain(detail)}'
+        f"{actions_html('') if actions else ''}</div>"
+    )
+
+
+def stopped_html(text: str, turn: str) -> str:
+    """What had arrived of an answer when it was stopped, said to be incomplete."""
+    body = body_html(text, turn) if text.strip() else ""
+    return (
+        f'<div class="rag-answer rag-stopped">{body}<div class="rag-stopped-note">Stopped '
+        "before the answer was complete: its citations were not checked.</div>"
+        f"{actions_html('')}</div>"
     )

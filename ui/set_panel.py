@@ -56,16 +56,26 @@ class ExportFiles:
 
     def write(self, rows: list[AggregatePaper]) -> dict[str, str]:
         """Every row, in the answer's order, as {"bib": path, "csv": path}."""
+        return self.write_texts(
+            {
+                "bib": (f"{EXPORT_STEM}.bib", bibtex(rows)),
+                "csv": (f"{EXPORT_STEM}.csv", to_csv(rows)),
+            }
+        )
+
+    def write_texts(self, files: dict[str, tuple[str, str]]) -> dict[str, str]:
+        """Writes {key: (file name, text)} into a fresh directory; returns {key: path}."""
         with self._lock:
             directory = self._directory()
             self._written.append(directory)
             while len(self._written) > self._keep:
                 shutil.rmtree(self._written.popleft(), ignore_errors=True)
-        bib = directory / f"{EXPORT_STEM}.bib"
-        csv = directory / f"{EXPORT_STEM}.csv"
-        bib.write_text(bibtex(rows), encoding="utf-8")
-        csv.write_text(to_csv(rows), encoding="utf-8")
-        return {"bib": str(bib), "csv": str(csv)}
+        paths = {}
+        for key, (name, text) in files.items():
+            path = directory / name
+            path.write_text(text, encoding="utf-8")
+            paths[key] = str(path)
+        return paths
 
 
 class SetPanel:
@@ -127,6 +137,15 @@ class SetPanel:
             current["descending"] = direction == table.DESCENDING
             current["page"] = 0
         return self._page(current, state)
+
+    def header_sort(self, state: dict[str, Any] | None, request: str | None) -> Outputs:
+        """A click on a column header ("key:ascending|descending:…", written by the page's
+        script): the dropdowns follow, then the page (`SetWidgets.header_outputs`)."""
+        key, _, rest = (request or "").partition(":")
+        direction = table.DESCENDING if rest.startswith(table.DESCENDING) else table.ASCENDING
+        if key not in table.SORT_KEYS:
+            return (gr.skip(), gr.skip(), *self._page((state or {}).get("table"), state or {}))
+        return (gr.update(value=key), gr.update(value=direction), *self.sort(state, key, direction))
 
     def turn(self, state: dict[str, Any] | None, step: int) -> Outputs:
         state = state if state is not None else {}

@@ -111,11 +111,19 @@ def page_label(page: int, total: int, page_size: int = PAGE_SIZE) -> str:
 
 
 def _header(key: str | None, label: str, sort_key: str, descending: bool, hint: str = "") -> str:
+    """A column heading; a sortable one carries its key as a class (`rag-key-title`), which
+    the page's script turns into a sort when it is clicked."""
     title = f' title="{esc(hint)}"' if hint else ""
-    if key is None or key != sort_key:
-        return f"<th{title}>{esc(label)}</th>"
-    arrow, aria = ("▼", "descending") if descending else ("▲", "ascending")
-    return f'<th class="rag-sorted" aria-sort="{aria}"{title}>{esc(label)} {arrow}</th>'
+    classes = [f"rag-key-{key}"] if key is not None else []
+    aria = ""
+    arrow = ""
+    if key is not None and key == sort_key:
+        classes.append("rag-sorted")
+        arrow, direction = ("▼", "descending") if descending else ("▲", "ascending")
+        aria = f' aria-sort="{direction}"'
+        arrow = f" {arrow}"
+    attrs = f' class="{" ".join(classes)}"' if classes else ""
+    return f"<th{attrs}{aria}{title}>{esc(label)}{arrow}</th>"
 
 
 def _score_heading(kind: str) -> tuple[str, str]:
@@ -134,18 +142,18 @@ def score_cell(row: AggregatePaper, kind: str) -> str:
 _MEMBERSHIP_WORDS = {"clearly": "clearly", "touches": "touches on it", "closest": "closest"}
 
 
-def _row_html(row: AggregatePaper, columns: list[str], kind: str) -> str:
+def _row_html(row: AggregatePaper, columns: list[str], kind: str, scored: bool) -> str:
     cells = "".join(
         f'<td class="rag-set-cell">{readable_html(row.cells.get(column, ""))}</td>'
         for column in columns
     )
+    score = f'<td class="rag-set-score">{esc(score_cell(row, kind))}</td>' if scored else ""
     return (
         f'<tr data-paper="{esc(row.paper_id)}"><td class="rag-set-n">{row.n}</td>'
         f'<td class="rag-set-title">{title_link(row.title, row.url, typeset=False)}</td>'
         f'<td class="rag-set-authors">{authors_html(row.authors)}</td>'
         f'<td class="rag-set-status">{status_badge(row.status).strip()}</td>'
-        f'<td class="rag-set-why">{readable_html(row.why)}</td>'
-        f'<td class="rag-set-score">{esc(score_cell(row, kind))}</td>{cells}</tr>'
+        f'<td class="rag-set-why">{readable_html(row.why)}</td>{score}{cells}</tr>'
     )
 
 
@@ -159,12 +167,15 @@ def aggregate_table_html(
     kind: str = "list",
 ) -> str:
     """One page of the sorted rows as a table; `columns` adds a comparison's cells, `kind`
-    (the aggregate's) says what the score column holds."""
+    (the aggregate's) says what the score column holds. Rows with no score at all (an exact
+    catalogue list, named papers) have no score column. The table scrolls sideways inside
+    its own box on a narrow screen."""
     if not rows:
         return '<div class="rag-set-empty">No papers in the last answer.</div>'
     columns = list(columns or [])
     page = clamp_page(page, len(rows), page_size)
     shown = sort_rows(rows, sort_key, descending)[page * page_size : (page + 1) * page_size]
+    scored = any(row.score is not None for row in rows)
     score_label, score_hint = _score_heading(kind)
     fixed: list[tuple[str | None, str, str]] = [
         ("n", "n", ""),
@@ -172,14 +183,15 @@ def aggregate_table_html(
         (None, "Authors", ""),
         ("status", "Status", ""),
         (None, "Why it is in the set", ""),
-        ("score", score_label, score_hint),
     ]
+    if scored:
+        fixed.append(("score", score_label, score_hint))
     heads = [_header(key, label, sort_key, descending, hint) for key, label, hint in fixed]
     heads += [_header(None, column, sort_key, descending) for column in columns]
-    body = "".join(_row_html(row, columns, kind) for row in shown)
+    body = "".join(_row_html(row, columns, kind, scored) for row in shown)
     return (
-        f'<table class="rag-set-table"><thead><tr>{"".join(heads)}</tr></thead>'
-        f"<tbody>{body}</tbody></table>"
+        f'<div class="rag-set-scroll"><table class="rag-set-table"><thead><tr>'
+        f"{''.join(heads)}</tr></thead><tbody>{body}</tbody></table></div>"
     )
 
 

@@ -41,14 +41,23 @@ class Reply:
     chunked: bool = True  # cut streams: chunked (a detectable cut) or close-delimited
     finish: bool = True  # streamed text: send finish_reason and [DONE]
     compute: Callable[[Recorded], str] | None = None  # computed: the reply from the request
+    delay: float = 0.0  # streamed text: seconds between chunks (a slow model)
 
     @classmethod
-    def text(cls, content: str, chunks: list[str] | None = None, *, finish: bool = True) -> Reply:
+    def text(
+        cls,
+        content: str,
+        chunks: list[str] | None = None,
+        *,
+        finish: bool = True,
+        delay: float = 0.0,
+    ) -> Reply:
         """A normal answer: JSON for non-stream requests, SSE for stream requests (split
-        into `chunks` if given, else one character group per word)."""
+        into `chunks` if given, else one character group per word, `delay` s apart)."""
         if chunks is not None:
             assert "".join(chunks) == content, "chunks must add up to the content"
-        return cls("text", content=content, chunks=chunks or _words(content), finish=finish)
+        chunks = chunks or _words(content)
+        return cls("text", content=content, chunks=chunks, finish=finish, delay=delay)
 
     @classmethod
     def error(
@@ -194,9 +203,14 @@ def _handler_for(server: ScriptedLLMServer) -> type[BaseHTTPRequestHandler]:
                 self._json(200, _completion(reply.content))
                 return
             self._start_sse(chunked=True)
-            for event in _sse_events(reply.chunks, finish=reply.finish):
-                self._chunk(event)
-            self._chunk(b"")  # the terminating zero-length chunk
+            try:
+                for event in _sse_events(reply.chunks, finish=reply.finish):
+                    self._chunk(event)
+                    if reply.delay and server.stopping.wait(reply.delay):
+                        break
+                self._chunk(b"")  # the terminating zero-length chunk
+            except OSError:  # the client went away (a stopped answer)
+                self.close_connection = True
 
         def _reply_computed(self, reply: Reply, recorded: Recorded) -> None:
             assert reply.compute is not None

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import re
 from html.parser import HTMLParser
+from pathlib import Path
 from typing import Any
 
 from hypothesis import given, settings
@@ -11,6 +13,7 @@ from hypothesis import strategies as st
 from rag.answer.prompts import ABSTAIN_TEXT
 from rag.answer.references import answer_with_references
 from rag.types import Answer, Citation, Related
+from tests.support.settings import make_settings
 from ui import render
 
 PAYLOADS = [
@@ -20,8 +23,14 @@ PAYLOADS = [
     '"><svg onload=alert(1)>',
     "&lt;script&gt; already escaped",
 ]
-OUR_TAGS = {"div", "p", "br", "a", "em", "strong", "span", "blockquote", "ul", "li"}
-OUR_ATTRS = {"class", "id", "href", "title", "target", "rel", "role"}
+# Buttons are the answer's own actions (copy, regenerate, edit), run by ui/static/chat.js.
+OUR_TAGS = {"div", "p", "br", "a", "em", "strong", "span", "blockquote", "ul", "li", "button"}
+OUR_ATTRS = {"class", "id", "href", "title", "target", "rel", "role", "hidden", "type"}
+
+
+def visible(html: str) -> str:
+    """The HTML without the hidden copies the page's script reads (quote, BibTeX, Markdown)."""
+    return re.sub(r'<div class="rag-(?:quote|bib|md)" hidden>.*?</div>', "", html, flags=re.S)
 
 
 class TagCollector(HTMLParser):
@@ -114,7 +123,7 @@ def test_reference_shows_title_link_authors_status_snippet() -> None:
         "target": "_blank",
         "rel": "noopener noreferrer",
     }
-    text = "".join(parsed.text)
+    text = "".join(parse(visible(html)).text)
     assert "Author 0, Author 1, Author 2 et al." in text
     assert "Author 7" not in text  # shortened (the full list is only in the tooltip)
     assert "Poster" in text
@@ -131,7 +140,14 @@ def test_marker_without_a_reference_is_not_a_link() -> None:
 
 def test_abstention_lists_related_papers_apart_without_numbers() -> None:
     related = [
-        Related(paper_id="p", title="Nearby paper", authors=["A"], url="https://x.org/p", score=0.1)
+        Related(
+            paper_id="p",
+            title="Nearby paper",
+            authors=["A"],
+            url="https://x.org/p",
+            score=0.1,
+            relevance=0.4,
+        )
     ]
     html = render.answer_html(answer(ABSTAIN_TEXT, [], abstained=True, related=related), "t")
     parsed = assert_only_our_markup(html)
@@ -140,6 +156,33 @@ def test_abstention_lists_related_papers_apart_without_numbers() -> None:
     assert render.RELATED_HEADING in text
     assert "References" not in text and "[1]" not in text
     assert not any(a.get("class") == "rag-ref" for _, a in parsed.tags)
+
+
+def test_refusal_shows_no_related_papers_too_far_to_help() -> None:
+    far = Related(
+        paper_id="p",
+        title="Far paper",
+        authors=["A"],
+        url="https://x.org/p",
+        score=0.1,
+        relevance=0.05,
+    )
+    html = render.answer_html(answer(ABSTAIN_TEXT, [], abstained=True, related=[far]), "t")
+    assert "Far paper" not in html and render.RELATED_HEADING not in html
+
+
+def test_references_heading_only_with_references() -> None:
+    html = render.answer_html(answer("Nothing to cite here.", []), "t")
+    assert "References" not in html and "rag-refs" not in html
+
+
+def test_snippet_the_answer_already_quotes_is_not_repeated() -> None:
+    quoted = "We show that a conservation law drives alignment."
+    html = render.answer_html(answer(f"{quoted} [1]", [citation(1, snippet=quoted)]), "t")
+    assert 'class="rag-snippet"' not in html  # in the text already
+    assert f'<div class="rag-quote" hidden>{quoted}</div>' in html  # the card still shows it
+    other = render.answer_html(answer("Short claim [1].", [citation(1, snippet=quoted)]), "t")
+    assert 'class="rag-snippet"' in other
 
 
 def test_unsafe_urls_are_not_linked() -> None:
@@ -217,7 +260,7 @@ def test_chatbot_typesets_dollar_math_with_katex() -> None:
     from ui import layout
 
     with gr.Blocks():
-        chat = layout._chat_column()
+        chat, _ = layout._chat_column(make_settings(Path("unused")))
     assert chat.chatbot.latex_delimiters == render.LATEX_DELIMITERS
     assert {d["left"] for d in render.LATEX_DELIMITERS} == {"$", "$$"}  # no \\[ … \\] pairs
     assert chat.chatbot.render_markdown is False and chat.chatbot.sanitize_html is True
@@ -293,3 +336,14 @@ def test_copy_markdown_carries_the_numbered_reference_lines() -> None:
     assert markdown.startswith("It works [1].")
     assert "[1] Implicit Regularization in Feedback Alignment Learning Mechanisms — " in markdown
     assert "https://openreview.net/forum?id=qklMNNub0H" in markdown
+
+
+def test_a_card_quotes_a_sentence_or_two_not_the_whole_chunk() -> None:
+    first = "A first sentence of the abstract that is long enough to matter here. " * 3
+    long = f"{first.strip()} Then a second one. " + "More text follows. " * 40
+    quote = render.card_quote(long)
+    assert quote.startswith("A first sentence") and quote.endswith(" …")
+    assert len(quote) <= render.CARD_QUOTE_CHARS + 2
+    one = "x" * 500 + "."  # one sentence longer than the limit is still quoted whole
+    assert render.card_quote(one) == one
+    assert render.card_quote("Short. Two.") == "Short. Two."

@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from rag.sets.compare import plain_text
 from rag.sets.exports import bibtex, to_csv
 from rag.types import Aggregate, AggregatePaper, Answer
 from tests.unit.test_ui_render import PAYLOADS, assert_only_our_markup, parse
@@ -159,16 +160,24 @@ def test_row_shows_every_cell() -> None:
 
 
 def test_blank_score_and_status_cells() -> None:
-    html = table.aggregate_table_html([paper(1, status="", score=None)])
+    html = table.aggregate_table_html([paper(1, status="", score=None), paper(2, score=0.5)])
     assert '<td class="rag-set-score"></td>' in html
     assert '<td class="rag-set-status"></td>' in html
 
 
+def test_no_score_column_when_no_row_has_a_score() -> None:
+    # An exact catalogue list (or named papers): nothing to show there, not even a heading.
+    html = table.aggregate_table_html([paper(1, score=None), paper(2, score=None)])
+    assert "rag-set-score" not in html and "Membership" not in html and "Score" not in html
+
+
 def test_sorted_column_is_marked() -> None:
-    html = table.aggregate_table_html([paper(1)], [], sort_key="score", descending=True)
+    html = table.aggregate_table_html([paper(1, score=0.5)], [], sort_key="score", descending=True)
     parsed = parse(html)
     marked = [a for t, a in parsed.tags if t == "th" and a.get("aria-sort")]
-    assert [(a["class"], a["aria-sort"]) for a in marked] == [("rag-sorted", "descending")]
+    assert [(a["class"], a["aria-sort"]) for a in marked] == [
+        ("rag-key-score rag-sorted", "descending")
+    ]
     assert "Membership ▼" in "".join(parsed.text)
     assert "chance (0-1) it is about the topic" in str(marked[0]["title"])
 
@@ -210,11 +219,13 @@ def test_every_cell_is_escaped(payload: str) -> None:
     html = table.aggregate_table_html([row], [payload, "missing"])
     parsed = assert_only_table_markup(html)
     text = "".join(parsed.text)
-    for shown in [f"T {payload}", f"Why {payload}", f"cell {payload}", payload]:
+    # Emphasis markers in corpus text are dropped ("**L**ow-rank" → "Low-rank"), as written.
+    plain = plain_text(payload)
+    for shown in [f"T {plain}", f"Why {plain}", f"cell {plain}", payload]:
         assert shown in text, shown
     assert not any(t == "a" for t, _ in parsed.tags)  # the javascript: URL is not linked
     summary = table.summary_html(aggregate([row], notes=[payload], kind="compare"))
-    assert payload in "".join(assert_only_table_markup(summary).text)
+    assert plain in "".join(assert_only_table_markup(summary).text)
 
 
 @pytest.mark.parametrize(
@@ -297,3 +308,11 @@ def test_old_export_directories_are_removed(tmp_path: Path) -> None:
     exports = ExportFiles(tmp_path / "exports", keep=2)
     written = [exports.write([paper(1)]) for _ in range(4)]
     assert [Path(w["bib"]).exists() for w in written] == [False, False, True, True]
+
+
+def test_plain_text_drops_emphasis_but_not_code() -> None:
+    assert plain_text("**L**ow-rank **Q**uantization, a __bold__ word") == (
+        "Low-rank Quantization, a bold word"
+    )
+    code = '<script>window.__xss=1</script><img onerror="window.__xss=1">'
+    assert plain_text(code) == code  # `__` inside identifiers is not emphasis
