@@ -198,11 +198,15 @@ def _add_bench(sub: Any) -> None:
         "--set-questions", type=int, help="set questions per kind (default: every dev + fixed)"
     )
     p.add_argument("--set-rounds", type=int, default=3, help="timed rounds of the set questions")
+    p.add_argument("--ui-questions", type=int, default=20, help="questions timed in the browser")
+    p.add_argument(
+        "--ui-baseline-ref", default=None, help="the earlier UI to time beside ours (a commit)"
+    )
     p.add_argument(
         "--sections",
         type=name_list,
         default=None,
-        help="ingest,latency,scale,startup,sets,replicas (all); "
+        help="ingest,latency,scale,startup,sets,replicas,ui (all); "
         "e.g. --sections sets --store var --merge",
     )
     p.add_argument("--store", type=Path, help="a built data dir (copied) when ingest is not run")

@@ -257,6 +257,13 @@ def test_smoke_run_writes_results_plot_and_report(tmp_path: Path) -> None:
     assert all(_positive(v) for v in replicas["rss_mb"].values())
     assert replicas["papers_after"] == 21  # the 20 papers and the one ingested
 
+    ui = results["ui"]  # the two fixed questions and one more, in Chromium, both UIs
+    assert ui["questions"] == 3 and ui["errors"] == {"ours": 0, "baseline": 0}
+    for key in ("first_ms", "complete_ms"):
+        assert ui[key]["ours"]["n"] == ui[key]["baseline"]["n"] == 3
+        assert _positive(ui[key]["ratio_of_medians"])
+    assert all(p["ours"]["first_ms"] <= p["ours"]["complete_ms"] for p in ui["pairs"])
+
     assert (out / "scale.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     report = markdown.read_text()
     for heading in (

@@ -31,6 +31,7 @@ SMOKE = {
     "set_rounds": 1,
     "replica_rounds": 1,
     "replica_load_s": 5.0,
+    "ui_questions": 1,
 }
 
 
@@ -100,6 +101,8 @@ def _usage_problem(args: argparse.Namespace) -> str | None:
     bad = [b for b in args.scale_backends if b not in ("embedded", "server")]
     if bad:
         return f"--scale-backends: {', '.join(bad)} not in embedded,server"
+    if args.ui_questions < 0:
+        return "--ui-questions must be at least 0"
     if args.set_rounds < 1 or (args.set_questions is not None and args.set_questions < 1):
         return "--set-rounds and --set-questions must be at least 1"
     return None
@@ -125,12 +128,15 @@ def _config(args: argparse.Namespace, out: Path, markdown: Path) -> BenchConfig:
         startup_repeats=args.startup_repeats,
         set_questions=args.set_questions,
         set_rounds=args.set_rounds,
+        ui_questions=args.ui_questions,
         sections=args.sections or list(SECTIONS),
         store=args.store,
         work=args.work,
         merge=args.merge,
         smoke=args.smoke,
     )
+    if args.ui_baseline_ref:
+        cfg.ui_baseline_ref = args.ui_baseline_ref
     if args.smoke:
         for key, value in SMOKE.items():
             if key == "corpus_limit" and args.corpus_limit:

@@ -291,6 +291,41 @@ def sets_lines(section: dict[str, Any]) -> list[str]:
     ]
 
 
+def ui_lines(section: dict[str, Any]) -> list[str]:
+    rows = []
+    for key, name in (
+        ("first_ms", "Enter → first answer text, ms"),
+        ("complete_ms", "Enter → finished answer, ms"),
+    ):
+        part = section[key]
+        rows.append(
+            [
+                name,
+                part["ours"].get("p50"),
+                part["ours"].get("p95"),
+                part["baseline"].get("p50"),
+                part["baseline"].get("p95"),
+                part["ratio_of_medians"],
+                part["median_pair_ratio"],
+            ]
+        )
+    header = ["in the browser", "ours p50", "ours p95", "before p50", "before p95"]
+    header += ["ratio of medians", "median pair ratio"]
+    errors = section.get("errors", {})
+    return [
+        "## 7. The chat page",
+        "",
+        f"{section['questions']} questions typed into the chat in Chromium, each asked of "
+        f"this commit's UI and of the UI at `{section['baseline_ref']}` (errors: ours "
+        f"{errors.get('ours', 0)}, before {errors.get('baseline', 0)}).",
+        "",
+        *table(header, rows),
+        measured_line(section),
+        "",
+        *note_lines(section),
+    ]
+
+
 def reproduce_lines() -> list[str]:
     return [
         "## How to reproduce",
@@ -308,7 +343,7 @@ def reproduce_lines() -> list[str]:
         "",
         "Options: `--corpus FILE`, `--repeats N` (ingest), `--queries N`, `--scales 1,10,100`, "
         "`--scale-backends embedded,server`, "
-        "`--sections ingest,latency,scale,startup,sets,replicas`, "
+        "`--sections ingest,latency,scale,startup,sets,replicas,ui`, `--ui-questions N`, "
         "`--set-questions N` (per kind), `--set-rounds N`; "
         "`python -m eval bench --help` lists them all. Raw samples of every measurement are "
         "in `bench/results.json`.",
@@ -345,6 +380,8 @@ def write_report(results: dict[str, Any], markdown: Path, plot: Path) -> None:
         lines += sets_lines(results["sets"])
     if "replicas" in results:
         lines += replicas_lines(results["replicas"])
+    if "ui" in results:
+        lines += ui_lines(results["ui"])
     lines += reproduce_lines()
     markdown.parent.mkdir(parents=True, exist_ok=True)
     markdown.write_text("\n".join(lines).rstrip() + "\n", encoding="utf-8")

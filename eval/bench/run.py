@@ -21,8 +21,9 @@ from typing import Any
 
 from eval.bench.machine import describe_machine, load_average
 from eval.bench.procs import BenchError
+from eval.bench.ui import UI_BASELINE_REF
 
-SECTIONS = ("ingest", "latency", "scale", "startup", "sets", "replicas")
+SECTIONS = ("ingest", "latency", "scale", "startup", "sets", "replicas", "ui")
 RAG_SETTINGS_SHOWN = (
     "embed_backend",
     "embed_model",
@@ -64,6 +65,8 @@ class BenchConfig:
     replica_rounds: int = 3  # freshness rounds, one new paper each
     replica_clients: int = 20
     replica_load_s: float = 20.0  # one replica SIGKILLed halfway
+    ui_questions: int = 20  # besides the fixed set questions (eval/bench/ui.py)
+    ui_baseline_ref: str = UI_BASELINE_REF
     sections: list[str] = field(default_factory=lambda: list(SECTIONS))
     store: Path | None = None
     work: Path | None = None
@@ -213,7 +216,7 @@ class Bench:
 
     def _run_sections(self, work: Path) -> None:
         cfg = self.cfg
-        needs_store = {"latency", "scale", "startup", "sets", "replicas"} & set(cfg.sections)
+        needs_store = {"latency", "scale", "startup", "sets", "replicas", "ui"} & set(cfg.sections)
         if not needs_store and "ingest" not in cfg.sections:
             return
         store, baseline = self._stores(work)
@@ -258,6 +261,26 @@ class Bench:
             self._section("sets", body, started, load)
         if "replicas" in cfg.sections:
             self._replicas(store, work)
+        if "ui" in cfg.sections:
+            started, load = time.perf_counter(), load_average()
+            from eval.bench.latency import query_pool
+            from eval.bench.ui import measure_ui
+
+            _, questions, _ = (
+                query_pool(cfg.ui_questions, 0, cfg.scitldr_dir)
+                if cfg.ui_questions
+                else ([], [], {})
+            )
+            body = measure_ui(
+                store,
+                self.rag_overrides["model_cache_dir"],
+                questions[: cfg.ui_questions],
+                cfg.ui_baseline_ref,
+                work,
+                cfg.timeout_s,
+                log,
+            )
+            self._section("ui", body, started, load)
 
     def _replicas(self, store: Path, work: Path) -> None:
         from eval.bench.latency import query_pool
