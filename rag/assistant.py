@@ -135,7 +135,21 @@ class Assistant:
         """Papers, chunks, embedding model, store, backend and warm-up progress."""
         papers, chunks = self.store.counts()
         recorded = self.store.recorded_model()
+        writing = self.store.writing_now()
+        generation = self.store.generation()[1]
+        serving = self._current().generation
         return {
+            "ingest": {
+                "complete": not writing,
+                "store_generation": generation,
+                "serving_generation": serving[1] if serving else None,
+                "note": (
+                    "an ingest is writing or was interrupted: counts may be partial until "
+                    "it finishes (re-run `rag ingest` to finish an interrupted one)"
+                    if writing
+                    else ""
+                ),
+            },
             "papers": papers,
             "chunks": chunks,
             "embedding_model": recorded[0] if recorded else self.settings.embed_model,

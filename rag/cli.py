@@ -13,7 +13,8 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from rag.errors import EXIT_INTERRUPTED, EXIT_USAGE, InputError, RagError
+from rag.errors import EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, InputError, RagError
+from rag.logs import setup_logging
 from rag.settings import BACKEND_NAMES, RETRIEVAL_MODES, Settings
 from rag.text import unpaired_surrogate
 
@@ -116,6 +117,8 @@ def cmd_ingest(args: argparse.Namespace, settings: Settings) -> int:
         store=store,
         progress=_progress_bar(),
     )
+    for line in report.replacement_lines():
+        print(line)
     for issue in report.issues[:50]:
         print(f"skipped {issue}", file=sys.stderr)
     if len(report.issues) > 50:
@@ -351,10 +354,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _exec_module("ui", argv[1:])
     args = build_parser().parse_args(argv)
     level = logging.DEBUG if args.verbose else logging.WARNING
-    logging.basicConfig(level=level)
-    # Filter at the handler too: bm25s sets its own logger to DEBUG on import.
-    for handler in logging.getLogger().handlers:
-        handler.setLevel(level)
+    setup_logging(level)
     try:
         settings = _settings_for(args)
         if args.command == "ingest":
@@ -376,6 +376,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except RagError as exc:
         print(f"rag: error: {exc}", file=sys.stderr)
         return exc.exit_code
+    except BrokenPipeError:
+        # `rag stats | head -2`: the reader left; stdout goes nowhere from here (Python
+        # would report the failed flush at exit).
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return EXIT_OK
     return EXIT_USAGE
 
 

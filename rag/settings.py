@@ -278,6 +278,13 @@ class Settings(BaseSettings):
     cors_origins: Annotated[list[str], NoDecode] = Field(
         default_factory=list, description="Origins allowed by CORS on /v1 (empty: CORS off)."
     )
+    max_request_bytes: int = Field(
+        8_388_608,
+        ge=1_048_576,
+        description="Largest request body any route accepts (the UI sends its stored "
+        "conversations with a save); /v1 keeps its own 1 MiB. Beyond it: 413, before the body "
+        "is read when its length is declared.",
+    )
     max_question_chars: int = Field(2000, ge=10, description="Longest accepted question.")
     max_history_turns: int = Field(20, ge=0, description="Most history messages accepted.")
     ui_concurrency: int = Field(4, ge=1, le=64, description="Gradio queue concurrency limit.")
@@ -291,6 +298,12 @@ class Settings(BaseSettings):
     )
     rate_limit_burst: int = Field(
         20, ge=1, description="Answer requests a client may make at once before the rate applies."
+    )
+    rate_limit_storage: str = Field(
+        "",
+        description="Where the rate limits and the failed-login budget are kept: empty, in "
+        "this process; a `limits` storage URI (redis://host:6379, memcached://host:11211) "
+        "so that replicas share them.",
     )
     max_inflight_answers: int = Field(
         8,

@@ -12,6 +12,7 @@ import httpx
 import pytest
 
 from rag.api.app import MAX_BODY_BYTES, create_api
+from rag.errors import InputError
 from tests.support.api import serve
 from tests.support.settings import make_settings
 from tests.support.ui_http import UIError, UISession
@@ -328,3 +329,22 @@ def test_ui_questions_spend_the_same_rate_limit(assistant: Any, tmp_path: Any) -
         assert joined.status_code == 429 and "rate limit" in joined.json()["detail"]
         assert "retry-after" in joined.headers
         assert post(f"{url}/v1/retrieve", {"question": Q}).status_code == 429  # same client
+
+
+def test_replicas_with_one_limits_storage_share_one_budget(assistant: Any) -> None:
+    # Two apps in one process over the same `limits` storage: what two replicas on one
+    # Redis see (memory:// is that storage within a process).
+    shared = {"rate_limit_per_minute": 60, "rate_limit_burst": 3, "rate_limit_storage": "memory://"}
+    local = {"rate_limit_per_minute": 60, "rate_limit_burst": 3}
+    for overrides, refused in ((shared, True), (local, False)):
+        first, second = limited_app(assistant, **overrides), limited_app(assistant, **overrides)
+        with serve(first) as a, serve(second) as b:
+            codes = [post(f"{url}/v1/retrieve", {"question": Q}).status_code for url in (a, b, a)]
+            assert codes == [200, 200, 200]
+            fourth = post(f"{b}/v1/retrieve", {"question": Q})
+            if refused:  # the fourth request within the window, on either replica
+                assert_refused(fourth, "rate limit")
+            else:  # each replica its own budget
+                assert fourth.status_code == 200
+    with pytest.raises(InputError, match="rate_limit_storage: cannot use 'nowhere://x'"):
+        limited_app(assistant, rate_limit_per_minute=60, rate_limit_storage="nowhere://x")

@@ -482,3 +482,32 @@ def test_set_answer_is_a_summary_pointing_at_its_table(
         )
     finally:
         context.close()
+
+
+# --- a protected UI -------------------------------------------------------------------------------
+def test_the_login_page_lets_a_key_in_and_the_chat_works(
+    browser: Any, built_store_dir: Path, tmp_path: Path
+) -> None:
+    shutil.copytree(built_store_dir, tmp_path / "data")
+    server = start_app(
+        tmp_path / "data", [FIXTURE_CORPUS], tmp_path / "server.log", {"api_key": "page-key"}
+    )
+    context = browser.new_context(viewport={"width": 1400, "height": 900})
+    try:
+        page = context.new_page()
+        page.goto(server.url)
+        page.get_by_label("username").fill("me")
+        page.get_by_label("password").fill("wrong")
+        page.get_by_role("button", name="Login").click()
+        page.get_by_text("Incorrect credentials").wait_for(timeout=15_000)
+        page.get_by_label("username").fill("me")  # Gradio's form empties it after a failure
+        page.get_by_label("password").fill("page-key")
+        page.get_by_role("button", name="Login").click()
+        page.wait_for_selector("#question textarea:enabled", timeout=60_000)
+        page.fill("#question textarea", "What is GraphsGPT pretrained on?")
+        page.press("#question textarea", "Enter")
+        page.wait_for_selector("#chat .rag-answer:not(.rag-streaming)", timeout=60_000)
+        assert "GraphsGPT" in page.inner_text("#chat .rag-answer")
+    finally:
+        context.close()
+        stop_app(server)

@@ -16,6 +16,7 @@ from typing import Any
 
 import gradio as gr
 from fastapi import FastAPI
+from starlette.routing import Mount
 
 from rag.assistant import Assistant
 from rag.settings import RETRIEVAL_MODES, Settings
@@ -429,7 +430,7 @@ def _auth(settings: Settings) -> Callable[[str, str], bool] | None:
 def mount_ui(app: FastAPI, assistant: Assistant, settings: Settings) -> FastAPI:
     """Mounts the chat UI at "/" on the API app (after its routes, so /v1 keeps priority)."""
     demo = build_ui(assistant, settings)
-    return gr.mount_gradio_app(
+    mounted = gr.mount_gradio_app(
         app,
         demo,
         path="/",
@@ -446,6 +447,11 @@ def mount_ui(app: FastAPI, assistant: Assistant, settings: Settings) -> FastAPI:
         head=f"<script>{_static('chat.js')}</script>",
         theme=THEME,
     )
+    # The API's edge guard (rag.api.edge) checks the UI's login against Gradio's sessions.
+    app.state.gradio = next(
+        route.app for route in mounted.routes if isinstance(route, Mount) and route.path == ""
+    )
+    return mounted
 
 
 def _static(name: str) -> str:

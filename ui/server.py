@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from rag.errors import EXIT_OK, EXIT_USAGE
+from rag.logs import setup_logging
 
 STARTED = time.perf_counter()
 
@@ -63,6 +64,9 @@ def _watch_store(assistant: Any, settings: Any) -> None:
     StoreWatcher(assistant, settings.refresh_seconds, on_reload=reloaded).start()
 
 
+HEADER_LIMIT_BYTES = 32_768
+
+
 def _serve(app: Any, assistant: Any, settings: Any, verbose: bool) -> None:
     import uvicorn
 
@@ -84,10 +88,16 @@ def _serve(app: Any, assistant: Any, settings: Any, verbose: bool) -> None:
         host=settings.host,
         port=settings.port,
         log_level="debug" if verbose else "warning",
+        log_config=None,  # uvicorn's lines go through the root logger's escaping formatter
         # uvicorn would take X-Forwarded-For from any local connection by default; whether
         # that header is believed is RAG_TRUST_PROXY's call alone (rag.api.admission).
         proxy_headers=False,
         timeout_graceful_shutdown=5,
+        # h11, not httptools: it bounds headers that arrive slowly (the edge guard refuses
+        # big ones that arrive at once) and answers an HTTP/1.0 client without chunks.
+        http="h11",
+        h11_max_incomplete_event_size=HEADER_LIMIT_BYTES,
+        timeout_keep_alive=5,
     )
     Server(config).run()
 
@@ -95,11 +105,8 @@ def _serve(app: Any, assistant: Any, settings: Any, verbose: bool) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     level = logging.DEBUG if args.verbose else logging.WARNING
-    logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    # Filter at the handler too: bm25s sets its own logger to DEBUG on import, and its
-    # "Building index" lines reached the terminal on the first hybrid question.
-    for handler in logging.getLogger().handlers:
-        handler.setLevel(level)
+    # Escaped control characters; each handler filters too (bm25s logs at DEBUG).
+    setup_logging(level, "%(asctime)s %(levelname)s %(name)s: %(message)s")
     from pydantic import ValidationError
 
     from rag.settings import Settings

@@ -5,6 +5,7 @@ Each failure is an `InputError` whose message starts with the field it is about.
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Any
 
 from rag.errors import InputError
@@ -22,6 +23,8 @@ def checked_question(
     question = clean_text(question or "")
     if not question:
         raise InputError("question: empty")
+    if not any(unicodedata.category(ch) != "Cf" and not ch.isspace() for ch in question):
+        raise InputError("question: only invisible characters (zero-width spaces or joiners)")
     if len(question) > limits.max_question_chars:
         raise InputError(
             f"question: {len(question):,} characters (limit {limits.max_question_chars:,})"

@@ -17,12 +17,13 @@ import time
 from collections import OrderedDict, deque
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from rag.api.errors import error_response
+from rag.errors import InputError
 
 # POST routes that answer (or embed) a question. Health, models, stats, docs are exempt.
 ANSWER_PATHS = frozenset({"/v1/ask", "/v1/retrieve", "/v1/chat/completions"})
@@ -65,8 +66,63 @@ class TokenBuckets:
             self._buckets.popitem(last=False)
         return 0.0 if admitted else (1.0 - tokens) / self.rate
 
+    def peek(self, client: str) -> float:
+        """The seconds until `client` has a token (0.0: it has one now); nothing spent."""
+        now = self.clock()
+        tokens, last = self._buckets.get(client, (self.burst, now))
+        tokens = min(self.burst, tokens + (now - last) * self.rate)
+        return 0.0 if tokens >= 1.0 else (1.0 - tokens) / self.rate
+
     def __len__(self) -> int:
         return len(self._buckets)
+
+
+class SharedBuckets:
+    """TokenBuckets' interface over a `limits` storage (Redis, Memcached, …), so replicas
+    share one budget: at most `burst` requests in any moving window of burst/rate minutes,
+    which allows the same bursts and the same long-run rate as the local buckets."""
+
+    _storages: ClassVar[dict[str, Any]] = {}  # one storage per URI in a process (memory:// shares)
+
+    def __init__(self, per_minute: float, burst: int, uri: str, namespace: str) -> None:
+        from limits import RateLimitItemPerSecond
+        from limits.storage import storage_from_string
+        from limits.strategies import MovingWindowRateLimiter
+
+        if uri not in self._storages:
+            self._storages[uri] = storage_from_string(uri)
+        self.limiter = MovingWindowRateLimiter(self._storages[uri])
+        window_s = max(1, math.ceil(max(burst, 1) * 60.0 / per_minute))
+        self.item = RateLimitItemPerSecond(max(burst, 1), window_s, namespace=namespace)
+
+    def _wait(self, client: str) -> float:
+        reset = self.limiter.get_window_stats(self.item, client).reset_time
+        return max(0.001, reset - time.time())
+
+    def take(self, client: str) -> float:
+        return 0.0 if self.limiter.hit(self.item, client) else self._wait(client)
+
+    def peek(self, client: str) -> float:
+        return 0.0 if self.limiter.test(self.item, client) else self._wait(client)
+
+
+def check_storage(uri: str) -> None:
+    """Refuse a storage URI `limits` cannot open, at start-up rather than on a request."""
+    if not uri:
+        return
+    from limits.storage import storage_from_string
+
+    try:
+        SharedBuckets._storages.setdefault(uri, storage_from_string(uri))
+    except Exception as exc:  # limits raises ConfigurationError, ImportError (no redis), …
+        raise InputError(f"rate_limit_storage: cannot use '{uri}': {exc}") from exc
+
+
+def buckets(per_minute: float, burst: int, uri: str, namespace: str) -> Any:
+    """In this process (`uri` empty) or in a shared `limits` storage."""
+    if not uri:
+        return TokenBuckets(per_minute, burst)
+    return SharedBuckets(per_minute, burst, uri, namespace)
 
 
 class InflightLimit:
@@ -153,6 +209,7 @@ class AdmissionPolicy:
     inflight_wait_s: float
     trust_proxy: bool
     api_keys: tuple[str, ...] = ()
+    storage: str = ""  # a `limits` storage URI shared by replicas; empty: this process
 
     @classmethod
     def from_settings(cls, settings: Any) -> AdmissionPolicy:
@@ -163,6 +220,7 @@ class AdmissionPolicy:
             inflight_wait_s=settings.inflight_wait_s,
             trust_proxy=settings.trust_proxy,
             api_keys=tuple(settings.api_keys()),
+            storage=settings.rate_limit_storage,
         )
 
 
@@ -178,7 +236,7 @@ class Admission:
     def __init__(self, app: ASGIApp, policy: AdmissionPolicy) -> None:
         self.app, self.policy = app, policy
         self.buckets = (
-            TokenBuckets(policy.rate_per_minute, policy.burst)
+            buckets(policy.rate_per_minute, policy.burst, policy.storage, "answers")
             if policy.rate_per_minute > 0
             else None
         )
@@ -197,24 +255,28 @@ class Admission:
         if not (is_api or is_ui):
             await self.app(scope, receive, send)
             return
-        if self.buckets is not None:
-            identity = client_identity(scope, list(self.policy.api_keys), self.policy.trust_proxy)
-            wait = self.buckets.take(identity)
-            if wait > 0:
-                limit = f"{self.policy.rate_per_minute:g} a minute, bursts of {self.policy.burst}"
-                await _refuse(scope, receive, send, wait, is_ui, f"rate limit ({limit} per client)")
-                return
-        if not is_api or self.inflight is None:
-            await self.app(scope, receive, send)
-            return
-        if not await self.inflight.acquire():
+        # The slot first: a "server busy" refusal costs the client none of its budget.
+        holds_slot = is_api and self.inflight is not None
+        if holds_slot and not await self.inflight.acquire():  # type: ignore[union-attr]
             busy = f"server busy ({self.policy.max_inflight} answers in progress)"
             await _refuse(scope, receive, send, 1.0, is_ui, busy)
             return
         try:
+            if self.buckets is not None:
+                keys = list(self.policy.api_keys)
+                identity = client_identity(scope, keys, self.policy.trust_proxy)
+                wait = self.buckets.take(identity)
+                if wait > 0:
+                    limit = (
+                        f"{self.policy.rate_per_minute:g} a minute, bursts of {self.policy.burst}"
+                    )
+                    reason = f"rate limit ({limit} per client)"
+                    await _refuse(scope, receive, send, wait, is_ui, reason)
+                    return
             await self.app(scope, receive, send)  # a stream holds its slot to the last chunk
         finally:
-            self.inflight.release()
+            if holds_slot:
+                self.inflight.release()  # type: ignore[union-attr]
 
 
 async def _refuse(

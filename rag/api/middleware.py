@@ -23,7 +23,7 @@ def _is_v1(path: str) -> bool:
     return path == "/v1" or path.startswith("/v1/")
 
 
-def _authorized(header: str | None, keys: list[str]) -> bool:
+def authorized(header: str | None, keys: list[str]) -> bool:
     scheme, _, token = (header or "").partition(" ")
     if scheme.lower() != "bearer":
         return False
@@ -90,7 +90,7 @@ class V1Guard:
             await self.app(scope, receive, send)
             return
         headers = Headers(scope=scope)
-        if self.api_keys and not _authorized(headers.get("authorization"), self.api_keys):
+        if self.api_keys and not authorized(headers.get("authorization"), self.api_keys):
             await error_response(
                 401,
                 "missing or invalid API key: send `Authorization: Bearer <key>`",

@@ -26,7 +26,9 @@ from rag.types import (
 MODEL_ID = "icml-rag"
 # Something must survive `clean_text` (which drops control characters and folds spaces),
 # so a question made only of blanks/controls is rejected by the schema, not by a 4xx surprise.
-QUESTION_PATTERN = r"[^\s\x00-\x1f\x7f]"
+# A visible character: not a space, a control or a format character (zero-width space,
+# joiners, the BOM, direction marks).
+QUESTION_PATTERN = r"[^\s\x00-\x1f\x7f\u00ad\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufeff]"
 
 
 def _no_bool_or_text(value: object) -> object:
@@ -184,6 +186,7 @@ class ChatCompletionRequest(BaseModel):
     messages: list[ChatMessageIn] = Field(min_length=1, json_schema_extra=NEEDS_USER_MESSAGE)
     stream: bool = Field(False, strict=True)
     stream_options: StreamOptions | None = None
+    n: int = Field(1, ge=1, le=1, strict=True, description="Choices: only 1 is produced.")
     top_k: TopK | None = Field(None, description="Extension: papers to retrieve (1..50).")
     mode: RetrievalMode | None = Field(None, description="Extension: dense, bm25 or hybrid.")
     filters: Filters | None = Field(None, description="Extension: restrict the papers used.")

@@ -73,6 +73,16 @@ def make_client(settings: Settings) -> ClientAPI:
         raise translate(exc, "open", settings.store_location()) from exc
 
 
+def reopened_embedded_client(settings: Settings) -> ClientAPI:
+    """A client that loads the embedded store afresh. chromadb keeps one system per path
+    for the whole process, so a new client would share the stale one; its cache entry is
+    dropped first (the old client goes on serving whoever still holds it)."""
+    from chromadb.api.shared_system_client import SharedSystemClient
+
+    SharedSystemClient._identifier_to_system.pop(str(settings.chroma_path), None)
+    return make_client(settings)
+
+
 def _bound_server_requests(client: ClientAPI) -> None:
     # chromadb builds its httpx session with timeout=None and offers no setting for it
     # (chromadb/api/fastapi.py), so the timeout goes onto the session it keeps.
@@ -174,6 +184,12 @@ class PaperStore:
     def was_interrupted(self) -> bool:
         return bool((self.papers.metadata or {}).get(WRITING_FLAG))
 
+    def writing_now(self) -> bool:
+        """Whether an ingest is writing, or died writing (read afresh, as `generation`)."""
+        with self._reading():
+            fresh = self._fresh_papers()
+        return bool((fresh.metadata or {}).get(WRITING_FLAG))
+
     def generation(self) -> Generation:
         """The store's current generation, read afresh: one small request, for polling."""
         with self._reading():
@@ -184,10 +200,14 @@ class PaperStore:
         return self.client.get_collection(self.papers.name, embedding_function=None)
 
     def follow(self, seen: Generation) -> bool:
-        """Reopen the collections if `seen` names other ones than this process has open
-        (another process ran `rag ingest --rebuild`); True if it did."""
-        if seen[0] == str(self.papers.id):
+        """Reopen the collections after another process changed the store (`seen`, a new
+        generation): on a server only when they are other ones (`rag ingest --rebuild`);
+        on an embedded store always, since its client keeps the vector index it loaded
+        and never sees another process's additions. True if it reopened."""
+        if self.settings.chroma_host and seen[0] == str(self.papers.id):
             return False
+        if not self.settings.chroma_host:
+            self.client = reopened_embedded_client(self.settings)
         self._open_collections()
         return True
 

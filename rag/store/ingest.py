@@ -25,6 +25,7 @@ from rag.settings import Settings
 from rag.store.chroma import PaperStore
 from rag.store.lexical import LexicalIndex, open_index
 from rag.store.lexical_reads import written_entry
+from rag.store.lock import writer_lock
 from rag.store.nodes import chunk_node
 from rag.types import Paper
 
@@ -54,6 +55,16 @@ class IngestReport:
     embedded_chunks: int = 0
     seconds: float = 0.0
     issues: list[LoadIssue] = field(default_factory=list)
+    # (id, stored title, new title) of every stored paper a record replaced
+    replaced: list[tuple[str, str, str]] = field(default_factory=list)
+
+    def replacement_lines(self) -> list[str]:
+        """One line per replaced paper, naming it, so a record with a wrong id is seen."""
+        return [
+            f"replaced {pid} '{_short(old)}'"
+            + ("" if old == new else f" with a record titled '{_short(new)}'")
+            for pid, old, new in self.replaced
+        ]
 
     def summary(self) -> str:
         return (
@@ -63,6 +74,17 @@ class IngestReport:
             + (f" | repaired {self.repaired:,}" if self.repaired else "")
             + f" | {self.seconds:.1f} s"
         )
+
+
+def _short(title: str, limit: int = 80) -> str:
+    title = " ".join(title.split())
+    return title if len(title) <= limit else title[: limit - 1] + "…"
+
+
+def replacements(store: PaperStore, todo: list[Paper]) -> list[tuple[str, str, str]]:
+    """(id, stored title, new title) for each paper in `todo` already in the store."""
+    stored = store.paper_records([p.id for p in todo])
+    return [(p.id, stored[p.id][1].title, p.title) for p in todo if p.id in stored]
 
 
 def repair(store: PaperStore, records: dict[str, tuple[str, int]] | None = None) -> int:
@@ -288,7 +310,23 @@ def ingest(
     store: PaperStore | None = None,
     progress: ProgressFn | None = None,
 ) -> IngestReport:
-    """Load the corpus files and bring the store in step with them (see the module doc)."""
+    """Load the corpus files and bring the store in step with them (see the module doc).
+    On an embedded store, one ingest at a time (rag.store.lock)."""
+    lock = nullcontext() if settings.chroma_host else writer_lock(settings.data_dir)
+    with lock:
+        return _ingest(settings, paths, rebuild, prune, strict, embed_model, store, progress)
+
+
+def _ingest(
+    settings: Settings,
+    paths: Sequence[Path] | None,
+    rebuild: bool,
+    prune: bool,
+    strict: bool,
+    embed_model: BaseEmbedding | None,
+    store: PaperStore | None,
+    progress: ProgressFn | None,
+) -> IngestReport:
     started = time.perf_counter()
     loaded = load_corpus(paths or settings.corpus_paths, strict=strict)
     if prune and loaded.issues:
@@ -306,6 +344,16 @@ def ingest(
     todo = [p for p in loaded.papers if existing.get(p.id, ("",))[0] != p.content_hash()]
     report.new = sum(1 for p in todo if p.id not in existing)
     report.updated = len(todo) - report.new
+    if report.updated:
+        report.replaced = replacements(store, [p for p in todo if p.id in existing])
+        retitled = [r for r in report.replaced if r[1].strip().lower() != r[2].strip().lower()]
+        if strict and retitled:
+            pid, old, new = retitled[0]
+            raise CorpusError(
+                f"--strict: {len(retitled)} record(s) would replace a stored paper under "
+                f"another title (first: {pid} '{_short(old)}' by '{_short(new)}'); nothing "
+                "written. Check the ids, or run without --strict to replace them."
+            )
     report.unchanged = len(loaded.papers) - len(todo)
     wanted = {p.id for p in loaded.papers}
     gone = [pid for pid in existing if pid not in wanted] if prune else []

@@ -30,13 +30,14 @@ class UISession:
         self.session_hash = secrets.token_hex(6)
         self.chat: list[dict[str, Any]] = []
 
-    def _call(self, name: str) -> tuple[int, int]:
+    def _call(self, name: str) -> tuple[int, int | None]:
         event = self.events[name]
-        return int(event["id"]), int(event["targets"][0][0])
+        target = event["targets"][0][0] if event.get("targets") else None
+        return int(event["id"]), None if target is None else int(target)
 
     def ask(self, question: str, mode: str = "hybrid", top_k: int = 5) -> str:
         """Submits a question; returns the text of the assistant message it produced."""
-        fn_index, trigger = self._call("respond")
+        fn_index, trigger = self._call("ask")  # what Enter in the question box runs
         joined = self.client.post(
             f"{API}/queue/join",
             json={
