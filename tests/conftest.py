@@ -16,6 +16,10 @@ import pytest
 
 from tests.support.settings import make_settings
 
+# The scripted OpenAI-protocol server and an assistant on it (llm_server, scripted_server,
+# llm_assistant), for every test module that asks for them.
+pytest_plugins = ["tests.support.openai_stub"]
+
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
@@ -73,3 +77,21 @@ def chroma_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[st
     path = tmp_path_factory.mktemp("chroma-server")
     with chroma_server(path / "db", path / "server.log") as server:
         yield server["host"], server["port"]
+
+
+@pytest.fixture(scope="module")
+def base_url(assistant: Any) -> Iterator[str]:
+    """The API over the shared assistant, served by real uvicorn on a free port."""
+    from rag.api.app import create_api
+    from tests.support.api import serve
+
+    with serve(create_api(assistant, assistant.settings)) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def model_dir() -> Path:
+    """The bundled all-MiniLM-L6-v2 weights' folder."""
+    from rag.embedding.factory import resolve_local_model_path
+
+    return Path(resolve_local_model_path("all-MiniLM-L6-v2"))

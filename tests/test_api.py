@@ -8,7 +8,6 @@ import logging
 import re
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -31,12 +30,6 @@ FOLLOW_UP_Q = "What conditions for convergence does it give?"
 OFF_TOPIC_Q = "How do I fix a flat bicycle tire?"
 GRAPHS_Q = "Which paper pretrains GraphsGPT on 100M molecules?"
 MARKER = re.compile(r"\[(\d+)\]")
-
-
-@pytest.fixture(scope="module")
-def base_url(assistant: Any) -> Iterator[str]:
-    with serve(create_api(assistant, assistant.settings)) as url:
-        yield url
 
 
 @pytest.fixture

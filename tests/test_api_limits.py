@@ -21,12 +21,6 @@ Q = "Which paper explains why feedback alignment works through implicit regulari
 JSON = {"content-type": "application/json"}
 
 
-@pytest.fixture(scope="module")
-def base_url(assistant: Any) -> Iterator[str]:
-    with serve(create_api(assistant, assistant.settings)) as url:
-        yield url
-
-
 def post(url: str, body: Any = None, *, raw: bytes | None = None, **kw: Any) -> httpx.Response:
     if raw is not None:
         return httpx.post(url, content=raw, headers=kw.pop("headers", JSON), timeout=60, **kw)

@@ -18,12 +18,7 @@ from tests.support.api import serve
 from tests.support.openai_stub import (
     Reply,
     ScriptedLLMServer,
-    llm_assistant,
-    llm_server,
-    scripted_server,
 )
-
-__all__ = ["llm_assistant", "llm_server", "scripted_server"]  # fixtures, imported to register
 
 QUESTION = "What conservation law does feedback alignment find?"
 GOOD = (

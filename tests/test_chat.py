@@ -13,12 +13,7 @@ from tests.support.conversation import FA_FIRST, FA_FOLLOW_UP, FA_PAPER, TITLES,
 from tests.support.openai_stub import (
     Reply,
     ScriptedLLMServer,
-    llm_assistant,
-    llm_server,
-    scripted_server,
 )
-
-__all__ = ["llm_assistant", "llm_server", "scripted_server"]  # fixtures, imported to register
 
 
 # --- chat end to end, extractive ---------------------------------------------------------------

@@ -283,12 +283,6 @@ def test_cli_process_answers_sql_and_shell_looking_questions(
 
 
 # --- HTTP API: refused with a 4xx naming the field, never echoing the input ---------------
-@pytest.fixture(scope="module")
-def base_url(assistant: Any) -> Iterator[str]:
-    with serve(create_api(assistant, assistant.settings)) as url:
-        yield url
-
-
 def body(data: Any) -> bytes:
     return json.dumps(data).encode()
 

@@ -22,12 +22,7 @@ from rag.types import Answer
 from tests.support.openai_stub import (
     Reply,
     ScriptedLLMServer,
-    llm_assistant,
-    llm_server,
-    scripted_server,
 )
-
-__all__ = ["llm_assistant", "llm_server", "scripted_server"]  # fixtures, imported to register
 
 FA_QUESTION = "What conservation law does feedback alignment find?"
 FA_PAPER = "qklMNNub0H"

@@ -13,12 +13,7 @@ import pytest
 from tests.support.openai_stub import (
     Reply,
     ScriptedLLMServer,
-    llm_assistant,
-    llm_server,
-    scripted_server,
 )
-
-__all__ = ["llm_assistant", "llm_server", "scripted_server"]  # fixtures, imported to register
 
 DESCRIBED = "Which papers let many devices learn one model without sharing their data?"
 STAN_LI = "Which ICML 2024 papers did Stan Z. Li co-author?"

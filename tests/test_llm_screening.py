@@ -16,12 +16,7 @@ from tests.support.openai_stub import (
     Recorded,
     Reply,
     ScriptedLLMServer,
-    llm_assistant,
-    llm_server,
-    scripted_server,
 )
-
-__all__ = ["llm_assistant", "llm_server", "scripted_server"]  # fixtures, imported to register
 
 QUESTION = "Which ICML 2024 papers are about large language models?"
 SCREENED = 6

@@ -16,7 +16,6 @@ import onnx
 import pytest
 
 from rag.embedding import onnx_runtime
-from rag.embedding.factory import resolve_local_model_path
 from rag.embedding.onnx_encoder import OnnxEncoder
 from rag.embedding.onnx_runtime import OnnxEmbedding, export_onnx
 from rag.embedding.onnx_worker import EncoderProcess
@@ -30,11 +29,6 @@ TEXTS = [
     "Graph generation with transformers that read graphs as sequences of tokens.",
     "x",
 ]
-
-
-@pytest.fixture(scope="module")
-def model_dir() -> Path:
-    return Path(resolve_local_model_path("all-MiniLM-L6-v2"))
 
 
 @pytest.fixture(scope="module")

@@ -11,7 +11,6 @@ from typing import Any
 import numpy as np
 import pytest
 
-from rag.embedding.factory import resolve_local_model_path
 from rag.embedding.onnx_encoder import MAX_LENGTH
 from rag.embedding.onnx_graph import write_bert_onnx
 from rag.embedding.onnx_runtime import OnnxEmbedding, _quantize_int8
@@ -45,11 +44,6 @@ TEXTS = [
     "a b c d e f g h i j k l m n o p",
     "Tokens:\n\tnew lines, tabs   and   runs of spaces.",
 ]
-
-
-@pytest.fixture(scope="module")
-def model_dir() -> Path:
-    return Path(resolve_local_model_path("all-MiniLM-L6-v2"))
 
 
 @pytest.fixture(scope="module")

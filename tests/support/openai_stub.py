@@ -320,7 +320,7 @@ def _sse_events(chunks: list[str], *, finish: bool) -> list[bytes]:
     return events
 
 
-# --- fixtures (import them into a test module to use them) -----------------------------------
+# --- fixtures (registered for every test module by tests/conftest.py: pytest_plugins) ---------
 @pytest.fixture(scope="module")
 def scripted_server() -> Iterator[ScriptedLLMServer]:
     server = ScriptedLLMServer().start()
