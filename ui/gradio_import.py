@@ -1,11 +1,10 @@
-"""gradio imported without its type-stub writer: ~3 s of every `rag serve` start.
+"""gradio imported without its type-stub writer: a large share of every `rag serve` start.
 
 gradio's `ComponentMeta` calls `create_or_modify_pyi` for each component class it creates,
 at every import: it reads the class's source file, parses it and rewrites the `.pyi` stub
 beside it when they differ. That is a tool for gradio's own developers (the stubs ship in
-the wheel); for the ~60 classes gradio defines it is 3.3 s of a 9 s `import ui.layout` on
-this 2-core machine (measured: 9.0-9.3 s -> 5.6-6.6 s without it), and it writes into
-site-packages when a stub is missing.
+the wheel); for the ~60 classes gradio defines it is a large share of `import ui.layout`,
+and it writes into site-packages when a stub is missing.
 
 `install()` (called by `ui/__init__`, so before anything here imports gradio) lets
 `gradio.component_meta` load as it is, then replaces that one function with a no-op:

@@ -2,8 +2,8 @@
 
 Why: the evidence step of an answer scores each retrieved abstract's sentences against
 the question, and embedding those ~45 sentences is most of an answer's latency when they
-are new (~0.2–0.8 s on 2 cores, against ~20 ms when they are known). The sentences do not
-depend on the question, so a server embeds them all once in a background thread; the
+are new, and little when they are cached. The sentences do not depend on the question,
+so a server embeds them all once in a background thread; the
 persistent embedding cache (rag.embedding.cache) keeps them across restarts, so this
 costs the model once per machine. The thread yields to questions: it embeds small
 batches and waits while any answer is being computed.
@@ -22,7 +22,7 @@ from rag.text import split_sentences
 from rag.types import Paper
 
 log = logging.getLogger(__name__)
-BATCH = 16  # ~50 ms of model time: the longest a question can wait behind the warmer
+BATCH = 16  # small: one batch is the longest a question can wait behind the warmer
 IDLE_POLL_S = 0.05
 
 

@@ -47,9 +47,8 @@ def chunk_papers(
     papers: Sequence[Paper], max_tokens: int, overlap: int, count_tokens: TokenCounter
 ) -> list[list[Chunk]]:
     """`chunk_paper` for each paper, with one tokenizer call for all their titles and
-    sentences: each call wakes the Rust tokenizer's thread pool, and while Chroma wrote the
-    previous slice on the other thread a call per paper cost ~4 ms, 11 s of a 2,610-paper
-    cold ingest (ingest calls it once per 128-paper slice: ~1 s in all)."""
+    sentences: each call wakes the Rust tokenizer's thread pool, which is slow while Chroma
+    writes the previous slice on the other thread."""
     sentences = [split_sentences(p.abstract) or [p.abstract] for p in papers]
     counts = count_tokens(
         [text for p, s in zip(papers, sentences, strict=True) for text in (p.title, *s)]

@@ -1,6 +1,6 @@
 """A persistent cache of text embeddings, keyed by embedding space + text hash.
 
-Why: embedding is ~90% of ingest and the evidence step (embedding the retrieved abstracts'
+Why: embedding is most of ingest and the evidence step (embedding the retrieved abstracts'
 sentences) dominates answer latency. Both embed the same texts again and again: a
 `--rebuild`, a second store over the same corpus, a restarted server reading the same
 papers. One SQLite file per embedding space under `model_cache_dir/embeddings/` makes

@@ -1,7 +1,7 @@
 """Which local models the ONNX graph writer takes, decided without importing onnx.
 
-The app asks this at every start (rag.embedding.factory); importing onnx costs ~1-1.5 s,
-and is only needed when the graph is written (once per machine and model).
+The app asks this at every start (rag.embedding.factory); importing onnx is slow, and is
+only needed when the graph is written (once per machine and model).
 """
 
 from __future__ import annotations

@@ -17,14 +17,8 @@ from typing import Any
 import numpy as np
 
 MAX_LENGTH = 256  # the model's trained window; longer inputs are truncated, as in torch
-# Each text is run alone (a batch of one) unless asked otherwise. The int8 graph quantises
-# its activations with one scale per run, so a text batched with others got a vector that
-# depended on its neighbours (median cosine .9955 between batchings) and the shipped
-# vectors had to be made in ingest's own batches; alone, a text's vector is its own, as a
-# query's always was, and a little closer to fp32 (median cosine .99478 against .99439 for
-# batches of 32, 400 chunks). It is also the fastest: no padding, and small activations
-# that stay in cache while two runs share the cores. 2,400 chunks on 2 cores: 24.0-24.6 s
-# in batches of 32, 20.0 s alone; 600 abstract sentences: 1.55 -> 1.29-1.34 s.
+# Each text runs alone unless asked otherwise: the int8 graph scales activations per run,
+# so a batched text's vector would depend on its neighbours; alone it is its own, unpadded.
 SINGLE_TEXT_RUNS = 1
 
 
@@ -57,9 +51,7 @@ class OnnxEncoder:
         self.batch = batch
         options = ort.SessionOptions()
         # One thread per run, and `threads` runs side by side (the session is thread-safe
-        # and releases the GIL): ONNX Runtime's intra-op threads meet at every op, ~150 per
-        # run, and two runs of one thread embedded ~8 % more texts/s on 2 cores, the same
-        # vectors to the bit. A single text (a query) costs the same either way.
+        # and releases the GIL): one run's intra-op threads would have to meet at every op.
         options.intra_op_num_threads = 1
         options.inter_op_num_threads = 1
         self.streams = threads or usable_cpus()

@@ -1,11 +1,10 @@
 """all-MiniLM-L6-v2 on ONNX Runtime, exported and int8-quantised locally from the bundled weights.
 
-Why: on a 2-core CPU, PyTorch embeds ~40 abstracts/s; ONNX Runtime with dynamic int8
-quantisation is several times faster and needs no torch at all: the graph is written
-straight from the safetensors weights (rag.embedding.onnx_graph; torch.onnx.export took
-35-110 s and torch + transformers ~100 s of install). The export and quantisation run once
-(a few seconds) into `model_cache_dir/onnx/`, keyed by a hash of the model files, and are
-reused by every later process. Nothing is downloaded.
+Why: on a CPU, ONNX Runtime with dynamic int8 quantisation embeds several times faster
+than PyTorch and needs no torch at all: the graph is written straight from the
+safetensors weights (rag.embedding.onnx_graph), with no torch export. The export and
+quantisation run once into `model_cache_dir/onnx/`, keyed by a hash of the model files,
+and are reused by every later process. Nothing is downloaded.
 """
 
 from __future__ import annotations
@@ -32,11 +31,9 @@ log = logging.getLogger(__name__)
 WHOLE_INPUT = 2048
 # A bulk input at least this long goes to the worker process (one ingest window is ~1,000).
 BULK_TEXTS = 64
-# v3: written by onnx_graph without torch (the same int8 vectors as v2's torch export of
-# "eager" attention, softmax(QKᵀ + mask), without the SDPA path's IsNaN/Where ops).
 # Bump when the export's vectors change: a new directory, so nothing stale is reused (and
 # the embedding cache, keyed by it, starts afresh). The graph written from the weights gives
-# the earlier torch export's vectors bit for bit, so that export's "v2" stands.
+# the torch export's vectors bit for bit, so it keeps that export's version.
 EXPORT = "v2"
 
 
@@ -88,7 +85,7 @@ def _quantize_int8(fp32: Path, int8: Path) -> Path:
     from onnxruntime.quantization import QuantType, quantize_dynamic
 
     # MatMul weights only, per output channel: quantising the embedding table (Gather)
-    # or whole tensors moved vectors to cosine ~0.93 of fp32; this keeps ~0.995.
+    # or whole tensors moves the vectors much further from fp32.
     # The quantiser warns on the root logger that a "pre-processing" step would help (shape
     # inference for image models); it changes nothing here, so the terminal is spared that
     # one message (a filter, not a level: other threads' warnings still get through).

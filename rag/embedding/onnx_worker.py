@@ -1,13 +1,11 @@
 """The ONNX model in a child process, for a bulk ingest whose Chroma writes overlap the model.
 
 Why a process: an embedded Chroma write holds the GIL for as long as it runs (its Rust core
-does not release it), so the model's runs, which need the GIL between texts, stopped for
-every write: writing 5,397 chunks beside embedding 2,000 texts added the write's whole
-4.8-5.8 s to the embedding (measured with 1,000, 128 and 16 records per write), and in a
-cold ingest the writes were ~10 s of ~60. In a child the model never waits for them.
+does not release it), so in-process the model's runs, which need the GIL between texts,
+stop for every write, whatever its size. In a child the model never waits for them.
 
-The child runs `rag.embedding.onnx_encoder` alone (no llama-index: ready in ~1 s) with the
-same graph, threads and one-text runs as the parent's own encoder, so its vectors are the
+The child runs `rag.embedding.onnx_encoder` alone (no llama-index, so it starts quickly) with
+the same graph, threads and one-text runs as the parent's own encoder, so its vectors are the
 parent's to the bit. Frames on its stdin/stdout: a 4-byte length, then a pickle; texts in,
 ("ok", vectors) or ("error", message) out. Closing its stdin ends it.
 """

@@ -1,14 +1,14 @@
 """Vectors shipped beside a corpus file, so a first ingest need not run the model over it.
 
-Why: embedding the bundled corpus (~5.4k chunks) is most of a newcomer's first `make run`
-(~60 s on 2 cores). `scripts/ship_vectors.py` embeds it once and writes
-`data/<corpus>.vectors.npz`; ingest copies those vectors into the embedding cache, and the
-cache then answers the model calls as it would on any re-run.
+Why: embedding the bundled corpus (~5.4k chunks) is most of a newcomer's first `make run`.
+`scripts/ship_vectors.py` embeds it once and writes `data/<corpus>.vectors.npz`; ingest
+copies those vectors into the embedding cache, and the cache then answers the model calls
+as it would on any re-run.
 
 The file holds, per chunk, the embedding cache's text key (16 bytes of the SHA-256 of
-the embedded text, see `cache.text_key`) and the vector in float16 (cosine to the float32
-vector > 0.99999), plus a few sample texts with their float32 vectors (each embedded alone) and a JSON header
-naming the embedding model and the chunking they were made with.
+the embedded text, see `cache.text_key`) and the vector in float16 (as good as float32
+for cosine), plus a few sample texts with their float32 vectors (each embedded alone) and
+a JSON header naming the embedding model and the chunking they were made with.
 
 Trusted only if the header matches this run's embedding id and chunking, and this
 machine's model, re-embedding the sample, agrees with the shipped vectors (cosine >=
@@ -112,7 +112,7 @@ def build_shipped(
 
     The sample is embedded again one text at a time (`embed_one`), as `_sample_cosine`
     does: int8 activations are quantised per batch, so a text's vector moves with its
-    batch-mates (cosine ~0.99 between batchings) and only single texts compare exactly.
+    batch-mates and only single texts compare exactly.
     """
     unique = dict(zip(texts, range(len(texts)), strict=True))  # last index of each text
     order = sorted(unique, key=len)

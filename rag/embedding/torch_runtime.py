@@ -1,6 +1,6 @@
 """The local model through sentence-transformers/torch (`RAG_EMBED_RUNTIME=torch`).
 
-Kept out of `rag.embedding.factory` so that importing `rag` does not import torch (~8 s on 2 cores)
+Kept out of `rag.embedding.factory` so that importing `rag` does not import torch (a slow import)
 when the default ONNX runtime is used.
 """
 

@@ -3,8 +3,8 @@
 `BM25Index` (the default, `RAG_LEXICAL=store`) reads the lexical index that lives with the
 store (rag.store.lexical: on disk, synced by paper, opened in milliseconds at any size).
 The earlier in-memory bm25s index (`RAG_LEXICAL=bm25s`, kept for comparison) is in
-rag.retrieval.bm25s_index, imported only in that mode: bm25s and scipy cost ~0.1 s of
-every start.
+rag.retrieval.bm25s_index, imported only in that mode, so other starts never import bm25s
+and scipy.
 """
 
 from __future__ import annotations

@@ -144,7 +144,7 @@ class PaperFusionRetriever(QueryFusionRetriever):
             return self._reciprocal_rerank_fusion(self._run_sync_queries([query_bundle]))
         # Side by side, not one after the other: the dense retriever waits on the query
         # embedding and Chroma, BM25 on numpy, mostly outside the GIL, so on a large store
-        # hybrid costs about the slower of the two (at 100x their sum was ~100 ms at p95).
+        # hybrid costs about the slower of the two, not their sum.
         futures = {
             (query_bundle.query_str, i): _POOL.submit(
                 contextvars.copy_context().run, retriever.retrieve, query_bundle

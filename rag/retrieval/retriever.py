@@ -47,17 +47,15 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-# From this many papers (~100k chunks) the dense and BM25 retrievers run side by side. On
-# the 2,610-paper store BM25 takes ~3 ms and the threads cost more than they save: hybrid
-# p50/p95 27/36 ms one after the other vs 32/42 ms side by side (idle 2-core machine, dev
-# questions, the same process); at 100x side by side is ~50 ms faster at p95.
+# From this many papers (~100k chunks) the dense and BM25 retrievers run side by side; on
+# a smaller store BM25 is quick and the threads cost more than they save.
 SIDE_BY_SIDE_FROM_PAPERS = 50_000
 
 
 class ReadOnly(TransformComponent):
     """The transformation of an index that is only read (PaperStore writes the chunks).
     Given so the index does not take llama-index's global default, a SentenceSplitter that
-    loads tiktoken's vocabulary: 0.7 s of every start, for nothing."""
+    loads tiktoken's vocabulary at every start, for nothing."""
 
     def __call__(self, nodes: Sequence[BaseNode], **kwargs: Any) -> Sequence[BaseNode]:
         return nodes
@@ -90,7 +88,7 @@ class PaperRetriever:
         )
         # The unfiltered retriever of each mode, built once: they keep no state between
         # calls, and building one (llama-index's fusion retriever resolves its LLM, with an
-        # import, each time) cost ~0.5 ms of every question.
+        # import, each time) would cost every question.
         self._unfiltered: dict[RetrievalMode, BaseRetriever | None] = {}
 
     def allowed_ids(self, filters: Filters | None) -> set[str] | None:

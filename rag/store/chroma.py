@@ -41,7 +41,7 @@ from rag.store.writes import WritePolicy, retried, write_batched
 from rag.types import Paper
 
 if TYPE_CHECKING:  # llama-index is imported when a node is read or written, not to open:
-    # an unchanged re-ingest never needs it (~1.5 s of its 5 s target)
+    # an unchanged re-ingest never needs it, and the import is a large share of that run
     from llama_index.core.schema import BaseNode, TextNode
     from llama_index.vector_stores.chroma import ChromaVectorStore
 

@@ -1,7 +1,7 @@
 """`difflib.get_close_matches` over many names without scoring most of them.
 
-get_close_matches runs three ratios per candidate in Python: ~30-50 ms over the bundled
-catalogue's ~13k authors for a name that fits no one, and linear in the catalogue.
+get_close_matches runs three ratios per candidate in Python: slow over thousands of
+authors for a name that fits no one, and linear in the catalogue.
 `CloseNames` keeps each name's character counts in a matrix and bounds difflib's
 `quick_ratio` (2 x characters in common / total length) for every name at once; difflib
 then scores only the names whose bound reaches the cutoff. The answer is difflib's over

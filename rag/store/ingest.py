@@ -217,7 +217,7 @@ def write_papers(
     stops the ingest when that embed returns, and what was written stays (the next run
     repairs or resumes). With `lexical`, each written slice goes into that index too, on
     the writer thread while the model runs, so the sync after the commit finds nothing to
-    read back (2.2 s of a 2,610-paper ingest, then after the model, with one core idle)."""
+    read back (it would run after the model, with one core idle)."""
     if progress:
         progress(0, len(papers))  # start the clock before the first (slow) window
     total, done = len(papers), 0
@@ -247,8 +247,7 @@ def write_papers(
             _embed([n for batch in batches for _, nodes in batch for n in nodes], embed_model)
             written += writer.drain()  # the previous window is in before this one goes
             # The next window is chunked while no write runs: chunking is Python and the
-            # Rust tokenizer, and beside a Chroma write on the other thread it ran ~5x
-            # slower (the two took turns with the GIL), 9.5 s of a 2,610-paper ingest.
+            # Rust tokenizer, which take turns with a Chroma write for the GIL.
             following = next(windows, [])
             following_batches = chunked(following)
             for part, batch in zip(window, batches, strict=True):
@@ -267,7 +266,7 @@ def _existing_papers(
     """The complete papers in the store, after repairing what an interrupted run left."""
     store.check_model(settings.embedding_id())  # before any repair touches the store
     existing = store.paper_hashes()
-    # Scanning every chunk's metadata is most of an unchanged re-run (~2 s at 5k chunks), so
+    # Scanning every chunk's metadata would be most of an unchanged re-run, so
     # it happens only when the last ingest did not finish or the counts disagree.
     if store.was_interrupted() or sum(n for _, n in existing.values()) != store.counts()[1]:
         report.repaired = repair(store, existing)
@@ -361,7 +360,7 @@ def _ingest(
         store.mark_writing(True)
     if todo:
         # The model is loaded only when something needs embedding: an unchanged re-run
-        # skips ~1 s of model set-up and ~1.5 s of importing llama-index (target: 5 s).
+        # skips the model's set-up and importing llama-index.
         from rag.embedding.factory import build_embed_model
         from rag.embedding.shipped import fill_cache_from_shipped
 

@@ -22,10 +22,10 @@ class LexicalHit:
 
 class ChunkOwners:
     """Which paper each chunk id belongs to, as numbers: a filter of any size becomes a
-    bool array gathered over the chunks (a millisecond at 100x) instead of a join in SQLite
-    per query (seconds for a filter of 200k papers). Read once, on the first filtered
-    search, and extended by the rows added since: a chunk's row never changes (a changed
-    paper gets new chunk ids), so what was read stays right."""
+    bool array gathered over the chunks instead of a join in SQLite per query (slow for a
+    filter of many papers). Read once, on the first filtered search, and extended by the
+    rows added since: a chunk's row never changes (a changed paper gets new chunk ids), so
+    what was read stays right."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
@@ -51,7 +51,7 @@ class ChunkOwners:
         self._owner, self._read_below = owner, size
 
     def warm(self, db: sqlite3.Connection, size: int) -> None:
-        """Read the owners now (0.85 s at 100x), not in the first filtered question."""
+        """Read the owners now, so the first filtered question does not pay for it."""
         with self._lock:
             self._extend(db, size)
 

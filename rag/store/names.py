@@ -36,7 +36,7 @@ ALIASES = {
 }
 
 
-@lru_cache(maxsize=200_000)  # names repeat across papers: folding was most of the index build
+@lru_cache(maxsize=200_000)  # names repeat across papers; folding them dominates the index build
 def fold(text: str) -> str:
     """Lower case, accents dropped, punctuation as spaces: the form names are compared in."""
     if text.isascii():  # no accents to drop: the decomposition and filter change nothing

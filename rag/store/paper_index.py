@@ -2,9 +2,9 @@
 
 Kept in the same SQLite file as the paper records (rag.store.lexical) and written in the
 same commits, so a catalogue look-up ("papers by M. Sugiyama", "from MIT", "orals") reads
-a few indexed rows instead of every record: at 100x (261,000 papers) reading every record
-and building these maps in memory took ~18 s and ~1.1 GB at each open. The name rules stay
-in rag.store.names; these tables only file each paper under the keys they match on.
+a few indexed rows instead of every record: building these maps in memory at each open
+costs time and memory that grow with the store. The name rules stay in rag.store.names;
+these tables only file each paper under the keys they match on.
 """
 
 from __future__ import annotations
@@ -103,7 +103,7 @@ def remove(db: sqlite3.Connection, paper_ids: list[str]) -> None:
 def fill(db: sqlite3.Connection) -> None:
     """Within the caller's transaction: every stored record filed afresh (once per file
     written before these tables were kept, or with other name rules). The tables are
-    filled first and indexed after: ~3x quicker than updating the indexes row by row.
+    filled first and indexed after: quicker than updating the indexes row by row.
     One transaction from the first drop (sqlite's DDL is transactional; Python would
     otherwise run the drops in autocommit): a reader never sees the tables half filled."""
     if not db.in_transaction:

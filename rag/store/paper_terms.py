@@ -2,9 +2,8 @@
 file and written in the same commit as the papers' records (rag.store.lexical).
 
 The answer stage weighs question words by these counts (rag.answer.evidence.TermStats) and
-names rare words a paper never uses. Counting them at open meant reading every abstract:
-76 s at 100x (261,000 papers). Kept here, a count is one indexed row read when a question
-first uses the word.
+names rare words a paper never uses. Counting them at open would mean reading every
+abstract; kept here, a count is one indexed row read when a question first uses the word.
 """
 
 from __future__ import annotations

@@ -182,7 +182,7 @@ class _Term:
 def _query_terms(segments: Sequence[Segment], terms: Sequence[int], n_docs: int) -> list[_Term]:
     """The query's distinct terms found in the index, rarest (fewest postings) first.
     One binary search per segment for all of them: per term and segment, the calls cost
-    more than the search (~30 us each, ~2 ms of a long question at 100x)."""
+    more than the search."""
     repeats = Counter(terms)
     wanted = np.fromiter(sorted(repeats), dtype=np.int64, count=len(repeats))
     found: dict[int, list[tuple[Segment, int, int]]] = {}
@@ -207,8 +207,7 @@ def _add(
 ) -> None:
     """weight x tf / (tf + k1 (1 - b) + k1 b dl / avgdl) added to the `docs`' scores, in
     place: numpy's own temporaries and its int32 -> intp index conversion (twice, for
-    the read and the write) cost more than the arithmetic (measured: 1.7 -> 1.0 ms per
-    200k postings)."""
+    the read and the write) cost more than the arithmetic."""
     at = docs.astype(np.intp)
     tf = tfs.astype(np.float32)
     norm = tf + np.float32(K1 * (1 - B))  # (tf + k1 (1 - b)) + k1 b dl / avgdl: bm25_scores'
@@ -267,7 +266,7 @@ def _read_rarest(
     `LEADER_POSTINGS` of them, and from the first check on among the best `LEADERS_KEPT` x k
     of those: a lower bound of the true k-th best (any subset's is, and scores only grow)
     that holds the likely winners (they have the heavy, rare terms), found without gathering
-    every chunk read at each term (best_chunks p95 at 100x 9.6 -> 8.9 ms for the trim)."""
+    every chunk read at each term."""
     pool: list[np.ndarray] = []
     pooled = 0
     starved = False
@@ -300,10 +299,9 @@ def _leaders(
     Usually the best entries of the postings themselves, made distinct (a chunk repeats
     once per term it holds): when they name at least k chunks those hold the pool's k
     best, so the first check's bound is the one a mark per chunk id gives, found without
-    a pass over every chunk id (best_chunks at 100x, mean -0.45 ms). There may be fewer
-    than 4k of them, so a later check can bound lower and look up more chunks (never a
-    different top k). Else each chunk once through a mark per chunk id (np.unique of
-    the whole pool: 3x slower)."""
+    a pass over every chunk id. There may be fewer than 4k of them, so a later check can
+    bound lower and look up more chunks (never a different top k). Else each chunk once
+    through a mark per chunk id (np.unique of the whole pool is slower)."""
     keep = LEADERS_KEPT * k
     docs = np.concatenate(pool) if len(pool) > 1 else pool[0]
     if excluded is not None:

@@ -1,4 +1,4 @@
-"""bm25s' tokenization, without importing bm25s (0.9 s): the lexical index's terms."""
+"""bm25s' tokenization, without importing bm25s (a slow import): the lexical index's terms."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import Stemmer
 from rag.text import STOPWORDS
 
 # bm25s.stopwords.STOPWORDS_EN, the list the corpus side of the bm25s index dropped; copied
-# so that opening the index does not import bm25s (0.9 s).
+# so that opening the index does not import bm25s.
 CORPUS_STOPWORDS = frozenset(
     "a an and are as at be but by for if in into is it no not of on or such that the their "
     "then there these they this to was will with".split()

@@ -1,8 +1,7 @@
 """Batched store writes that survive a slow or briefly unreachable Chroma server.
 
-A 100x store written through `chroma run` failed after 60 of 100 copies: one
-5,461-record batch took longer than the HTTP read timeout once the collection's HNSW index
-had grown. So writes go in batches well under that limit, a batch that times out is
+A large batch can take longer than the HTTP read timeout once the collection's HNSW
+index has grown. So writes go in batches well under that limit, a batch that times out is
 retried after a growing pause and halved (the server may simply be slower than the batch
 size assumed), and every write is idempotent (upserts and deletes by id), so sending a
 batch again that the server did finish after the client gave up changes nothing.
