@@ -441,3 +441,17 @@ def test_rag_stats_into_a_closed_pipe_ends_quietly(copied_store: Path, tmp_path:
         timeout=120,
     )
     assert ran.stdout.startswith("papers") and "Traceback" not in ran.stderr, ran.stderr
+
+
+def test_stats_say_when_an_ingest_is_incomplete(copied_store: Path, embed_model: Any) -> None:
+    from fastapi.testclient import TestClient
+
+    from rag.assistant import Assistant
+    from rag.store.chroma import PaperStore
+
+    settings = make_settings(copied_store, backend="extractive", warm_evidence=False)
+    PaperStore(settings).mark_writing(True)  # as an ingest killed mid-write leaves it
+    assistant = Assistant(settings, PaperStore(settings), embed_model)
+    stats = TestClient(create_api(assistant, settings)).get("/v1/stats").json()
+    assert stats["ingest"]["complete"] is False
+    assert "counts may be partial" in stats["ingest"]["note"]
