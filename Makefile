@@ -30,7 +30,7 @@ install: $(STAMP)
 $(VENV)/.installed-dev: $(STAMP)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet torch==2.13.0
-	$(BIN)/pip install --quiet -e '.[dev,torch]'
+	$(BIN)/pip install --quiet -e '.[dev,torch,eval,compare]'
 	-$(BIN)/python -m compileall -q -j0 $(VENV)/lib > /dev/null
 	touch $@
 

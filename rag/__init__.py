@@ -30,9 +30,9 @@ if TYPE_CHECKING:
         RagError,
         StoreError,
     )
+    from rag.ingest import IngestReport, ingest
     from rag.settings import Settings
     from rag.store.chroma import PaperStore
-    from rag.store.ingest import IngestReport, ingest
     from rag.types import Answer, ChatMessage, Citation, Filters, Paper, Related, RetrievedPaper
 
 _HOMES = {
@@ -51,7 +51,7 @@ _HOMES = {
     ],
     "rag.settings": ["Settings"],
     "rag.store.chroma": ["PaperStore"],
-    "rag.store.ingest": ["IngestReport", "ingest"],
+    "rag.ingest": ["IngestReport", "ingest"],
     "rag.types": [
         "Answer",
         "ChatMessage",

@@ -22,12 +22,12 @@ from rag.answer.inputs import checked_filters, checked_history, checked_question
 from rag.answer.llm import build_llm
 from rag.answer.synthesizer import build_synthesizer
 from rag.answer.warmup import AnswerActivity, EvidenceWarmer, Warmup
+from rag.catalogue.catalogue import Catalogue
 from rag.embedding.factory import build_embed_model
 from rag.errors import AnswerError, EmptyStoreError
 from rag.pipeline import Pipeline
 from rag.retrieval.retriever import PaperRetriever
 from rag.settings import RetrievalMode, Settings
-from rag.store.catalogue import Catalogue
 from rag.store.chroma import PaperStore
 from rag.types import Answer, ChatMessage, Filters, Paper, QueryPlan, RetrievedPaper
 

@@ -101,8 +101,8 @@ def _progress_bar() -> Any:
 
 
 def cmd_ingest(args: argparse.Namespace, settings: Settings) -> int:
+    from rag.ingest import ingest
     from rag.store.chroma import PaperStore
-    from rag.store.ingest import ingest
 
     store = PaperStore(settings)
     if args.if_empty and store.counts()[0] > 0:
@@ -155,10 +155,10 @@ def cmd_stats(settings: Settings) -> int:
 def cmd_papers(args: argparse.Namespace, settings: Settings) -> int:
     """`rag papers`: the catalogue's exact answer, in the format scripts want."""
     from rag.assistant import Assistant
+    from rag.catalogue.catalogue import Catalogue
     from rag.plan.parser import record_author
     from rag.sets.exports import bibtex, table, to_csv
     from rag.sets.metadata import MetadataAnswerer
-    from rag.store.catalogue import Catalogue
     from rag.store.chroma import PaperStore
     from rag.types import PlanConstraints, QueryPlan, Unresolved
 

@@ -18,7 +18,10 @@ from llama_index.core.base.embeddings.base import BaseEmbedding
 from rag.answer.engine import CitedQueryEngine
 from rag.answer.evidence import EvidenceScorer, TermStats
 from rag.answer.synthesizer import Synthesizer
+from rag.catalogue.catalogue import Catalogue
+from rag.catalogue.records import PaperRecords
 from rag.errors import ModelMismatchError
+from rag.lexical.index import open_index
 from rag.plan.llm_planner import QuestionPlanner
 from rag.plan.parser import QuestionParser
 from rag.retrieval.bm25 import BM25Index
@@ -33,10 +36,7 @@ from rag.sets.topic_index import TopicIndex
 from rag.sets.topical import topic_answer
 from rag.sets.topics import TopicScanner
 from rag.settings import Settings
-from rag.store.catalogue import Catalogue
 from rag.store.chroma import Generation, PaperStore
-from rag.store.lexical import open_index
-from rag.store.paper_records import PaperRecords
 from rag.types import Answer, Filters, Paper, QueryPlan, SuggestedTopic
 
 if TYPE_CHECKING:
@@ -93,7 +93,7 @@ class Pipeline:
     ) -> Pipeline:
         check_store_model(settings, store)
         # 1. the index that lives with the store, brought in step with it (only papers
-        #    changed since its last sync are read from Chroma; rag.store.lexical): one
+        #    changed since its last sync are read from Chroma; rag.lexical.index): one
         #    file holds both the BM25 postings and the paper records of one store state
         index = open_index(settings, store)
         generation = index.synced_generation()
@@ -113,7 +113,7 @@ class Pipeline:
         # 3. retrieval: dense over Chroma + BM25, fused per paper
         retriever = PaperRetriever(settings.retrieval, store, embed_model, metadata, bm25)
         # 4. evidence: sentence scoring with the catalogue's term statistics (counts kept
-        #    in the same file, read per word: rag.store.paper_terms)
+        #    in the same file, read per word: rag.catalogue.terms)
         scorer = EvidenceScorer(embed_model, TermStats(index.paper_counter(), len(catalogue)))
         # 5. the engine that writes, validates and abstains
         engine = CitedQueryEngine(

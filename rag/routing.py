@@ -14,10 +14,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
+from rag.catalogue.catalogue import Catalogue
 from rag.sets.facets import TopicReading
 from rag.sets.judgement import TopicJudge, TopicJudgement
 from rag.sets.named import NamedPaper, NamedPapers
-from rag.store.catalogue import Catalogue
 from rag.types import Filters, Paper, QueryPlan
 
 RouteName = Literal["paper", "list", "count", "metadata", "compare", "similar"]

@@ -100,7 +100,7 @@ class AppServer:
 def prepare_store(built: Path, target: Path, extra: list[dict[str, Any]], embed_model: Any) -> Path:
     """A copy of the built fixture store plus `extra` papers, ingested here, then copied
     again so the served directory is one no other process has open."""
-    from rag.store.ingest import ingest
+    from rag.ingest import ingest
 
     staging = target.with_name(target.name + "-staging")
     shutil.copytree(built, staging)

@@ -49,7 +49,7 @@ def full_server(tmp_path_factory: pytest.TempPathFactory, embed_model: Any) -> I
         # A copy: the embedded Chroma store can be open in one process only.
         shutil.copytree(FULL_STORE, root / "data")
     else:  # a fresh clone (CI): the bundled corpus ingested for real (about a minute)
-        from rag.store.ingest import ingest
+        from rag.ingest import ingest
 
         ingest(make_settings(root / "data", corpus_paths=[FULL_CORPUS]), embed_model=embed_model)
     server = start_app(root / "data", [FULL_CORPUS], root / "server.log")

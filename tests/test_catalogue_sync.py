@@ -1,4 +1,4 @@
-"""The catalogue lives with the lexical index (rag.store.lexical): an Assistant opens and
+"""The catalogue lives with the lexical index (rag.lexical.index): an Assistant opens and
 reloads it from that file, synced by the papers that changed, never by scanning Chroma."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from rag.assistant import Assistant
+from rag.ingest import ingest
 from rag.store.chroma import PaperStore
-from rag.store.ingest import ingest
 from tests.support.answers import bundled_record, write_jsonl
 from tests.support.paths import FIXTURE_CORPUS
 from tests.support.settings import make_settings

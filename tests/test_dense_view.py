@@ -12,9 +12,9 @@ from llama_index.core.schema import MetadataMode
 from llama_index.core.vector_stores.types import VectorStoreQuery, VectorStoreQueryResult
 from llama_index.vector_stores.chroma import ChromaVectorStore
 
+from rag.lexical.index import open_index
 from rag.retrieval.dense import DenseView
 from rag.store.chroma import PaperStore
-from rag.store.lexical import open_index
 from tests.support.settings import make_settings
 
 QUESTIONS = [
@@ -116,7 +116,7 @@ def test_a_rebuild_cut_otherwise_reaches_the_rows(store_copy: Path, embed_model:
     # differ, and the paper hashes do not: the index must follow the new collection.
     from llama_index.vector_stores.chroma import ChromaVectorStore as Plain
 
-    from rag.store.ingest import ingest
+    from rag.ingest import ingest
 
     settings = make_settings(store_copy, chunk_max_tokens=64)
     before = PaperStore(settings).counts()[1]

@@ -23,9 +23,9 @@ import pytest
 
 from rag.assistant import Assistant
 from rag.corpus.records import load_corpus
+from rag.ingest import ingest
 from rag.settings import Settings
 from rag.store.chroma import PaperStore
-from rag.store.ingest import ingest
 from tests.support.answers import FEEDBACK_ALIGNMENT
 from tests.support.paths import FIXTURE_CORPUS, ROOT
 from tests.support.settings import make_settings

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from rag.assistant import Assistant
+from rag.ingest import ingest
 from rag.store.chroma import PaperStore
-from rag.store.ingest import ingest
 from rag.types import Filters, RetrievedPaper
 from tests.support.answers import (
     FEEDBACK_ALIGNMENT,

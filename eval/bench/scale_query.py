@@ -27,8 +27,8 @@ def run_scale_queries(payload: dict[str, Any], process_started: float) -> dict[s
     bm25_cached = (settings.data_dir / "bm25").exists()
     sync_s = None
     if settings.lexical == "store":
+        from rag.lexical.index import open_index
         from rag.store.chroma import PaperStore
-        from rag.store.lexical import open_index
 
         t0 = time.perf_counter()
         open_index(settings, PaperStore(settings)).close()

@@ -27,8 +27,8 @@ from rag.answer.premises import (
     titled_in,
     unmentioned,
 )
+from rag.catalogue.terms import paper_words
 from rag.embedding.lru import LRUCache
-from rag.store.paper_terms import paper_words
 from rag.text import content_terms, split_sentences
 from rag.types import Paper, RetrievedPaper
 
@@ -86,6 +86,9 @@ class Evidence:
     paper_confidence: dict[int, float] = field(default_factory=dict)
     parts: list[QuestionPart] = field(default_factory=list)
     gaps: Gaps | None = None
+    # The extractive answer's chosen sentences, kept so its citations' snippets reuse them
+    # (rag.answer.extractive.ExtractiveSynthesizer.select).
+    selected: list[ScoredSentence] | None = None
 
     def best_for(self, source: int, limit: int = 2) -> list[ScoredSentence]:
         mine = [s for s in self.sentences if s.source == source]
@@ -101,7 +104,7 @@ class QueryTerms:
 class TermStats:
     """Inverse document frequencies over the catalogue's titles and abstracts: `paper_count`
     says how many of the `n_docs` papers use a (stemmed) word. The pipeline's reads the
-    counts kept in the store's index file (rag.store.paper_terms); `counted` counts papers
+    counts kept in the store's index file (rag.catalogue.terms); `counted` counts papers
     in memory."""
 
     def __init__(self, paper_count: Callable[[str], int], n_docs: int) -> None:

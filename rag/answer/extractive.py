@@ -55,6 +55,13 @@ class ExtractiveSynthesizer:
         self.max_sentences = max_sentences
 
     def select(self, evidence: Evidence) -> list[ScoredSentence]:
+        """The sentences the answer quotes, chosen once per evidence (`_choose`): the
+        streamed text and its citations' snippets read the same list."""
+        if evidence.selected is None:
+            evidence.selected = self._choose(evidence)
+        return evidence.selected
+
+    def _choose(self, evidence: Evidence) -> list[ScoredSentence]:
         """Papers that answer about as well as the best one, then their best sentences.
 
         The most relevant paper may give up to MAX_PER_SOURCE sentences (a question asks

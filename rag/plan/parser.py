@@ -12,9 +12,9 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-from rag.store.catalogue import Catalogue, NameMatch
-from rag.store.names import GENERIC_WORDS as _GENERIC
-from rag.store.names import fold
+from rag.catalogue.catalogue import Catalogue, NameMatch
+from rag.catalogue.names import GENERIC_WORDS as _GENERIC
+from rag.catalogue.names import fold
 from rag.text import STOPWORDS, content_terms
 from rag.types import PlanConstraints, PlanKind, QueryPlan, Unresolved
 

@@ -1,7 +1,7 @@
 """BM25 over all chunks, as a llama-index retriever over the store's lexical index.
 
 `BM25Index` (the default, `RAG_LEXICAL=store`) reads the lexical index that lives with the
-store (rag.store.lexical: on disk, synced by paper, opened in milliseconds at any size).
+store (rag.lexical.index: on disk, synced by paper, opened in milliseconds at any size).
 The earlier in-memory bm25s index (`RAG_LEXICAL=bm25s`, kept for comparison) is in
 rag.retrieval.bm25s_index, imported only in that mode, so other starts never import bm25s
 and scipy.
@@ -15,9 +15,9 @@ from llama_index.core.base.base_retriever import BaseRetriever
 from llama_index.core.callbacks import CallbackManager
 from llama_index.core.schema import NodeWithScore, QueryBundle
 
+from rag.lexical.index import LexicalIndex, open_index
 from rag.settings import Settings
 from rag.store.chroma import PaperStore
-from rag.store.lexical import LexicalIndex, open_index
 from rag.store.nodes import node_from_record
 
 
@@ -25,7 +25,7 @@ def bm25_index_path(settings: Settings, fingerprint: str) -> Path:
     """Where the lexical index of one store state lives: with the store's lexical index
     (the default), its folder, synced by `rag ingest`; with bm25s, one folder per state."""
     if settings.lexical == "store":
-        from rag.store.lexical import index_dir
+        from rag.lexical.index import index_dir
 
         return index_dir(settings)
     return bm25s_path(settings, fingerprint)
@@ -53,7 +53,7 @@ class LexicalRetriever(BaseRetriever):
 
 
 class BM25Index:
-    """The store's lexical index, synced with the store when opened (rag.store.lexical)."""
+    """The store's lexical index, synced with the store when opened (rag.lexical.index)."""
 
     def __init__(
         self,

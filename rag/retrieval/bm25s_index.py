@@ -11,13 +11,21 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-import bm25s
 import numpy as np
-from bm25s.stopwords import STOPWORDS_EN
 from llama_index.core.base.base_retriever import BaseRetriever
 from llama_index.core.schema import BaseNode, NodeWithScore, QueryBundle
 from llama_index.core.vector_stores.utils import metadata_dict_to_node
-from llama_index.retrievers.bm25 import BM25Retriever
+
+from rag.errors import StoreError
+
+try:  # the `compare` extra: only this comparison mode uses them
+    import bm25s
+    from bm25s.stopwords import STOPWORDS_EN
+    from llama_index.retrievers.bm25 import BM25Retriever
+except ImportError as exc:  # pragma: no cover - depends on what is installed
+    raise StoreError(
+        f"RAG_LEXICAL=bm25s needs the comparison packages: pip install -e '.[compare]' ({exc})"
+    ) from exc
 
 from rag.retrieval.bm25 import bm25s_path
 from rag.settings import Settings

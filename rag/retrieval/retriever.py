@@ -29,6 +29,7 @@ from llama_index.core.vector_stores.types import (
     MetadataFilters,
 )
 
+from rag.catalogue.catalogue import Catalogue
 from rag.embedding.base import UntracedCallbacks
 from rag.errors import translate
 from rag.retrieval.bm25 import BM25Index
@@ -37,7 +38,6 @@ from rag.retrieval.fusion import PaperFusionRetriever
 from rag.retrieval.grouping import PerPaperGrouper
 from rag.retrieval.hits import PaperHit, RetrieverName, cosine_from_chroma
 from rag.settings import RetrievalMode, RetrievalSettings
-from rag.store.catalogue import Catalogue
 from rag.store.chroma import PaperStore
 from rag.types import Filters, RetrievedPaper
 

@@ -8,9 +8,9 @@ said plainly.
 
 from __future__ import annotations
 
+from rag.catalogue.catalogue import Catalogue
+from rag.catalogue.names import affiliations_of
 from rag.sets.common import citation, listed_text, plural, row, set_answer
-from rag.store.catalogue import Catalogue
-from rag.store.names import affiliations_of
 from rag.types import Aggregate, Answer, Paper, QueryPlan
 
 

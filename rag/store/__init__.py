@@ -1,1 +1,2 @@
-"""The store stage: Chroma collections of chunks and paper records, and ingest into them."""
+"""The store: Chroma collections of chunks and paper records, their writes, and the lock
+that keeps one writer at a time on an embedded store."""

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from rag.store.catalogue import Catalogue
-from rag.store.names import acronym, fold
+from rag.catalogue.catalogue import Catalogue
+from rag.catalogue.names import acronym, fold
 from rag.types import Paper
 
 

@@ -1,5 +1,5 @@
 """CloseNames gives difflib.get_close_matches' answer while scoring only the names whose
-character-count bound reaches the cutoff (rag.store.close_names)."""
+character-count bound reaches the cutoff (rag.catalogue.close_names)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from rag.store.close_names import ALPHABET, CloseNames
+from rag.catalogue.close_names import ALPHABET, CloseNames
 
 
 def _name(rng: random.Random, letters: str) -> str:

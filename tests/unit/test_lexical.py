@@ -1,4 +1,4 @@
-"""The store's lexical index (rag.store.lexical) against a fake store: bm25s' scores,
+"""The store's lexical index (rag.lexical.index) against a fake store: bm25s' scores,
 incremental add / replace / prune, merges, filters, and what a crash leaves behind."""
 
 from __future__ import annotations
@@ -9,8 +9,10 @@ from typing import Any
 
 import pytest
 
-from rag.store import lexical, lexical_reads, tokens
-from rag.store.lexical import LexicalIndex
+from rag.lexical import index as lexical
+from rag.lexical import reads as lexical_reads
+from rag.lexical import tokens
+from rag.lexical.index import LexicalIndex
 from rag.types import Paper
 
 TEXTS = {

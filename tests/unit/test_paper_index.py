@@ -1,4 +1,4 @@
-"""The catalogue read from the index file (rag.store.paper_index + rag.store.catalogue)
+"""The catalogue read from the index file (rag.catalogue.index + rag.catalogue.catalogue)
 stays equal to the papers it holds through adds, replacements and removals, and to a file
 filed afresh: every look-up is checked against a brute-force pass over the records."""
 
@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from rag.store import paper_index
-from rag.store.catalogue import Catalogue
-from rag.store.lexical import LexicalIndex
-from rag.store.names import affiliations_of, fold, names_institution, spellings
+from rag.catalogue import index as paper_index
+from rag.catalogue.catalogue import Catalogue
+from rag.catalogue.names import affiliations_of, fold, names_institution, spellings
+from rag.lexical.index import LexicalIndex
 from rag.types import Filters, Paper
 
 AUTHORS = [

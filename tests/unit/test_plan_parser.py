@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from rag.catalogue.catalogue import Catalogue
 from rag.plan.parser import QuestionParser
-from rag.store.catalogue import Catalogue
 from rag.types import Paper
 from tests.unit.test_catalogue import CATALOGUE
 

@@ -1,4 +1,4 @@
-"""MaxScore (rag.store.postings.best_chunks) finds exactly the top k that scoring every
+"""MaxScore (rag.lexical.postings.best_chunks) finds exactly the top k that scoring every
 chunk finds (bm25_scores), over several segments, with deletions, repeated query terms and
 filters narrow and wide; ChunkOwners turns paper filters into chunk ids incrementally."""
 
@@ -10,8 +10,8 @@ import sqlite3
 import numpy as np
 import pytest
 
-from rag.store import postings
-from rag.store.lexical_hits import ChunkOwners
+from rag.lexical import postings
+from rag.lexical.hits import ChunkOwners
 
 VOCAB = 60
 CHUNKS = 3_000

@@ -123,3 +123,15 @@ def test_a_missing_detail_is_named_before_what_the_abstract_says() -> None:
     assert text.startswith("The abstract of *Medusa: heads* does not state how many GPUs")
     assert "here is what it does say [1]." in text
     assert cited_numbers(text) == [1]
+
+
+def test_the_sentences_are_chosen_once_for_the_text_and_its_snippets() -> None:
+    ev = evidence([sentence(1, 0, 0.9, "A."), sentence(1, 2, 0.85, "B.")], {1: 1.0})
+    paper = RetrievedPaper(paper=Paper(id="p", title="T", abstract="-"), score=1.0)
+    writer = ExtractiveSynthesizer(4)
+    calls = []
+    choose = writer._choose
+    writer._choose = lambda e: calls.append(1) or choose(e)  # type: ignore[method-assign]
+    text = "".join(writer.stream("q", [paper], ev))
+    assert writer.snippets(ev) == {1: ["A.", "B."]} and "A. [1] B. [1]" in text
+    assert len(calls) == 1

@@ -3,10 +3,10 @@
 One folder per collection, `data_dir/lexical/<collection>/`: `index.sqlite` holds every
 indexed chunk (text, citing metadata, length), `papers` (id -> content hash and the paper
 record as JSON: the catalogue, read from here at open instead of from Chroma), the term
-ids and the list of postings segments (rag.store.postings: memory-mapped numpy files).
+ids and the list of postings segments (rag.lexical.postings: memory-mapped numpy files).
 Opening reads a few rows and maps the segments, whatever the store's size; a query reads
 the postings of its rarer terms, looks its common ones up only for the chunks still in the
-running (MaxScore, rag.store.postings.best_chunks), and reads the rows of its top chunks.
+running (MaxScore, rag.lexical.postings.best_chunks), and reads the rows of its top chunks.
 Deleting a chunk leaves a tombstone until the segment holding it is merged away.
 
 The tokens are bm25s': lower-cased words of the title and text, bm25s' stopwords dropped,
@@ -38,13 +38,15 @@ from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
-from rag.store import paper_index, paper_terms, postings
-from rag.store.catalogue import Catalogue
-from rag.store.lexical_hits import ChunkOwners, LexicalHit, hits_of, rows_of
-from rag.store.lexical_reads import PaperChunks, SyncReport, sync_from
-from rag.store.paper_records import PaperRecords
-from rag.store.postings import Segment
-from rag.store.tokens import query_tokens, tokenize
+from rag.catalogue import index as paper_index
+from rag.catalogue import terms as paper_terms
+from rag.catalogue.catalogue import Catalogue
+from rag.catalogue.records import PaperRecords
+from rag.lexical import postings
+from rag.lexical.hits import ChunkOwners, LexicalHit, hits_of, rows_of
+from rag.lexical.postings import Segment
+from rag.lexical.reads import PaperChunks, SyncReport, sync_from
+from rag.lexical.tokens import query_tokens, tokenize
 from rag.types import Paper
 
 if TYPE_CHECKING:
@@ -212,7 +214,7 @@ class LexicalIndex:
         self._owners.warm(self._reader(), self._state.size)
 
     def paper_counter(self) -> Callable[[str], int]:
-        """`word -> how many papers use it` (title and abstract; rag.store.paper_terms)."""
+        """`word -> how many papers use it` (title and abstract; rag.catalogue.terms)."""
         return paper_terms.count_reader(self._reader)
 
     def synced_generation(self) -> Generation | None:

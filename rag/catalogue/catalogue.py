@@ -1,11 +1,11 @@
 """The paper catalogue with its metadata indexes: who wrote what, from where, with what status.
 
-Read from the store's index file (rag.store.paper_index: tables written with the paper
+Read from the store's index file (rag.catalogue.index: tables written with the paper
 records, so it is in step with the store, embedded or on a Chroma server) and answers
 metadata questions exactly: names are matched the way users type them (case, accents,
 initials, missing middle names: "M. Sugiyama", "jose miguel hernandez-lobato"),
 institutions by their words or their acronym ("Stanford" = "Stanford University", "MIT" =
-"Massachusetts Institute of Technology"; rag.store.names). A name that fits several people
+"Massachusetts Institute of Technology"; rag.catalogue.names). A name that fits several people
 is reported as several candidates, never silently merged or picked. Nothing is read at
 construction: each look-up reads the few indexed rows it needs.
 """
@@ -19,10 +19,10 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from rag.store import paper_index
-from rag.store.close_names import CloseNames
-from rag.store.names import fold, name_fits, names_institution, spellings
-from rag.store.paper_records import PaperRecords, rows_in
+from rag.catalogue import index as paper_index
+from rag.catalogue.close_names import CloseNames
+from rag.catalogue.names import fold, name_fits, names_institution, spellings
+from rag.catalogue.records import PaperRecords, rows_in
 from rag.types import Filters, Paper
 
 

@@ -1,4 +1,4 @@
-"""The chunks of given papers, read from Chroma for the lexical index (rag.store.lexical).
+"""The chunks of given papers, read from Chroma for the lexical index (rag.lexical.index).
 
 Only a paper whose chunks are all there, each with the paper's recorded content hash, is
 handed on: chunks an interrupted ingest left are not indexed.
@@ -124,7 +124,7 @@ def _by_id(
 
 
 class SyncedIndex(Protocol):
-    """What a sync needs of rag.store.lexical.LexicalIndex."""
+    """What a sync needs of rag.lexical.index.LexicalIndex."""
 
     def meta(self, key: str) -> str | None: ...
     def set_meta(self, key: str, value: str) -> None: ...
@@ -145,7 +145,7 @@ class SyncReport:
 
 
 def sync_from(index: SyncedIndex, store: PaperStore) -> SyncReport:
-    """Bring `index` in step with the store's complete papers (rag.store.lexical's doc)."""
+    """Bring `index` in step with the store's complete papers (rag.lexical.index's doc)."""
     started = time.perf_counter()
     report = SyncReport()
     current = store.generation()

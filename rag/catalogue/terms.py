@@ -1,5 +1,5 @@
 """How many papers use each content word, kept beside the catalogue in the lexical index
-file and written in the same commit as the papers' records (rag.store.lexical).
+file and written in the same commit as the papers' records (rag.lexical.index).
 
 The answer stage weighs question words by these counts (rag.answer.evidence.TermStats) and
 names rare words a paper never uses. Counting them at open would mean reading every

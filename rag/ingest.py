@@ -21,10 +21,10 @@ from typing import TYPE_CHECKING
 from rag.corpus.chunking import chunk_papers, embed_text
 from rag.corpus.records import LoadIssue, load_corpus
 from rag.errors import CorpusError
+from rag.lexical.index import LexicalIndex, open_index
+from rag.lexical.reads import written_entry
 from rag.settings import Settings
 from rag.store.chroma import PaperStore
-from rag.store.lexical import LexicalIndex, open_index
-from rag.store.lexical_reads import written_entry
 from rag.store.lock import writer_lock
 from rag.store.nodes import chunk_node
 from rag.types import Paper

@@ -1,8 +1,8 @@
 """How names are compared: people as users type them, institutions by words or acronym.
 
-Pure functions over strings, used by the catalogue (rag.store.catalogue) to match a typed
+Pure functions over strings, used by the catalogue (rag.catalogue.catalogue) to match a typed
 name against the names papers are written with, and by the paper index
-(rag.store.paper_index) to file each affiliation under the words a look-up starts from.
+(rag.catalogue.index) to file each affiliation under the words a look-up starts from.
 """
 
 from __future__ import annotations

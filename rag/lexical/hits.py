@@ -1,4 +1,4 @@
-"""What a lexical search reads besides the postings (rag.store.lexical): which chunks the
+"""What a lexical search reads besides the postings (rag.lexical.index): which chunks the
 allowed papers own, and the rows of the top chunks."""
 
 from __future__ import annotations

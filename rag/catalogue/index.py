@@ -1,9 +1,9 @@
 """The catalogue's metadata tables: who wrote each paper, from where, its status and title.
 
-Kept in the same SQLite file as the paper records (rag.store.lexical) and written in the
+Kept in the same SQLite file as the paper records (rag.lexical.index) and written in the
 same commits, so a catalogue look-up ("papers by M. Sugiyama", "from MIT", "orals") reads
 a few indexed rows instead of every record: building these maps in memory at each open
-costs time and memory that grow with the store. The name rules stay in rag.store.names;
+costs time and memory that grow with the store. The name rules stay in rag.catalogue.names;
 these tables only file each paper under the keys they match on.
 """
 
@@ -12,7 +12,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Iterable
 
-from rag.store.names import affiliations_of, fold, lookup_keys
+from rag.catalogue.names import affiliations_of, fold, lookup_keys
 from rag.types import Paper
 
 PAPERS_TABLE = "create table if not exists papers (paper_id text primary key, hash text not null, record text);"
@@ -38,7 +38,7 @@ create index if not exists paper_titles_head on paper_titles (head);
 """
 PAPER_TABLES = ("paper_people", "paper_places", "paper_facts", "paper_titles")  # by paper_id
 TABLES = (*PAPER_TABLES, "place_keys")
-# meta: the name rules the tables were filed with (rag.store.names); a file with none
+# meta: the name rules the tables were filed with (rag.catalogue.names); a file with none
 # (written before they were kept) or another is filed afresh. Bump with fold/lookup_keys.
 FILLED_KEY = "paper_index"
 # 2: names that fold to nothing are kept (the author filter); 3: folded titles.
