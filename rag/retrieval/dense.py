@@ -21,7 +21,15 @@ from collections.abc import Callable
 from typing import Any
 
 from llama_index.core.schema import BaseNode
-from llama_index.core.vector_stores.types import VectorStoreQueryResult
+from llama_index.core.vector_stores.types import (
+    FilterCondition,
+    FilterOperator,
+    MetadataFilter,
+    MetadataFilters,
+    VectorStoreQuery,
+    VectorStoreQueryMode,
+    VectorStoreQueryResult,
+)
 from llama_index.core.vector_stores.utils import metadata_dict_to_node
 from llama_index.vector_stores.chroma import ChromaVectorStore
 from pydantic import PrivateAttr
@@ -42,18 +50,17 @@ class DenseView(ChromaVectorStore):
         super().__init__(chroma_collection=collection)
         self._rows = rows
 
-    def _query(
-        self, query_embeddings: list[float], n_results: int, where: dict, **kwargs: Any
-    ) -> VectorStoreQueryResult:
-        if self._rows is None:
-            return super()._query(query_embeddings, n_results, where, **kwargs)
-        collection: Any = self._collection  # typed loosely: its results are plain dicts
-        found = collection.query(
-            query_embeddings=query_embeddings,
-            n_results=n_results,
-            where=where or None,
+    def query(self, query: VectorStoreQuery, **kwargs: Any) -> VectorStoreQueryResult:
+        # The public hook (VectorStoreIndex's retriever calls it); only similarity queries
+        # with our own filters come here, and another kind goes to Chroma's view unchanged.
+        plain = query.mode == VectorStoreQueryMode.DEFAULT and query.query_embedding
+        if self._rows is None or not plain or kwargs:
+            return super().query(query, **kwargs)
+        found = self.client.query(
+            query_embeddings=[query.query_embedding],
+            n_results=query.similarity_top_k,
+            where=chroma_where(query.filters),
             include=["distances"],
-            **kwargs,
         )
         ids: list[str] = list(found["ids"][0])
         distances = dict(zip(ids, found["distances"][0], strict=True))
@@ -74,8 +81,25 @@ class DenseView(ChromaVectorStore):
         }
         missing = [i for i in ids if i not in rows]
         if missing:
-            collection: Any = self._collection
-            got = collection.get(ids=missing, include=["documents", "metadatas"])
+            got = self.client.get(ids=missing, include=["documents", "metadatas"])
             for cid, text, meta in zip(got["ids"], got["documents"], got["metadatas"], strict=True):
                 nodes[cid] = metadata_dict_to_node(dict(meta), text=text)
         return nodes
+
+
+_OPERATORS = {FilterOperator.EQ: "$eq", FilterOperator.IN: "$in"}
+
+
+def chroma_where(filters: MetadataFilters | None) -> dict[str, Any] | None:
+    """The Chroma `where` of the filters the dense retriever builds (equality and `in`,
+    joined by AND), from llama-index's public filter types."""
+    if filters is None or not filters.filters:
+        return None
+    if filters.condition not in (None, FilterCondition.AND):
+        raise ValueError(f"dense filters: only AND is used, not {filters.condition}")
+    parts = []
+    for item in filters.filters:
+        if not isinstance(item, MetadataFilter) or item.operator not in _OPERATORS:
+            raise ValueError(f"dense filters: unsupported condition {item!r}")
+        parts.append({item.key: {_OPERATORS[item.operator]: item.value}})
+    return parts[0] if len(parts) == 1 else {"$and": parts}

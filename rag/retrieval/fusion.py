@@ -1,6 +1,6 @@
 """Hybrid retrieval: fusion of the retrievers' *paper* rankings.
 
-A `QueryFusionRetriever` whose fusion ranks papers, not chunks (a paper with three
+A llama-index retriever whose fusion ranks papers, not chunks (a paper with three
 matching chunks must not crowd out two others), and keeps each retriever's raw score and
 paper rank on every chunk (`ChunkHit`): abstention and tie-breaking need them.
 
@@ -21,9 +21,6 @@ from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
 
 from llama_index.core.base.base_retriever import BaseRetriever
-from llama_index.core.llms import MockLLM
-from llama_index.core.retrievers import QueryFusionRetriever
-from llama_index.core.retrievers.fusion_retriever import FUSION_MODES
 from llama_index.core.schema import NodeWithScore, QueryBundle
 
 from rag.retrieval.hits import ChunkHit, RetrieverName, cosine_from_chroma
@@ -81,9 +78,10 @@ def fuse_rankings(
 _POOL = ThreadPoolExecutor(max_workers=8, thread_name_prefix="retrieve")
 
 
-class PaperFusionRetriever(QueryFusionRetriever):
+class PaperFusionRetriever(BaseRetriever):
     """Fusion of per-retriever paper rankings (normalised scores or reciprocal rank), raw
-    scores and ranks kept on every chunk."""
+    scores and ranks kept on every chunk. A plain llama-index retriever (its public
+    `_retrieve`), so an upgrade of the library's own fusion retriever cannot change it."""
 
     def __init__(
         self,
@@ -95,34 +93,25 @@ class PaperFusionRetriever(QueryFusionRetriever):
         rrf_k: float = 60.0,
         side_by_side: bool = False,
     ) -> None:
-        # num_queries=1: no LLM query generation; MockLLM keeps the global Settings.llm unused.
-        super().__init__(
-            retrievers,
-            llm=MockLLM(),
-            mode=FUSION_MODES.RECIPROCAL_RANK,
-            similarity_top_k=top_k,
-            num_queries=1,
-            use_async=False,
-        )
+        super().__init__()
         # The inner retrievers report to this one's callback manager, whose trace starts
-        # afresh at each question; their own (never a trace's root) kept an entry per
-        # question for as long as a retriever lives, and the unfiltered ones are reused.
+        # afresh at each question; their own (never a trace's root) would keep an entry
+        # per question for as long as a retriever lives, and the unfiltered ones are reused.
         for retriever in retrievers:
             retriever.callback_manager = self.callback_manager
+        self._retrievers = retrievers
         self._names = names
+        self._top_k = top_k  # the papers asked for; the grouping after fusion applies it
         self._fusion: FusionMethod = fusion
         self._dense_weight = dense_weight
         self._rrf_k = rrf_k
         self._side_by_side = side_by_side
 
-    def _reciprocal_rerank_fusion(
-        self, results: dict[tuple[str, int], list[NodeWithScore]]
-    ) -> list[NodeWithScore]:
-        # The hook the base class's retrieve and aretrieve both call (mode=RECIPROCAL_RANK);
-        # it fuses as `fusion` says, reciprocal rank or not.
+    def fuse(self, results: list[list[NodeWithScore]]) -> list[NodeWithScore]:
+        """Each retriever's chunks (in `names` order) to one list, best paper first."""
         rankings: dict[RetrieverName, PaperRanking] = {}
         by_chunk: dict[str, ChunkHit] = {}
-        for (_, idx), nodes in results.items():
+        for idx, nodes in enumerate(results):
             name = self._names[idx]
             ranking = rankings.setdefault(name, {})
             for node in sorted(nodes, key=lambda n: n.score or 0.0, reverse=True):
@@ -137,22 +126,19 @@ class PaperFusionRetriever(QueryFusionRetriever):
             hit.score = fused[hit.paper_id]
         # Chunks of the same paper share its fused score; keep each paper's best chunk first.
         hits.sort(key=lambda h: (h.score or 0.0, h.dense_score or 0.0), reverse=True)
-        return list[NodeWithScore](hits)
+        return list[NodeWithScore](hits)  # every candidate: grouping per paper cuts to top-k
 
     def _retrieve(self, query_bundle: QueryBundle) -> list[NodeWithScore]:
         if not self._side_by_side or len(self._retrievers) < 2:  # one: no thread hop
-            return self._reciprocal_rerank_fusion(self._run_sync_queries([query_bundle]))
+            return self.fuse([r.retrieve(query_bundle) for r in self._retrievers])
         # Side by side, not one after the other: the dense retriever waits on the query
         # embedding and Chroma, BM25 on numpy, mostly outside the GIL, so on a large store
         # hybrid costs about the slower of the two, not their sum.
-        futures = {
-            (query_bundle.query_str, i): _POOL.submit(
-                contextvars.copy_context().run, retriever.retrieve, query_bundle
-            )
-            for i, retriever in enumerate(self._retrievers)
-        }
-        results = {key: future.result() for key, future in futures.items()}
-        return self._reciprocal_rerank_fusion(results)
+        futures = [
+            _POOL.submit(contextvars.copy_context().run, retriever.retrieve, query_bundle)
+            for retriever in self._retrievers
+        ]
+        return self.fuse([future.result() for future in futures])
 
 
 def _comparable(name: RetrieverName, score: float | None) -> float:
