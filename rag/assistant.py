@@ -82,7 +82,7 @@ class Assistant:
                 judge_llm=self.llm,
             )
             self.pipeline = pipeline  # one reference swap: atomic for readers
-            self.warmup.restart(pipeline.scorer, pipeline.catalogue.values())
+            self.warmup.restart(pipeline.scorer, pipeline.records.values())
             return True
 
     def _current(self) -> Pipeline:
@@ -96,12 +96,12 @@ class Assistant:
     @property
     def catalogue(self) -> Mapping[str, Paper]:
         """Every complete paper of the store, by id (read from the index file as asked for)."""
-        return self._current().catalogue
+        return self._current().records
 
     @property
     def metadata(self) -> Catalogue:
         """The catalogue's author, institution, status and title look-ups."""
-        return self._current().metadata
+        return self._current().catalogue
 
     @property
     def retriever(self) -> PaperRetriever:

@@ -67,10 +67,10 @@ def check_store_model(settings: Settings, store: PaperStore) -> None:
 class Pipeline:
     generation: Generation | None  # the store state it was built from (None: never synced)
     fingerprint: str  # a short key of that state (PaperStore.state_key)
-    catalogue: PaperRecords
-    metadata: Catalogue
+    records: PaperRecords  # every paper, by id
+    catalogue: Catalogue  # who wrote what, from where, with what status; names
     planner: QuestionPlanner
-    sets: MetadataAnswerer
+    metadata_answers: MetadataAnswerer
     retriever: PaperRetriever
     scorer: EvidenceScorer
     engine: CitedQueryEngine
@@ -144,7 +144,7 @@ class Pipeline:
         with self._lock:
             if "topics" not in self._lazy:
                 vectors, papers = self.store.chunk_vectors()
-                index = TopicIndex(self.catalogue, vectors, papers)
+                index = TopicIndex(self.records, vectors, papers)
                 self._lazy["topics"] = TopicScanner(index, self.embed_model)
             return self._lazy["topics"]  # type: ignore[no-any-return]
 
@@ -160,8 +160,8 @@ class Pipeline:
     def router(self) -> Router:
         with self._lock:
             if "router" not in self._lazy:
-                named = NamedPapers(self.metadata, self._described_paper)
-                self._lazy["router"] = Router(self.metadata, self.judge, named)
+                named = NamedPapers(self.catalogue, self._described_paper)
+                self._lazy["router"] = Router(self.catalogue, self.judge, named)
             return self._lazy["router"]  # type: ignore[no-any-return]
 
     def route(self, plan: QueryPlan, filters: Filters | None) -> Route:
@@ -176,7 +176,7 @@ class Pipeline:
         """The answer of a route other than `paper` (the cited answer is the engine's)."""
         plan = route.plan
         if route.name == "metadata":
-            return self.sets.answer(question, plan, standalone, route.allowed)
+            return self.metadata_answers.answer(question, plan, standalone, route.allowed)
         if route.name == "similar" and route.like is not None:
             similar = SimilarPapers(self.topics().index)
             return similar_answer(question, plan, standalone, route.like, similar, route.allowed)

@@ -51,7 +51,7 @@ def test_ingest_and_prune_reach_the_catalogue_on_reload_without_a_chroma_scan(
         _no_scans(patch)
         assert assistant.reload() is True
         assert S3GCL not in assistant.catalogue
-        assert S3GCL not in assistant.pipeline.metadata.papers  # type: ignore[union-attr]
+        assert S3GCL not in assistant.pipeline.catalogue.papers  # type: ignore[union-attr]
     assert assistant.catalogue == assistant.store.load_papers()
 
 
