@@ -10,6 +10,7 @@ only change the sort/page fields and re-render one page (`ui.table`).
 
 from __future__ import annotations
 
+import atexit
 import shutil
 import tempfile
 import threading
@@ -51,6 +52,8 @@ class ExportFiles:
     def _directory(self) -> Path:
         if self._root is None:
             self._root = Path(tempfile.mkdtemp(prefix="icml-rag-exports-"))
+            # Its own temp root goes with the process (a clean exit; Gradio keeps copies).
+            atexit.register(shutil.rmtree, self._root, True)
         self._root.mkdir(parents=True, exist_ok=True)
         return Path(tempfile.mkdtemp(prefix="set-", dir=self._root))
 
