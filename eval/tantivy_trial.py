@@ -172,7 +172,7 @@ def at_scale(
             "copies": copies,
             "chunks": len(many),
             "latency_ms": {name: _ms(samples) for name, samples in times.items()},
-            "build_s": {"ours": round(ours_build, 1), "tantivy": round(theirs.build_s, 1)},
+            "build_s": {"ours": round(ours_build, 3), "tantivy": round(theirs.build_s, 3)},
             "open_ms": {"ours": round(ours_open, 1), "tantivy": round(theirs.open_ms, 1)},
             "disk_bytes": {"ours": _disk(work / "ours"), "tantivy": _disk(work / "tantivy")},
         }

@@ -236,3 +236,22 @@ def test_scitldr_indexes_all_splits_and_scores_known_items(
     capsys.readouterr()
     build_assistant(source, data_dir, "scitldr", embed_model=embed_model)
     assert "new 0 | updated 0 | unchanged 12" in capsys.readouterr().err
+
+
+def test_the_tantivy_trial_measures_both_engines_side_by_side(
+    store_copy: Path, tmp_path: Path
+) -> None:
+    pytest.importorskip("tantivy")
+    from eval.tantivy_trial import run
+
+    out = tmp_path / "trial.json"
+    result = run(store_copy, out, scale=2)
+    assert json.loads(out.read_text()) == result
+    assert result["chunks"] > 100 and result["questions"] > 100
+    for engine in ("ours", "tantivy"):
+        assert result["latency_ms"][engine]["n"] == result["questions"]
+        quality = result["quality"][engine]
+        assert 0 <= quality["dev.jsonl"]["bm25_alone"]["R@1"] <= 1
+        assert quality["refitted_weight"] in [round(0.05 * i, 2) for i in range(21)]
+        assert result["scale"]["build_s"][engine] > 0 and result["scale"]["disk_bytes"][engine] > 0
+    assert result["scale"]["chunks"] == 2 * result["chunks"]
