@@ -18,7 +18,9 @@ from tests.support.settings import make_settings
 
 # The scripted OpenAI-protocol server and an assistant on it (llm_server, scripted_server,
 # llm_assistant), for every test module that asks for them.
-pytest_plugins = ["tests.support.openai_stub"]
+# The browser: chromium through Playwright, `python -m ui` servers (browser, xss_server,
+# full_server).
+pytest_plugins = ["tests.support.openai_stub", "tests.support.browser"]
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")

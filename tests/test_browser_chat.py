@@ -23,22 +23,14 @@ from typing import Any
 
 import pytest
 
+from tests.support.browser import AppServer, Chat, start_app, stop_app
 from tests.support.openai_stub import Reply, ScriptedLLMServer
 from tests.support.paths import ARTIFACTS, FIXTURE_CORPUS
-from tests.test_browser import (
-    FA_ID,
-    FA_QUESTION,
-    AppServer,
-    Chat,
-    browser,
-    start_app,
-    stop_app,
-)
-from tests.test_browser_sets import FEDERATED, full_server
+from tests.test_browser import FA_ID, FA_QUESTION
+from tests.test_browser_sets import FEDERATED
 from ui.conversations import STORAGE_KEY
 
 pytestmark = pytest.mark.browser
-__all__ = ["browser", "full_server"]  # fixtures shared with test_browser(_sets), imported
 sync_api = pytest.importorskip("playwright.sync_api")
 
 SHOTS = ARTIFACTS / "screenshots"

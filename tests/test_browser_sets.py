@@ -11,50 +11,21 @@ from __future__ import annotations
 import csv
 import io
 import re
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.support.paths import ARTIFACTS, ROOT
-from tests.support.settings import make_settings
-from tests.test_browser import (
-    XSS_IMG,
-    XSS_SCRIPT,
-    AppServer,
-    Chat,
-    browser,
-    start_app,
-    stop_app,
-    xss_server,
-)
+from tests.support.browser import XSS_IMG, XSS_SCRIPT, AppServer, Chat
+from tests.support.paths import ARTIFACTS
 
 pytestmark = pytest.mark.browser
-__all__ = ["browser", "xss_server"]  # fixtures shared with test_browser, imported to register
 sync_api = pytest.importorskip("playwright.sync_api")
 
-FULL_STORE = ROOT / "var"
-FULL_CORPUS = ROOT / "data" / "icml2024.jsonl"
 SUGIYAMA = "Which ICML 2024 papers did Masashi Sugiyama co-author?"
 FEDERATED = "Which ICML 2024 papers are about federated learning?"
 LABEL = re.compile(r"page (\d+) of (\d+) · (\d+) papers?")
-
-
-@pytest.fixture(scope="module")
-def full_server(tmp_path_factory: pytest.TempPathFactory, embed_model: Any) -> Iterator[AppServer]:
-    root = tmp_path_factory.mktemp("browser-sets")
-    if (FULL_STORE / "chroma").is_dir():
-        # A copy: the embedded Chroma store can be open in one process only.
-        shutil.copytree(FULL_STORE, root / "data")
-    else:  # a fresh clone (CI): the bundled corpus ingested for real (about a minute)
-        from rag.ingest import ingest
-
-        ingest(make_settings(root / "data", corpus_paths=[FULL_CORPUS]), embed_model=embed_model)
-    server = start_app(root / "data", [FULL_CORPUS], root / "server.log")
-    yield server
-    stop_app(server)
 
 
 @pytest.fixture
