@@ -196,7 +196,7 @@ def cmd_papers(args: argparse.Namespace, settings: Settings) -> int:
 
 def _readable_rows(rows: list[Any]) -> list[Any]:
     """Set rows for the terminal table: titles, reasons and cells with LaTeX as Unicode."""
-    from rag.answer.readable import readable_math
+    from rag.answer.unicode_math import readable_math
 
     return [
         row.model_copy(
@@ -213,8 +213,8 @@ def _readable_rows(rows: list[Any]) -> list[Any]:
 def shown_references(answer: Any) -> str:
     """The numbered references as `rag ask` prints them: LaTeX as Unicode, and each
     source's relevance label when one was estimated (the retrieval score never)."""
-    from rag.answer.readable import readable_math
     from rag.answer.references import reference_lines
+    from rag.answer.unicode_math import readable_math
     from rag.types import relevance_label
 
     lines = reference_lines(answer)  # citations first, then the related heading and papers
@@ -229,7 +229,7 @@ def shown_references(answer: Any) -> str:
 
 def shown_answer(answer: Any) -> str:
     """What `rag ask` prints for a cited answer or an abstention."""
-    from rag.answer.readable import readable_math
+    from rag.answer.unicode_math import readable_math
 
     references = shown_references(answer)
     return readable_math(answer.answer) + (f"\n\n{references}" if references else "")
@@ -237,13 +237,13 @@ def shown_answer(answer: Any) -> str:
 
 def _print_answer(answer: Any, as_json: bool) -> None:
     if as_json:
-        from rag.answer.readable import plain_text
+        from rag.answer.unicode_math import plain_text
 
         # The `/v1/ask` shape: the Answer, plus the plain text shown where nothing typesets.
         shape = {**answer.model_dump(mode="json"), "plain_text": plain_text(answer)}
         print(json.dumps(shape, ensure_ascii=False, indent=2))
     elif answer.aggregate is not None and answer.aggregate.papers:
-        from rag.answer.readable import readable_math
+        from rag.answer.unicode_math import readable_math
         from rag.sets.exports import table
 
         print(readable_math(answer.answer.split("\n", 1)[0]))
@@ -289,8 +289,8 @@ def cmd_ask(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def cmd_chat(args: argparse.Namespace, settings: Settings) -> int:
-    from rag.answer.readable import ReadableStream
     from rag.answer.references import answer_with_references
+    from rag.answer.unicode_math import ReadableStream
     from rag.assistant import Assistant
     from rag.types import Answer, ChatMessage
 

@@ -32,8 +32,8 @@ from rag.sets.metadata import MetadataAnswerer
 from rag.sets.named import NamedPapers, named_comparison
 from rag.sets.screening import LLMScreen, VerdictCache
 from rag.sets.similar import SimilarPapers, similar_answer
+from rag.sets.topic_answers import topic_answer
 from rag.sets.topic_index import TopicIndex
-from rag.sets.topical import topic_answer
 from rag.sets.topics import TopicScanner
 from rag.settings import Settings
 from rag.store.chroma import Generation, PaperStore

@@ -17,8 +17,8 @@ import pytest
 
 from eval.bench.procs import free_port, wait_http
 from rag.answer.prompts import ABSTAIN_TEXT
-from rag.answer.readable import plain_text, readable_math
 from rag.answer.references import short_authors
+from rag.answer.unicode_math import plain_text, readable_math
 from rag.api.app import create_api
 from rag.assistant import Assistant
 from rag.store.chroma import PaperStore

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from rag.answer.followups import paper_name
-from rag.answer.readable import readable_math
+from rag.answer.unicode_math import readable_math
 from rag.types import Answer, Paper
 
 COMPARED = 3  # papers a "Compare …" follow-up names

@@ -11,7 +11,7 @@ The answer text supports the little Markdown the synthesizers write: paragraphs,
 breaks, `*emphasis*`, `**strong**`, backslash escapes, and `[n]` citation markers.
 
 Math: abstracts quote LaTeX. A `$…$` or `$$…$$` formula (paired by the rule of
-`rag.answer.readable`) keeps its dollars inside a `rag-math` span, and the chatbot's KaTeX
+`rag.answer.unicode_math`) keeps its dollars inside a `rag-math` span, and the chatbot's KaTeX
 (`LATEX_DELIMITERS`, run by Gradio after its sanitizer, `trust` off so no `\\href` or
 `\\html…` command makes markup) typesets it. Every other `$` gets a span of its own: KaTeX
 reads each text node apart, so a lone price "$5" cannot pair with a later one. LaTeX outside
@@ -25,8 +25,8 @@ import html
 import re
 from urllib.parse import urlsplit
 
-from rag.answer.readable import MATH, readable_math, tex_quotes
 from rag.answer.references import short_authors
+from rag.answer.unicode_math import MATH, readable_math, tex_quotes
 from rag.sets.compare import plain_text as plain_sentence
 from rag.sets.exports import bibtex_entry
 from rag.types import AggregatePaper, Answer, Citation, Related, relevance_label

@@ -19,7 +19,6 @@ from itertools import pairwise
 import numpy as np
 from llama_index.core.base.embeddings.base import BaseEmbedding
 
-from rag.answer.asked import Gaps, QuestionPart, check_abstract, question_parts
 from rag.answer.premises import (
     RARE_NAME_DOCS,
     contradicted,
@@ -27,6 +26,7 @@ from rag.answer.premises import (
     titled_in,
     unmentioned,
 )
+from rag.answer.question_parts import Gaps, QuestionPart, check_abstract, question_parts
 from rag.catalogue.terms import paper_words
 from rag.embedding.lru import LRUCache
 from rag.text import content_terms, split_sentences

@@ -9,9 +9,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from rag.answer.asked import Gaps
 from rag.answer.citations import MARKER
 from rag.answer.evidence import Evidence, ScoredSentence
+from rag.answer.question_parts import Gaps
 from rag.text import content_terms
 from rag.types import ChatMessage, RetrievedPaper
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from rag.answer.asked import NAME, folded, initials, stems_match
+from rag.answer.question_parts import NAME, folded, initials, stems_match
 from rag.text import content_terms
 
 # A name the corpus hardly uses points at one paper; a word that rare, absent from the

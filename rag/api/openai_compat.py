@@ -12,8 +12,8 @@ from collections.abc import Iterator, Sequence
 from typing import Any, Literal
 
 from rag.answer.engine import Event
-from rag.answer.readable import ReadableStream, plain_text
 from rag.answer.references import answer_with_references
+from rag.answer.unicode_math import ReadableStream, plain_text
 from rag.api.schemas import (
     MODEL_ID,
     AssistantMessage,

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from rag.answer.readable import tex_quotes
+from rag.answer.unicode_math import tex_quotes
 from rag.text import split_sentences
 
 COLUMNS = ("problem", "method", "finding")

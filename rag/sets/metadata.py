@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from rag.catalogue.catalogue import Catalogue
 from rag.catalogue.names import affiliations_of
-from rag.sets.common import citation, listed_text, plural, row, set_answer
+from rag.sets.answer_rows import citation, listed_text, plural, row, set_answer
 from rag.types import Aggregate, Answer, Paper, QueryPlan
 
 

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from rag.catalogue.catalogue import Catalogue
-from rag.sets.common import citation, plain, row, set_answer
+from rag.sets.answer_rows import citation, plain, row, set_answer
 from rag.sets.compare import COLUMNS, comparison_cells
 from rag.text import split_sentences
 from rag.types import Aggregate, AggregatePaper, Answer, Paper, QueryPlan

@@ -10,7 +10,7 @@ import math
 
 import numpy as np
 
-from rag.sets.common import citation, listed_text, plain, row, set_answer
+from rag.sets.answer_rows import citation, listed_text, plain, row, set_answer
 from rag.sets.topic_index import TopicIndex
 from rag.sets.topics import sentence_sharing
 from rag.text import split_sentences

@@ -58,7 +58,7 @@ def test_an_empty_combination_is_said_plainly() -> None:
 def test_long_lists_are_cut_in_the_text_but_whole_in_the_aggregate(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr("rag.sets.common.SHOWN_IN_TEXT", 3)
+    monkeypatch.setattr("rag.sets.answer_rows.SHOWN_IN_TEXT", 3)
     answer = ask("How many poster papers are there?")
     assert answer.aggregate is not None and answer.aggregate.count == 9
     assert len(answer.citations) == len(answer.aggregate.papers) == 9

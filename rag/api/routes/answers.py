@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, TypeAlias
 
 from fastapi import APIRouter, Response
 
-from rag.answer.readable import plain_text
+from rag.answer.unicode_math import plain_text
 from rag.api.deps import AssistantDep, SettingsDep
 from rag.api.routes.docs import ErrorDocs
 from rag.api.schemas import (

@@ -1,4 +1,4 @@
-"""rag/answer/readable.py: LaTeX in quoted abstracts shown as Unicode; the relevance label."""
+"""rag/answer/unicode_math.py: LaTeX in quoted abstracts shown as Unicode; the relevance label."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rag.answer.readable import ReadableStream, readable_math
+from rag.answer.unicode_math import ReadableStream, readable_math
 from rag.types import Citation, Related, relevance_label
 
 CASES = [

@@ -9,7 +9,15 @@ closest papers ranked, the named topics they share as suggestions, and no count.
 
 from __future__ import annotations
 
-from rag.sets.common import SHOWN_IN_TEXT, citation, listed_text, plain, plural, row, set_answer
+from rag.sets.answer_rows import (
+    SHOWN_IN_TEXT,
+    citation,
+    listed_text,
+    plain,
+    plural,
+    row,
+    set_answer,
+)
 from rag.sets.compare import COLUMNS, comparison_cells
 from rag.sets.judgement import TINY, Judged, TopicJudgement
 from rag.types import Aggregate, AggregatePaper, Answer, QueryPlan, SuggestedTopic

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from rag.answer.asked import answer_supplies, check_abstract, is_quantity, question_parts
 from rag.answer.premises import contradicted, names_the_paper, unmentioned
+from rag.answer.question_parts import answer_supplies, check_abstract, is_quantity, question_parts
 
 MEDUSA_TITLE = "Medusa: Simple LLM Inference Acceleration Framework with Multiple Decoding Heads"
 MEDUSA = (
