@@ -88,9 +88,9 @@ class Settings(BaseSettings):
         1000,
         ge=1,
         description="Records per write request to a Chroma server (at most the server's own "
-        "limit): small enough to finish well within the 30 s request timeout on a 100x store "
-        "(5,461 did not); halved after a write times out, doubled back after 8 writes in a "
-        "row succeed. Embedded stores use Chroma's limit.",
+        "limit): small enough to finish within the request timeout on a large store; halved "
+        "after a write times out, doubled back after 8 writes in a row succeed. Embedded "
+        "stores use Chroma's limit.",
     )
     store_write_retries: int = Field(
         5,
@@ -122,7 +122,7 @@ class Settings(BaseSettings):
     embed_runtime: Literal["torch", "onnx", "onnx-int8"] = Field(
         "onnx-int8",
         description="How the local model runs: torch (sentence-transformers), onnx (ONNX Runtime, "
-        "same vectors), or onnx-int8 (quantised, ~2x faster on CPU; exported locally once "
+        "same vectors), or onnx-int8 (quantised, faster on CPU; exported locally once "
         "into model_cache_dir/onnx). Stores record it: int8 vectors are a space of their own.",
     )
     model_cache_dir: Path = Field(
@@ -136,8 +136,7 @@ class Settings(BaseSettings):
         le=1024,
         description="Texts per model batch for the torch runtime and OpenAI, after sorting by "
         "length. The ONNX runtime runs each text alone (its int8 activations are scaled per "
-        "run, so a text's vector is then its own whatever it is embedded with; also the "
-        "fastest measured on 2 cores).",
+        "run, so a text's vector is then its own whatever it is embedded with).",
     )
     embed_cache: bool = Field(
         True,
@@ -171,9 +170,8 @@ class Settings(BaseSettings):
         1,
         ge=0,
         le=3,
-        description="Sentences repeated at the start of the next chunk. 0 embeds 13 % fewer "
-        "word pieces (a cold ingest ~15 % faster; the bundled corpus's shipped vectors are "
-        "for 1): dev and SciTLDR retrieval measured the same, set answers' F1 ~0.01 lower.",
+        description="Sentences repeated at the start of the next chunk (the bundled corpus's "
+        "shipped vectors are for 1; 0 embeds fewer word pieces, docs/decisions.md).",
     )
 
     # --- retrieval ------------------------------------------------------------------
