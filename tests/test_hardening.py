@@ -455,3 +455,24 @@ def test_stats_say_when_an_ingest_is_incomplete(copied_store: Path, embed_model:
     stats = TestClient(create_api(assistant, settings)).get("/v1/stats").json()
     assert stats["ingest"]["complete"] is False
     assert "counts may be partial" in stats["ingest"]["note"]
+
+
+def test_slow_headers_are_dropped_and_a_kept_alive_client_still_works(guarded: Served) -> None:
+    from ui.server import HEADER_TIMEOUT_S
+
+    trickling = []
+    for _ in range(10):  # each sends half a request line, then nothing
+        sock = socket.create_connection(("127.0.0.1", guarded.port), timeout=30)
+        sock.sendall(b"GET /healthz HT")
+        trickling.append(sock)
+    # A well-behaved client meanwhile: two requests on one kept-alive connection.
+    with httpx.Client(base_url=guarded.url, timeout=10) as client:
+        assert client.get("/healthz").status_code == 200
+        time.sleep(1)
+        assert client.get("/healthz").status_code == 200
+    started = time.monotonic()
+    for sock in trickling:
+        sock.settimeout(HEADER_TIMEOUT_S + 10)
+        assert sock.recv(100) == b""  # closed by the server
+        sock.close()
+    assert time.monotonic() - started < HEADER_TIMEOUT_S + 10

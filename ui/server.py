@@ -10,6 +10,7 @@ os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 import argparse
+import asyncio
 import logging
 import socket
 import sys
@@ -65,6 +66,50 @@ def _watch_store(assistant: Any, settings: Any) -> None:
 
 
 HEADER_LIMIT_BYTES = 32_768
+HEADER_TIMEOUT_S = 10.0  # from a connection (or the end of its last response) to its headers
+
+
+def _timed_h11() -> type:
+    """uvicorn's h11 protocol with a deadline for a request's headers: uvicorn times out an
+    idle kept-alive connection, not one that trickles its request line and headers."""
+    import h11
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    class TimedH11Protocol(H11Protocol):
+        _deadline: asyncio.TimerHandle | None = None
+
+        def _arm(self) -> None:
+            self._disarm()
+            self._deadline = self.loop.call_later(HEADER_TIMEOUT_S, self._headers_late)
+
+        def _disarm(self) -> None:
+            if self._deadline is not None:
+                self._deadline.cancel()
+                self._deadline = None
+
+        def _headers_late(self) -> None:
+            if self.conn.their_state is h11.IDLE and not self.transport.is_closing():
+                self.transport.close()
+
+        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+            super().connection_made(transport)
+            self._arm()
+
+        def data_received(self, data: bytes) -> None:
+            super().data_received(data)
+            if self.conn.their_state is not h11.IDLE:
+                self._disarm()  # the headers are in
+
+        def on_response_complete(self) -> None:
+            super().on_response_complete()
+            if not self.transport.is_closing():
+                self._arm()  # the next request's headers get the same deadline
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            self._disarm()
+            super().connection_lost(exc)
+
+    return TimedH11Protocol
 
 
 def _serve(app: Any, assistant: Any, settings: Any, verbose: bool) -> None:
@@ -94,8 +139,9 @@ def _serve(app: Any, assistant: Any, settings: Any, verbose: bool) -> None:
         proxy_headers=False,
         timeout_graceful_shutdown=5,
         # h11, not httptools: it bounds headers that arrive slowly (the edge guard refuses
-        # big ones that arrive at once) and answers an HTTP/1.0 client without chunks.
-        http="h11",
+        # big ones that arrive at once), answers an HTTP/1.0 client without chunks, and
+        # here drops a connection whose headers take over HEADER_TIMEOUT_S.
+        http=_timed_h11(),
         h11_max_incomplete_event_size=HEADER_LIMIT_BYTES,
         timeout_keep_alive=5,
     )
