@@ -230,7 +230,6 @@ def run_eval(
         "papers": len(assistant.catalogue),
         "abstain_threshold": settings.abstain_threshold,
         "candidate_chunks": settings.candidate_chunks,
-        "rrf_k": settings.rrf_k,
         "fusion": settings.fusion,
         "fusion_dense_weight": settings.fusion_dense_weight,
         "unknown_gold_ids": unknown,

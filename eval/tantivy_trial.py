@@ -232,7 +232,7 @@ def run(store: Path, out: Path, scale: int = 0) -> dict[str, Any]:
                     out = []
                     for q, lex in zip(qs, lexical, strict=True):
                         scores = fuse_rankings(
-                            {"dense": dense[q["question"]], "bm25": lex}, "zscore", weight, 60.0
+                            {"dense": dense[q["question"]], "bm25": lex}, "zscore", weight
                         )
                         out.append(sorted(scores, key=lambda p: -scores[p]))
                     return out

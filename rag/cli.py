@@ -123,17 +123,6 @@ def cmd_ingest(args: argparse.Namespace, settings: Settings) -> int:
         print(f"skipped {issue}", file=sys.stderr)
     if len(report.issues) > 50:
         print(f"… and {len(report.issues) - 50} more skipped records", file=sys.stderr)
-    # The store's lexical index was synced by the ingest's commit. The old in-memory bm25s
-    # index is built now, so the first question does not pay for it (an unchanged re-run
-    # finds it on disk and skips importing the retrievers altogether).
-    if settings.lexical == "bm25s":
-        from rag.retrieval.bm25 import bm25_index_path
-
-        key = store.state_key(store.generation())  # as Pipeline.build keys it
-        if not bm25_index_path(settings, key).exists():
-            from rag.retrieval.bm25s_index import BM25sIndex
-
-            BM25sIndex(store, settings, key)
     print(report.summary())
     return 0
 

@@ -42,8 +42,6 @@ from rag.types import Answer, Filters, Paper, QueryPlan, SuggestedTopic
 if TYPE_CHECKING:
     from llama_index.core.llms import LLM
 
-    from rag.retrieval.bm25s_index import BM25sIndex
-
 
 def _screen(settings: Settings, llm: LLM | None) -> LLMScreen | None:
     if llm is None or not settings.llm_judge or settings.llm_judge_papers == 0:
@@ -102,14 +100,9 @@ class Pipeline:
         #    whole), with its metadata look-ups, and the parser and exact answers using them
         metadata = index.catalogue()
         catalogue = metadata.papers
-        if settings.lexical == "store":
-            bm25: BM25Index | BM25sIndex = BM25Index(store, settings, fingerprint, index)
-            # the chunk -> paper map filters need, read beside the open, not in a question
-            threading.Thread(target=index.warm_filters, name="warm-filters", daemon=True).start()
-        else:  # the earlier in-memory index, for comparison; keyed by the same state
-            from rag.retrieval.bm25s_index import BM25sIndex  # bm25s: only in this mode
-
-            bm25 = BM25sIndex(store, settings, fingerprint)
+        bm25 = BM25Index(store, settings, fingerprint, index)
+        # the chunk -> paper map filters need, read beside the open, not in a question
+        threading.Thread(target=index.warm_filters, name="warm-filters", daemon=True).start()
         # 3. retrieval: dense over Chroma + BM25, fused per paper
         retriever = PaperRetriever(settings.retrieval, store, embed_model, metadata, bm25)
         # 4. evidence: sentence scoring with the catalogue's term statistics (counts kept

@@ -18,7 +18,7 @@ BUNDLED_CORPUS = PACKAGE_ROOT / "data" / "icml2024.jsonl"
 
 RetrievalMode = Literal["dense", "bm25", "hybrid"]
 RETRIEVAL_MODES: tuple[RetrievalMode, ...] = get_args(RetrievalMode)
-FusionMethod = Literal["zscore", "minmax", "rrf"]
+FusionMethod = Literal["zscore", "minmax"]
 FUSION_METHODS: tuple[FusionMethod, ...] = get_args(FusionMethod)
 BackendName = Literal["auto", "extractive", "openai", "openai-compatible"]
 BACKEND_NAMES: tuple[BackendName, ...] = get_args(BackendName)
@@ -36,7 +36,6 @@ class RetrievalSettings(_Slice):
     candidate_chunks: int
     fusion: FusionMethod
     fusion_dense_weight: float
-    rrf_k: float
 
 
 class AnswerSettings(_Slice):
@@ -191,8 +190,8 @@ class Settings(BaseSettings):
     fusion: FusionMethod = Field(
         "zscore",
         description="How hybrid fuses the two paper rankings: zscore or minmax (a weighted sum "
-        "of each retriever's per-query normalised best-chunk score per paper), or rrf "
-        "(reciprocal rank, kept for comparison). zscore measured best on dev (docs/decisions.md).",
+        "of each retriever's per-query normalised best-chunk score per paper; zscore keeps how "
+        "far the first paper is ahead). docs/decisions.md has the alternatives measured.",
     )
     fusion_dense_weight: float = Field(
         0.4,
@@ -200,13 +199,6 @@ class Settings(BaseSettings):
         le=1.0,
         description="Weight of the dense score in zscore/minmax fusion; BM25 gets the rest. "
         "Fitted on eval/datasets/dev.jsonl and SciTLDR dev (flat between 0.35 and 0.5).",
-    )
-    rrf_k: float = Field(60.0, gt=0, description="Reciprocal-rank-fusion constant (fusion=rrf).")
-    lexical: Literal["store", "bm25s"] = Field(
-        "store",
-        description="The BM25 index: store (on disk in data_dir/lexical, synced by paper at "
-        "ingest and at open; opens in milliseconds at any size) or bm25s (built in memory "
-        "from every chunk when the store changes; the earlier index, kept for comparison).",
     )
 
     # --- answering --------------------------------------------------------------------
@@ -352,7 +344,6 @@ class Settings(BaseSettings):
             candidate_chunks=self.candidate_chunks,
             fusion=self.fusion,
             fusion_dense_weight=self.fusion_dense_weight,
-            rrf_k=self.rrf_k,
         )
 
     @property

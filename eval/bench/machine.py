@@ -14,13 +14,11 @@ PACKAGES = (
     "llama-index-core",
     "llama-index-vector-stores-chroma",
     "llama-index-embeddings-huggingface",
-    "llama-index-retrievers-bm25",
     "chromadb",
     "onnxruntime",
     "torch",
     "sentence-transformers",
     "transformers",
-    "bm25s",
     "numpy",
 )
 

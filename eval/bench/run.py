@@ -35,7 +35,6 @@ RAG_SETTINGS_SHOWN = (
     "retrieval_mode",
     "top_k",
     "candidate_chunks",
-    "rrf_k",
     "abstain_threshold",
     "answer_max_sentences",
 )

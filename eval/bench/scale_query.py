@@ -2,9 +2,8 @@
 
 The synthetic build writes Chroma directly, not through `rag ingest`, so the lexical
 index is first synced here as an ingest would (timed: `lexical_sync_s`); then opening is
-timed on its own (it opens the lexical index, whose file holds the catalogue; with
-RAG_LEXICAL=bm25s it builds or loads the in-memory BM25 index instead). Each retrieval runs with the query-embedding cache
-emptied, as in the latency section; warm-up questions are timed apart, not counted.
+timed on its own (it opens the lexical index, whose file holds the catalogue). Each
+retrieval runs with the query-embedding cache emptied, as in the latency section; warm-up questions are timed apart, not counted.
 """
 
 from __future__ import annotations
@@ -26,13 +25,12 @@ def run_scale_queries(payload: dict[str, Any], process_started: float) -> dict[s
     settings = build_settings(**payload["settings"])
     bm25_cached = (settings.data_dir / "bm25").exists()
     sync_s = None
-    if settings.lexical == "store":
-        from rag.lexical.index import open_index
-        from rag.store.chroma import PaperStore
+    from rag.lexical.index import open_index
+    from rag.store.chroma import PaperStore
 
-        t0 = time.perf_counter()
-        open_index(settings, PaperStore(settings)).close()
-        sync_s = round(time.perf_counter() - t0, 2)
+    t0 = time.perf_counter()
+    open_index(settings, PaperStore(settings)).close()
+    sync_s = round(time.perf_counter() - t0, 2)
     started = time.perf_counter()
     assistant = Assistant.from_settings(settings)
     open_s = time.perf_counter() - started
@@ -46,7 +44,7 @@ def run_scale_queries(payload: dict[str, Any], process_started: float) -> dict[s
         "chunks": chunks,
         "imports_s": round(started - process_started, 3),
         "open_s": round(open_s, 3),
-        "lexical": settings.lexical,
+        "lexical": "store",
         "lexical_sync_s": sync_s,
         "bm25_index_was_cached": bm25_cached,
         "rss_after_open_mb": round(rss_after_open, 1),

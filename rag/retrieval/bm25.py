@@ -1,15 +1,10 @@
 """BM25 over all chunks, as a llama-index retriever over the store's lexical index.
 
-`BM25Index` (the default, `RAG_LEXICAL=store`) reads the lexical index that lives with the
-store (rag.lexical.index: on disk, synced by paper, opened in milliseconds at any size).
-The earlier in-memory bm25s index (`RAG_LEXICAL=bm25s`, kept for comparison) is in
-rag.retrieval.bm25s_index, imported only in that mode, so other starts never import bm25s
-and scipy.
+`BM25Index` reads the lexical index that lives with the store (rag.lexical.index: on disk,
+synced by paper, opened in milliseconds at any size).
 """
 
 from __future__ import annotations
-
-from pathlib import Path
 
 from llama_index.core.base.base_retriever import BaseRetriever
 from llama_index.core.callbacks import CallbackManager
@@ -19,20 +14,6 @@ from rag.lexical.index import LexicalIndex, open_index
 from rag.settings import Settings
 from rag.store.chroma import PaperStore
 from rag.store.nodes import node_from_record
-
-
-def bm25_index_path(settings: Settings, fingerprint: str) -> Path:
-    """Where the lexical index of one store state lives: with the store's lexical index
-    (the default), its folder, synced by `rag ingest`; with bm25s, one folder per state."""
-    if settings.lexical == "store":
-        from rag.lexical.index import index_dir
-
-        return index_dir(settings)
-    return bm25s_path(settings, fingerprint)
-
-
-def bm25s_path(settings: Settings, fingerprint: str) -> Path:
-    return settings.data_dir / "bm25" / f"{settings.collection}-{fingerprint}"
 
 
 class LexicalRetriever(BaseRetriever):

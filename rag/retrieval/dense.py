@@ -5,8 +5,7 @@ Why: asked for documents and metadatas with its hits, Chroma reads them back fro
 SQLite per record, which would be most of a dense search. The store's lexical index holds
 every synced chunk's text and the metadata it was written with, by chunk id, read in one
 query. A hit it does not hold yet (a paper another process is writing, not committed, so
-not synced) is read from Chroma, and a store without that index (RAG_LEXICAL=bm25s) reads
-them all from Chroma. While another process rewrites a
+not synced) is read from Chroma. While another process rewrites a
 paper, its chunks keep their ids: until that ingest commits and this process reloads, a
 hit pairs the new vector's distance with the text the index holds, the version of the
 paper the catalogue (and so the citation) still shows; chunks the new version adds beyond

@@ -7,9 +7,9 @@ paper rank on every chunk (`ChunkHit`): abstention and tie-breaking need them.
 Each paper's signal from one retriever is its best chunk's score there. The default
 fusion (`zscore`) standardises each retriever's paper scores over this query's candidates
 and adds them with fitted weights; `minmax` rescales them to [0, 1] instead. Both keep how
-*far* the first paper is ahead, which reciprocal rank (`rrf`, kept for comparison)
-throws away: a BM25 hit that names the method outscores the rest by a wide margin, and RRF
-let a dense second place tie it. Measured on dev: docs/decisions.md.
+*far* the first paper is ahead, which reciprocal rank throws away: a BM25 hit that names
+the method outscores the rest by a wide margin, and RRF let a dense second place tie it
+(measured on dev: docs/decisions.md).
 """
 
 from __future__ import annotations
@@ -51,17 +51,12 @@ def fuse_rankings(
     rankings: Mapping[RetrieverName, PaperRanking],
     method: FusionMethod,
     dense_weight: float,
-    rrf_k: float,
 ) -> dict[str, float]:
     """Each candidate paper's fused score (larger is better) from per-retriever rankings."""
     papers = {pid for ranking in rankings.values() for pid in ranking}
     fused = dict.fromkeys(papers, 0.0)
     weights: dict[RetrieverName, float] = {"dense": dense_weight, "bm25": 1.0 - dense_weight}
     for name, ranking in rankings.items():
-        if method == "rrf":
-            for pid, (_, rank) in ranking.items():
-                fused[pid] += 1.0 / (rrf_k + rank)
-            continue
         scale = normalise({pid: score for pid, (score, _) in ranking.items()}, method)
         # A paper this retriever did not return scores as its worst candidate: an upper
         # bound on what it would have scored, which is all the list tells us.
@@ -90,7 +85,6 @@ class PaperFusionRetriever(BaseRetriever):
         top_k: int,
         fusion: FusionMethod = "zscore",
         dense_weight: float = 0.4,
-        rrf_k: float = 60.0,
         side_by_side: bool = False,
     ) -> None:
         super().__init__()
@@ -104,7 +98,6 @@ class PaperFusionRetriever(BaseRetriever):
         self._top_k = top_k  # the papers asked for; the grouping after fusion applies it
         self._fusion: FusionMethod = fusion
         self._dense_weight = dense_weight
-        self._rrf_k = rrf_k
         self._side_by_side = side_by_side
 
     def fuse(self, results: list[list[NodeWithScore]]) -> list[NodeWithScore]:
@@ -120,7 +113,7 @@ class PaperFusionRetriever(BaseRetriever):
                     ranking[pid] = (_comparable(name, node.score), len(ranking) + 1)
                 hit = by_chunk.setdefault(node.node.node_id, ChunkHit(node=node.node))
                 hit.note(name, node.score, ranking[pid][1])
-        fused = fuse_rankings(rankings, self._fusion, self._dense_weight, self._rrf_k)
+        fused = fuse_rankings(rankings, self._fusion, self._dense_weight)
         hits = list(by_chunk.values())
         for hit in hits:
             hit.score = fused[hit.paper_id]

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import httpx
 from chromadb.errors import ChromaError
@@ -41,9 +41,6 @@ from rag.settings import RetrievalMode, RetrievalSettings
 from rag.store.chroma import PaperStore
 from rag.types import Filters, RetrievedPaper
 
-if TYPE_CHECKING:
-    from rag.retrieval.bm25s_index import BM25sIndex
-
 log = logging.getLogger(__name__)
 
 
@@ -70,7 +67,7 @@ class PaperRetriever:
         store: PaperStore,
         embed_model: BaseEmbedding,
         catalogue: Catalogue,
-        bm25: BM25Index | BM25sIndex,
+        bm25: BM25Index,
     ) -> None:
         self.settings = settings
         self.store = store
@@ -148,7 +145,6 @@ class PaperRetriever:
             top_k=10 * k,
             fusion=self.settings.fusion,
             dense_weight=self.settings.fusion_dense_weight,
-            rrf_k=self.settings.rrf_k,
             side_by_side=len(self.catalogue) >= SIDE_BY_SIDE_FROM_PAPERS,
         )
 

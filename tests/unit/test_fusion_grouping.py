@@ -6,11 +6,9 @@ import pytest
 from llama_index.core.base.base_retriever import BaseRetriever
 from llama_index.core.schema import NodeWithScore, QueryBundle, TextNode
 
-from rag.retrieval.fusion import PaperFusionRetriever
+from rag.retrieval.fusion import PaperFusionRetriever, fuse_rankings
 from rag.retrieval.grouping import CHUNKS_PER_PAPER, PerPaperGrouper
-from rag.retrieval.hits import ChunkHit, PaperHit
-
-K = 60.0
+from rag.retrieval.hits import ChunkHit, PaperHit, cosine_from_chroma
 
 
 class FixedRetriever(BaseRetriever):
@@ -29,13 +27,17 @@ class FixedRetriever(BaseRetriever):
         ]
 
 
-def fuse(dense: list[tuple[str, str, float]], bm25: list[tuple[str, str, float]]) -> list[ChunkHit]:
+def fuse(
+    dense: list[tuple[str, str, float]],
+    bm25: list[tuple[str, str, float]],
+    dense_weight: float = 0.4,
+) -> list[ChunkHit]:
     retriever = PaperFusionRetriever(
         [FixedRetriever(dense), FixedRetriever(bm25)],
         ["dense", "bm25"],
         top_k=100,
-        fusion="rrf",
-        rrf_k=K,
+        fusion="zscore",
+        dense_weight=dense_weight,
     )
     hits = retriever.retrieve("any question")
     assert all(isinstance(h, ChunkHit) for h in hits)
@@ -54,9 +56,16 @@ def test_fusion_ranks_papers_not_chunks() -> None:
     hits = fuse(dense, bm25)
     assert paper_order(hits) == ["B", "A", "C"]
     score = {h.paper_id: h.score for h in hits}
-    assert score["B"] == pytest.approx(1 / (K + 2) + 1 / (K + 1))
-    assert score["A"] == pytest.approx(1 / (K + 1))
-    assert score["C"] == pytest.approx(1 / (K + 2))
+    # Each paper's best chunk per retriever, as ranked papers: what the fusion sees.
+    expected = fuse_rankings(
+        {
+            "dense": {"A": (cosine_from_chroma(0.9), 1), "B": (cosine_from_chroma(0.7), 2)},
+            "bm25": {"B": (12.0, 1), "C": (5.0, 2)},
+        },
+        "zscore",
+        0.4,
+    )
+    assert score == pytest.approx(expected)
 
 
 def test_each_retrievers_raw_score_and_paper_rank_travel_on_the_hit() -> None:
@@ -70,7 +79,10 @@ def test_each_retrievers_raw_score_and_paper_rank_travel_on_the_hit() -> None:
 
 def test_equal_fused_scores_are_ordered_by_dense_similarity() -> None:
     # A is first in dense, B first in BM25: the same fused score; A's dense score is higher.
-    hits = fuse([("a1", "A", 0.9), ("b1", "B", 0.3)], [("b1", "B", 9.0), ("a1", "A", 1.0)])
+    hits = fuse(
+        [("a1", "A", 0.9), ("b1", "B", 0.3)], [("b1", "B", 9.0), ("a1", "A", 1.0)], dense_weight=0.5
+    )
+    assert hits[0].score == pytest.approx(hits[-1].score)
     assert paper_order(hits) == ["A", "B"]
 
 
