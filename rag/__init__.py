@@ -30,7 +30,7 @@ if TYPE_CHECKING:
         RagError,
         StoreError,
     )
-    from rag.ingest import IngestReport, ingest
+    from rag.ingestion import IngestReport, ingest
     from rag.settings import Settings
     from rag.store.chroma import PaperStore
     from rag.types import Answer, ChatMessage, Citation, Filters, Paper, Related, RetrievedPaper
@@ -51,7 +51,7 @@ _HOMES = {
     ],
     "rag.settings": ["Settings"],
     "rag.store.chroma": ["PaperStore"],
-    "rag.ingest": ["IngestReport", "ingest"],
+    "rag.ingestion": ["IngestReport", "ingest"],
     "rag.types": [
         "Answer",
         "ChatMessage",

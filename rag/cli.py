@@ -101,7 +101,7 @@ def _progress_bar() -> Any:
 
 
 def cmd_ingest(args: argparse.Namespace, settings: Settings) -> int:
-    from rag.ingest import ingest
+    from rag.ingestion import ingest
     from rag.store.chroma import PaperStore
 
     store = PaperStore(settings)

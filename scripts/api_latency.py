@@ -62,7 +62,7 @@ def in_process_server(data_dir: Path, ingest_from: Path | None) -> Iterator[str]
     overrides: dict[str, Any] = {"data_dir": data_dir, "backend": "extractive"}
     settings = Settings(**overrides)
     if ingest_from is not None:
-        from rag.ingest import ingest
+        from rag.ingestion import ingest
 
         report = ingest(settings, [ingest_from])
         print(f"ingested {ingest_from.name}: {report}", file=sys.stderr)

@@ -22,7 +22,7 @@ import numpy as np
 from rag.corpus.records import load_corpus
 from rag.embedding.factory import build_embed_model
 from rag.embedding.shipped import build_shipped, header_for, vectors_path
-from rag.ingest import _nodes_for, embed_windows, embedded_texts
+from rag.ingestion import _nodes_for, embed_windows, embedded_texts
 from rag.settings import BUNDLED_CORPUS, Settings
 
 

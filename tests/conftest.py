@@ -46,7 +46,7 @@ def embed_model() -> Any:
 @pytest.fixture(scope="session")
 def built_store_dir(tmp_path_factory: pytest.TempPathFactory, embed_model: Any) -> Path:
     """The fixture corpus ingested once; tests copy it rather than re-embedding."""
-    from rag.ingest import ingest
+    from rag.ingestion import ingest
 
     data_dir = tmp_path_factory.mktemp("store")
     ingest(make_settings(data_dir), embed_model=embed_model)

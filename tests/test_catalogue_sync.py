@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from rag.assistant import Assistant
-from rag.ingest import ingest
+from rag.ingestion import ingest
 from rag.store.chroma import PaperStore
 from tests.support.answers import bundled_record, write_jsonl
 from tests.support.paths import FIXTURE_CORPUS

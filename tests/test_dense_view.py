@@ -116,7 +116,7 @@ def test_a_rebuild_cut_otherwise_reaches_the_rows(store_copy: Path, embed_model:
     # differ, and the paper hashes do not: the index must follow the new collection.
     from llama_index.vector_stores.chroma import ChromaVectorStore as Plain
 
-    from rag.ingest import ingest
+    from rag.ingestion import ingest
 
     settings = make_settings(store_copy, chunk_max_tokens=64)
     before = PaperStore(settings).counts()[1]

@@ -23,7 +23,7 @@ import pytest
 
 from rag.assistant import Assistant
 from rag.corpus.records import load_corpus
-from rag.ingest import ingest
+from rag.ingestion import ingest
 from rag.settings import Settings
 from rag.store.chroma import PaperStore
 from tests.support.answers import FEEDBACK_ALIGNMENT

@@ -16,7 +16,7 @@ import pytest
 from rag.answer.citations import cited_numbers
 from rag.answer.prompts import ABSTAIN_TEXT, SYSTEM_PROMPT, user_prompt
 from rag.assistant import Assistant
-from rag.ingest import ingest
+from rag.ingestion import ingest
 from rag.store.chroma import PaperStore
 from rag.text import clean_text, split_sentences
 from rag.types import Answer

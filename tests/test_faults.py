@@ -29,7 +29,7 @@ from eval.bench.procs import free_port, wait_http
 from rag.assistant import Assistant
 from rag.corpus.records import load_corpus
 from rag.embedding.base import token_counter
-from rag.ingest import ingest, repair
+from rag.ingestion import ingest, repair
 from rag.store.chroma import PaperStore
 from tests.support.answers import FEEDBACK_ALIGNMENT
 from tests.support.api import serve
@@ -50,7 +50,7 @@ PAUSE_AFTER_CHUNKS_S = 0.3
 # that crash state (chunks without records) is then hit on purpose, not by luck.
 KILL_DRIVER = f"""
 import importlib, sys, time
-importlib.import_module("rag.ingest").PAPERS_PER_WRITE = int(sys.argv[2])
+importlib.import_module("rag.ingestion").PAPERS_PER_WRITE = int(sys.argv[2])
 from rag.store.chroma import PaperStore
 
 def announce(name, write):

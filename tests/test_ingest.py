@@ -1,4 +1,4 @@
-"""Ingest (rag/ingest.py) with the real model and real embedded Chroma, on tiny corpora."""
+"""Ingest (rag/ingestion.py) with the real model and real embedded Chroma, on tiny corpora."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from rag.corpus.chunking import chunk_paper
 from rag.corpus.records import load_corpus
 from rag.embedding.base import token_counter
 from rag.errors import CorpusError, ModelMismatchError
-from rag.ingest import ingest, repair
+from rag.ingestion import ingest, repair
 from rag.settings import Settings
 from rag.store.chroma import PaperStore
 from rag.store.nodes import chunk_node
@@ -210,8 +210,8 @@ def test_strict_writes_nothing(settings: Settings, corpus: Path, embed_model: An
 def test_slices_and_small_batches_store_everything(
     settings: Settings, corpus: Path, embed_model: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # `rag.ingest` the attribute is the function (re-exported by rag/__init__); patch the module.
-    monkeypatch.setattr(importlib.import_module("rag.ingest"), "PAPERS_PER_WRITE", 4)
+    # `rag.ingestion` the attribute is the function (re-exported by rag/__init__); patch the module.
+    monkeypatch.setattr(importlib.import_module("rag.ingestion"), "PAPERS_PER_WRITE", 4)
     store = PaperStore(settings)
     store.max_batch = 2  # every Chroma call sees at most 2 records
     progress: list[int] = []
@@ -232,7 +232,7 @@ def test_a_slice_is_written_while_the_next_is_embedded_in_order_and_a_failed_wri
     caplog: pytest.LogCaptureFixture,
     failing: int,
 ) -> None:
-    module = importlib.import_module("rag.ingest")
+    module = importlib.import_module("rag.ingestion")
     monkeypatch.setattr(module, "PAPERS_PER_WRITE", 2)  # 6 papers: 3 slices
     monkeypatch.setattr(module, "SLICES_PER_EMBED", 1)  # each slice embedded on its own
     events: list[tuple[str, str, float]] = []
@@ -288,7 +288,7 @@ def test_a_write_failing_while_the_next_embed_fails_is_logged_not_lost(
     monkeypatch: pytest.MonkeyPatch,
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    module = importlib.import_module("rag.ingest")
+    module = importlib.import_module("rag.ingestion")
     monkeypatch.setattr(module, "PAPERS_PER_WRITE", 2)
     monkeypatch.setattr(module, "SLICES_PER_EMBED", 1)
     embedded: list[int] = []
@@ -308,7 +308,7 @@ def test_a_write_failing_while_the_next_embed_fails_is_logged_not_lost(
     monkeypatch.setattr(module, "_embed", embed)
     monkeypatch.setattr(store, "upsert_papers", upsert)
     stopped = pytest.raises(RuntimeError, match="model crashed")  # what stopped it
-    with caplog.at_level("WARNING", logger="rag.ingest"), stopped:
+    with caplog.at_level("WARNING", logger="rag.ingestion"), stopped:
         ingest(settings, embed_model=embed_model, store=store)
     assert "failed too" in caplog.text and "disk full" in caplog.text  # and the other, told
     assert len(embedded) == 2
@@ -323,7 +323,7 @@ def test_a_window_of_slices_is_embedded_at_once_and_written_slice_by_slice(
     caplog: pytest.LogCaptureFixture,
     failing: int | None,
 ) -> None:
-    module = importlib.import_module("rag.ingest")
+    module = importlib.import_module("rag.ingestion")
     monkeypatch.setattr(module, "PAPERS_PER_WRITE", 1)
     monkeypatch.setattr(module, "SLICES_PER_EMBED", 3)  # 6 papers: 2 windows of 3 slices
     order = [p.id for p in loaded(corpus)]
@@ -354,7 +354,7 @@ def test_a_window_of_slices_is_embedded_at_once_and_written_slice_by_slice(
         )
         assert progress == [0, 1, 2, 3, 4, 5, 6]
     else:
-        logged = caplog.at_level("WARNING", logger="rag.ingest")
+        logged = caplog.at_level("WARNING", logger="rag.ingestion")
         with logged, pytest.raises(Exception, match="disk full"):
             ingest(settings, embed_model=embed_model, store=store)
         assert "failed too" not in caplog.text  # one failure, told once (as the error)
@@ -375,7 +375,7 @@ def test_a_write_that_failed_while_the_next_window_was_embedded_stops_it_there(
 ) -> None:
     """A window's slices are written while the next window is embedded; a failed write is
     raised once that embed returns, before a third window is chunked or embedded."""
-    module = importlib.import_module("rag.ingest")
+    module = importlib.import_module("rag.ingestion")
     monkeypatch.setattr(module, "PAPERS_PER_WRITE", 1)
     monkeypatch.setattr(module, "SLICES_PER_EMBED", 2)  # 6 papers: 3 windows of 2
     order = [p.id for p in loaded(corpus)]
@@ -411,7 +411,7 @@ def test_a_failing_model_with_a_window_of_writes_queued_logs_the_write_that_fail
     monkeypatch: pytest.MonkeyPatch,
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    module = importlib.import_module("rag.ingest")
+    module = importlib.import_module("rag.ingestion")
     monkeypatch.setattr(module, "PAPERS_PER_WRITE", 1)
     monkeypatch.setattr(module, "SLICES_PER_EMBED", 3)  # 6 papers: 2 windows of 3
     embeds: list[int] = []
@@ -436,7 +436,7 @@ def test_a_failing_model_with_a_window_of_writes_queued_logs_the_write_that_fail
 
     monkeypatch.setattr(module, "_embed", embed)
     monkeypatch.setattr(store, "upsert_papers", upsert)
-    logged = caplog.at_level("WARNING", logger="rag.ingest")
+    logged = caplog.at_level("WARNING", logger="rag.ingestion")
     with logged, pytest.raises(RuntimeError, match="model crashed"):  # what stopped it
         ingest(settings, embed_model=embed_model, store=store)
     assert caplog.text.count("failed too") == 1 and "disk full" in caplog.text
@@ -579,7 +579,7 @@ def test_an_ingest_of_several_windows_embeds_in_a_worker_process_with_the_same_v
     from rag.embedding.cache import CachedEmbedding, EmbeddingCache
     from rag.embedding.onnx_worker import EncoderProcess
 
-    module = importlib.import_module("rag.ingest")
+    module = importlib.import_module("rag.ingestion")
     monkeypatch.setattr(module, "PAPERS_PER_WRITE", 1)
     monkeypatch.setattr(module, "SLICES_PER_EMBED", 2)  # 6 papers: 3 windows of 2
     monkeypatch.setattr(onnx_runtime, "BULK_TEXTS", 1)
@@ -651,7 +651,7 @@ def test_an_ingest_of_one_window_starts_no_worker_process(
     from rag.embedding.cache import CachedEmbedding, EmbeddingCache
     from rag.embedding.onnx_worker import EncoderProcess
 
-    module = importlib.import_module("rag.ingest")
+    module = importlib.import_module("rag.ingestion")
     monkeypatch.setattr(module, "PAPERS_PER_WRITE", 1)
     monkeypatch.setattr(module, "SLICES_PER_EMBED", 6)  # 6 papers: one window
     monkeypatch.setattr(onnx_runtime, "BULK_TEXTS", 1)
@@ -662,3 +662,11 @@ def test_an_ingest_of_one_window_starts_no_worker_process(
     monkeypatch.setattr(EncoderProcess, "__init__", no_worker)
     model = CachedEmbedding(embed_model.inner, EmbeddingCache(tmp_path / "vectors", "one"))
     assert ingest(settings, embed_model=model).embedded_chunks > 0
+
+
+def test_the_public_ingest_is_the_function_whatever_was_imported_first() -> None:
+    import rag.ingestion  # a module of its own name must not shadow the function
+    from rag import IngestReport, ingest
+
+    assert ingest is rag.ingestion.ingest and callable(ingest)
+    assert IngestReport is rag.ingestion.IngestReport

@@ -24,7 +24,7 @@ import pytest
 
 from rag.corpus.records import load_corpus
 from rag.embedding.base import token_counter
-from rag.ingest import ingest, repair
+from rag.ingestion import ingest, repair
 from rag.store.chroma import PaperStore
 from tests.support.paths import FIXTURE_CORPUS
 from tests.support.store_checks import assert_consistent, settings_for, tiny_corpus
@@ -34,7 +34,7 @@ PER_SLICE = 4
 # (before its paper records) makes the most interesting crash state likely, not rare.
 DRIVER = f"""
 import importlib, sys, time
-importlib.import_module("rag.ingest").PAPERS_PER_WRITE = {PER_SLICE}
+importlib.import_module("rag.ingestion").PAPERS_PER_WRITE = {PER_SLICE}
 from rag.store.chroma import PaperStore
 add = PaperStore.add_chunk_nodes
 def add_then_pause(self, nodes):

@@ -24,7 +24,7 @@ import pytest
 
 from eval.bench.replicas import CommitWatch, serve_replicas, server_over_copy, until_found
 from rag.corpus.records import load_corpus
-from rag.ingest import ingest
+from rag.ingestion import ingest
 from rag.store.chroma import PaperStore
 from tests.support.answers import GRAPHS_GPT
 from tests.support.paths import FIXTURE_CORPUS
@@ -140,7 +140,7 @@ def test_questions_are_answered_from_the_old_pipeline_while_a_reload_builds(
     state at the usual speed, concurrent reloads build once, and then the new state is in."""
     import rag.assistant
     from rag.assistant import Assistant
-    from rag.ingest import write_papers
+    from rag.ingestion import write_papers
 
     settings = make_settings(store_copy, backend="extractive")
     store = PaperStore(settings)

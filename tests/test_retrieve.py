@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from rag.assistant import Assistant
-from rag.ingest import ingest
+from rag.ingestion import ingest
 from rag.store.chroma import PaperStore
 from rag.types import Filters, RetrievedPaper
 from tests.support.answers import (

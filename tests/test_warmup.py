@@ -71,7 +71,7 @@ def test_reload_restarts_the_warmup_on_the_new_catalogue(
     store_copy: Path, embed_model: Any, tmp_path: Path
 ) -> None:
     from rag.corpus.records import load_corpus
-    from rag.ingest import write_papers
+    from rag.ingestion import write_papers
 
     assistant = _assistant(store_copy, embed_model, tmp_path / "cache")
     first = assistant.start_warmup()

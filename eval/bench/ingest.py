@@ -1,6 +1,6 @@
 """Section 1: ingest of a corpus, cold (empty store) and warm (unchanged re-run).
 
-Ours is `rag.ingest` exactly as `rag ingest` calls it; the baseline is
+Ours is `rag.ingestion` exactly as `rag ingest` calls it; the baseline is
 eval.bench.baseline_ingest. Every run is a fresh process (eval.bench.procs.run_child):
 its wall time includes imports and model load, as a user waits for them, and its peak
 memory is the process's own. The stores of the last repeat are kept for the later
@@ -33,7 +33,7 @@ MEDIAN_KEYS = (
 
 
 def run_our_ingest(payload: dict[str, Any], process_started: float) -> dict[str, Any]:
-    """Child side: rag.ingest over the corpus into the payload's settings."""
+    """Child side: rag.ingestion over the corpus into the payload's settings."""
     from eval.run import build_settings
     from rag import ingest
 
@@ -178,7 +178,7 @@ def measure_ingest(
         "ratios_baseline_over_ours": ratios,
         "notes": [
             "each run is a fresh process; wall_s includes imports and model load",
-            "ingest_s: time inside the ingest call (ours: rag.ingest, model load included; "
+            "ingest_s: time inside the ingest call (ours: rag.ingestion, model load included; "
             "baseline: HuggingFaceEmbedding load + VectorStoreIndex.from_documents)",
             "peak_rss_mb: the process's own peak resident memory (VmHWM at exit)",
             "cold: empty store in a fresh directory and an empty text-embedding cache (a "

@@ -89,7 +89,7 @@ class AppServer:
 def prepare_store(built: Path, target: Path, extra: list[dict[str, Any]], embed_model: Any) -> Path:
     """A copy of the built fixture store plus `extra` papers, ingested here, then copied
     again so the served directory is one no other process has open."""
-    from rag.ingest import ingest
+    from rag.ingestion import ingest
 
     staging = target.with_name(target.name + "-staging")
     shutil.copytree(built, staging)
@@ -176,7 +176,7 @@ def full_server(tmp_path_factory: pytest.TempPathFactory, embed_model: Any) -> I
         # A copy: the embedded Chroma store can be open in one process only.
         shutil.copytree(FULL_STORE, root / "data")
     else:  # a fresh clone (CI): the bundled corpus ingested for real (about a minute)
-        from rag.ingest import ingest
+        from rag.ingestion import ingest
 
         ingest(make_settings(root / "data", corpus_paths=[FULL_CORPUS]), embed_model=embed_model)
     server = start_app(root / "data", [FULL_CORPUS], root / "server.log")

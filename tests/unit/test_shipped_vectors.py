@@ -22,7 +22,7 @@ from rag.embedding.shipped import (
     header_for,
     vectors_path,
 )
-from rag.ingest import _nodes_for, embedded_texts
+from rag.ingestion import _nodes_for, embedded_texts
 from rag.settings import BUNDLED_CORPUS, Settings
 from tests.support.fake_embedding import HashingEmbedding
 from tests.support.paths import FIXTURE_CORPUS
@@ -39,7 +39,7 @@ class _Counter:
 
 
 def chunk_texts(corpus: Path, settings: Settings, model: Any) -> list[str]:
-    """The texts ingest embeds for this corpus (rag.ingest's own recipe)."""
+    """The texts ingest embeds for this corpus (rag.ingestion's own recipe)."""
     papers = load_corpus([corpus]).papers
     nodes = [n for _, ns in _nodes_for(papers, settings, cast(BaseEmbedding, model)) for n in ns]
     return embedded_texts(nodes)
