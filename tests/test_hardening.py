@@ -206,6 +206,21 @@ def test_wrong_keys_are_throttled_and_good_keys_are_not(guarded: Served) -> None
         assert codes[:10] == [401] * 10 and set(codes[10:]) == {429}
         good = {"Authorization": f"Bearer {KEY}", **address}
         assert client.get("/v1/stats", headers=good).status_code == 200
+        # A good key's malformed requests are not guesses: they spend nothing of the budget.
+        other = {"X-Forwarded-For": "10.0.0.4"}
+        for _ in range(12):
+            bad_body = client.post(
+                "/v1/ask",
+                content=b"{not json",
+                headers={
+                    "Authorization": f"Bearer {KEY}",
+                    "Content-Type": "application/json",
+                    **other,
+                },
+            )
+            assert bad_body.status_code == 400
+        guess = client.get("/v1/stats", headers={"Authorization": "Bearer nope", **other})
+        assert guess.status_code == 401
 
 
 def test_anonymous_requests_spend_nothing_of_a_users_budget(tmp_path: Path, assistant: Any) -> None:

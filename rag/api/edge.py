@@ -25,6 +25,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from rag.api.admission import buckets, client_address
 from rag.api.errors import error_response
+from rag.api.middleware import authorized
 
 FAILED_AUTH_PER_MINUTE = 10.0  # wrong keys or passwords an address may try, on average
 FAILED_AUTH_BURST = 10
@@ -131,12 +132,14 @@ class Edge:
             await self._refuse(scope, receive, send, 413, self._too_large())
             return
         # Wrong credentials: an address out of budget is refused before its next guess.
-        guessing = (path in ("/login", "/login/") and method == "POST") or (
-            _is_v1(path) and bool(self.api_keys) and _bearer_sent(headers)
-        )
-        if guessing and not self._good_key(headers):
+        login = path in ("/login", "/login/") and method == "POST"
+        guessing = login or (_is_v1(path) and bool(self.api_keys) and _bearer_sent(headers))
+        # What a wrong guess gets: Gradio's 400 for a wrong password, the API's 401 for a key.
+        wrong = 400 if login else 401
+        if guessing:
             wait = self.failed.peek(address)
-            if wait > 0:
+            # The key is compared only for an address out of budget: a good key passes.
+            if wait > 0 and (login or not self._good_key(headers)):
                 await self._refuse(scope, receive, send, 429, _throttled(wait), wait)
                 return
         if path.startswith(GRADIO_PREFIX):
@@ -153,7 +156,7 @@ class Edge:
                 return  # the edge has answered (413/408); the app's own reply goes nowhere
             if message["type"] == "http.response.start":
                 state["started"] = True
-                if guessing and message["status"] in (400, 401):
+                if guessing and message["status"] == wrong:
                     self.failed.take(address)  # a wrong key or password spends budget
             await send(message)
 
@@ -168,8 +171,6 @@ class Edge:
         await self.app(scope, self._limited(receive, refuse), watched_send)
 
     def _good_key(self, headers: Headers) -> bool:
-        from rag.api.middleware import authorized
-
         return bool(self.api_keys) and authorized(headers.get("authorization"), self.api_keys)
 
     def _too_large(self) -> str:
