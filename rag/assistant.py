@@ -135,8 +135,7 @@ class Assistant:
         """Papers, chunks, embedding model, store, backend and warm-up progress."""
         papers, chunks = self.store.counts()
         recorded = self.store.recorded_model()
-        writing = self.store.writing_now()
-        generation = self.store.generation()[1]
+        (_, generation), writing = self.store.commit_state()
         serving = self._current().generation
         return {
             "ingest": {

@@ -184,17 +184,17 @@ class PaperStore:
     def was_interrupted(self) -> bool:
         return bool((self.papers.metadata or {}).get(WRITING_FLAG))
 
-    def writing_now(self) -> bool:
-        """Whether an ingest is writing, or died writing (read afresh, as `generation`)."""
+    def commit_state(self) -> tuple[Generation, bool]:
+        """The store's current generation, and whether an ingest is writing (or died
+        writing), read afresh: one small request."""
         with self._reading():
             fresh = self._fresh_papers()
-        return bool((fresh.metadata or {}).get(WRITING_FLAG))
+        meta = fresh.metadata or {}
+        return (str(fresh.id), int(meta.get(GENERATION, 0))), bool(meta.get(WRITING_FLAG))
 
     def generation(self) -> Generation:
-        """The store's current generation, read afresh: one small request, for polling."""
-        with self._reading():
-            fresh = self._fresh_papers()
-        return str(fresh.id), int((fresh.metadata or {}).get(GENERATION, 0))
+        """The store's current generation, read afresh (for polling)."""
+        return self.commit_state()[0]
 
     def _fresh_papers(self) -> Collection:
         return self.client.get_collection(self.papers.name, embedding_function=None)
