@@ -27,6 +27,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from eval.bench.samples import summarise
+
 ROOT = Path(__file__).resolve().parent.parent
 DATASETS = ROOT / "eval" / "datasets"
 WEIGHTS = [round(0.05 * i, 2) for i in range(21)]
@@ -35,12 +37,6 @@ WEIGHTS = [round(0.05 * i, 2) for i in range(21)]
 def _questions(name: str) -> list[dict[str, Any]]:
     rows = [json.loads(x) for x in (DATASETS / name).read_text().splitlines() if x.strip()]
     return [r for r in rows if r.get("answerable") and r.get("gold_ids")]
-
-
-def _ms(samples: list[float]) -> dict[str, float]:
-    ordered = sorted(samples)
-    pick = lambda q: ordered[max(0, round(q * len(ordered)) - 1)]  # noqa: E731
-    return {"p50": round(pick(0.5), 2), "p95": round(pick(0.95), 2), "n": len(ordered)}
 
 
 def _disk(path: Path) -> int:
@@ -171,7 +167,7 @@ def at_scale(
         return {
             "copies": copies,
             "chunks": len(many),
-            "latency_ms": {name: _ms(samples) for name, samples in times.items()},
+            "latency_ms": {name: summarise(samples) for name, samples in times.items()},
             "build_s": {"ours": round(ours_build, 3), "tantivy": round(theirs.build_s, 3)},
             "open_ms": {"ours": round(ours_open, 1), "tantivy": round(theirs.open_ms, 1)},
             "disk_bytes": {"ours": _disk(work / "ours"), "tantivy": _disk(work / "tantivy")},
@@ -254,7 +250,7 @@ def run(store: Path, out: Path, scale: int = 0) -> dict[str, Any]:
             "chunks": len(chunks),
             "k": k,
             "questions": len(asked),
-            "latency_ms": {name: _ms(samples) for name, samples in times.items()},
+            "latency_ms": {name: summarise(samples) for name, samples in times.items()},
             "open_ms": {"ours": round(ours_open_ms, 1), "tantivy": round(theirs.open_ms, 1)},
             "build_s": {"tantivy": round(theirs.build_s, 2)},
             "disk_bytes": {
