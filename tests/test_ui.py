@@ -28,6 +28,7 @@ from tests.support.openai_stub import Reply, ScriptedLLMServer
 from tests.support.paths import ROOT
 from tests.support.settings import make_settings
 from ui.app import ChatController, new_state
+from ui.conversation_panel import ConversationPanel
 
 FA_QUESTION = "Which ICML 2024 papers explain why feedback alignment works, and what do they find?"
 FA_ID = "qklMNNub0H"
@@ -289,8 +290,9 @@ def test_new_conversation_is_empty_and_keeps_the_last_one_listed(
     controller: ChatController,
 ) -> None:
     chat, state = run(controller, FA_QUESTION)[-1]
-    stored, _listed, *_ = controller.save(state, chat, None)
-    chat2, state2, stored2, listed2, markdown, bibtex = controller.new_conversation(stored)
+    panel = ConversationPanel()
+    stored, _listed, *_ = panel.save(state, chat, None)
+    chat2, state2, stored2, listed2, markdown, bibtex = panel.new_conversation(stored)
     assert (
         chat2 == [] and state2["history"] == [] and state2["conversation"] != state["conversation"]
     )

@@ -17,6 +17,7 @@ from rag.types import Answer, Citation
 from tests.support.settings import make_settings
 from ui import conversations
 from ui.app import BUSY_MESSAGE, ChatController, new_state
+from ui.conversation_panel import ConversationPanel
 from ui.followups import follow_ups
 
 FA_QUESTION = "Which ICML 2024 papers explain why feedback alignment works, and what do they find?"
@@ -27,6 +28,11 @@ AUTHOR_QUESTION = "Which ICML 2024 papers did stan z. li co-author?"
 def controller(assistant: Any, tmp_path: Path) -> ChatController:
     settings = make_settings(tmp_path / "data", backend="extractive")
     return ChatController(assistant, settings, stream_interval=0.0)
+
+
+@pytest.fixture
+def panel() -> ConversationPanel:
+    return ConversationPanel()
 
 
 def send(
@@ -180,7 +186,7 @@ def test_no_follow_ups_under_a_refusal_or_an_unnamed_paper() -> None:
 
 # --- conversations ---------------------------------------------------------------------------
 def test_a_conversation_survives_a_reload_with_its_table_and_exports(
-    controller: ChatController,
+    controller: ChatController, panel: ConversationPanel
 ) -> None:
     chat, state = send(controller, FA_QUESTION, new_state())
     chat, state = send(controller, AUTHOR_QUESTION, state, chat)
@@ -188,13 +194,13 @@ def test_a_conversation_survives_a_reload_with_its_table_and_exports(
     handed_back = [
         {"role": m["role"], "content": [{"type": "text", "text": m["content"]}]} for m in chat
     ]
-    stored, listed, _md, _bib = controller.save(state, handed_back, None)
+    stored, listed, _md, _bib = panel.save(state, handed_back, None)
     stored = json.loads(json.dumps(stored))  # what the browser keeps is JSON
     assert listed["value"] == state["conversation"]
     assert listed["choices"][0][0].startswith("Which ICML 2024 papers explain why feedback")
-    chat2, state2, _, md2, bib2, box, send_button = controller.restore(stored, new_state())
+    chat2, state2, _, md2, bib2, box, send_button = panel.restore(stored, new_state())
     assert box["interactive"] and send_button["interactive"]
-    assert controller.restore(stored, state2) == (gr.skip(),) * 7  # its own later saves
+    assert panel.restore(stored, state2) == (gr.skip(),) * 7  # its own later saves
     assert chat2 == chat and state2["history"] == state["history"]
     assert state2["records"].keys() == state["records"].keys()
     assert state2["table"]["aggregate"].count == 3  # the set panel comes back too
@@ -206,18 +212,20 @@ def test_a_conversation_survives_a_reload_with_its_table_and_exports(
     assert "@InProceedings{gao24e," in entries  # keyed by PMLR key
 
 
-def test_conversations_are_listed_opened_and_deleted(controller: ChatController) -> None:
+def test_conversations_are_listed_opened_and_deleted(
+    controller: ChatController, panel: ConversationPanel
+) -> None:
     chat, state = send(controller, FA_QUESTION, new_state())
-    stored, *_ = controller.save(state, chat, None)
-    chat_b, state_b = send(controller, AUTHOR_QUESTION, controller.new_conversation(stored)[1])
-    stored, listed, *_ = controller.save(state_b, chat_b, stored)
+    stored, *_ = panel.save(state, chat, None)
+    chat_b, state_b = send(controller, AUTHOR_QUESTION, panel.new_conversation(stored)[1])
+    stored, listed, *_ = panel.save(state_b, chat_b, stored)
     assert [value for _, value in listed["choices"]] == [
         state_b["conversation"],
         state["conversation"],
     ]
-    opened = controller.open_conversation(state["conversation"], stored, state_b)
+    opened = panel.open_conversation(state["conversation"], stored, state_b)
     assert opened[0] == chat and opened[2]["current"] == state["conversation"]
-    after = controller.delete_conversation(opened[2], opened[1])
+    after = panel.delete_conversation(opened[2], opened[1])
     assert after[0] == [] and [i["id"] for i in after[2]["items"]] == [state_b["conversation"]]
 
 

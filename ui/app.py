@@ -30,7 +30,7 @@ from rag.types import Answer, ChatMessage
 from ui import conversations, render
 from ui.followups import follow_ups
 from ui.inputs import check_question_text, make_filters, whole_top_k
-from ui.set_panel import ExportFiles, table_state
+from ui.set_panel import table_state
 
 log = logging.getLogger(__name__)
 
@@ -98,7 +98,7 @@ def printable(text: str) -> str:
     return text.encode("utf-8", "replace").decode("utf-8")
 
 
-def _busy(state: dict[str, Any]) -> bool:
+def busy(state: dict[str, Any]) -> bool:
     busy = state.get("busy")
     return busy is not None and time.monotonic() - float(busy[1]) < BUSY_EXPIRES_S
 
@@ -120,11 +120,12 @@ def _pending(question: str, shown: str = "", statuses: list[str] | None = None) 
 
 
 class ChatController:
-    """The UI's behaviour, separate from its layout so it can be driven directly in tests.
+    """The chat's behaviour, separate from its layout so it can be driven directly in tests.
 
-    Sending a question is two events: `accept` (no queue) checks it, empties the box and
-    hands it on as the session's pending question, and only then `respond` (queued) answers
-    it, so nothing an answer streams ever writes to the box the user is typing in."""
+    The page empties the box as a question goes; `ask` (one queued event) accepts it or puts
+    it back, then answers it, so nothing an answer streams ever writes to the box the user
+    is typing in. Buttons (follow-ups, named topics, regenerate) claim a pending question
+    and `respond` answers it. The conversations panel is `ui.conversation_panel`."""
 
     def __init__(
         self, assistant: Assistant, settings: Settings, stream_interval: float = STREAM_INTERVAL_S
@@ -133,12 +134,11 @@ class ChatController:
         self.settings = settings
         self.stream_interval = stream_interval
         self.feedback = FeedbackWriter(settings.feedback_path)
-        self.exports = ExportFiles()
 
     # --- sending ------------------------------------------------------------------------
     def _claim(self, state: dict[str, Any], pending: dict[str, Any]) -> dict[str, Any]:
         """Marks the session busy with `pending`'s answer; refuses while another streams."""
-        if _busy(state):
+        if busy(state):
             raise gr.Error(BUSY_MESSAGE, title="Still answering")
         token = secrets.token_hex(4)
         state["busy"] = (token, time.monotonic())
@@ -227,7 +227,7 @@ class ChatController:
     ) -> Outputs:
         """(chat, pending question, state): the last question asked again in its place."""
         state = state if state is not None else new_state()
-        if _busy(state):
+        if busy(state):
             raise gr.Error(BUSY_MESSAGE, title="Still answering")
         chat, record = self._drop_last_turn(chat, state)
         question = record["question"]
@@ -237,7 +237,7 @@ class ChatController:
     def edit_last(self, chat: list[dict[str, Any]] | None, state: dict[str, Any] | None) -> Outputs:
         """(chat, question box, state): the last question back in the box to edit and send."""
         state = state if state is not None else new_state()
-        if _busy(state):
+        if busy(state):
             raise gr.Error(BUSY_MESSAGE, title="Still answering")
         chat, record = self._drop_last_turn(chat, state)
         return chat, record["question"], state
@@ -417,104 +417,6 @@ class ChatController:
         labels = [f"{topic} · {count:,} papers" for topic, count, _ in topics]
         follow = [f["label"] for f in state.get("follow_ups") or []]
         return (*_button_row(labels, SUGGESTED), *_button_row(follow, FOLLOW_UPS))
-
-    # --- conversations ------------------------------------------------------------------
-    def _exports(self, state: dict[str, Any]) -> tuple[Any, Any]:
-        if not state["history"]:
-            return gr.update(value=None, interactive=False), gr.update(
-                value=None, interactive=False
-            )
-        title = state.get("title") or "Conversation"
-        paths = self.exports.write_texts(
-            {
-                "md": ("icml-rag-conversation.md", conversations.markdown(title, state["history"])),
-                "bib": (
-                    "icml-rag-conversation.bib",
-                    conversations.bibtex(list(state["cited"].values())),
-                ),
-            }
-        )
-        bib_ready = bool(state["cited"])
-        return (
-            gr.update(value=paths["md"], interactive=True),
-            gr.update(value=paths["bib"] if bib_ready else None, interactive=bib_ready),
-        )
-
-    def save(
-        self, state: dict[str, Any] | None, chat: list[dict[str, Any]] | None, stored: Any
-    ) -> Outputs:
-        """(stored conversations, list, Markdown file, BibTeX file) after an answer, a stop,
-        a regenerate or an edit: the current conversation written to the browser's store."""
-        state = state if state is not None else new_state()
-        kept = conversations.checked(stored)
-        if chat:
-            kept = conversations.saved_with(kept, conversations.record_of(state, list(chat)))
-        listed = gr.update(
-            choices=conversations.choices(kept), value=state["conversation"] if chat else None
-        )
-        return (kept, listed, *self._exports(state))
-
-    def _opened(self, kept: dict[str, Any], item: dict[str, Any] | None) -> Outputs:
-        state = new_state()
-        state["restored"] = True
-        chat: list[dict[str, Any]] = []
-        if item is not None:
-            chat = [{"role": m["role"], "content": m["content"]} for m in item["chat"]]
-            state["conversation"] = item["id"]
-            state["title"] = str(item.get("title") or "")
-            state["history"] = [
-                {"role": m["role"], "content": str(m["content"])} for m in item["history"]
-            ]
-            state["records"] = {
-                int(k): v for k, v in (item.get("records") or {}).items() if str(k).isdigit()
-            }
-            state["cited"] = {
-                p["paper_id"]: p
-                for p in item.get("cited") or []
-                if isinstance(p, dict) and "paper_id" in p
-            }
-            aggregate = conversations.table_of(item)
-            if aggregate is not None:
-                state["table"] = table_state(Answer.model_construct(aggregate=aggregate))
-        listed = gr.update(choices=conversations.choices(kept), value=item["id"] if item else None)
-        return (chat, state, kept, listed, *self._exports(state))
-
-    def restore(self, stored: Any, state: dict[str, Any] | None) -> Outputs:
-        """(chat, state, list, Markdown file, BibTeX file, question box, Ask button) when the
-        browser's store has loaded (its first `change`): the conversation it had open, if
-        any, and the box enabled. Later changes are this session's own saves: skipped."""
-        if state is not None and state.get("restored"):
-            return (gr.skip(),) * 7
-        kept = conversations.checked(stored)
-        chat, state, _, listed, markdown, bibtex = self._opened(
-            kept, conversations.find(kept, kept["current"])
-        )
-        enabled = gr.update(interactive=True)
-        return (chat, state, listed, markdown, bibtex, enabled, enabled)
-
-    def open_conversation(
-        self, chosen: str | None, stored: Any, state: dict[str, Any] | None
-    ) -> Outputs:
-        """The same outputs as `restore`, for a conversation picked from the list."""
-        if state is not None and _busy(state):
-            raise gr.Error(BUSY_MESSAGE, title="Still answering")
-        kept = conversations.checked(stored)
-        item = conversations.find(kept, chosen)
-        if item is not None:
-            kept = {**kept, "current": item["id"]}
-        return self._opened(kept, item)
-
-    def new_conversation(self, stored: Any) -> Outputs:
-        """An empty chat; the conversation that was open stays in the list."""
-        kept = conversations.checked(stored)
-        return self._opened({**kept, "current": ""}, None)
-
-    def delete_conversation(self, stored: Any, state: dict[str, Any] | None) -> Outputs:
-        """The open conversation removed from the browser's store; an empty chat."""
-        kept = conversations.checked(stored)
-        if state is not None:
-            kept = conversations.without(kept, state["conversation"])
-        return self._opened(kept, None)
 
     # --- feedback, clearing, side panel ------------------------------------------------
     def like(

@@ -22,6 +22,7 @@ from rag.assistant import Assistant
 from rag.settings import RETRIEVAL_MODES, Settings
 from ui import conversations, render, table
 from ui.app import FOLLOW_UPS, SUGGESTED, ChatController, new_state
+from ui.conversation_panel import ConversationPanel
 from ui.set_panel import SetPanel
 
 EXAMPLES = [
@@ -307,6 +308,7 @@ def _wire(
     sets: SetWidgets,
 ) -> None:
     set_panel = SetPanel()
+    talk_panel = ConversationPanel()
     pending = gr.State(None)
     private: dict[str, Any] = {"api_visibility": "private"}
     # No progress timers ("0.1s") over widgets that quick events update.
@@ -317,7 +319,7 @@ def _wire(
     shown["outputs"] = [*sets.outputs, *sets.page_outputs, state]
     offered: dict[str, Any] = {"fn": controller.offered_buttons, "inputs": [state], **quick}
     offered["outputs"] = [chat.suggestions, *chat.suggested, chat.follow_row, *chat.follow]
-    saved: dict[str, Any] = {"fn": controller.save, **quick}
+    saved: dict[str, Any] = {"fn": talk_panel.save, **quick}
     saved |= {"inputs": [state, chat.chatbot, talks.stored], "outputs": talks.saved}
     answer_inputs = [pending, chat.chatbot, state, panel.mode, panel.top_k]
     answer_inputs += [panel.statuses, panel.author, panel.title]
@@ -381,17 +383,17 @@ def _wire(
     # event): the conversation comes back then, and only then can a question be sent (it
     # would race the restore for the session).
     talks.stored.change(
-        controller.restore,
+        talk_panel.restore,
         [talks.stored, state],
         [chat.chatbot, state, talks.listed, talks.markdown, talks.bibtex, chat.question, chat.send],
         **quick,
     ).success(**shown).then(**offered)
     for event, fn, inputs in (
-        (talks.listed.input, controller.open_conversation, [talks.listed, talks.stored, state]),
-        (talks.new.click, controller.new_conversation, [talks.stored]),
-        (talks.delete.click, controller.delete_conversation, [talks.stored, state]),
+        (talks.listed.input, talk_panel.open_conversation, [talks.listed, talks.stored, state]),
+        (talks.new.click, talk_panel.new_conversation, [talks.stored]),
+        (talks.delete.click, talk_panel.delete_conversation, [talks.stored, state]),
         # The chatbot's own trash icon starts a new conversation; the old one stays listed.
-        (chat.chatbot.clear, controller.new_conversation, [talks.stored]),
+        (chat.chatbot.clear, talk_panel.new_conversation, [talks.stored]),
     ):
         event(fn, inputs, opened, **quick).success(**shown).then(**offered)
     _wire_set_panel(set_panel, state, sets)
