@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -22,10 +21,10 @@ from tests.support.browser import (
     XSS_SCRIPT,
     AppServer,
     Chat,
-    start_app,
+    start_on_copy,
     stop_app,
 )
-from tests.support.paths import ARTIFACTS, FIXTURE_CORPUS
+from tests.support.paths import ARTIFACTS
 
 pytestmark = pytest.mark.browser
 sync_api = pytest.importorskip("playwright.sync_api")
@@ -45,9 +44,7 @@ MUXSERVE_Q = "How much higher throughput does MuxServe achieve when serving mult
 def app_server(
     built_store_dir: Path, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[AppServer]:
-    root = tmp_path_factory.mktemp("browser-app")
-    shutil.copytree(built_store_dir, root / "data")
-    server = start_app(root / "data", [FIXTURE_CORPUS], root / "server.log")
+    server = start_on_copy(built_store_dir, tmp_path_factory.mktemp("browser-app"))
     yield server
     stop_app(server)
     TIMINGS.update(

@@ -16,16 +16,15 @@ Screenshots for the README go to tests/artifacts/screenshots/.
 from __future__ import annotations
 
 import re
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.support.browser import AppServer, Chat, start_app, stop_app
+from tests.support.browser import AppServer, Chat, download, start_on_copy, stop_app
 from tests.support.openai_stub import Reply, ScriptedLLMServer
-from tests.support.paths import ARTIFACTS, FIXTURE_CORPUS
+from tests.support.paths import ARTIFACTS
 from tests.test_browser import FA_ID, FA_QUESTION
 from tests.test_browser_sets import FEDERATED
 from ui.conversations import STORAGE_KEY
@@ -55,8 +54,6 @@ def llm() -> Iterator[ScriptedLLMServer]:
 def slow_server(
     built_store_dir: Path, llm: ScriptedLLMServer, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[AppServer]:
-    root = tmp_path_factory.mktemp("browser-slow")
-    shutil.copytree(built_store_dir, root / "data")
     settings = {
         "llm_base_url": llm.base_url,
         "llm_model": "scripted",
@@ -64,9 +61,8 @@ def slow_server(
         "llm_planner": "false",  # every scripted reply is an answer
         "llm_judge": "false",
     }
-    server = start_app(
-        root / "data", [FIXTURE_CORPUS], root / "server.log", settings, "openai-compatible"
-    )
+    root = tmp_path_factory.mktemp("browser-slow")
+    server = start_on_copy(built_store_dir, root, settings, "openai-compatible")
     yield server
     stop_app(server)
 
@@ -75,9 +71,7 @@ def slow_server(
 def fast_server(
     built_store_dir: Path, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[AppServer]:
-    root = tmp_path_factory.mktemp("browser-chat")
-    shutil.copytree(built_store_dir, root / "data")
-    server = start_app(root / "data", [FIXTURE_CORPUS], root / "server.log")
+    server = start_on_copy(built_store_dir, tmp_path_factory.mktemp("browser-chat"))
     yield server
     stop_app(server)
 
@@ -325,13 +319,6 @@ def test_empty_states_say_nothing_they_do_not_have(chat: Chat) -> None:
 
 
 # --- conversations ---------------------------------------------------------------------------------
-def download(page: Any, selector: str) -> tuple[str, str]:
-    with page.expect_download() as event:
-        page.click(selector)
-    file = event.value
-    return file.suggested_filename, Path(file.path()).read_text(encoding="utf-8")
-
-
 def test_a_conversation_survives_a_reload_and_exports(chat: Chat) -> None:
     page = chat.page
     chat.ask(FA_QUESTION)
@@ -480,10 +467,7 @@ def test_set_answer_is_a_summary_pointing_at_its_table(
 def test_the_login_page_lets_a_key_in_and_the_chat_works(
     browser: Any, built_store_dir: Path, tmp_path: Path
 ) -> None:
-    shutil.copytree(built_store_dir, tmp_path / "data")
-    server = start_app(
-        tmp_path / "data", [FIXTURE_CORPUS], tmp_path / "server.log", {"api_key": "page-key"}
-    )
+    server = start_on_copy(built_store_dir, tmp_path, {"api_key": "page-key"})
     context = browser.new_context(viewport={"width": 1400, "height": 900})
     try:
         page = context.new_page()

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from tests.support.browser import XSS_IMG, XSS_SCRIPT, AppServer, Chat
+from tests.support.browser import XSS_IMG, XSS_SCRIPT, AppServer, Chat, download
 from tests.support.paths import ARTIFACTS
 
 pytestmark = pytest.mark.browser
@@ -100,13 +100,6 @@ def sort_by(page: Any, column: str, direction: str, header: str | None = None) -
     page.wait_for_function(
         "() => document.querySelector('#set-page').innerText.startsWith('page 1 of')"
     )
-
-
-def download(page: Any, button: str) -> tuple[str, str]:
-    with page.expect_download() as event:
-        page.click(button)
-    file = event.value
-    return file.suggested_filename, Path(file.path()).read_text(encoding="utf-8")
 
 
 # --- the tests -------------------------------------------------------------------------------

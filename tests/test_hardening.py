@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import logging
-import shutil
 import socket
 import subprocess
 import sys
@@ -84,19 +83,10 @@ def stop(served: Served) -> None:
 
 
 @pytest.fixture
-def copied_store(built_store_dir: Path, tmp_path: Path) -> Path:
-    target = tmp_path / "data"
-    shutil.copytree(built_store_dir, target)
-    return target
-
-
-@pytest.fixture
-def guarded(copied_store: Path, tmp_path: Path) -> Iterator[Served]:
+def guarded(store_copy: Path, tmp_path: Path) -> Iterator[Served]:
     """`rag serve` with a key (the UI asks for it), behind a trusted proxy: each test picks
     its client's address with X-Forwarded-For."""
-    served = start_serve(
-        copied_store, tmp_path, api_key=KEY, trust_proxy="true", refresh_seconds="2"
-    )
+    served = start_serve(store_copy, tmp_path, api_key=KEY, trust_proxy="true", refresh_seconds="2")
     try:
         yield served
     finally:
@@ -324,10 +314,10 @@ def test_control_characters_are_escaped_in_log_lines() -> None:
 
 # --- defects 4 and 5: ingest beside a running server, replaced papers ---------------------
 def test_a_paper_ingested_beside_a_running_server_is_found_by_dense_search(
-    copied_store: Path, tmp_path: Path
+    store_copy: Path, tmp_path: Path
 ) -> None:
     refresh = 2.0
-    served = start_serve(copied_store, tmp_path, refresh_seconds=str(refresh))
+    served = start_serve(store_copy, tmp_path, refresh_seconds=str(refresh))
     try:
         new = papers_not_in(
             ROOT / "data" / "icml2024.jsonl", FIXTURE_CORPUS, tmp_path / "new.jsonl", 1
@@ -343,7 +333,7 @@ def test_a_paper_ingested_beside_a_running_server_is_found_by_dense_search(
         assert paper["id"] not in dense_ids()
         ran = subprocess.run(
             [str(BIN / "rag"), "ingest", str(new)],
-            env=child_env(copied_store),
+            env=child_env(store_copy),
             cwd=tmp_path,
             capture_output=True,
             text=True,
@@ -361,7 +351,7 @@ def test_a_paper_ingested_beside_a_running_server_is_found_by_dense_search(
         stop(served)
 
 
-def test_a_second_ingest_is_refused_naming_the_first(copied_store: Path, tmp_path: Path) -> None:
+def test_a_second_ingest_is_refused_naming_the_first(store_copy: Path, tmp_path: Path) -> None:
     holder = subprocess.Popen(
         [
             sys.executable,
@@ -369,7 +359,7 @@ def test_a_second_ingest_is_refused_naming_the_first(copied_store: Path, tmp_pat
             "import sys, time; from pathlib import Path; from rag.store.lock import writer_lock\n"
             "with writer_lock(Path(sys.argv[1]), 'rag ingest big.jsonl'):\n"
             "    print('held', flush=True); time.sleep(60)",
-            str(copied_store),
+            str(store_copy),
         ],
         stdout=subprocess.PIPE,
         cwd=ROOT,
@@ -378,7 +368,7 @@ def test_a_second_ingest_is_refused_naming_the_first(copied_store: Path, tmp_pat
         assert holder.stdout is not None and holder.stdout.readline().strip() == b"held"
         ran = subprocess.run(
             [str(BIN / "rag"), "ingest", str(FIXTURE_CORPUS)],
-            env=child_env(copied_store),
+            env=child_env(store_copy),
             cwd=tmp_path,
             capture_output=True,
             text=True,
@@ -392,7 +382,7 @@ def test_a_second_ingest_is_refused_naming_the_first(copied_store: Path, tmp_pat
 
 
 def test_a_replaced_paper_is_named_and_strict_refuses_a_new_title(
-    copied_store: Path, tmp_path: Path
+    store_copy: Path, tmp_path: Path
 ) -> None:
     line = next(
         x for x in FIXTURE_CORPUS.read_text().splitlines() if json.loads(x)["id"] == GRAPHS_GPT
@@ -404,7 +394,7 @@ def test_a_replaced_paper_is_named_and_strict_refuses_a_new_title(
     def rag(*args: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run(
             [str(BIN / "rag"), *args],
-            env=child_env(copied_store),
+            env=child_env(store_copy),
             cwd=tmp_path,
             capture_output=True,
             text=True,
@@ -445,11 +435,11 @@ def test_small_protocol_defects(guarded: Served) -> None:
     assert b"transfer-encoding: chunked" not in old.lower()
 
 
-def test_rag_stats_into_a_closed_pipe_ends_quietly(copied_store: Path, tmp_path: Path) -> None:
+def test_rag_stats_into_a_closed_pipe_ends_quietly(store_copy: Path, tmp_path: Path) -> None:
     ran = subprocess.run(
         f"'{BIN / 'rag'}' stats | head -1",
         shell=True,
-        env=child_env(copied_store),
+        env=child_env(store_copy),
         cwd=tmp_path,
         capture_output=True,
         text=True,
@@ -458,13 +448,13 @@ def test_rag_stats_into_a_closed_pipe_ends_quietly(copied_store: Path, tmp_path:
     assert ran.stdout.startswith("papers") and "Traceback" not in ran.stderr, ran.stderr
 
 
-def test_stats_say_when_an_ingest_is_incomplete(copied_store: Path, embed_model: Any) -> None:
+def test_stats_say_when_an_ingest_is_incomplete(store_copy: Path, embed_model: Any) -> None:
     from fastapi.testclient import TestClient
 
     from rag.assistant import Assistant
     from rag.store.chroma import PaperStore
 
-    settings = make_settings(copied_store, backend="extractive", warm_evidence=False)
+    settings = make_settings(store_copy, backend="extractive", warm_evidence=False)
     PaperStore(settings).mark_writing(True)  # as an ingest killed mid-write leaves it
     assistant = Assistant(settings, PaperStore(settings), embed_model)
     stats = TestClient(create_api(assistant, settings)).get("/v1/stats").json()

@@ -141,6 +141,26 @@ def start_app(
     return AppServer(f"http://127.0.0.1:{port}/", data_dir, proc, log, started, ready_s)
 
 
+def start_on_copy(
+    store: Path,
+    root: Path,
+    settings: dict[str, str] | None = None,
+    backend: str = "extractive",
+) -> AppServer:
+    """`start_app` over a private copy of a built store (root/data): an embedded store is
+    open in one process only."""
+    shutil.copytree(store, root / "data")
+    return start_app(root / "data", [FIXTURE_CORPUS], root / "server.log", settings, backend)
+
+
+def download(page: Any, selector: str) -> tuple[str, str]:
+    """(suggested file name, text) of the file a click on `selector` downloads."""
+    with page.expect_download() as event:
+        page.click(selector)
+    file = event.value
+    return file.suggested_filename, Path(file.path()).read_text(encoding="utf-8")
+
+
 def stop_app(server: AppServer) -> None:
     server.proc.terminate()
     try:

@@ -15,6 +15,8 @@ from typing import Any
 
 import httpx
 
+from ui import conversations
+
 API = "/gradio_api"
 
 
@@ -86,7 +88,4 @@ class UISession:
 
 
 def message_text(message: dict[str, Any]) -> str:
-    content = message.get("content")
-    if isinstance(content, list):
-        return "".join(str(part.get("text", "")) for part in content if isinstance(part, dict))
-    return str(content)
+    return conversations.message_text(message.get("content"))

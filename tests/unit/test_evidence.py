@@ -28,11 +28,15 @@ def source(paper: Paper, dense_rank: int | None = 1, bm25_rank: int | None = 1) 
     return RetrievedPaper(paper=paper, score=1.0, dense_rank=dense_rank, bm25_rank=bm25_rank)
 
 
+def scorer_with(*papers: Paper) -> EvidenceScorer:
+    """A scorer whose term statistics count `papers` and the three shared ones."""
+    counted = {p.id: p for p in (*papers, FA, RLHF, OTHER)}
+    return EvidenceScorer(HashingEmbedding(), TermStats.counted(counted))
+
+
 @pytest.fixture
 def scorer() -> EvidenceScorer:
-    return EvidenceScorer(
-        HashingEmbedding(), TermStats.counted({p.id: p for p in (FA, RLHF, OTHER)})
-    )
+    return scorer_with()
 
 
 def test_rare_terms_weigh_more(scorer: EvidenceScorer) -> None:
@@ -115,8 +119,7 @@ def test_a_name_of_another_retrieved_paper_is_not_a_missing_premise() -> None:
         title="The Expressive Power of Path-Based Graph Neural Networks",
         abstract="We propose PATH-WL, color refinement based on shortest path distance information.",
     )
-    papers = {p.id: p for p in (ctan, path, FA, RLHF, OTHER)}
-    scorer = EvidenceScorer(HashingEmbedding(), TermStats.counted(papers))
+    scorer = scorer_with(ctan, path)
     question = "How do CTAN and PATH-WL differ in what they are built on?"
     evidence = scorer.score(question, [source(ctan), source(path, 2, 2)])
     assert evidence.gaps.unmentioned == []
@@ -136,8 +139,7 @@ def test_a_question_writing_a_papers_title_is_about_that_paper() -> None:
         title="Interpreting Diffusion Models",
         abstract="Our sampler reaches a state-of-the-art FID on CIFAR-10 image generation.",
     )
-    papers = {p.id: p for p in (sampler, images, FA, RLHF, OTHER)}
-    scorer = EvidenceScorer(HashingEmbedding(), TermStats.counted(papers))
+    scorer = scorer_with(sampler, images)
     question = "What FID does the Particle Denoising Diffusion Sampler reach on CIFAR-10?"
     evidence = scorer.score(question, [source(images), source(sampler, 2, 2)])
     relevance = evidence.paper_relevance
