@@ -93,6 +93,20 @@ def guarded(store_copy: Path, tmp_path: Path) -> Iterator[Served]:
         stop(served)
 
 
+def run_rag(
+    data_dir: Path, cwd: Path, *args: str, timeout: float = 300
+) -> subprocess.CompletedProcess[str]:
+    """The `rag` command on `data_dir`, as a user runs it beside the server."""
+    return subprocess.run(
+        [str(BIN / "rag"), *args],
+        env=child_env(data_dir),
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+
+
 def raw_request(port: int, head: bytes, body_size: int = 0, chunk: int = MB) -> bytes:
     """Sends `head` and then `body_size` bytes (as far as the server lets it); returns what
     the server answered."""
@@ -331,14 +345,7 @@ def test_a_paper_ingested_beside_a_running_server_is_found_by_dense_search(
             return {p["paper"]["id"] for p in reply.json()["papers"]}
 
         assert paper["id"] not in dense_ids()
-        ran = subprocess.run(
-            [str(BIN / "rag"), "ingest", str(new)],
-            env=child_env(store_copy),
-            cwd=tmp_path,
-            capture_output=True,
-            text=True,
-            timeout=300,
-        )
+        ran = run_rag(store_copy, tmp_path, "ingest", str(new))
         assert ran.returncode == 0 and "new 1 " in ran.stdout, ran.stderr[-2000:]
         exited = time.monotonic()
         while paper["id"] not in dense_ids():
@@ -366,14 +373,7 @@ def test_a_second_ingest_is_refused_naming_the_first(store_copy: Path, tmp_path:
     )
     try:
         assert holder.stdout is not None and holder.stdout.readline().strip() == b"held"
-        ran = subprocess.run(
-            [str(BIN / "rag"), "ingest", str(FIXTURE_CORPUS)],
-            env=child_env(store_copy),
-            cwd=tmp_path,
-            capture_output=True,
-            text=True,
-            timeout=120,
-        )
+        ran = run_rag(store_copy, tmp_path, "ingest", str(FIXTURE_CORPUS), timeout=120)
         assert ran.returncode != 0
         assert f"rag ingest big.jsonl (pid {holder.pid}" in ran.stderr, ran.stderr
     finally:
@@ -391,20 +391,10 @@ def test_a_replaced_paper_is_named_and_strict_refuses_a_new_title(
     wrong = tmp_path / "wrong-id.jsonl"
     wrong.write_text(json.dumps(record) + "\n")
 
-    def rag(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(
-            [str(BIN / "rag"), *args],
-            env=child_env(store_copy),
-            cwd=tmp_path,
-            capture_output=True,
-            text=True,
-            timeout=300,
-        )
-
-    strict = rag("ingest", "--strict", str(wrong))
+    strict = run_rag(store_copy, tmp_path, "ingest", "--strict", str(wrong))
     assert strict.returncode == 2 and "another title" in strict.stderr
     assert f"{GRAPHS_GPT} 'A Graph is Worth $K$ Words" in strict.stderr
-    loose = rag("ingest", str(wrong))
+    loose = run_rag(store_copy, tmp_path, "ingest", str(wrong))
     assert loose.returncode == 0
     assert f"replaced {GRAPHS_GPT} 'A Graph is Worth $K$ Words" in loose.stdout
     assert "with a record titled 'Some Other Paper'" in loose.stdout

@@ -45,6 +45,14 @@
     card = null;
     cardFor = null;
   }
+  function newTabLink(href, label) {
+    const a = document.createElement("a");
+    a.href = href;
+    a.target = "_blank";
+    a.rel = "noopener noreferrer";
+    a.textContent = label;
+    return a;
+  }
   function openCard(link) {
     const ref = referenceOf(link);
     if (!ref) return;
@@ -57,12 +65,7 @@
     const head = document.createElement("div");
     head.className = "rag-card-title";
     if (title && title.tagName === "A") {
-      const a = document.createElement("a");
-      a.href = title.href;
-      a.target = "_blank";
-      a.rel = "noopener noreferrer";
-      a.textContent = text(ref, ".rag-ref-title");
-      head.appendChild(a);
+      head.appendChild(newTabLink(title.href, text(ref, ".rag-ref-title")));
     } else {
       head.textContent = text(ref, ".rag-ref-title");
     }
@@ -82,14 +85,7 @@
     }
     const actions = document.createElement("div");
     actions.className = "rag-card-actions";
-    if (title && title.tagName === "A") {
-      const open = document.createElement("a");
-      open.href = title.href;
-      open.target = "_blank";
-      open.rel = "noopener noreferrer";
-      open.textContent = "OpenReview";
-      actions.appendChild(open);
-    }
+    if (title && title.tagName === "A") actions.appendChild(newTabLink(title.href, "OpenReview"));
     const bib = text(ref, ".rag-bib");
     if (bib) {
       const copy = document.createElement("button");
