@@ -247,3 +247,14 @@ def test_server_write_timeouts_are_retried_then_reported(
     with pytest.raises(StoreError, match="re-running `rag ingest` finishes the rest"):
         store.add_chunk_nodes(nodes_for(papers(6)[5], 2))
     assert len(slept) == 2 + server_settings.store_write_retries
+
+
+def test_following_the_generation_it_opened_reopens_nothing(store_copy: Path) -> None:
+    from rag.store.chroma import PaperStore
+    from tests.support.settings import make_settings
+
+    store = PaperStore(make_settings(store_copy))
+    client, opened = store.client, store.generation()
+    assert store.follow(opened) is False and store.client is client  # the watcher's first poll
+    assert store.follow((opened[0], opened[1] + 1)) is True  # another process committed
+    assert store.client is not client  # embedded: a client that loads the store afresh

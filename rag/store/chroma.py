@@ -204,6 +204,11 @@ class PaperStore:
         generation): on a server only when they are other ones (`rag ingest --rebuild`);
         on an embedded store always, since its client keeps the vector index it loaded
         and never sees another process's additions. True if it reopened."""
+        # The papers collection as opened carries the generation it was opened at: the
+        # watcher's first poll of an unchanged store has nothing to follow.
+        opened = (str(self.papers.id), int((self.papers.metadata or {}).get(GENERATION, 0)))
+        if seen == opened:
+            return False
         if self.settings.chroma_host and seen[0] == str(self.papers.id):
             return False
         if not self.settings.chroma_host:
