@@ -107,7 +107,8 @@ class Pipeline:
         retriever = PaperRetriever(settings.retrieval, store, embed_model, metadata, bm25)
         # 4. evidence: sentence scoring with the catalogue's term statistics (counts kept
         #    in the same file, read per word: rag.catalogue.terms)
-        scorer = EvidenceScorer(embed_model, TermStats(index.paper_counter(), len(catalogue)))
+        stats = TermStats(index.paper_counter(), len(catalogue), index.prefix_finder())
+        scorer = EvidenceScorer(embed_model, stats)
         # 5. the engine that writes, validates and abstains
         engine = CitedQueryEngine(
             retrieval=settings.retrieval,

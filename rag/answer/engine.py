@@ -150,7 +150,7 @@ class CitedQueryEngine(CustomQueryEngine):
             missing = [p.describe() for p in answer_supplies(query, evidence.parts, text)]
         return {
             "missing": missing,
-            "not_mentioned": list(gaps.unmentioned) if gaps else [],
+            "not_mentioned": [*gaps.unmentioned, *gaps.unwritten] if gaps else [],
             "contradicted": [gaps.contradiction] if gaps and gaps.contradiction else [],
         }
 

@@ -9,6 +9,7 @@ top-1 cosine's answerable and unanswerable distributions overlap on the dev ques
 
 from __future__ import annotations
 
+import bisect
 import math
 import re
 from collections import Counter
@@ -23,10 +24,12 @@ from rag.answer.premises import (
     RARE_NAME_DOCS,
     contradicted,
     names_the_paper,
+    title_run,
     titled_in,
     unmentioned,
+    unwritten,
 )
-from rag.answer.question_parts import Gaps, QuestionPart, check_abstract, question_parts
+from rag.answer.question_parts import NAME, Gaps, QuestionPart, check_abstract, question_parts
 from rag.catalogue.terms import paper_words
 from rag.embedding.lru import LRUCache
 from rag.text import content_terms, split_sentences
@@ -107,16 +110,28 @@ class TermStats:
     counts kept in the store's index file (rag.catalogue.terms); `counted` counts papers
     in memory."""
 
-    def __init__(self, paper_count: Callable[[str], int], n_docs: int) -> None:
+    def __init__(
+        self,
+        paper_count: Callable[[str], int],
+        n_docs: int,
+        prefixed: Callable[[str], bool] | None = None,
+    ) -> None:
         self.paper_count = paper_count
         self.n_docs = max(1, n_docs)
+        self.prefixed = prefixed or (lambda stem: False)  # whether a counted word starts so
 
     @classmethod
     def counted(cls, papers: Mapping[str, Paper]) -> TermStats:
         df: Counter[str] = Counter()
         for paper in papers.values():
             df.update(paper_words(paper))
-        return cls(lambda term: df.get(term, 0), len(papers))
+        ordered = sorted(df)
+
+        def prefixed(stem: str) -> bool:
+            at = bisect.bisect_left(ordered, stem)
+            return at < len(ordered) and ordered[at].startswith(stem)
+
+        return cls(lambda term: df.get(term, 0), len(papers), prefixed)
 
     def doc_freq(self, text: str) -> int:
         """How many papers use the word(s) of `text`: the most used one's count."""
@@ -264,8 +279,23 @@ class EvidenceScorer:
                 or all(unmentioned(word, p.title, p.abstract, doc_freq) for p in others)
             ]
             return found
-        # Not asked of one named paper: a part another retrieved paper supplies is answered.
-        others = [s.paper for n, s in enumerate(sources, start=1) if n != source][:2]
+        # Not asked of one named paper: words no abstract writes say the papers do not
+        # cover what it asks about ("LLM agents on *Android* phones").
+        found.unwritten = unwritten(question, self.stats.paper_count, self.stats.prefixed)
+        # A rare name the best paper never writes is another paper's ("How does *DaGCN*
+        # treat the nodes GCN fails on?"), unless another retrieved paper writes it.
+        others = [s.paper for n, s in enumerate(sources, start=1) if n != source]
+        rare = {n for n in NAME.findall(question) if 0 < doc_freq(n) <= RARE_NAME_DOCS}
+        found.unmentioned = [
+            word
+            for word in unmentioned(question, paper.title, paper.abstract, doc_freq)
+            if word in rare
+            and all(unmentioned(word, p.title, p.abstract, doc_freq) for p in others)
+        ]
+        if title_run(question, paper.title):
+            return found  # "the conditional common entropy approach": asked of this paper
+        # A part another retrieved paper supplies is answered.
+        others = others[:2]
         found.missing = [
             part
             for part in found.missing

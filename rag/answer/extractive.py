@@ -180,7 +180,14 @@ def _within_budget(
 
 def gap_note(gaps: Gaps, title: str) -> str:
     """ "The abstract of *Title* does not state …; it does not mention …; it says
-    otherwise: “…”" (cited)."""
+    otherwise: “…”" (cited); or, for words no abstract writes, "No indexed abstract
+    mentions …; the closest is *Title*" (cited)."""
+    if gaps.unwritten:
+        words = _listing([f"“{w}”" for w in gaps.unwritten], "or")
+        return (
+            f"No indexed abstract mentions {words}, so none of these papers is about that. "
+            f"The closest is *{_md_plain(_quoted(title))}*; here is what it says [{gaps.source}]."
+        )
     said: list[str] = []
     if gaps.missing:
         said.append("does not state " + _listing(gaps.descriptions, "or"))

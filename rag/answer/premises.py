@@ -48,6 +48,26 @@ def names_the_paper(
     )
 
 
+TITLE_RUN = 3  # consecutive title words ("conditional common entropy") that name the paper
+
+
+def title_run(question: str, title: str) -> bool:
+    """Whether the question writes TITLE_RUN consecutive words of the title, content words
+    at both ends and TITLE_CHARS letters in all: "the conditional common entropy approach"."""
+    said = " " + " ".join(re.findall(r"[a-z0-9]+", question.lower())) + " "
+    ws = re.findall(r"[a-z0-9]+", title.lower())
+    for i in range(len(ws) - TITLE_RUN + 1):
+        run = ws[i : i + TITLE_RUN]
+        if (
+            not (content_terms(run[0]) and content_terms(run[-1]))
+            or len("".join(run)) < TITLE_CHARS
+        ):
+            continue
+        if f" {' '.join(run)} " in said:
+            return True
+    return False
+
+
 # Words that describe the corpus itself (every paper here is an ICML 2024 paper with an
 # abstract and authors) or that any question may use: never a premise a paper lacks.
 CORPUS_WORDS = frozenset(
@@ -81,18 +101,43 @@ def unmentioned(
         stem = next(iter(content_terms(word)), "")
         if folded(word) in CORPUS_WORDS | COMMON_WORDS:
             continue
-        if not stem or word in absent or stem in stems or doc_freq(word) > RARE_WORD_DOCS:
+        common = max(doc_freq(word), doc_freq(_american_word(word))) > RARE_WORD_DOCS
+        if not stem or word in absent or stem in stems or common:
             continue
-        if folded(word) in spelled or _american(stem) in {_american(s) for s in stems}:
+        if folded(word) in spelled or set(content_terms(_american_word(word))) & stems:
             continue
         if not any(stems_match(stem, frozenset([s])) for s in stems if len(s) >= 5):
             absent.append(word)
     return absent
 
 
-def _american(stem: str) -> str:
-    # "specialised" and "specialized" are one word.
-    return re.sub(r"is(?=e|ed|ing|at)|is$", "iz", stem)
+def unwritten(
+    question: str, paper_count: Callable[[str], int], prefixed: Callable[[str], bool]
+) -> list[str]:
+    """The question's words that no title or abstract of the corpus uses in any form
+    ("Android", "traders"): what it asks about is not among the papers, however close
+    the nearest one reads. Another ending of a word the corpus has ("chemists" beside
+    "chemistry", "PARCv" beside "PARCv2") and British spellings are its words too."""
+    found: list[str] = []
+    for word in dict.fromkeys(re.findall(r"[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*", question)):
+        terms = content_terms(word)
+        if len(word) < 4 or not terms or folded(word) in CORPUS_WORDS | COMMON_WORDS:
+            continue
+        terms += content_terms(_american_word(word))
+        if any(paper_count(t) or (len(t) >= PREFIX_CHARS and prefixed(t)) for t in terms):
+            continue
+        found.append(word)
+    return found
+
+
+PREFIX_CHARS = 5  # a stem this long that starts a corpus word is that word's other ending
+
+
+def _american_word(word: str) -> str:
+    # "specialised", "organisation", "analyse", "behaviour": the corpus mostly spells -ize.
+    word = re.sub(r"(?<=[a-z])is(e|ed|es|ing|ation|ations|er|ers)$", r"iz\1", word)
+    word = re.sub(r"(?<=[a-z])ys(e|ed|es|ing)$", r"yz\1", word)
+    return re.sub(r"(?<=[a-z]{3})our(s|ed|ing|al)?$", r"or\1", word)
 
 
 # A premise and an abstract that go opposite ways: "end up with higher variance" against

@@ -226,12 +226,25 @@ def _read(sentence: str) -> tuple[tuple[tuple[str, ...], ...], tuple[int, ...]]:
 
 
 def _has_number_near(sentence: str, terms: frozenset[str], window: int) -> bool:
-    """A quantity within `window` words of one of `terms` in `sentence`."""
+    """A quantity within `window` words of one of `terms` in `sentence`; "two types of
+    agents" counts types, not agents."""
     stems, numbers = _read(sentence)
+    numbers = tuple(
+        j
+        for j in numbers
+        if not (
+            j + 1 < len(stems)
+            and set(stems[j + 1]) & _KIND_WORDS
+            and not any(stems_match(s, terms) for s in stems[j + 1])
+        )
+    )
     if not numbers:
         return False
     near = [i for i, words in enumerate(stems) if any(stems_match(s, terms) for s in words)]
     return any(abs(i - j) <= window for i in near for j in numbers)
+
+
+_KIND_WORDS = frozenset(content_terms("types kinds sorts categories classes forms families"))
 
 
 def supplies(
@@ -279,6 +292,7 @@ class Gaps:
     missing: list[QuestionPart]
     supplied: dict[int, int]  # part index -> the sentence position supplying it
     unmentioned: list[str] = field(default_factory=list)  # question words the paper lacks
+    unwritten: list[str] = field(default_factory=list)  # question words no abstract uses
     contradiction: str = ""  # the abstract's sentence stating the opposite of the premise
 
     @property
@@ -286,7 +300,7 @@ class Gaps:
         return [p.describe() for p in self.missing]
 
     def __bool__(self) -> bool:
-        return bool(self.missing or self.unmentioned or self.contradiction)
+        return bool(self.missing or self.unmentioned or self.unwritten or self.contradiction)
 
 
 def check_abstract(

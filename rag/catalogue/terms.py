@@ -64,3 +64,22 @@ def count_reader(connect: Callable[[], sqlite3.Connection]) -> Callable[[str], i
         return 0 if row is None else int(row[0])
 
     return paper_count
+
+
+def prefix_reader(connect: Callable[[], sqlite3.Connection]) -> Callable[[str], bool]:
+    """A cached `stem -> whether a counted word starts with it` over the file (one indexed
+    range read): "chemist" starts "chemistri"."""
+
+    @lru_cache(maxsize=CACHED_WORDS)
+    def prefixed(stem: str) -> bool:
+        row = (
+            connect()
+            .execute(
+                "select 1 from paper_terms where term >= ? and term < ? limit 1",
+                (stem, stem + "\U0010ffff"),
+            )
+            .fetchone()
+        )
+        return row is not None
+
+    return prefixed

@@ -217,6 +217,10 @@ class LexicalIndex:
         """`word -> how many papers use it` (title and abstract; rag.catalogue.terms)."""
         return paper_terms.count_reader(self._reader)
 
+    def prefix_finder(self) -> Callable[[str], bool]:
+        """`stem -> whether a counted word starts with it` (rag.catalogue.terms)."""
+        return paper_terms.prefix_reader(self._reader)
+
     def synced_generation(self) -> Generation | None:
         """The store generation this index was last synced to (None: never synced)."""
         found = self.meta("generation")

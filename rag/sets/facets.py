@@ -49,6 +49,42 @@ _FRAME = re.compile(
     re.I,
 )
 _BASED = re.compile(r"\b([\w-]+?)-(?:based|driven|powered|guided|enhanced|assisted)\s+", re.I)
+# "LLM-based systems", "diffusion-based or flow-matching models": the kind of thing named
+# by its head noun alone is no facet, so only what it is based on remains.
+_BASED_GENERIC = re.compile(
+    r"\b([\w-]+?)-(?:based|driven|powered|guided|enhanced|assisted)((?:\s+or\s+[\w-]+)?)\s+"
+    r"(?:(?:generative\s+)?(?:models?|modell?ing)|systems?|methods?|approach(?:es)?|techniques?|"
+    r"frameworks?|algorithms?|"
+    r"pipelines?|solutions?|tools?)\b",
+    re.I,
+)
+_BASED_OR = re.compile(
+    r"\b([\w-]+?)-(?:based|driven|powered|guided|enhanced|assisted)\s+or\s+", re.I
+)
+# Verbs that only frame what a side is about, when two or more are listed ("build or
+# adapt", "generate, edit or predict", "understanding or generating"), or these alone
+# at the start of a side ("to simulate physical systems", "to detect anomalies").
+_LISTED_VERBS = (
+    r"build|builds|building|adapt|adapts|adapting|train|trains|training|fine-tune|"
+    r"fine-tunes|fine-tuning|finetune|analyse|analyses|analyze|analyzes|analysing|analyzing|"
+    r"generate|generates|generating|edit|edits|editing|predict|predicts|predicting|"
+    r"understand|understands|understanding|simulate|simulates|simulating|detect|detects|"
+    r"detecting|solve|solves|solving|improve|improves|improving|evaluate|evaluates|"
+    r"evaluating|design|designs|designing|develop|develops|developing|create|creates|"
+    r"creating|model|models|modelling|modeling|apply|applies|applying|use|uses|using|study|"
+    r"studies|studying|put|puts|putting"
+)
+_VERB_LIST = re.compile(
+    rf"^(?:(?:{_LISTED_VERBS})(?:\s*,\s*|\s+or\s+|\s+and\s+|\s+and/or\s+))+"
+    rf"(?:{_LISTED_VERBS})\s+(?=\S)",
+    re.I,
+)
+_SIDE_VERB = re.compile(
+    r"^(?:generate|generates|generating|simulate|simulates|simulating|detect|detects|"
+    r"detecting|adapt|adapts|adapting|put|puts|putting|solve|solves|solving)\s+(?=\S)",
+    re.I,
+)
+_QUANTIFIER = re.compile(r"^(?:several|multiple|many|various|different)\s+(?=\S)", re.I)
 # Words a clause has and a named topic does not: pronouns, quantifiers, subordinators
 # (an article counts half: "the robustness of a GNN" is still a noun phrase).
 CLAUSE_WORDS = frozenset(
@@ -79,8 +115,15 @@ def words(text: str) -> list[str]:
 
 
 def _clean(side: str) -> str:
-    side = _FRAME.sub("", side.strip(" ,;:.?!"))
+    side = _VERB_LIST.sub("", side.strip(" ,;:.?!"))
+    side = _QUANTIFIER.sub("", _FRAME.sub("", side))
     return re.sub(r"\s+", " ", side).strip(" ,;:.?!")
+
+
+def _side(side: str) -> str:
+    """One side of a cut, its framing verb gone: "to *generate* molecules" → molecules."""
+    side = _clean(side)
+    return _clean(_SIDE_VERB.sub("", side)) or side
 
 
 def _singular(word: str) -> str:
@@ -125,9 +168,10 @@ def _splits(text: str, support: Support) -> list[tuple[str, str]]:
     out = []
     for join in _JOINS:
         for m in re.finditer(rf"(?<![\w-]){re.escape(join)}(?![\w-])", text, re.I):
-            left, right = _clean(text[: m.start()]), _clean(text[m.end() :])
-            if left and right:
-                out.append((left, right))
+            left, right = _side(text[: m.start()]), _side(text[m.end() :])
+            if not (left and right) or _idiom(join, text[m.end() :]):
+                continue
+            out.append((left, right))
     if re.match(r"^\s*(?:combine|combines|combining|both)\b", text, re.I):
         body = _clean(text)
         for m in re.finditer(r"(?<![\w-])and(?![\w-])", body, re.I):
@@ -181,7 +225,12 @@ _SHARED_JOIN = re.compile(r"\s+(?:on|of|in|for|to|with),\s+or\s+(.+?)\s+(on|of|i
 
 def read_topic(topic: str, support: Support, total: int) -> TopicReading:
     """The topic's facets (generic sides dropped) and whether the corpus names it."""
-    text = _SHARED_JOIN.sub(lambda m: f" or {m.group(1)} {m.group(2)} ", topic)
+    text, names = _bracketed(topic)
+    text = _SHARED_JOIN.sub(lambda m: f" or {m.group(1)} {m.group(2)} ", text)
+    text = _INCLUDING.sub(lambda m: f" or {m.group(1)}{m.group(2)}", text)
+    text = _SUCH_AS.sub(", ", text)
+    text = _BASED_GENERIC.sub(lambda m: f"{m.group(1)}{m.group(2)} ", text)
+    text = _BASED_OR.sub(lambda m: f"{m.group(1)} or ", text)
     text = _BASED.sub(lambda m: f"{m.group(1)} for ", text)
     text = _clean(text)
     if not text:
@@ -202,7 +251,58 @@ def read_topic(topic: str, support: Support, total: int) -> TopicReading:
     dropped = [f for f in found if f not in facets]
     if not facets:  # every side generic: the topic is what it says, whole
         facets = [text]
+    facets = [_named_too(f, names) for f in facets]
     return TopicReading(facets, described=_clause_like(topic) and not hinted, dropped=dropped)
+
+
+# "foundation models, including LLMs, for …": the included kind is one more alternative.
+_INCLUDING = re.compile(r",?\s+(?:including|especially|in particular)\s+([^,;()]+?)(,|$)", re.I)
+# "physical systems such as fluids, particles or PDEs": the examples are alternatives.
+_SUCH_AS = re.compile(r",?\s+such as\s+", re.I)
+# A bracket inside the topic (more words follow it): "(or flow-matching)" is an
+# alternative where it stands; "(non-IID)" another name for what it follows; "(or similar
+# sequence models)" says nothing a paper must write.
+_BRACKET = re.compile(r"\s*\(([^()]{1,40})\)(?=\s+\w)")
+_VAGUE_BRACKET = re.compile(r"^(?:or|and)?\s*(?:similar|other|related|comparable)\b", re.I)
+
+
+def _bracketed(topic: str) -> tuple[str, dict[str, str]]:
+    """The topic with its inner brackets resolved, and the names they gave (word they
+    follow → name)."""
+    names: dict[str, str] = {}
+
+    def resolve(m: re.Match[str]) -> str:
+        inside = m.group(1).strip()
+        if _VAGUE_BRACKET.match(inside):
+            return ""
+        if re.match(r"^or\s+", inside, re.I):
+            return f" {inside}"
+        before = words(topic[: m.start()])
+        if before and len(words(inside)) <= 3:
+            names[before[-1].lower()] = inside
+        return ""
+
+    return _BRACKET.sub(resolve, topic), names
+
+
+def _named_too(facet: str, names: dict[str, str]) -> str:
+    """A facet holding the word a bracketed name followed gains that name as an
+    alternative: "heterogeneous client data" → "heterogeneous client data or non-IID"."""
+    extra = [name for word, name in names.items() if word in (w.lower() for w in words(facet))]
+    return " or ".join([facet, *extra])
+
+
+def _idiom(join: str, after: str) -> bool:
+    """Whether the joining word starts a fixed phrase: "learning in context" is in-context
+    learning, not a topic "in" a context."""
+    following = words(after)
+    return bool(following) and (join.lower(), following[0].lower()) in _IDIOMS
+
+
+_IDIOMS = frozenset(
+    {("in", "context"), ("in", "distribution"), ("on", "device"), ("on", "policy"),
+     ("of", "distribution"), ("in", "silico"), ("in", "vivo"), ("in", "vitro")}
+)  # fmt: skip
 
 
 _GLOSS = re.compile(r",?\s*\b(?:i\.e\.|e\.g\.|such as|that is|namely)|\s*\(", re.I)
@@ -244,6 +344,6 @@ def coverage(text: str, support: Support, total: int) -> float:
 
 def _clause_like(topic: str) -> bool:
     """A topic written as a clause describes; a named topic is a noun phrase."""
-    ws = [w.lower() for w in words(topic)]
+    ws = [w.lower() for w in words(_SUCH_AS.sub(", ", topic))]  # "such as" gives examples
     clause = sum(1.0 for w in ws if w in CLAUSE_WORDS) + sum(0.5 for w in ws if w in ARTICLES)
     return clause >= DESCRIBED_CLAUSE or len(ws) > DESCRIBED_WORDS

@@ -145,3 +145,33 @@ def test_a_question_writing_a_papers_title_is_about_that_paper() -> None:
     relevance = evidence.paper_relevance
     assert max(relevance, key=lambda n: relevance[n]) == 2  # the titled paper, not the FID one
     assert evidence.gaps.source == 2 and evidence.gaps.descriptions  # its abstract has no FID
+
+
+def test_words_no_abstract_writes_say_the_papers_do_not_cover_it() -> None:
+    agents = Paper(
+        id="agents",
+        title="Benchmarking LLM Agents",
+        abstract="We evaluate language model agents that browse websites and use tools.",
+    )
+    special = Paper(id="sp", title="Specialized Models", abstract="Specialized models win.")
+    scorer = scorer_with(agents, special)
+    question = "Which paper evaluates agents that browse Android smartphone websites?"
+    evidence = scorer.score(question, [source(agents)])
+    assert evidence.gaps.unwritten == ["Android", "smartphone"]
+    # another ending or the British spelling of a word the corpus writes is that word
+    for asked in ("Which agents were evaluated by benchmarkers?", "Which agents are specialised?"):
+        assert scorer.score(asked, [source(agents)]).gaps.unwritten == []
+
+
+def test_a_part_asked_of_a_paper_by_its_title_words_is_not_answered_by_another() -> None:
+    from rag.answer.premises import title_run
+
+    title = "Conditional Common Entropy for Instrumental Variable Testing"
+    assert title_run("Which datasets test the conditional common entropy approach?", title)
+    assert not title_run("Which datasets test a common approach?", title)
+    cce = Paper(id="cce", title=title, abstract="We demonstrate it on real-world datasets.")
+    other = Paper(id="o", title="Vision", abstract="We evaluate on ImageNet and COCO datasets.")
+    scorer = scorer_with(cce, other)
+    asked = "Which real-world datasets demonstrate the conditional common entropy approach?"
+    evidence = scorer.score(asked, [source(cce), source(other, 2, 2)])
+    assert [p.kind for p in evidence.gaps.missing] == ["name"]

@@ -38,6 +38,25 @@ WRITTEN = {
     "marsupial vocalization codecs": 1,
     "network": 900,
     "small": 700,
+    "video": 60,
+    "videos": 60,
+    "llm": 200,
+    "llms": 200,
+    "foundation models": 80,
+    "coresets": 9,
+    "flow-matching": 12,
+    "diffusion": 300,
+    "proteins": 50,
+    "federated learning": 70,
+    "heterogeneous": 120,
+    "client data": 8,
+    "non-iid": 15,
+    "physical systems": 20,
+    "fluids": 10,
+    "pdes": 40,
+    "context": 400,
+    "regression tasks": 10,
+    "transformers learning regression tasks": 0,
 }
 
 
@@ -138,3 +157,37 @@ def test_a_modifier_before_a_written_phrase_is_a_facet() -> None:
 
 def test_a_rare_noun_phrase_one_abstract_writes_is_named() -> None:
     assert read("marsupial vocalization codecs") == (["marsupial vocalization codecs"], False)
+
+
+@pytest.mark.parametrize(
+    ("topic", "facets"),
+    [
+        # verbs that only frame the object, listed or alone after the joining word
+        ("diffusion models to generate, edit or predict video", ["diffusion models", "video"]),
+        ("build or adapt foundation models, including LLMs, for time series", ["foundation models or LLMs", "time series"]),
+        ("coresets to train or fine-tune large language models", ["coresets", "large language models"]),
+        ("graph neural networks to simulate physical systems such as fluids, particles or PDEs", ["graph neural networks", "physical systems, fluids, particles or PDEs"]),
+        # "X-based systems" is X; "X-based (or Y) Z": X or Y
+        ("build LLM-based systems for understanding or generating video", ["LLM", "video"]),
+        ("diffusion-based (or flow-matching) generative modelling of proteins", ["diffusion or flow-matching", "proteins"]),
+    ],
+)  # fmt: skip
+def test_framing_verbs_and_based_heads_are_no_facets(topic: str, facets: list[str]) -> None:
+    assert read(topic) == (facets, False)
+
+
+def test_a_bracketed_name_is_an_alternative_and_a_vague_one_is_dropped() -> None:
+    # "(non-IID)" names the word it follows; "(or similar …)" adds nothing to look for
+    assert read("federated learning under heterogeneous (non-IID) client data")[0] == [
+        "federated learning",
+        "heterogeneous or non-IID",
+        "client data",
+    ]
+    assert "similar" not in " ".join(
+        read("transformers (or similar sequence models) for time series")[0]
+    )
+
+
+def test_a_joining_word_inside_a_fixed_phrase_is_no_cut() -> None:
+    # "in context" is in-context learning: never a facet "context"
+    assert "context" not in read("transformers learning regression tasks in context")[0]

@@ -239,3 +239,15 @@ def test_opposite_settings_turn_a_premise_around() -> None:
         contradicted("Why are the convex losses of deep networks easy?", [nonconvex], "T")
         == nonconvex
     )
+
+
+def test_a_number_of_kinds_does_not_count_the_things() -> None:
+    # "two types of agents" says how many types there are, not how many agents
+    abstract = (
+        "We simulate a virtual town with two types of agents, restaurant agents and customers."
+    )
+    question = "How many restaurant agents does a simulation include?"
+    gaps = check_abstract(question, question_parts(question), abstract, "CompeteAI", 1)
+    assert [p.kind for p in gaps.missing] == ["number"]
+    question = "How many types of agents does the town have?"
+    assert not check_abstract(question, question_parts(question), abstract, "CompeteAI", 1).missing
