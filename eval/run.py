@@ -150,9 +150,9 @@ class Runner:
             record["error"] = error
         if self.judge is not None and answer is not None and not answer.abstained:
             contexts = [
-                self.assistant.catalogue[c.paper_id].abstract
+                self.assistant.papers[c.paper_id].abstract
                 for c in answer.citations
-                if c.paper_id in self.assistant.catalogue
+                if c.paper_id in self.assistant.papers
             ]
             verdicts = self.judge.verdicts(q.question, answer.answer, contexts, q.reference_answer)
             record["verdicts"] = verdicts
@@ -201,12 +201,12 @@ def run_eval(
     """Evaluate `modes` (+ the baseline) on one question file; write and return the summary."""
     questions = load_questions(questions_path)
     assistant = assistant or Assistant.from_settings(settings)
-    unknown = unknown_gold_ids(questions, assistant.catalogue)
+    unknown = unknown_gold_ids(questions, assistant.papers)
     if unknown:
         log.warning(
             "%d gold id(s) are not in the store's catalogue (%s papers): %s",
             len(unknown),
-            f"{len(assistant.catalogue):,}",
+            f"{len(assistant.papers):,}",
             ", ".join(unknown),
         )
     retriever = (
@@ -227,7 +227,7 @@ def run_eval(
         "embed_runtime": settings.embed_runtime,
         "store": settings.store_location(),
         "collection": settings.collection,
-        "papers": len(assistant.catalogue),
+        "papers": len(assistant.papers),
         "abstain_threshold": settings.abstain_threshold,
         "candidate_chunks": settings.candidate_chunks,
         "fusion": settings.fusion,

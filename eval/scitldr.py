@@ -175,7 +175,7 @@ def run_scitldr(
         "held_out": split == "test",
         "note": HELD_OUT_NOTE,
         "n_queries": len(queries),
-        "n_papers": len(assistant.catalogue),
+        "n_papers": len(assistant.papers),
         "store": str(assistant.settings.store_location()),
         "collection": assistant.settings.collection,
         "findings_recall@10": FINDINGS.get(split, {}),

@@ -104,13 +104,13 @@ def synthesise(
     if assistant.llm is None:
         raise SynthError("synth needs an LLM backend; this assistant is extractive")
     reserved = _reserved_ids()
-    pool = sorted(pid for pid in assistant.catalogue if pid not in reserved)
+    pool = sorted(pid for pid in assistant.papers if pid not in reserved)
     if not pool:
         raise SynthError("the store holds no papers outside dev/test gold to sample from")
     chosen = random.Random(seed).sample(pool, min(n, len(pool)))
     records: list[dict[str, Any]] = []
     for pid in tqdm(chosen, unit="paper", desc="drafting", file=sys.stderr):
-        paper = assistant.catalogue[pid]
+        paper = assistant.papers[pid]
         reply = assistant.llm.complete(PROMPT.format(title=paper.title, abstract=paper.abstract))
         draft = parse_draft(reply.text, paper)
         if draft is None:

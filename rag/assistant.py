@@ -94,13 +94,13 @@ class Assistant:
         return self._current().fingerprint
 
     @property
-    def catalogue(self) -> Mapping[str, Paper]:
+    def papers(self) -> Mapping[str, Paper]:
         """Every complete paper of the store, by id (read from the index file as asked for)."""
         return self._current().records
 
     @property
-    def metadata(self) -> Catalogue:
-        """The catalogue's author, institution, status and title look-ups."""
+    def catalogue(self) -> Catalogue:
+        """The papers' author, institution, status and title look-ups."""
         return self._current().catalogue
 
     @property
@@ -122,7 +122,7 @@ class Assistant:
         wait for it."""
         pipeline = self._current()
         threading.Thread(target=_build_topic_index, args=(pipeline,), daemon=True).start()
-        return self.warmup.start(self.scorer, self.catalogue.values())
+        return self.warmup.start(self.scorer, self.papers.values())
 
     def stop_warmup(self) -> None:
         self.warmup.stop()

@@ -156,7 +156,7 @@ def cmd_papers(args: argparse.Namespace, settings: Settings) -> int:
     store = PaperStore(settings)
     # A topic needs the assistant (embeddings, the scan); its catalogue is the one read.
     assistant = Assistant.from_settings(settings, store) if args.topic else None
-    catalogue = assistant.metadata if assistant else Catalogue.of(store.load_papers().values())
+    catalogue = assistant.catalogue if assistant else Catalogue.of(store.load_papers().values())
     constraints = PlanConstraints(
         affiliations=args.affiliation, statuses=[s.capitalize() for s in args.status]
     )

@@ -33,26 +33,26 @@ def test_ingest_and_prune_reach_the_catalogue_on_reload_without_a_chroma_scan(
 ) -> None:
     settings = make_settings(store_copy, backend="extractive")
     assistant = Assistant(settings, PaperStore(settings), embed_model)
-    assert S3GCL not in assistant.catalogue
+    assert S3GCL not in assistant.papers
     extra = write_jsonl(tmp_path / "s3gcl.jsonl", [bundled_record(S3GCL)])
     ingest(settings, [FIXTURE_CORPUS, extra], embed_model=embed_model, store=assistant.store)
 
     with pytest.MonkeyPatch.context() as patch:
         _no_scans(patch)
         assert assistant.reload() is True
-        assert assistant.catalogue[S3GCL].title.startswith("S3GCL")
+        assert assistant.papers[S3GCL].title.startswith("S3GCL")
         assert assistant.retrieve("S3GCL spectral graph contrastive learning", mode="bm25")
         assert assistant.reload() is False  # same generation: nothing rebuilt
     # Exactly the store's paper records, every field (authors, extra) as Chroma keeps them.
-    assert assistant.catalogue == assistant.store.load_papers()
+    assert assistant.papers == assistant.store.load_papers()
 
     ingest(settings, [FIXTURE_CORPUS], prune=True, embed_model=embed_model, store=assistant.store)
     with pytest.MonkeyPatch.context() as patch:
         _no_scans(patch)
         assert assistant.reload() is True
-        assert S3GCL not in assistant.catalogue
+        assert S3GCL not in assistant.papers
         assert S3GCL not in assistant.pipeline.catalogue.papers  # type: ignore[union-attr]
-    assert assistant.catalogue == assistant.store.load_papers()
+    assert assistant.papers == assistant.store.load_papers()
 
 
 def test_a_fresh_process_opens_the_catalogue_from_the_index_file(
@@ -62,6 +62,6 @@ def test_a_fresh_process_opens_the_catalogue_from_the_index_file(
     want = PaperStore(settings).load_papers()
     _no_scans(monkeypatch)  # the copy's index was synced by the ingest that built it
     assistant = Assistant(settings, PaperStore(settings), embed_model)
-    assert assistant.catalogue == want and len(want) > 0
+    assert assistant.papers == want and len(want) > 0
     assert assistant.pipeline is not None
     assert assistant.pipeline.generation == assistant.store.generation()

@@ -41,7 +41,7 @@ def check_citations(answer: Answer, assistant: Any) -> None:
     assert numbers, answer.answer
     assert sorted(numbers) == [c.n for c in answer.citations]
     for citation in answer.citations:
-        paper = assistant.catalogue[citation.paper_id]
+        paper = assistant.papers[citation.paper_id]
         assert citation.title == paper.title
         assert citation.authors == paper.authors and citation.authors
         assert citation.url == paper.url and citation.url.startswith("https://")
@@ -92,7 +92,7 @@ def test_off_topic_question_abstains_and_lists_related_papers_apart(assistant: A
     assert answer.answer == ABSTAIN_TEXT
     assert answer.citations == []
     assert 1 <= len(answer.related) <= 3
-    assert all(r.title and r.paper_id in assistant.catalogue for r in answer.related)
+    assert all(r.title and r.paper_id in assistant.papers for r in answer.related)
     assert answer.confidence < assistant.settings.abstain_threshold
     assert cited_numbers(answer.answer) == []
 
@@ -118,7 +118,7 @@ def test_filters_reach_the_answer(assistant: Any) -> None:
         "Which papers study large language models?", filters={"status": ["Oral"]}
     )
     assert not answer.abstained
-    assert {assistant.catalogue[c.paper_id].status for c in answer.citations} == {"Oral"}
+    assert {assistant.papers[c.paper_id].status for c in answer.citations} == {"Oral"}
 
 
 def test_query_engine_interface_returns_the_answer_and_source_nodes(assistant: Any) -> None:
@@ -217,7 +217,7 @@ def test_injection_text_round_trips_through_the_store(
     assistant, _ = injection_assistant
     # The planted text is stored verbatim (cleaned, not sanitised away): defence is in
     # how it is used, so the test above is about the real abstract.
-    assert clean_text(INJECTION) in assistant.catalogue["inject0001"].abstract
+    assert clean_text(INJECTION) in assistant.papers["inject0001"].abstract
 
 
 # --- what the abstract does not state (issue: answer-type check) -----------------------

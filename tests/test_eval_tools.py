@@ -207,7 +207,7 @@ def test_scitldr_indexes_all_splits_and_scores_known_items(
     rows = fake_scitldr(source)
     data_dir = tmp_path / "var" / "scitldr"
     assistant = build_assistant(source, data_dir, "scitldr", embed_model=embed_model)
-    assert set(assistant.catalogue) == {r["paper_id"] for r in rows}
+    assert set(assistant.papers) == {r["paper_id"] for r in rows}
     corpus = data_dir / "scitldr_corpus.jsonl"
     first = json.loads(corpus.read_text().splitlines()[0])
     assert first["abstract"] == " ".join(rows[0]["source"])

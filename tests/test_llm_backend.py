@@ -79,7 +79,7 @@ def test_invented_marker_is_removed_and_counted(
     assert [(c.n, c.paper_id) for c in answer.citations] == [(1, FA_PAPER)]
     # The snippet is the cited abstract's own best sentence, not text the model wrote.
     snippet = answer.citations[0].snippet
-    assert snippet and snippet in llm_assistant().catalogue[FA_PAPER].abstract
+    assert snippet and snippet in llm_assistant().papers[FA_PAPER].abstract
     assert snippet not in answer.answer
     assert answer.backend == "openai-compatible" and answer.model == "stub"
     assert "".join(deltas).strip() == answer.answer

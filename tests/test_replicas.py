@@ -151,7 +151,7 @@ def test_questions_are_answered_from_the_old_pipeline_while_a_reload_builds(
     store.delete_papers([GRAPHS_GPT])
     store.mark_writing(False)
     assistant = Assistant(settings, store, embed_model)
-    assert GRAPHS_GPT not in assistant.catalogue
+    assert GRAPHS_GPT not in assistant.papers
     store.mark_writing(True)
     write_papers(store, [paper], settings, embed_model)  # what another process's ingest does
     store.mark_writing(False)

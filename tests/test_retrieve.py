@@ -185,7 +185,7 @@ def test_lexical_index_follows_ingest_add_and_prune(
     settings = make_settings(store_copy, backend="extractive")
     assistant = Assistant(settings, PaperStore(settings), embed_model)
     before = _lexical_files(store_copy)
-    assert S3GCL not in assistant.catalogue
+    assert S3GCL not in assistant.papers
 
     extra = write_jsonl(tmp_path / "s3gcl.jsonl", [bundled_record(S3GCL)])
     ingest(settings, [FIXTURE_CORPUS, extra], embed_model=embed_model, store=assistant.store)

@@ -155,7 +155,7 @@ def test_filters_restrict_cited_papers(
     html = last_content(outputs)
     ids = [c["paper_id"] for c in record["citations"]] or re.findall(r"forum\?id=(\w+)", html)
     assert ids, html
-    assert all(check(assistant.catalogue[pid]) for pid in ids), ids
+    assert all(check(assistant.papers[pid]) for pid in ids), ids
 
 
 def test_mode_and_top_k_are_passed_on(controller: ChatController) -> None:

@@ -27,7 +27,7 @@ def test_warmup_embeds_every_sentence_then_answers_need_no_model(
     store_copy: Path, embed_model: Any, tmp_path: Path
 ) -> None:
     assistant = _assistant(store_copy, embed_model, tmp_path / "cache")
-    expected = {s for p in assistant.catalogue.values() for s in split_sentences(p.abstract)}
+    expected = {s for p in assistant.papers.values() for s in split_sentences(p.abstract)}
     warmer = assistant.start_warmup()
     deadline = time.monotonic() + 300
     while not warmer.finished and time.monotonic() < deadline:
@@ -47,7 +47,7 @@ def test_warmup_embeds_every_sentence_then_answers_need_no_model(
 
 
 def test_warmup_waits_while_a_question_is_answered(embed_model: Any, assistant: Any) -> None:
-    papers = list(assistant.catalogue.values())[:5]
+    papers = list(assistant.papers.values())[:5]
     busy = threading.Event()
     busy.set()
     warmer = EvidenceWarmer(assistant.scorer, papers, busy.is_set)
@@ -60,7 +60,7 @@ def test_warmup_waits_while_a_question_is_answered(embed_model: Any, assistant: 
 
 
 def test_stop_ends_the_thread_early(assistant: Any) -> None:
-    warmer = EvidenceWarmer(assistant.scorer, assistant.catalogue.values(), lambda: True)
+    warmer = EvidenceWarmer(assistant.scorer, assistant.papers.values(), lambda: True)
     warmer.start()
     warmer.stop(timeout=5)
     assert warmer._thread is not None and not warmer._thread.is_alive()
@@ -76,7 +76,7 @@ def test_reload_restarts_the_warmup_on_the_new_catalogue(
     assistant = _assistant(store_copy, embed_model, tmp_path / "cache")
     first = assistant.start_warmup()
     extra = load_corpus([Path(__file__).parent.parent / "data" / "icml2024.jsonl"]).papers
-    new = next(p for p in extra if p.id not in assistant.catalogue)
+    new = next(p for p in extra if p.id not in assistant.papers)
     first.stop()
     assistant.store.mark_writing(True)  # an ingest's write and its commit
     write_papers(assistant.store, [new], assistant.settings, embed_model)

@@ -404,7 +404,7 @@ class ChatController:
             state["cited"].setdefault(paper["paper_id"], paper)
         state["table"] = table_state(final)
         state["suggestions"] = [(s.topic, s.count, s.question) for s in final.suggested_topics]
-        offered = follow_ups(final, turn.question, statuses, self.assistant.metadata.named_paper)
+        offered = follow_ups(final, turn.question, statuses, self.assistant.catalogue.named_paper)
         state["follow_ups"] = [vars(f) for f in offered]
         return turn.reply(render.answer_html(final, turn.anchor, markdown)), state
 

@@ -55,7 +55,7 @@ def _watch_store(assistant: Any, settings: Any) -> None:
     from rag.refresh import StoreWatcher
 
     def reloaded(generation: tuple[str, int], seconds: float) -> None:
-        papers = len(assistant.catalogue)
+        papers = len(assistant.papers)
         print(
             f"icml-rag: store generation {generation[1]}: reloaded in {seconds:.1f}s — "
             f"{papers:,} papers",

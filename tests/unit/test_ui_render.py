@@ -257,10 +257,10 @@ def test_streaming_and_question_keep_user_text_literal() -> None:
 def test_chatbot_typesets_dollar_math_with_katex() -> None:
     import gradio as gr
 
-    from ui import layout
+    from ui import widgets
 
     with gr.Blocks():
-        chat, _ = layout._chat_column(make_settings(Path("unused")))
+        chat, _ = widgets.chat_column(make_settings(Path("unused")))
     assert chat.chatbot.latex_delimiters == render.LATEX_DELIMITERS
     assert {d["left"] for d in render.LATEX_DELIMITERS} == {"$", "$$"}  # no \\[ … \\] pairs
     assert chat.chatbot.render_markdown is False and chat.chatbot.sanitize_html is True
