@@ -2,7 +2,9 @@
 definition that does not use the name (`glossary.jsonl`, shipped with the package).
 
 Two uses. A facet of a question is matched by every name of its topic ("explainability"
-is also written "interpretability"). And a question that describes a topic without naming
+is also written "interpretability") and, when it is one of several facets that must all
+hold, by the names of the topics that are kinds of it (a CLIP paper studies a
+vision-language model; `narrower`, curated from the topic list alone). And a question that describes a topic without naming
 it is matched against the definitions by sentence embedding: a description is a
 paraphrase of a definition far more than of any abstract, so "train a small network to
 imitate a big one" finds "knowledge distillation", which the abstracts' own vectors do
@@ -28,6 +30,7 @@ class Entry:
     topic: str
     aliases: tuple[str, ...]
     definition: str
+    narrower: tuple[str, ...] = ()  # topics that are kinds of this one (CLIP of VLMs)
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -38,7 +41,7 @@ class Entry:
 def entries() -> tuple[Entry, ...]:
     text = resources.files("rag.sets").joinpath("glossary.jsonl").read_text(encoding="utf-8")
     return tuple(
-        Entry(r["topic"], tuple(r["aliases"]), r["definition"])
+        Entry(r["topic"], tuple(r["aliases"]), r["definition"], tuple(r.get("narrower", ())))
         for r in map(json.loads, text.splitlines())
         if r
     )
@@ -56,6 +59,19 @@ def _by_name() -> dict[tuple[str, ...], Entry]:
 def entry_named(phrase: str) -> Entry | None:
     """The entry one of whose names `phrase` is (case, hyphens and plurals folded)."""
     return _by_name().get(tuple(topic_tokens(phrase)))
+
+
+def kinds(entry: Entry) -> list[Entry]:
+    """The entries that are kinds of `entry`, at any depth ("reinforcement learning" →
+    offline RL, RLHF, …; "generative models" → diffusion models → consistency models)."""
+    found: dict[str, Entry] = {}
+    waiting = list(entry.narrower)
+    while waiting:
+        narrower = entry_named(waiting.pop())
+        if narrower is not None and narrower.topic not in found and narrower is not entry:
+            found[narrower.topic] = narrower
+            waiting += narrower.narrower
+    return list(found.values())
 
 
 class Definitions:

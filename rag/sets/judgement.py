@@ -32,12 +32,12 @@ from rag.text import topic_tokens
 from rag.types import Paper
 
 # Fitted by `python -m eval calibrate-sets` on the dev questions whose topic has facets.
-FACET_WEIGHTS = (1.175, 2.309, 0.084, -0.04, -0.272, 0.421, 2.04, 1.407, 2.226, 1.259, 1.688,
-                 1.113, 0.233, 1.905, 1.419)  # fmt: skip
-FACET_SHARED = (2.088, 0.681)  # the whole topic's dense match; one sentence writes every facet
-FACET_BIAS = -5.354
+FACET_WEIGHTS = (0.275, 4.956, 0.352, 0.031, 0.115, 2.324, 2.363, 1.372, 2.986, 1.417, 1.601,
+                 0.744, 0.985, 1.199, 0.308)  # fmt: skip
+FACET_SHARED = (-0.279, 0.758)  # the whole topic's dense match; one sentence writes every facet
+FACET_BIAS = -2.475
 FACET_MEMBER = 0.35
-FACET_CLEAR = 0.55
+FACET_CLEAR = 0.35
 TINY = 2  # this few members of several facets is said as "only N combine them"
 CLOSEST = 10  # papers shown when no set is claimed
 SCREEN_BAND = (0.3, 0.9)  # chances, relative to the threshold and absolute, an LLM screens
@@ -128,7 +128,7 @@ class TopicJudge:
         """The facet model's inputs: each facet's features (facets × papers × features),
         and per paper the whole topic's dense match and whether one sentence writes every
         facet (papers × 2)."""
-        stack = np.stack([self.scanner.facet_features(f) for f in facets])
+        stack = np.stack([self.scanner.facet_features(f, part=True) for f in facets])
         whole = self.scanner.features(topic)[:, 0]
         return stack, np.stack([whole, self.scanner.together(facets)], axis=1)
 
@@ -240,7 +240,7 @@ class TopicJudge:
     def _facet_words(self, facet: str) -> set[str]:
         ix = self.scanner.index
         out: set[str] = set()
-        for form in self.scanner.forms(facet):
+        for form in self.scanner.forms(facet, kinds=True):
             for word in form:
                 out |= ix.variants(word)
         return out - _SMALL_WORDS

@@ -25,6 +25,7 @@ from llama_index.core.base.embeddings.base import BaseEmbedding
 
 from rag.embedding.lru import LRUCache
 from rag.sets.glossary import entry_named
+from rag.sets.glossary import kinds as kinds_of
 from rag.sets.topic_index import SMALL, TopicIndex, occurrences
 from rag.text import split_sentences, stem, topic_tokens
 from rag.types import Paper
@@ -41,6 +42,7 @@ BIAS = -8.383
 MEMBER = 0.3
 CLEAR = 0.6
 SEEDS = 10
+SEED_SHARE = 0.05  # seeds past this share of a small catalogue are the catalogue, not a topic
 VOCABULARY = 8
 
 
@@ -50,11 +52,13 @@ class TopicScanner:
         self.embed_model = embed_model
         self._recent: LRUCache[str, np.ndarray] = LRUCache(64)  # a follow-up rescans nothing
         self._facets: LRUCache[str, np.ndarray] = LRUCache(64)
+        self._parts: LRUCache[str, np.ndarray] = LRUCache(64)  # facets among several
 
     def clear_cache(self) -> None:
         """Forget the recent topics' features (a benchmark times every scan cold)."""
         self._recent.clear()
         self._facets.clear()
+        self._parts.clear()
 
     def features(self, topic: str) -> np.ndarray:
         """One row per catalogue paper (in `index.ids` order), one column per FEATURES."""
@@ -65,7 +69,7 @@ class TopicScanner:
         dense = self._dense(topic)
         phrase_tf, phrase_title = self._phrase_features(_alternatives(topic))
         first = 0.5 * dense + 0.3 * phrase_tf + 0.2 * phrase_title
-        seeds = np.argsort(-first)[:SEEDS]
+        seeds = np.argsort(-first)[: min(SEEDS, max(1, int(SEED_SHARE * len(ix.ids))))]
         centroid = ix.means[seeds].mean(axis=0)
         centroid /= max(float(np.linalg.norm(centroid)), 1e-12)
         near = ix.means @ centroid
@@ -80,22 +84,29 @@ class TopicScanner:
              vocab_tf, vocab_title, cover], axis=1
         )  # fmt: skip
 
-    def facet_features(self, facet: str) -> np.ndarray:
+    def facet_features(self, facet: str, part: bool = False) -> np.ndarray:
         """`features(facet)` and FACET_FEATURES: whether each paper writes the facet at all
-        (a facet must be present in a paper, not be its main topic)."""
+        (a facet must be present in a paper, not be its main topic). `part`: the facet is
+        one of several, so a paper writing a kind of it has it too."""
+        if part:
+            return self._parts.get_or_compute(facet, self._part_features)
         return self._facets.get_or_compute(facet, self._facet_features)
 
-    def _facet_features(self, facet: str) -> np.ndarray:
+    def _part_features(self, facet: str) -> np.ndarray:
+        return self._facet_features(facet, kinds=True)
+
+    def _facet_features(self, facet: str, kinds: bool = False) -> np.ndarray:
         ix = self.index
         literal = np.zeros(len(ix.ids))
         title = np.zeros(len(ix.ids))
-        for form in self.forms(facet):
+        forms = self.forms(facet, kinds)
+        for form in forms:
             in_doc, in_title = ix.phrase_presence(form)
             literal = np.maximum(literal, np.minimum(in_doc, 4) / 4)
             title = np.maximum(title, in_title)
         written = (literal > 0).astype(float)  # one mention can make a facet present
         near = np.zeros(len(ix.ids))
-        for form in self.forms(facet):
+        for form in forms:
             near = np.maximum(near, ix.near_presence(form))
         # the facet's words, weighted by rarity: "graph" says more than "neural network"
         cover = np.zeros(len(ix.ids))
@@ -127,10 +138,10 @@ class TopicScanner:
         """1 for the papers with a sentence (or title) that writes every facet: "adversarial
         attacks on graph neural networks" in one sentence, not in two parts of the abstract."""
         ix = self.index
-        slots = [[[ix.variants(w) for w in form] for form in self.forms(facet)] for facet in facets]
+        slots = [[[ix.variants(w) for w in form] for form in self.forms(f, True)] for f in facets]
         written = np.ones(len(ix.ids), dtype=bool)
         for facet in facets:
-            written &= self.facet_features(facet)[:, -1] > 0
+            written &= self.facet_features(facet, part=True)[:, -1] > 0
         out = np.zeros(len(ix.ids))
         for i in np.flatnonzero(written):
             paper = ix.papers[ix.ids[int(i)]]
@@ -141,16 +152,19 @@ class TopicScanner:
                     break
         return out
 
-    def forms(self, facet: str) -> list[tuple[str, ...]]:
+    def forms(self, facet: str, kinds: bool = False) -> list[tuple[str, ...]]:
         """The ways abstracts write a facet: its alternatives, the other names of its topic
-        (rag.sets.glossary), and an acronym for its long form or the long forms of an
-        acronym ("GNNs" ↔ graph neural networks)."""
+        (rag.sets.glossary) and, with `kinds`, of the topics that are kinds of it, and an
+        acronym for its long form or the long forms of an acronym ("GNNs" ↔ graph neural
+        networks)."""
         acronyms = self.index.acronyms()
         found = list(dict.fromkeys(_alternatives(facet)))
         for form in list(found):  # every name of its topic: "explainability", "interpretability"
             entry = entry_named(" ".join(form))
-            if entry is not None:
-                found += [tuple(topic_tokens(name)) for name in entry.names]
+            if entry is None:
+                continue
+            for named in [entry, *(kinds_of(entry) if kinds else [])]:
+                found += [tuple(topic_tokens(name)) for name in named.names]
         for form in list(found):
             if len(form) == 1:
                 found += sorted(acronyms.get(stem(form[0]), ()))

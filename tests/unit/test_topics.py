@@ -114,3 +114,24 @@ def test_words_the_catalogue_never_uses_are_reported() -> None:
         "wildfire",
     ]
     assert scanner().unknown_words("graph neural networks") == []
+
+
+def test_a_facet_among_several_is_held_by_a_kind_of_it() -> None:
+    # "offline reinforcement learning" is a kind of reinforcement learning (the glossary's
+    # `narrower`): its paper has that facet when it is one of several, not when it is the
+    # topic on its own (being about offline RL is not being about RL in general)
+    scan = scanner()
+    alone = {form for form in scan.forms("reinforcement learning")}
+    among = {form for form in scan.forms("reinforcement learning", kinds=True)}
+    assert ("offline", "reinforcement", "learning") in among - alone
+    assert ("rlhf",) in among
+
+
+def test_the_glossarys_kinds_are_its_own_topics_without_cycles() -> None:
+    from rag.sets.glossary import entries, entry_named, kinds
+
+    for entry in entries():
+        assert all(entry_named(name) is not None for name in entry.narrower), entry.topic
+        assert entry not in kinds(entry)
+    vlm = entry_named("VLMs")
+    assert vlm is not None and "CLIP" in {k.topic for k in kinds(vlm)}
