@@ -89,7 +89,7 @@ def test_synth_writes_generated_questions_with_verbatim_facts(tmp_path: Path) ->
         }
     )
     llm = fake_llm(lambda prompt: f"Here you go:\n{reply}")
-    assistant = SimpleNamespace(llm=llm, catalogue={"p1": PAPER})
+    assistant = SimpleNamespace(llm=llm, papers={"p1": PAPER})
     out = tmp_path / "generated.jsonl"
     assert synthesise(3, out, assistant=assistant) == 1  # type: ignore[arg-type]
     [question] = load_questions(out)
@@ -102,7 +102,7 @@ def test_synth_writes_generated_questions_with_verbatim_facts(tmp_path: Path) ->
 
 
 def test_synth_rejects_unusable_output(tmp_path: Path) -> None:
-    assistant = SimpleNamespace(llm=fake_llm(lambda p: "no json here"), catalogue={"p1": PAPER})
+    assistant = SimpleNamespace(llm=fake_llm(lambda p: "no json here"), papers={"p1": PAPER})
     with pytest.raises(SynthError, match="no usable question"):
         synthesise(1, tmp_path / "g.jsonl", assistant=assistant)  # type: ignore[arg-type]
     assert not (tmp_path / "g.jsonl").exists()
