@@ -6,8 +6,12 @@ The split is made only where the corpus supports it: a topic is cut at a joining
 is a phrase that at least `MIN_SUPPORT` abstracts write, and never when the whole phrase is
 one the abstracts write ("theory of mind", "mixture of experts"). A side that names the
 conference's own subject ("machine learning", "neural networks") holds for every paper and
-is dropped. A topic written as a clause ("… that imitates it", "while each party keeps its
-data") or with no phrase the abstracts write is *described*: no count can be claimed for it.
+is dropped. What only frames a topic is no part of it: listed verbs ("build or adapt",
+"generate, edit or predict"), a generic head after "-based" ("LLM-based systems"), and a
+bracket saying "or similar …"; examples ("such as", "including") and bracketed names
+("(non-IID)") are alternatives. A topic written as a clause ("… that imitates it", "while
+each party keeps its data") or with no phrase the abstracts write is *described*: no count
+can be claimed for it.
 Pure functions over a `support` look-up, so they are tested without a store.
 """
 
