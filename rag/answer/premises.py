@@ -75,7 +75,8 @@ CORPUS_WORDS = frozenset(
     "author authors accepted submission".split()
 )
 COMMON_WORDS = frozenset(
-    "anyone someone somebody anybody people nowadays actually exactly really basically "
+    "anyone someone somebody anybody everyone everybody nobody people nowadays actually "
+    "exactly really basically anywhere somewhere whatever whoever "
     "usually typically somehow anything something everything".split()
 )
 
@@ -96,6 +97,8 @@ def unmentioned(
         acronym = key.rstrip("s") if len(key.rstrip("s")) >= 3 else ""  # "uc": any 2 words
         if key in spelled or acronym in shortened or (acronym and acronym in spelled):
             continue
+        if "-" in name and set(content_terms(name)) <= stems:
+            continue  # "LLM-modified" of a paper on text "modified by LLMs"
         absent.append(name)
     for word in re.findall(r"[A-Za-z][A-Za-z-]{5,}", question):
         stem = next(iter(content_terms(word)), "")
@@ -119,9 +122,13 @@ def unwritten(
     the nearest one reads. Another ending of a word the corpus has ("chemists" beside
     "chemistry", "PARCv" beside "PARCv2") and British spellings are its words too."""
     found: list[str] = []
-    for word in dict.fromkeys(re.findall(r"[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*", question)):
+    said = _EXAMPLE.sub(" ", question)  # "e.g. for quad remeshing": an aside, not the subject
+    for match in re.finditer(r"[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*", said):
+        word = match.group(0)
         terms = content_terms(word)
         if len(word) < 4 or not terms or folded(word) in CORPUS_WORDS | COMMON_WORDS:
+            continue
+        if word in found or not _names_a_thing(word, said[: match.start()]):
             continue
         terms += content_terms(_american_word(word))
         if any(paper_count(t) or (len(t) >= PREFIX_CHARS and prefixed(t)) for t in terms):
@@ -131,6 +138,22 @@ def unwritten(
 
 
 PREFIX_CHARS = 5  # a stem this long that starts a corpus word is that word's other ending
+_EXAMPLE = re.compile(
+    r"\([^()]*\)|\b(?:e\.g\.|i\.e\.|for example|for instance|such as)[^,;.?]*", re.I
+)
+_DETERMINERS = frozenset(
+    "a an the of about for on in with from their its our my your this these".split()
+)
+
+
+def _names_a_thing(word: str, before: str) -> bool:
+    """Whether a word reads as a thing (what a question is about) rather than how it is
+    put: a name ("Android"), a plural ("traders"), or a word after an article or
+    preposition ("the cricket world cup"); not a verb or adverb ("people *strip* out")."""
+    previous = re.findall(r"[A-Za-z]+", before)[-1:]
+    capitalised = word[0].isupper() and bool(previous)  # not the question's first word
+    plural = len(word) > 4 and word.endswith("s") and not word.endswith(("ss", "us", "is"))
+    return capitalised or plural or (bool(previous) and previous[0].lower() in _DETERMINERS)
 
 
 def _american_word(word: str) -> str:
@@ -164,6 +187,9 @@ _OPPOSITES = (
     (r"synthetic", r"real-world"),
     (r"white-box", r"black-box"),
 )
+# Read one way only: a federated paper is compared with centralized training all the time,
+# but a question saying "centralized" of a federated paper has its premise wrong.
+ONE_WAY = frozenset({r"centralized|centralised"})
 SHARED_WORDS = 2  # content words a premise and a sentence must share to be about one thing
 
 
@@ -173,7 +199,8 @@ def contradicted(question: str, sentences: list[str], title: str) -> str:
     asked = question.lower()
     words = set(content_terms(question)) - set(content_terms(title)) - _ASKING
     for one, other in _OPPOSITES:
-        for said, opposite in ((one, other), (other, one)):
+        turns = ((one, other),) if one in ONE_WAY else ((one, other), (other, one))
+        for said, opposite in turns:
             claim = re.search(rf"\b(?:{said})\b", asked)
             if claim is None or re.search(rf"\b(?:{opposite})\b", asked):
                 continue

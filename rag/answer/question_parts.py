@@ -244,6 +244,14 @@ def _has_number_near(sentence: str, terms: frozenset[str], window: int) -> bool:
     return any(abs(i - j) <= window for i in near for j in numbers)
 
 
+# A size or change asked of nothing more specific: any reported margin answers it.
+_CHANGE_WORDS = frozenset(
+    content_terms(
+        "big large best biggest largest gain gains improvement improvements boost increase "
+        "decrease drop reduction speedup margin much high low small points percent "
+        "effectiveness"
+    )
+)
 _KIND_WORDS = frozenset(content_terms("types kinds sorts categories classes forms families"))
 
 
@@ -260,7 +268,10 @@ def supplies(
         return True
     about = (part.target - name_terms) or part.target
     if part.kind == "number" and part.window >= SENTENCE_WINDOW:
-        return _has_number_near(sentence, part.target, part.window)
+        terms = part.target
+        if terms <= _CHANGE_WORDS:  # "how big was the best gain": "up to 8.6 points"
+            terms = terms | _CHANGE_WORDS | _EVALUATED
+        return _has_number_near(sentence, terms, part.window)
     if part.kind == "number":
         return _has_number_near(sentence, about, part.window)
     words = content_terms(sentence)

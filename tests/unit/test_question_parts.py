@@ -251,3 +251,20 @@ def test_a_number_of_kinds_does_not_count_the_things() -> None:
     assert [p.kind for p in gaps.missing] == ["number"]
     question = "How many types of agents does the town have?"
     assert not check_abstract(question, question_parts(question), abstract, "CompeteAI", 1).missing
+
+
+def test_a_bare_size_of_a_gain_is_answered_by_any_reported_margin() -> None:
+    abstract = (
+        "Experiments on four benchmarks show gains of up to 8.6 absolute points on TruthfulQA."
+    )
+    question = "How big was the best gain?"
+    assert not check_abstract(question, question_parts(question), abstract, "Sharpness", 1).missing
+
+
+def test_a_federated_paper_compared_with_centralized_training_is_no_contradiction() -> None:
+    sentence = "Minimizing local sharpness might not align SAM in FL with centralized training."
+    question = "Why do more local steps help federated learning with heterogeneous clients?"
+    assert contradicted(question, [sentence], "Federated SAM") == ""
+    # the other way round the premise is wrong: the paper is federated, not centralized
+    premise = "How does this centralized method train the local models of clients?"
+    assert contradicted(premise, ["A federated method trains local models of clients."], "X")
