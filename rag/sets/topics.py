@@ -24,6 +24,7 @@ import numpy as np
 from llama_index.core.base.embeddings.base import BaseEmbedding
 
 from rag.embedding.lru import LRUCache
+from rag.sets.facets import phrase_support
 from rag.sets.glossary import entry_named
 from rag.sets.glossary import kinds as kinds_of
 from rag.sets.topic_index import SMALL, TopicIndex, occurrences
@@ -42,6 +43,7 @@ BIAS = -8.383
 MEMBER = 0.3
 CLEAR = 0.6
 SEEDS = 10
+BROADER = 3  # a facet's own word this many times as widely written names something broader
 SEED_SHARE = 0.05  # seeds past this share of a small catalogue are the catalogue, not a topic
 VOCABULARY = 8
 
@@ -64,7 +66,12 @@ class TopicScanner:
         """One row per catalogue paper (in `index.ids` order), one column per FEATURES."""
         return self._recent.get_or_compute(topic, self._features)
 
-    def _features(self, topic: str) -> np.ndarray:
+    def _features(
+        self, topic: str, own: frozenset[str] = frozenset(), written: int = 0
+    ) -> np.ndarray:
+        """`own`, `written`: the shared vocabulary leaves out phrases made of these words
+        that far more abstracts write than the `written` that write the topic ("graph"
+        says nothing of "large graphs"; "federated" does of "federated learning")."""
         ix = self.index
         dense = self._dense(topic)
         phrase_tf, phrase_title = self._phrase_features(_alternatives(topic))
@@ -73,7 +80,7 @@ class TopicScanner:
         centroid = ix.means[seeds].mean(axis=0)
         centroid /= max(float(np.linalg.norm(centroid)), 1e-12)
         near = ix.means @ centroid
-        vocabulary, weights = self._vocabulary(seeds)
+        vocabulary, weights = self._vocabulary(seeds, own, written)
         vocab_tf, vocab_title = self._phrase_features(vocabulary, weights)
         cover = np.zeros(len(ix.ids))
         for phrase, weight in zip(vocabulary, weights, strict=True):
@@ -123,7 +130,11 @@ class TopicScanner:
         entry = next(filter(None, (entry_named(" ".join(f)) for f in _alternatives(facet))), None)
         defined = self._dense(entry.definition) if entry is not None else self._dense(facet)
         extra = np.stack([literal, title, cover, written, defined, near], axis=1)
-        return np.hstack([self.features(facet), extra])
+        if not kinds:
+            return np.hstack([self.features(facet), extra])
+        own = frozenset().union(*(ix.variants(w) for w in topic_tokens(facet) if w not in SMALL))
+        written_whole = phrase_support(facet, ix.support)  # any one alternative's abstracts
+        return np.hstack([self._features(facet, own, written_whole), extra])
 
     def _dense(self, text: str) -> np.ndarray:
         """Each paper's best chunk cosine to `text`."""
@@ -183,8 +194,11 @@ class TopicScanner:
             title = np.maximum(title, weight * in_title)
         return tf, title
 
-    def _vocabulary(self, seeds: np.ndarray) -> tuple[list[tuple[str, ...]], list[float]]:
-        """Phrases most of the seed papers share and the rest of the catalogue rarely has."""
+    def _vocabulary(
+        self, seeds: np.ndarray, own: frozenset[str] = frozenset(), written: int = 0
+    ) -> tuple[list[tuple[str, ...]], list[float]]:
+        """Phrases most of the seed papers share and the rest of the catalogue rarely has
+        (none made only of `own` words and BROADER times as widely written)."""
         shared: Counter[tuple[str, ...]] = Counter()
         for i in seeds:
             shared.update(self.index.doc_phrases[int(i)])
@@ -196,6 +210,7 @@ class TopicScanner:
             )
             for phrase, count in shared.items()
             if count >= 3
+            and not (set(phrase) <= own and self.index.df[phrase] > BROADER * max(1, written))
         )[::-1]
         chosen = list(islice(scored, VOCABULARY))
         top = chosen[0][0] if chosen else 1.0
