@@ -107,7 +107,12 @@ class Pipeline:
         retriever = PaperRetriever(settings.retrieval, store, embed_model, metadata, bm25)
         # 4. evidence: sentence scoring with the catalogue's term statistics (counts kept
         #    in the same file, read per word: rag.catalogue.terms)
-        stats = TermStats(index.paper_counter(), len(catalogue), index.prefix_finder())
+        stats = TermStats(
+            index.paper_counter(),
+            len(catalogue),
+            index.prefix_finder(),
+            lambda word: metadata.has_person(word) or metadata.knows_institution(word),
+        )
         scorer = EvidenceScorer(embed_model, stats)
         # 5. the engine that writes, validates and abstains
         engine = CitedQueryEngine(

@@ -115,10 +115,12 @@ class TermStats:
         paper_count: Callable[[str], int],
         n_docs: int,
         prefixed: Callable[[str], bool] | None = None,
+        named: Callable[[str], bool] | None = None,
     ) -> None:
         self.paper_count = paper_count
         self.n_docs = max(1, n_docs)
         self.prefixed = prefixed or (lambda stem: False)  # whether a counted word starts so
+        self.named = named or (lambda word: False)  # an author or institution of the catalogue
 
     @classmethod
     def counted(cls, papers: Mapping[str, Paper]) -> TermStats:
@@ -281,7 +283,8 @@ class EvidenceScorer:
             return found
         # Not asked of one named paper: words no abstract writes say the papers do not
         # cover what it asks about ("LLM agents on *Android* phones").
-        found.unwritten = unwritten(question, self.stats.paper_count, self.stats.prefixed)
+        stats = self.stats
+        found.unwritten = unwritten(question, stats.paper_count, stats.prefixed, stats.named)
         # A rare name the best paper never writes is another paper's ("How does *DaGCN*
         # treat the nodes GCN fails on?"), unless another retrieved paper writes it.
         others = [s.paper for n, s in enumerate(sources, start=1) if n != source]
@@ -292,7 +295,7 @@ class EvidenceScorer:
             if word in rare
             and all(unmentioned(word, p.title, p.abstract, doc_freq) for p in others)
         ]
-        if title_run(question, paper.title):
+        if title_run(question, paper.title, doc_freq):
             return found  # "the conditional common entropy approach": asked of this paper
         # A part another retrieved paper supplies is answered.
         others = others[:2]

@@ -49,11 +49,13 @@ def names_the_paper(
 
 
 TITLE_RUN = 3  # consecutive title words ("conditional common entropy") that name the paper
+TITLE_RARE = 60  # papers using a word of the run, at most (2 % of the corpus)
 
 
-def title_run(question: str, title: str) -> bool:
+def title_run(question: str, title: str, doc_freq: Callable[[str], int]) -> bool:
     """Whether the question writes TITLE_RUN consecutive words of the title, content words
-    at both ends and TITLE_CHARS letters in all: "the conditional common entropy approach"."""
+    at both ends, TITLE_CHARS letters in all and one word few abstracts use: "the
+    conditional common *entropy* approach", not "large language models"."""
     said = " " + " ".join(re.findall(r"[a-z0-9]+", question.lower())) + " "
     ws = re.findall(r"[a-z0-9]+", title.lower())
     for i in range(len(ws) - TITLE_RUN + 1):
@@ -61,6 +63,7 @@ def title_run(question: str, title: str) -> bool:
         if (
             not (content_terms(run[0]) and content_terms(run[-1]))
             or len("".join(run)) < TITLE_CHARS
+            or min(doc_freq(w) or TITLE_RARE + 1 for w in run) > TITLE_RARE
         ):
             continue
         if f" {' '.join(run)} " in said:
@@ -72,7 +75,7 @@ def title_run(question: str, title: str) -> bool:
 # abstract and authors) or that any question may use: never a premise a paper lacks.
 CORPUS_WORDS = frozenset(
     "icml icml2024 icml24 2024 paper papers abstract abstracts conference proceedings pmlr "
-    "author authors accepted submission".split()
+    "author authors accepted submission oral orals spotlight spotlights poster posters".split()
 )
 COMMON_WORDS = frozenset(
     "anyone someone somebody anybody everyone everybody nobody people nowadays actually "
@@ -97,8 +100,8 @@ def unmentioned(
         acronym = key.rstrip("s") if len(key.rstrip("s")) >= 3 else ""  # "uc": any 2 words
         if key in spelled or acronym in shortened or (acronym and acronym in spelled):
             continue
-        if "-" in name and set(content_terms(name)) <= stems:
-            continue  # "LLM-modified" of a paper on text "modified by LLMs"
+        if "-" in name and not re.search(r"\d", name) and set(content_terms(name)) <= stems:
+            continue  # "LLM-modified" of a paper on text "modified by LLMs" (not GPT-4 for GPT-3)
         absent.append(name)
     for word in re.findall(r"[A-Za-z][A-Za-z-]{5,}", question):
         stem = next(iter(content_terms(word)), "")
@@ -115,7 +118,10 @@ def unmentioned(
 
 
 def unwritten(
-    question: str, paper_count: Callable[[str], int], prefixed: Callable[[str], bool]
+    question: str,
+    paper_count: Callable[[str], int],
+    prefixed: Callable[[str], bool],
+    known: Callable[[str], bool] = lambda word: False,
 ) -> list[str]:
     """The question's words that no title or abstract of the corpus uses in any form
     ("Android", "traders"): what it asks about is not among the papers, however close
@@ -123,13 +129,13 @@ def unwritten(
     "chemistry", "PARCv" beside "PARCv2") and British spellings are its words too."""
     found: list[str] = []
     said = _EXAMPLE.sub(" ", question)  # "e.g. for quad remeshing": an aside, not the subject
-    for match in re.finditer(r"[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*", said):
+    for match in re.finditer(r"[^\W\d_]\w*(?:-\w+)*", said):
         word = match.group(0)
         terms = content_terms(word)
         if len(word) < 4 or not terms or folded(word) in CORPUS_WORDS | COMMON_WORDS:
             continue
-        if word in found or not _names_a_thing(word, said[: match.start()]):
-            continue
+        if word in found or not _names_a_thing(word, said[: match.start()]) or known(word):
+            continue  # an author or institution is the catalogue's, not an abstract's word
         terms += content_terms(_american_word(word))
         if any(paper_count(t) or (len(t) >= PREFIX_CHARS and prefixed(t)) for t in terms):
             continue

@@ -68,27 +68,29 @@ _BASED_OR = re.compile(
 # Verbs that only frame what a side is about, when two or more are listed ("build or
 # adapt", "generate, edit or predict", "understanding or generating"), or these alone
 # at the start of a side ("to simulate physical systems", "to detect anomalies").
+# (Base and -ing forms that also name a topic, "training", "design", "editing", are left.)
 _LISTED_VERBS = (
-    r"build|builds|building|adapt|adapts|adapting|train|trains|training|fine-tune|"
-    r"fine-tunes|fine-tuning|finetune|analyse|analyses|analyze|analyzes|analysing|analyzing|"
-    r"generate|generates|generating|edit|edits|editing|predict|predicts|predicting|"
-    r"understand|understands|understanding|simulate|simulates|simulating|detect|detects|"
-    r"detecting|solve|solves|solving|improve|improves|improving|evaluate|evaluates|"
-    r"evaluating|design|designs|designing|develop|develops|developing|create|creates|"
-    r"creating|model|models|modelling|modeling|apply|applies|applying|use|uses|using|study|"
-    r"studies|studying|put|puts|putting"
+    r"build|builds|building|adapt|adapts|adapting|train|trains|fine-tune|fine-tunes|finetune|"
+    r"analyse|analyses|analyze|analyzes|analysing|analyzing|generate|generates|generating|"
+    r"edit|edits|predict|predicts|predicting|understand|understands|understanding|simulate|"
+    r"simulates|simulating|detect|detects|detecting|solve|solves|solving|improve|improves|"
+    r"improving|evaluate|evaluates|evaluating|develop|develops|developing|create|creates|"
+    r"creating|apply|applies|applying|put|puts|putting"
 )
+_NOT_A_JOIN = r"(?!(?:of|for|in|on|with|to|and|or|by|from)\b)"
 _VERB_LIST = re.compile(
-    rf"^(?:(?:{_LISTED_VERBS})(?:\s*,\s*|\s+or\s+|\s+and\s+|\s+and/or\s+))+"
-    rf"(?:{_LISTED_VERBS})\s+(?=\S)",
+    rf"^(?:(?:{_LISTED_VERBS})(?:\s*,\s*(?:and\s+|or\s+)?|\s+or\s+|\s+and\s+|\s+and/or\s+))+"
+    rf"(?:{_LISTED_VERBS})\s+{_NOT_A_JOIN}(?=\S)",
     re.I,
 )
 _SIDE_VERB = re.compile(
     r"^(?:generate|generates|generating|simulate|simulates|simulating|detect|detects|"
-    r"detecting|adapt|adapts|adapting|put|puts|putting|solve|solves|solving)\s+(?=\S)",
+    rf"detecting|adapt|adapts|adapting|put|puts|putting|solve|solves|solving)\s+{_NOT_A_JOIN}"
+    r"(?=\S)",
     re.I,
 )
-_QUANTIFIER = re.compile(r"^(?:several|multiple|many|various|different)\s+(?=\S)", re.I)
+# ("multiple instance learning", "different privacy notions": those two name things.)
+_QUANTIFIER = re.compile(r"^(?:several|many|various)\s+(?=\S)", re.I)
 # Words a clause has and a named topic does not: pronouns, quantifiers, subordinators
 # (an article counts half: "the robustness of a GNN" is still a noun phrase).
 CLAUSE_WORDS = frozenset(
@@ -192,28 +194,40 @@ def _splits(text: str, support: Support) -> list[tuple[str, str]]:
     return out
 
 
-def _facets(text: str, support: Support, total: int, room: int) -> list[str] | None:
+Memo = dict[tuple[str, int], "list[str] | None"]
+
+
+def _facets(
+    text: str, support: Support, total: int, room: int, memo: Memo | None = None
+) -> list[str] | None:
     """The fewest supported facets `text` reads as (itself when supported whole), at most
-    `room` of them; None when it does not split into supported phrases."""
+    `room` of them; None when it does not split into supported phrases. `memo`: the sides
+    already read in this topic ("learning for learning for …" reaches each side many ways)."""
     text = _clean(text)
     if not text or room < 1:
         return None
     if written(text, support) >= MIN_SUPPORT:
         return [text]
-    split = _best_split(text, support, total, room)
+    memo = {} if memo is None else memo
+    if (text, room) in memo:
+        return memo[(text, room)]
+    split = None
+    if len(words(text)) <= DESCRIBED_WORDS:  # longer is a description, whatever its cuts
+        split = _best_split(text, support, total, room, memo)
     if split is None and _supported(text, support, total):
-        return [text]  # its alternatives are written ("code generation or program synthesis")
+        split = [text]  # its alternatives are written ("code generation or program synthesis")
+    memo[(text, room)] = split
     return split
 
 
-def _best_split(text: str, support: Support, total: int, room: int) -> list[str] | None:
+def _best_split(text: str, support: Support, total: int, room: int, memo: Memo) -> list[str] | None:
     best: list[str] | None = None
     for left, right in _splits(text, support):
-        a = _facets(left, support, total, room - 1)
-        b = _facets(right, support, total, room - 1) if a is not None else None
+        a = _facets(left, support, total, room - 1, memo)
+        b = _facets(right, support, total, room - 1, memo) if a is not None else None
         # A generic side ("machine learning to …") is no facet: the other side is the topic.
         if a is None and is_generic(left, support, total):
-            a, b = [], _facets(right, support, total, room)
+            a, b = [], _facets(right, support, total, room, memo)
         elif b is None and a is not None and is_generic(right, support, total):
             b = []
         if a is None or b is None or not a + b:
@@ -223,19 +237,33 @@ def _best_split(text: str, support: Support, total: int, room: int) -> list[str]
     return best
 
 
+def _remembering(support: Support) -> Support:
+    """`support` asked once per phrase of one topic (its sides recur across cuts)."""
+    cache: dict[str, int] = {}
+
+    def remembered(phrase: str) -> int:
+        if phrase not in cache:
+            cache[phrase] = support(phrase)
+        return cache[phrase]
+
+    return remembered
+
+
 # "attacks on, or robustness of, VLMs": one facet of alternatives, then the other.
 _SHARED_JOIN = re.compile(r"\s+(?:on|of|in|for|to|with),\s+or\s+(.+?)\s+(on|of|in|for|to|with),\s+")
 
 
 def read_topic(topic: str, support: Support, total: int) -> TopicReading:
     """The topic's facets (generic sides dropped) and whether the corpus names it."""
+    support = _remembering(support)
     text, names = _bracketed(topic)
     text = _SHARED_JOIN.sub(lambda m: f" or {m.group(1)} {m.group(2)} ", text)
     text = _INCLUDING.sub(lambda m: f" or {m.group(1)}{m.group(2)}", text)
     text = _SUCH_AS.sub(", ", text)
-    text = _BASED_GENERIC.sub(lambda m: f"{m.group(1)}{m.group(2)} ", text)
+    # "score-based generative models" is itself written: only unwritten ones are rewritten
+    text = _BASED_GENERIC.sub(_unless_written(support, r"\1\2 "), text)
     text = _BASED_OR.sub(lambda m: f"{m.group(1)} or ", text)
-    text = _BASED.sub(lambda m: f"{m.group(1)} for ", text)
+    text = _BASED.sub(_unless_written(support, r"\1 for "), text)
     text = _clean(text)
     if not text:
         return TopicReading([], described=True)
@@ -250,7 +278,7 @@ def read_topic(topic: str, support: Support, total: int) -> TopicReading:
         # No split into written phrases: a noun phrase mostly made of them is still named
         # ("feature attribution methods for explaining individual predictions"), whole.
         phrase = not _clause_like(topic) and coverage(text, support, total) >= NAMED_COVER
-        return TopicReading([text], described=not (hinted or phrase))
+        return TopicReading([_named_too(text, names)], described=not (hinted or phrase))
     facets = [f for f in found if not is_generic(f, support, total)]
     dropped = [f for f in found if f not in facets]
     if not facets:  # every side generic: the topic is what it says, whole
@@ -260,7 +288,9 @@ def read_topic(topic: str, support: Support, total: int) -> TopicReading:
 
 
 # "foundation models, including LLMs, for …": the included kind is one more alternative.
-_INCLUDING = re.compile(r",?\s+(?:including|especially|in particular)\s+([^,;()]+?)(,|$)", re.I)
+_INCLUDING = re.compile(
+    rf",\s*(?:including|especially|in particular)\s+{_NOT_A_JOIN}([^,;()]+?)(,|$)", re.I
+)
 # "physical systems such as fluids, particles or PDEs": the examples are alternatives.
 _SUCH_AS = re.compile(r",?\s+such as\s+", re.I)
 # A bracket inside the topic (more words follow it): "(or flow-matching)" is an
@@ -270,6 +300,20 @@ _BRACKET = re.compile(r"\s*\(([^()]{1,40})\)(?=\s+\w)")
 _VAGUE_BRACKET = re.compile(r"^(?:or|and)?\s*(?:similar|other|related|comparable)\b", re.I)
 
 
+def _unless_written(support: Support, template: str) -> Callable[[re.Match[str]], str]:
+    """A substitution that leaves a match the abstracts write as it stands."""
+
+    def chosen(m: re.Match[str]) -> str:
+        # the match with up to three words after it: "score-based" + "generative models"
+        after = words(m.string[m.end() :])[:3]
+        phrases = [" ".join([m.group(0).strip(), *after[:n]]) for n in range(len(after) + 1)]
+        if any(support(phrase) >= MIN_SUPPORT for phrase in phrases):
+            return m.group(0)
+        return m.expand(template)
+
+    return chosen
+
+
 def _bracketed(topic: str) -> tuple[str, dict[str, str]]:
     """The topic with its inner brackets resolved, and the names they gave (word they
     follow → name)."""
@@ -277,13 +321,15 @@ def _bracketed(topic: str) -> tuple[str, dict[str, str]]:
 
     def resolve(m: re.Match[str]) -> str:
         inside = m.group(1).strip()
-        if _VAGUE_BRACKET.match(inside):
-            return ""
+        if _VAGUE_BRACKET.match(inside) or re.fullmatch(r"\d+|[a-z]|[ivx]+", inside, re.I):
+            return ""  # "(or similar …)", "(1)", "(b)": nothing a paper must write
         if re.match(r"^or\s+", inside, re.I):
             return f" {inside}"
         before = words(topic[: m.start()])
-        if before and len(words(inside)) <= 3:
-            names[before[-1].lower()] = inside
+        if not before:
+            return f"{inside} "  # "(non-IID) data": the bracket is the topic's first word
+        if len(words(inside)) <= 3:
+            names.setdefault(before[-1].lower(), inside)
         return ""
 
     return _BRACKET.sub(resolve, topic), names

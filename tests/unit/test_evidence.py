@@ -173,8 +173,11 @@ def test_a_part_asked_of_a_paper_by_its_title_words_is_not_answered_by_another()
     from rag.answer.premises import title_run
 
     title = "Conditional Common Entropy for Instrumental Variable Testing"
-    assert title_run("Which datasets test the conditional common entropy approach?", title)
-    assert not title_run("Which datasets test a common approach?", title)
+    rare = lambda word: 1 if "entropy" in word.lower() else 300  # noqa: E731
+    assert title_run("Which datasets test the conditional common entropy approach?", title, rare)
+    assert not title_run("Which datasets test a common approach?", title, rare)
+    # a run of words every other abstract uses ("large language models") names no paper
+    assert not title_run("How do conditional common entropy methods?", title, lambda w: 300)
     cce = Paper(id="cce", title=title, abstract="We demonstrate it on real-world datasets.")
     other = Paper(id="o", title="Vision", abstract="We evaluate on ImageNet and COCO datasets.")
     scorer = scorer_with(cce, other)

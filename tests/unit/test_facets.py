@@ -191,3 +191,37 @@ def test_a_bracketed_name_is_an_alternative_and_a_vague_one_is_dropped() -> None
 def test_a_joining_word_inside_a_fixed_phrase_is_no_cut() -> None:
     # "in context" is in-context learning: never a facet "context"
     assert "context" not in read("transformers learning regression tasks in context")[0]
+
+
+@pytest.mark.parametrize(
+    ("topic", "kept"),
+    [
+        ("design and training of neural networks", "training"),  # a gerund that names it
+        ("multiple instance learning for graphs", "multiple instance learning"),
+        ("learning in particular domains", "particular domains"),  # no comma: no example
+        ("(non-IID) federated learning", "non-IID"),  # a bracket first is a word of it
+    ],
+)  # fmt: skip
+def test_words_that_name_the_topic_are_kept(topic: str, kept: str) -> None:
+    written = {**WRITTEN, "multiple instance learning": 4, "particular domains": 3}
+    reading = read_topic(topic, lambda p: written.get(p.lower().strip(), 0), TOTAL)
+    assert kept.lower() in " ".join(reading.facets).lower()
+
+
+def test_a_written_based_phrase_and_enumerators() -> None:
+    written = {**WRITTEN, "score-based generative models": 6, "score": 151}
+    reading = read_topic(
+        "score-based generative models", lambda p: written.get(p.lower(), 0), TOTAL
+    )
+    assert reading.facets == ["score-based generative models"]
+    assert "or 2" not in " ".join(
+        read("(1) adversarial robustness and (2) noisy labels of time series")[0]
+    )
+
+
+def test_repeated_joining_words_read_in_linear_time() -> None:
+    import time
+
+    started = time.perf_counter()
+    read_topic("learning for " * 40 + "graphs", lambda p: 5, TOTAL)
+    assert time.perf_counter() - started < 1.0

@@ -268,3 +268,21 @@ def test_a_federated_paper_compared_with_centralized_training_is_no_contradictio
     # the other way round the premise is wrong: the paper is federated, not centralized
     premise = "How does this centralized method train the local models of clients?"
     assert contradicted(premise, ["A federated method trains local models of clients."], "X")
+
+
+def test_statuses_and_accented_words_are_no_unwritten_premise() -> None:
+    from rag.answer.premises import unwritten
+
+    counts = {"schrödinger": 9, "equat": 40, "diffus": 300, "model": 900}
+    count = lambda term: counts.get(term, 0)  # noqa: E731
+    never = lambda stem: False  # noqa: E731
+    asked = "Which Oral papers solve Schrödinger equations with diffusion models?"
+    assert unwritten(asked, count, never) == []
+    assert unwritten("Which papers run on Android?", count, never) == ["Android"]
+
+
+def test_a_versioned_name_is_not_mentioned_by_another_version() -> None:
+    abstract = "We evaluate GPT-3.5 on reasoning tasks."
+    assert unmentioned("How does GPT-4 do on these tasks?", "Reasoning", abstract, rare) == [
+        "GPT-4"
+    ]
