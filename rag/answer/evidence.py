@@ -262,23 +262,24 @@ class EvidenceScorer:
 
     def gaps(self, question: str, sources: list[RetrievedPaper], evidence: Evidence) -> Gaps:
         """What the question asks of its best paper that the abstract does not give:
-        typed parts no sentence supplies, and (when the question names the paper) names
-        and rare words the paper never uses."""
+        typed parts no sentence supplies; names and rare words the paper never uses (of a
+        paper the question names; else only rare names); words no abstract writes."""
         source = max(evidence.paper_relevance, key=lambda n: evidence.paper_relevance[n])
         paper = sources[source - 1].paper
         found = check_abstract(question, evidence.parts, paper.abstract, paper.title, source)
         found.contradiction = contradicted(question, split_sentences(paper.abstract), paper.title)
         doc_freq = self.stats.doc_freq
-        if names_the_paper(question, paper.title, paper.abstract, doc_freq):
-            absent = unmentioned(question, paper.title, paper.abstract, doc_freq)
+        absent = unmentioned(question, paper.title, paper.abstract, doc_freq)
+        others = [s.paper for n, s in enumerate(sources, start=1) if n != source]
+
+        def nowhere_else(word: str) -> bool:
             # A name another retrieved paper writes is that paper's ("How do CTAN and
-            # PATH-WL differ?"), not a premise the first one lacks.
-            others = [s.paper for n, s in enumerate(sources, start=1) if n != source]
+            # PATH-WL differ?"), not a premise the best one lacks.
+            return all(unmentioned(word, p.title, p.abstract, doc_freq) for p in others)
+
+        if names_the_paper(question, paper.title, paper.abstract, doc_freq):
             found.unmentioned = [
-                word
-                for word in absent
-                if doc_freq(word) > RARE_NAME_DOCS
-                or all(unmentioned(word, p.title, p.abstract, doc_freq) for p in others)
+                w for w in absent if doc_freq(w) > RARE_NAME_DOCS or nowhere_else(w)
             ]
             return found
         # Not asked of one named paper: words no abstract writes say the papers do not
@@ -287,23 +288,17 @@ class EvidenceScorer:
         found.unwritten = unwritten(question, stats.paper_count, stats.prefixed, stats.named)
         # A rare name the best paper never writes is another paper's ("How does *DaGCN*
         # treat the nodes GCN fails on?"), unless another retrieved paper writes it.
-        others = [s.paper for n, s in enumerate(sources, start=1) if n != source]
         rare = {n for n in NAME.findall(question) if 0 < doc_freq(n) <= RARE_NAME_DOCS}
-        found.unmentioned = [
-            word
-            for word in unmentioned(question, paper.title, paper.abstract, doc_freq)
-            if word in rare
-            and all(unmentioned(word, p.title, p.abstract, doc_freq) for p in others)
-        ]
+        found.unmentioned = [w for w in absent if w in rare and nowhere_else(w)]
         if title_run(question, paper.title, doc_freq):
             return found  # "the conditional common entropy approach": asked of this paper
         # A part another retrieved paper supplies is answered.
-        others = others[:2]
         found.missing = [
             part
             for part in found.missing
             if not any(
-                check_abstract(question, [part], p.abstract, p.title, 0).supplied for p in others
+                check_abstract(question, [part], p.abstract, p.title, 0).supplied
+                for p in others[:2]
             )
         ]
         return found

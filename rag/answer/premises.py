@@ -49,7 +49,7 @@ def names_the_paper(
 
 
 TITLE_RUN = 3  # consecutive title words ("conditional common entropy") that name the paper
-TITLE_RARE = 60  # papers using a word of the run, at most (2 % of the corpus)
+TITLE_RARE = 60  # papers using a word of the run, at most: rare enough to single out a title
 
 
 def title_run(question: str, title: str, doc_freq: Callable[[str], int]) -> bool:
@@ -134,11 +134,13 @@ def unwritten(
         terms = content_terms(word)
         if len(word) < 4 or not terms or folded(word) in CORPUS_WORDS | COMMON_WORDS:
             continue
-        if word in found or not _names_a_thing(word, said[: match.start()]) or known(word):
-            continue  # an author or institution is the catalogue's, not an abstract's word
+        if word in found or not _names_a_thing(word, said[: match.start()]):
+            continue
         terms += content_terms(_american_word(word))
         if any(paper_count(t) or (len(t) >= PREFIX_CHARS and prefixed(t)) for t in terms):
             continue
+        if known(word):
+            continue  # an author or institution is the catalogue's, not an abstract's word
         found.append(word)
     return found
 
@@ -169,6 +171,9 @@ def _american_word(word: str) -> str:
     return re.sub(r"(?<=[a-z]{3})our(s|ed|ing|al)?$", r"or\1", word)
 
 
+# Read one way only: a federated paper is compared with centralized training all the time,
+# but a question saying "centralized" of a federated paper has its premise wrong.
+_CENTRALIZED = (r"centralized|centralised", r"decentralized|decentralised|federated")
 # A premise and an abstract that go opposite ways: "end up with higher variance" against
 # "reduce variance", "fall behind DT" against "outperform DT", "NP-hard" against "polynomial".
 _OPPOSITES = (
@@ -188,14 +193,17 @@ _OPPOSITES = (
     ),
     (r"online", r"offline"),
     (r"model-free", r"model-based"),
-    (r"centralized|centralised", r"decentralized|decentralised|federated"),
+    _CENTRALIZED,
     (r"(?<!-)convex", r"non-convex|nonconvex"),
     (r"synthetic", r"real-world"),
     (r"white-box", r"black-box"),
 )
-# Read one way only: a federated paper is compared with centralized training all the time,
-# but a question saying "centralized" of a federated paper has its premise wrong.
-ONE_WAY = frozenset({r"centralized|centralised"})
+# (said, opposite) in the order they are tried: each pair both ways but the one-way ones.
+_TURNS = tuple(
+    turn
+    for pair in _OPPOSITES
+    for turn in ((pair,) if pair == _CENTRALIZED else (pair, (pair[1], pair[0])))
+)
 SHARED_WORDS = 2  # content words a premise and a sentence must share to be about one thing
 
 
@@ -204,21 +212,19 @@ def contradicted(question: str, sentences: list[str], title: str) -> str:
     `_OPPOSITES`, about the same words), or "" when none does."""
     asked = question.lower()
     words = set(content_terms(question)) - set(content_terms(title)) - _ASKING
-    for one, other in _OPPOSITES:
-        turns = ((one, other),) if one in ONE_WAY else ((one, other), (other, one))
-        for said, opposite in turns:
-            claim = re.search(rf"\b(?:{said})\b", asked)
-            if claim is None or re.search(rf"\b(?:{opposite})\b", asked):
-                continue
-            if _UNDONE.search(asked[max(0, claim.start() - 40) : claim.start()]):
-                continue  # "tackle the exponential number of tests": the premise is undone
-            for sentence in sentences:
-                low = sentence.lower()
-                turned = re.search(rf"\b(?:{opposite})\b", low)
-                kept = re.search(rf"\b(?:{said})\b", low)
-                shared = len(words & set(content_terms(sentence)))
-                if turned and not kept and shared >= SHARED_WORDS:
-                    return sentence
+    for said, opposite in _TURNS:
+        claim = re.search(rf"\b(?:{said})\b", asked)
+        if claim is None or re.search(rf"\b(?:{opposite})\b", asked):
+            continue
+        if _UNDONE.search(asked[max(0, claim.start() - 40) : claim.start()]):
+            continue  # "tackle the exponential number of tests": the premise is undone
+        for sentence in sentences:
+            low = sentence.lower()
+            turned = re.search(rf"\b(?:{opposite})\b", low)
+            kept = re.search(rf"\b(?:{said})\b", low)
+            shared = len(words & set(content_terms(sentence)))
+            if turned and not kept and shared >= SHARED_WORDS:
+                return sentence
     return ""
 
 

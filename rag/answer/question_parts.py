@@ -269,7 +269,7 @@ def supplies(
     about = (part.target - name_terms) or part.target
     if part.kind == "number" and part.window >= SENTENCE_WINDOW:
         terms = part.target
-        if terms <= _CHANGE_WORDS:  # "how big was the best gain": "up to 8.6 points"
+        if terms <= _CHANGE_WORDS:  # "how big was the best gain": "up to N points"
             terms = terms | _CHANGE_WORDS | _EVALUATED
         return _has_number_near(sentence, terms, part.window)
     if part.kind == "number":
