@@ -267,8 +267,11 @@ class EvidenceScorer:
         source = max(evidence.paper_relevance, key=lambda n: evidence.paper_relevance[n])
         paper = sources[source - 1].paper
         found = check_abstract(question, evidence.parts, paper.abstract, paper.title, source)
-        found.contradiction = contradicted(question, split_sentences(paper.abstract), paper.title)
         doc_freq = self.stats.doc_freq
+        named = names_the_paper(question, paper.title, paper.abstract, doc_freq)
+        found.contradiction = contradicted(
+            question, split_sentences(paper.abstract), paper.title, doc_freq
+        )
         absent = unmentioned(question, paper.title, paper.abstract, doc_freq)
         others = [s.paper for n, s in enumerate(sources, start=1) if n != source]
 
@@ -277,7 +280,7 @@ class EvidenceScorer:
             # PATH-WL differ?"), not a premise the best one lacks.
             return all(unmentioned(word, p.title, p.abstract, doc_freq) for p in others)
 
-        if names_the_paper(question, paper.title, paper.abstract, doc_freq):
+        if named:
             found.unmentioned = [
                 w for w in absent if doc_freq(w) > RARE_NAME_DOCS or nowhere_else(w)
             ]

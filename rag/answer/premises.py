@@ -174,9 +174,13 @@ def _american_word(word: str) -> str:
 # Read one way only: a federated paper is compared with centralized training all the time,
 # but a question saying "centralized" of a federated paper has its premise wrong.
 _CENTRALIZED = (r"centralized|centralised", r"decentralized|decentralised|federated")
+# "always harmful" against "either beneficial or harmful depending on …": one way, since an
+# abstract's "always" does not turn a question's "depending on" into a false premise.
+_ALWAYS = (r"always", r"either\b[^.;]*\bor|depending on|depends on|not always|in some cases")
+_ONE_WAY = (_CENTRALIZED, _ALWAYS)
 # A premise and an abstract that go opposite ways: "end up with higher variance" against
 # "reduce variance", "fall behind DT" against "outperform DT", "NP-hard" against "polynomial".
-_OPPOSITES = (
+_DIRECTIONS = (
     (
         r"higher|larger|greater|more|increases?|increased|increasing|grows?|worsens?",
         r"lower|smaller|fewer|less|reduces?|reduced|reducing|decreases?|decreased|shrinks?",
@@ -185,6 +189,9 @@ _OPPOSITES = (
         r"worse|falls? behind|underperforms?|lags? behind|fails? to|degrades?|hurts?",
         r"better|outperforms?|surpass(?:es)?|beats?|improves?|improved|superior",
     ),
+)
+_OPPOSITES = (
+    *_DIRECTIONS,
     (r"np-hard|intractable|exponential", r"tractable|polynomial"),
     (r"inner loop|double-loop|nested loop|two-loop", r"single-loop|single loop"),
     (
@@ -193,30 +200,56 @@ _OPPOSITES = (
     ),
     (r"online", r"offline"),
     (r"model-free", r"model-based"),
-    _CENTRALIZED,
+    (
+        r"known in advance|known a priori|known beforehand|prior knowledge of|needs? to know",
+        r"(?:absence of|without|no) (?:any )?prior knowledge|learned on-the-fly|parameter-free",
+    ),
     (r"(?<!-)convex", r"non-convex|nonconvex"),
     (r"synthetic", r"real-world"),
     (r"white-box", r"black-box"),
+    *_ONE_WAY,
 )
 # (said, opposite) in the order they are tried: each pair both ways but the one-way ones.
 _TURNS = tuple(
     turn
     for pair in _OPPOSITES
-    for turn in ((pair,) if pair == _CENTRALIZED else (pair, (pair[1], pair[0])))
+    for turn in ((pair,) if pair in _ONE_WAY else (pair, (pair[1], pair[0])))
 )
+# A title's "Improved …" is no claim about what a question asks; its "Online …" is.
+_TITLED = frozenset(t for t in _TURNS if not any(set(t) == set(d) for d in _DIRECTIONS))
 SHARED_WORDS = 2  # content words a premise and a sentence must share to be about one thing
+PRIOR_WORK_DOCS = 40  # a question word this rare names a part of a method, not the problem
 
 
-def contradicted(question: str, sentences: list[str], title: str) -> str:
-    """The abstract sentence that states the opposite of the question's premise (one of
-    `_OPPOSITES`, about the same words), or "" when none does."""
+def contradicted(
+    question: str,
+    sentences: list[str],
+    title: str,
+    doc_freq: Callable[[str], int] | None = None,
+) -> str:
+    """The abstract sentence (or title) that goes against the question's premise, or "":
+    one that states the opposite (`_OPPOSITES`) about the same words, a different count of
+    the same things ("three algorithms" against "two algorithms are proposed"), or, given
+    `doc_freq`, the only place a rare word of the question is written being about earlier
+    work ("the RNN-based slot update in PSB" against "existing models … rely on RNN-based
+    implementation")."""
+    return (
+        _turned(question, sentences, title)
+        or _miscounted(question, sentences)
+        or (_of_earlier_work(question, sentences, title, doc_freq) if doc_freq else "")
+    )
+
+
+def _turned(question: str, sentences: list[str], title: str) -> str:
     asked = question.lower()
     words = set(content_terms(question)) - set(content_terms(title)) - _ASKING
+    named = set(content_terms(question)) & set(content_terms(title))
     for said, opposite in _TURNS:
         claim = re.search(rf"\b(?:{said})\b", asked)
         if claim is None or re.search(rf"\b(?:{opposite})\b", asked):
             continue
-        if _UNDONE.search(asked[max(0, claim.start() - 40) : claim.start()]):
+        before = asked[max(0, claim.start() - 40) : claim.start()]
+        if _UNDONE.search(before) or _COMPARED.search(before):
             continue  # "tackle the exponential number of tests": the premise is undone
         for sentence in sentences:
             low = sentence.lower()
@@ -225,12 +258,115 @@ def contradicted(question: str, sentences: list[str], title: str) -> str:
             shared = len(words & set(content_terms(sentence)))
             if turned and not kept and shared >= SHARED_WORDS:
                 return sentence
+        # the title says what the paper is: "A General Online Algorithm …" asked "offline"
+        low = title.lower()
+        if (
+            (said, opposite) in _TITLED
+            and re.search(rf"\b(?:{opposite})\b", low)
+            and not re.search(rf"\b(?:{said})\b", low)
+            and len(named - set(content_terms(claim.group(0)))) >= SHARED_WORDS
+        ):
+            return title
     return ""
+
+
+_NUMBERS = {
+    w: n
+    for n, w in enumerate(
+        "zero one two three four five six seven eight nine ten eleven twelve".split()
+    )
+}
+# "three algorithms", "two new algorithms": a count and the things counted (a plural within
+# three words); "one" counts too often as a pronoun to be read.
+_COUNTED = re.compile(
+    r"\b(two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\d{1,3})\s+"
+    r"(?:[a-z][\w-]*\s+){0,2}?([a-z][a-z-]+s)\b"
+)
+
+
+def _counts(text: str) -> dict[str, set[int]]:
+    found: dict[str, set[int]] = {}
+    for number, noun in _COUNTED.findall(text.lower()):
+        value = int(number) if number.isdigit() else _NUMBERS[number]
+        found.setdefault(noun, set()).add(value)
+    return found
+
+
+def _miscounted(question: str, sentences: list[str]) -> str:
+    """A sentence giving another count of things the question counts, where the abstract
+    never gives the question's count."""
+    asked = _counts(question)
+    if not asked:
+        return ""
+    given = [(_counts(s), s) for s in sentences]
+    for noun, numbers in asked.items():
+        stated = set().union(*(counts.get(noun, set()) for counts, _ in given))
+        if stated and not stated & numbers:
+            return next(s for counts, s in given if noun in counts)
+    return ""
+
+
+# A sentence about what came before the paper, not what it does.
+_EARLIER = re.compile(
+    r"\b(?:existing|prior|previous|previously|conventional|traditional|"
+    r"(?:current|most|earlier) (?:methods|approaches|models|works?|studies))\b",
+    re.I,
+)
+_OURS = re.compile(r"\b(?:we|our|us|this (?:paper|work))\b", re.I)
+# "How does the Riemannian Diffusion Mixture approximate the heat kernel …": a mechanism
+# asked of the paper itself.
+_HOW_IT = re.compile(r"^\s*how (?:does|do|is|are|did|can)\b", re.I)
+# A question that asks about earlier work or what the paper changes in it.
+_CONTRASTING = re.compile(
+    r"\b(?:existing|prior|previous|earlier|traditional|conventional|baselines?|limitations?|"
+    r"drawbacks?|weakness(?:es)?|fix(?:es)?|address(?:es)?|overcomes?|avoids?|unlike|"
+    r"compared?|versus|vs|instead|rather|replaces?|problems?|issues?|suffers?|why|fails?|"
+    r"differ(?:s|ent)?|without|than)\b",
+    re.I,
+)
+
+
+def _of_earlier_work(
+    question: str, sentences: list[str], title: str, doc_freq: Callable[[str], int]
+) -> str:
+    """The sentence about earlier work that alone writes a rare word the question gives to
+    the paper itself ("How does the RNN-based slot update in PSB stay stable?")."""
+    if not _HOW_IT.search(question) or _CONTRASTING.search(question):
+        return ""
+    own = set(content_terms(title))
+    for word in dict.fromkeys(content_terms(question)):
+        if word in own or word in _ASKING or not 0 < doc_freq(word) <= PRIOR_WORK_DOCS:
+            continue
+        holding = [s for s in sentences if word in content_terms(s)]
+        if holding and all(_disowned(s, word) for s in holding):
+            return holding[0]
+    return ""
+
+
+# "without requiring heat kernel estimations", "instead of the denoising approach"
+_NOT_OURS = re.compile(
+    r"\b(?:without|instead of|rather than|not require|not rely|no need|avoids?|avoiding|"
+    r"free of|unlike)\b[^.;,:]*$",
+    re.I,
+)
+
+
+def _disowned(sentence: str, word: str) -> bool:
+    """Whether every mention of `word` (a stem) in the sentence is not the paper's own:
+    the sentence is about earlier work, or the word follows "without", "instead of" …."""
+    if _EARLIER.search(sentence) and not _OURS.search(sentence):
+        return True
+    places = [m.start() for m in re.finditer(r"[\w-]+", sentence) if word in content_terms(m[0])]
+    return bool(places) and all(_NOT_OURS.search(sentence[max(0, i - 60) : i]) for i in places)
 
 
 _UNDONE = re.compile(
     r"\b(?:tackle|tackles|address|addresses|avoid|avoids|overcome|overcomes|reduce|reduces|"
     r"mitigate|mitigates|eliminate|eliminates|instead of|rather than|not|without|beyond|"
     r"prevent|prevents|fix|fixes)\b[^.?]*$"
+)
+# "relative to a version trained offline": a premise about what the paper is compared with.
+_COMPARED = re.compile(
+    r"\b(?:relative to|compared (?:to|with)|than|versus|vs|against|beats?|outperforms?)\b[^.?]*$"
 )
 _ASKING = frozenset(content_terms("why how what which does do did is are paper abstract"))

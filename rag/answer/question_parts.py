@@ -70,6 +70,11 @@ _EVALUATED = frozenset(
         "tested"
     )
 )
+# What a method is tested on: a name for one of these comes from a sentence about testing.
+_TESTED_ON = frozenset(content_terms("dataset datasets benchmark benchmarks environments suites"))
+_REPORTED = _EVALUATED | frozenset(
+    content_terms("results report experiments empirical evaluation achieves validates demonstrates")
+)
 _WHICH_NAME = re.compile(rf"\b(?:which|what)\s+((?:[\w-]+\s+){{0,3}}?{_NAMEABLE})\b", re.I)
 # Where the thing counted ends: "how many expert demonstrations | per task does …".
 _NP_END = re.compile(
@@ -278,6 +283,11 @@ def supplies(
     # "which base language model": "LLaMA-2 7B model" names it even though the paper's own
     # title says "language model"; "which datasets": "on ImageNet and COCO" names them.
     if not any(stems_match(w, part.target | (part.focus - name_terms) | _EVALUATED) for w in words):
+        return False
+    # "which directed graph datasets": a name in a sentence about directed graphs is a
+    # method's part ("Hermitian"), not a dataset, unless the sentence reports a test.
+    tested = part.target & _TESTED_ON
+    if tested and not any(stems_match(w, tested | _REPORTED) for w in words):
         return False
     asked = question.lower()
     # A name the question does not hold, and not the paper's own parts ("NF" and "DAE" in

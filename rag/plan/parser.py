@@ -214,7 +214,8 @@ class QuestionParser:
             name = cue.group("name").strip(".'’")
             if any(name in " ".join(words[s:e]) for s, e in taken) or len(name) < 2:
                 continue
-            if name[0].isupper() and name.lower() not in _NOT_NAMES:
+            # "by AI/ML influencers": an acronym is no family name ("Ai" is one)
+            if name[0].isupper() and not name.isupper() and name.lower() not in _NOT_NAMES:
                 match = self.catalogue.match_author(name, suggest=False)
                 if match.people:
                     taken.append((0, 0))

@@ -204,3 +204,15 @@ def test_a_comparison_of_named_things_lists_them(question: str, items: list[str]
     assert plan.compared == items
     if items:
         assert (plan.kind, plan.topic) == ("compare", "")
+
+
+def test_an_acronym_after_by_is_no_family_name() -> None:
+    from tests.unit.test_catalogue import paper
+
+    parser = QuestionParser(
+        Catalogue.of([paper("a1", ["Yiming Ai"], ["MIT"]), paper("a2", ["Jiahao Ai"], ["MIT"])])
+    )
+    plan = parser.plan("Why did papers promoted by AI/ML influencers get more citations?")
+    assert not plan.unresolved and plan.constraints.authors == []
+    # the family name written as a name still is one
+    assert parser.plan("Which ICML 2024 papers were written by Ai?").unresolved

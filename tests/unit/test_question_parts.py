@@ -286,3 +286,63 @@ def test_a_versioned_name_is_not_mentioned_by_another_version() -> None:
     assert unmentioned("How does GPT-4 do on these tasks?", "Reasoning", abstract, rare) == [
         "GPT-4"
     ]
+
+
+def test_another_count_of_the_same_things_turns_a_premise_around() -> None:
+    sentence = (
+        "Building on the offset paradigm, two algorithms are proposed: one for known sources."
+    )
+    question = "What does the third of its three algorithms add beyond the other two variants?"
+    assert contradicted(question, ["We study transfer learning.", sentence], "T") == sentence
+    # the same count, or a count of other things (years are no count), is no contradiction
+    assert contradicted("What do its two algorithms do?", [sentence], "T") == ""
+    assert contradicted("Which three datasets is it tested on?", [sentence], "T") == ""
+    years = "Models will be trained on 2026 and 2032 datasets."
+    assert contradicted("Which 3 datasets are used?", [years], "T") == ""
+
+
+def test_a_setting_the_title_turns_around() -> None:
+    title = "A General Online Algorithm for Optimizing Complex Performance Metrics"
+    question = (
+        "The general algorithm for complex metrics works offline; how much memory does it need?"
+    )
+    assert contradicted(question, ["It maximizes metrics."], title) == title
+    # compared with: not a premise about the paper; a direction is no claim on the title
+    compared = "By what factor does the general algorithm beat a version trained offline?"
+    assert contradicted(compared, ["It maximizes metrics."], title) == ""
+    improved = "Does a sparse topology hurt the generalization of decentralized SGD?"
+    assert contradicted(improved, ["We analyse SGD."], "Improved Generalization of SGD") == ""
+
+
+def test_a_rare_word_only_earlier_work_has_is_not_the_papers() -> None:
+    def doc_freq(word: str) -> int:
+        return 5
+
+    earlier = (
+        "Existing object-centric models, due to their reliance on RNN-based implementation, "
+        "show poor stability."
+    )
+    ours = "We propose PSB, which binds slots in parallel with causal attention."
+    question = "How does the RNN-based slot update in PSB keep training stable?"
+    assert contradicted(question, [earlier, ours], "PSB for Videos", doc_freq) == earlier
+    without = "We construct a diffusion process without requiring heat kernel estimations."
+    asked = "How does the Riemannian Diffusion Mixture approximate the heat kernel?"
+    assert contradicted(asked, [without], "Mixture of Diffusions", doc_freq) == without
+    # asked about what the paper changes, or not of how it works, or the paper's own use
+    for fine in (
+        "How does PSB fix the instability of RNN-based slot updates?",
+        "Has anyone made RNN-based slot updates stable?",
+    ):
+        assert contradicted(fine, [earlier, ours], "PSB for Videos", doc_freq) == ""
+    own = "We show previous slot models fail, and our RNN-based update is stable."
+    assert contradicted(question, [own], "PSB for Videos", doc_freq) == ""
+
+
+def test_a_name_is_a_dataset_only_in_a_sentence_about_testing() -> None:
+    title = "DUPLEX: Dual GAT for Complex Embedding of Directed Graphs"
+    method = "It leverages Hermitian adjacency decomposition for directional neighbor modeling."
+    question = "Which directed graph datasets was DUPLEX benchmarked on?"
+    gaps = check_abstract(question, question_parts(question), method, title, 1)
+    assert gaps.missing
+    tested = method + " We report results on the Cora-ML and Citeseer directed graphs."
+    assert not check_abstract(question, question_parts(question), tested, title, 1).missing
