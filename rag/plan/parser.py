@@ -81,6 +81,7 @@ _TITLE_WORDS = re.compile(
 )
 _SET = re.compile(
     r"\b(?:which|what|list|show|find|give|name|are there|all)\b[^?]*\bpapers\b"
+    r"|\b(?:list|show)\b[^?]*\b(?:work|works|publications|research|studies)\b"
     r"|\bpapers\s+(?:by|from|on|about|with|in|that|where|whose)\b"
     r"|\b(?:co-?author(?:ed|s)?|publish(?:ed)?|author of|as an author)\b",
     re.I,
@@ -101,7 +102,7 @@ _AUTHOR_CUE = re.compile(r"\b(?:by|did|does)\s+(?P<name>[A-Za-zÀ-ÿ.'-]+)(?:['�
 _LEAD = re.compile(
     r"^(?:(?:how many|which|what|list|show(?: me)?|find|give me|name|are there(?: any)?|is there|"
     r"compare|comparing|how do|how does|of|the|all|a|an|any|approaches|explanations|papers?|"
-    r"works?|publications?|articles?|accepted|main|track|are|is|were|was|do|does|did|have|has|"
+    r"works?|publications?|articles?|research|accepted|main|track|are|is|were|was|do|does|did|have|has|"
     r"that|which|whose|where|about|on|regarding|concerning|related to|dealing with|deal with|"
     r"deals with|study|studies|studying|address|addresses|tackle|tackles|focus on|focusing on|"
     r"work on|works on|involve|involves|centred on|centered on|built around|propose or analy[sz]e|from|"

@@ -30,17 +30,19 @@ GENERIC_SHARE = 0.2  # a phrase in more of the abstracts names the field, not a 
 GENERIC = frozenset(
     {"machine learning", "deep learning", "learning", "neural network", "deep neural network",
      "neural net", "model", "method", "algorithm", "ml", "ai", "artificial intelligence",
-     "deep model", "data", "approach", "technique", "framework", "system"}
+     "deep model", "data", "approach", "technique", "framework", "system",
+     "machine learning model", "deep learning model", "neural network model"}
 )  # fmt: skip
 # A head noun that a named topic may carry or drop ("quantization methods").
 GENERIC_HEADS = frozenset(
     {"method", "approach", "technique", "algorithm", "model", "problem", "framework", "task",
-     "setting", "paper", "work", "system", "architecture", "data"}
+     "setting", "paper", "work", "system", "architecture", "data", "output"}
 )  # fmt: skip
 # Joining words, longest first; "and" joins facets only after "combine"/"both".
 _JOINS = (
     "applied to", "combined with", "in combination with", "together with", "in the context of",
     "for", "in", "on", "of", "with", "under", "using", "via", "to", "through", "within",
+    "over",
 )  # fmt: skip
 # "jailbreaking | large language models", "explainable or interpretable | reinforcement
 # learning": one modifier (or two alternative ones) before a longer phrase.
@@ -49,6 +51,8 @@ _FRAME = re.compile(
     r"^(?:(?:combine|combines|combining|apply|applies|applying|use|uses|using|leverage|"
     r"leverages|leveraging|employ|employs|employing|study|studies|studying|bring|brings|"
     r"integrate|integrates|integrating|train|trains|build|builds|building|learn|learns|both|"
+    r"give|gives|provide|provides|introduce|introduces|propose|proposes|present|presents|"
+    r"make|makes|making|offer|offers|"
     r"the|a|an)\s+)+",
     re.I,
 )
@@ -75,7 +79,9 @@ _LISTED_VERBS = (
     r"edit|edits|predict|predicts|predicting|understand|understands|understanding|simulate|"
     r"simulates|simulating|detect|detects|detecting|solve|solves|solving|improve|improves|"
     r"improving|evaluate|evaluates|evaluating|develop|develops|developing|create|creates|"
-    r"creating|apply|applies|applying|put|puts|putting"
+    r"creating|apply|applies|applying|put|puts|putting|estimate|estimates|estimating|"
+    r"decompose|decomposes|decomposing|calibrate|calibrates|calibrating|increase|increases|"
+    r"increasing|explain|explains|explaining|measure|measures|measuring|reduce|reduces|reducing"
 )
 _NOT_A_JOIN = r"(?!(?:of|for|in|on|with|to|and|or|by|from)\b)"
 _VERB_LIST = re.compile(
@@ -99,6 +105,7 @@ CLAUSE_WORDS = frozenset(
     "someone anything how much what why rather than almost still far".split()
 )
 ARTICLES = frozenset({"a", "an", "the"})
+APART_SHARE = 0.05  # a word in more abstracts than this is no facet of a two-word topic
 SPECIFIC_SHARE = 0.02  # a single word in more abstracts than this names no topic alone
 NAMED_COVER = 0.5  # share of a topic's words inside phrases the abstracts write
 DESCRIBED_CLAUSE = 2.0
@@ -130,6 +137,11 @@ def _side(side: str) -> str:
     """One side of a cut, its framing verb gone: "to *generate* molecules" → molecules."""
     side = _clean(side)
     return _clean(_SIDE_VERB.sub("", side)) or side
+
+
+def _length(text: str) -> int:
+    """Words of a topic, its "or"/"and" between alternatives not counted."""
+    return sum(1 for w in words(text) if w.lower() not in ("or", "and"))
 
 
 def _singular(word: str) -> str:
@@ -184,10 +196,10 @@ def _splits(text: str, support: Support) -> list[tuple[str, str]]:
             left, right = _clean(body[: m.start()]), _clean(body[m.end() :])
             if left and right:
                 out.append((left, right))
+    small = STOPWORDS | CLAUSE_WORDS | ARTICLES | {"other", "similar", "related"}
     modified = _MODIFIED.match(text)
     if modified is not None and written(modified.group(2), support) >= MIN_SUPPORT:
         modifier, phrase = modified.group(1), modified.group(2)
-        small = STOPWORDS | CLAUSE_WORDS | ARTICLES | {"other", "similar", "related"}
         said = [w for w in words(modifier) if w.lower() not in ("or", "and")] + words(phrase)[:1]
         if not any(w.lower() in small for w in said):
             out.append((modifier, phrase))
@@ -212,7 +224,7 @@ def _facets(
     if (text, room) in memo:
         return memo[(text, room)]
     split = None
-    if len(words(text)) <= DESCRIBED_WORDS:  # longer is a description, whatever its cuts
+    if _length(text) <= DESCRIBED_WORDS:  # longer is a description, whatever its cuts
         split = _best_split(text, support, total, room, memo)
     if split is None and _supported(text, support, total):
         split = [text]  # its alternatives are written ("code generation or program synthesis")
@@ -256,6 +268,43 @@ _SHARED_JOIN = re.compile(r"\s+(?:on|of|in|for|to|with),\s+or\s+(.+?)\s+(on|of|i
 def read_topic(topic: str, support: Support, total: int) -> TopicReading:
     """The topic's facets (generic sides dropped) and whether the corpus names it."""
     support = _remembering(support)
+    plain = plain_topic(topic)
+    if plain != topic:
+        reading = _read(plain, support, total)
+        # only a reading into phrases the abstracts write, each naming something, stands
+        if not reading.described and all(_specific(f, support) for f in reading.facets):
+            return reading
+    return _read(topic, support, total)
+
+
+def _apart(text: str, support: Support, total: int) -> bool:
+    """Two words the abstracts write, each on its own, never together."""
+    pair = words(text)
+    if len(pair) != 2 or is_generic(text, support, total):
+        return False
+    together = max(support(text), support(f"{pair[0]} {_singular(pair[1])}"))
+    # each word names a field on its own ("representations" in 368 abstracts names none)
+    return together < MIN_SUPPORT and all(
+        MIN_SUPPORT <= support(w) <= APART_SHARE * total for w in pair
+    )
+
+
+def _specific(facet: str, support: Support) -> bool:
+    """Whether a facet names something: a phrase the abstracts write, or a short one of
+    words they use ("federated unlearning"), and not one verb or head noun ("handle",
+    "systems")."""
+    ws = words(facet)
+    if len(ws) == 1 and (_singular(ws[0]) in GENERIC_HEADS or _VERB_ALONE.match(ws[0])):
+        return False
+    if phrase_support(facet, support) >= MIN_SUPPORT:
+        return True
+    return len(ws) <= 3 and all(support(w) > 0 for w in ws)
+
+
+_VERB_ALONE = re.compile(rf"^(?:{_LISTED_VERBS}|get|gets|handle|handles|keep|keeps|tell|do)$", re.I)
+
+
+def _read(topic: str, support: Support, total: int) -> TopicReading:
     text, names = _bracketed(topic)
     text = _SHARED_JOIN.sub(lambda m: f" or {m.group(1)} {m.group(2)} ", text)
     text = _INCLUDING.sub(lambda m: f" or {m.group(1)}{m.group(2)}", text)
@@ -274,6 +323,8 @@ def read_topic(topic: str, support: Support, total: int) -> TopicReading:
         head != topic and not _clause_like(head) and phrase_support(head, support) >= MIN_SUPPORT
     )
     found = _facets(text, support, total, MAX_FACETS)
+    if _apart(text, support, total):
+        found = words(text)  # "federated unlearning": two facets, no abstract combines them
     if found is None:
         # No split into written phrases: a noun phrase mostly made of them is still named
         # ("feature attribution methods for explaining individual predictions"), whole.
@@ -284,7 +335,43 @@ def read_topic(topic: str, support: Support, total: int) -> TopicReading:
     if not facets:  # every side generic: the topic is what it says, whole
         facets = [text]
     facets = [_named_too(f, names) for f in facets]
-    return TopicReading(facets, described=_clause_like(topic) and not hinted, dropped=dropped)
+    described = _clause_like(_clean(topic)) and not hinted  # "introduce a …" is only a frame
+    return TopicReading(facets, described=described, dropped=dropped)
+
+
+# What only elaborates a topic, to its end: ", where the model sees the stream once",
+# "instead of numeric rewards", ", e.g. relative to the WL test".
+_ELABORATION = re.compile(
+    r"(?:\s*,\s*(?:where|whereby|e\.g\.|for example|for instance|i\.e\.)|"
+    r"\s*,?\s+(?:instead of|rather than))(?:\s|,|$).*$",
+    re.I | re.S,
+)
+# "attacks that only need black-box access", "samplers that can cope with multimodal
+# targets": a relative clause that says what the things work with joins a second facet.
+_RELATIVE_JOIN = re.compile(
+    r"\s+(?:that|which|who)\s+(?:(?:only|can|must|also|still)\s+)*(?:needs?|uses?|requires?|"
+    r"rel(?:y|ies) on|learns? from|operates? on|handles?|copes? with|works? with|deals? with|"
+    r"runs? on|targets?|address(?:es)?|tackles?)\s+",
+    re.I,
+)
+# Examples at the end of a topic too long to read otherwise: "inverse problems such as
+# deblurring, inpainting, super-resolution or phase retrieval".
+_EXAMPLES = re.compile(
+    r"(?:\s*,\s*|\s+)(?:such as|including|especially|in particular|like)\s"
+    r"(?:(?!\b(?:that|which|who|as|to|when|while)\b).)*$",
+    re.I | re.S,
+)
+_TRAILING_BRACKET = re.compile(r"\s*\([^()]*\)\s*$")
+
+
+def plain_topic(topic: str) -> str:
+    """The topic without what only elaborates it, relative clauses read as joins, and,
+    when it is still longer than a description, without its examples."""
+    text = _ELABORATION.sub("", topic).strip(" ,;:.")
+    text = _RELATIVE_JOIN.sub(" with ", text) or topic
+    if _length(text) > DESCRIBED_WORDS:
+        text = _TRAILING_BRACKET.sub("", _EXAMPLES.sub("", text)).strip(" ,;:.") or text
+    return text
 
 
 # "foundation models, including LLMs, for …": the included kind is one more alternative.
@@ -351,7 +438,8 @@ def _idiom(join: str, after: str) -> bool:
 
 _IDIOMS = frozenset(
     {("in", "context"), ("in", "distribution"), ("on", "device"), ("on", "policy"),
-     ("of", "distribution"), ("in", "silico"), ("in", "vivo"), ("in", "vitro")}
+     ("of", "distribution"), ("in", "silico"), ("in", "vivo"), ("in", "vitro"), ("over", "time"),
+     ("over", "the")}
 )  # fmt: skip
 
 
@@ -396,4 +484,4 @@ def _clause_like(topic: str) -> bool:
     """A topic written as a clause describes; a named topic is a noun phrase."""
     ws = [w.lower() for w in words(_SUCH_AS.sub(", ", topic))]  # "such as" gives examples
     clause = sum(1.0 for w in ws if w in CLAUSE_WORDS) + sum(0.5 for w in ws if w in ARTICLES)
-    return clause >= DESCRIBED_CLAUSE or len(ws) > DESCRIBED_WORDS
+    return clause >= DESCRIBED_CLAUSE or _length(topic) > DESCRIBED_WORDS

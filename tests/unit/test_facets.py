@@ -57,6 +57,18 @@ WRITTEN = {
     "context": 400,
     "regression tasks": 10,
     "transformers learning regression tasks": 0,
+    "online continual learning": 5,
+    "bandits": 57,
+    "pairwise preference": 6,
+    "comparison feedback": 3,
+    "inverse problems": 30,
+    "adversarial attacks": 60,
+    "black-box access": 8,
+    "federated": 90,
+    "unlearning": 20,
+    "language models": 500,
+    "software": 5,
+    "get": 24,
 }
 
 
@@ -225,3 +237,29 @@ def test_repeated_joining_words_read_in_linear_time() -> None:
     started = time.perf_counter()
     read_topic("learning for " * 40 + "graphs", lambda p: 5, TOTAL)
     assert time.perf_counter() - started < 1.0
+
+
+@pytest.mark.parametrize(
+    ("topic", "facets"),
+    [
+        # what only elaborates is not read: a gloss after ", where", "instead of …"
+        ("online continual learning, where the model sees a non-stationary stream only once", ["online continual learning"]),
+        ("bandits that learn from pairwise preference or comparison feedback instead of numeric rewards", ["bandits", "pairwise preference or comparison feedback"]),
+        # a relative clause saying what the things work with joins a facet
+        ("adversarial attacks that only need black-box access", ["adversarial attacks", "black-box access"]),
+        # examples end a topic too long to read with them
+        ("diffusion or flow-matching models to solve inverse problems such as deblurring, inpainting, super-resolution, phase retrieval or reconstruction from sparse observations", ["diffusion or flow-matching models", "inverse problems"]),
+        # two words no abstract writes together are two facets: "none combine them"
+        ("federated unlearning, i.e. removing a client's contribution from a federated model", ["federated", "unlearning"]),
+    ],
+)  # fmt: skip
+def test_elaborations_are_not_facets(topic: str, facets: list[str]) -> None:
+    assert read(topic) == (facets, False)
+
+
+def test_a_description_stays_one_when_its_plain_part_is_a_verb() -> None:
+    topic = (
+        "get language models to software, for example implementing a function from its docstring"
+    )
+    facets = read(topic)[0]
+    assert "get" not in facets and len(facets) == 1

@@ -216,3 +216,12 @@ def test_an_acronym_after_by_is_no_family_name() -> None:
     assert not plan.unresolved and plan.constraints.authors == []
     # the family name written as a name still is one
     assert parser.plan("Which ICML 2024 papers were written by Ai?").unresolved
+
+
+def test_list_the_work_on_a_topic_is_a_list() -> None:
+    plan = PARSER.plan("List the ICML 2024 work on federated unlearning.")
+    assert (plan.kind, plan.topic) == ("list", "federated unlearning")
+    plan = PARSER.plan("Show me research on federated unlearning.")
+    assert (plan.kind, plan.topic) == ("list", "federated unlearning")
+    # one work asked for is one paper
+    assert PARSER.plan("What work segments teeth in dental X-rays?").kind == "paper"
