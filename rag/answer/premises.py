@@ -262,6 +262,7 @@ def _turned(question: str, sentences: list[str], title: str) -> str:
         low = title.lower()
         if (
             (said, opposite) in _TITLED
+            and not _CONTRASTING.search(question)  # "how does it depart from the usual …"
             and re.search(rf"\b(?:{opposite})\b", low)
             and not re.search(rf"\b(?:{said})\b", low)
             and len(named - set(content_terms(claim.group(0)))) >= SHARED_WORDS
@@ -321,7 +322,7 @@ _CONTRASTING = re.compile(
     r"\b(?:existing|prior|previous|earlier|traditional|conventional|baselines?|limitations?|"
     r"drawbacks?|weakness(?:es)?|fix(?:es)?|address(?:es)?|overcomes?|avoids?|unlike|"
     r"compared?|versus|vs|instead|rather|replaces?|problems?|issues?|suffers?|why|fails?|"
-    r"differ(?:s|ent)?|without|than)\b",
+    r"differ(?:s|ent)?|without|than|depart(?:s|ing)?|usual|usually|standard|typical|typically)\b",
     re.I,
 )
 

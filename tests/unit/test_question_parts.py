@@ -346,3 +346,9 @@ def test_a_name_is_a_dataset_only_in_a_sentence_about_testing() -> None:
     assert gaps.missing
     tested = method + " We report results on the Cora-ML and Citeseer directed graphs."
     assert not check_abstract(question, question_parts(question), tested, title, 1).missing
+
+
+def test_a_setting_the_question_sets_the_paper_against_is_no_premise() -> None:
+    title = "WISER: Weak Supervision and Supervised Representation Learning"
+    question = "How does WISER depart from the usual unsupervised representation learning?"
+    assert contradicted(question, ["WISER predicts drug response."], title) == ""
