@@ -268,11 +268,18 @@ _SHARED_JOIN = re.compile(r"\s+(?:on|of|in|for|to|with),\s+or\s+(.+?)\s+(on|of|i
 def read_topic(topic: str, support: Support, total: int) -> TopicReading:
     """The topic's facets (generic sides dropped) and whether the corpus names it."""
     support = _remembering(support)
-    plain = plain_topic(topic)
+    plain, examples = plain_topic(topic)
     if plain != topic:
         reading = _read(plain, support, total)
         # only a reading into phrases the abstracts write, each naming something, stands
         if not reading.described and all(_specific(f, support) for f in reading.facets):
+            # the examples are kinds of the last facet, those that name something alone
+            # ("phase retrieval", "inpainting"; not "text")
+            named = [
+                e for e in examples if len(words(e)) > 1 or support(e) <= SPECIFIC_SHARE * total
+            ]
+            if named and reading.facets:
+                reading.facets[-1] = " or ".join([reading.facets[-1], *named])
             return reading
     return _read(topic, support, total)
 
@@ -364,14 +371,21 @@ _EXAMPLES = re.compile(
 _TRAILING_BRACKET = re.compile(r"\s*\([^()]*\)\s*$")
 
 
-def plain_topic(topic: str) -> str:
+def plain_topic(topic: str) -> tuple[str, list[str]]:
     """The topic without what only elaborates it, relative clauses read as joins, and,
-    when it is still longer than a description, without its examples."""
+    when it is still longer than a description, without its examples (returned apart:
+    "deblurring", "phase retrieval" are kinds of the inverse problems they follow)."""
     text = _ELABORATION.sub("", topic).strip(" ,;:.")
     text = _RELATIVE_JOIN.sub(" with ", text) or topic
+    examples: list[str] = []
     if _length(text) > DESCRIBED_WORDS:
+        tail = _EXAMPLES.search(text)
+        if tail is not None:
+            listed = re.sub(r"^\W*(?:such as|including|especially|in particular|like)\s+", "",
+                            tail.group(0), flags=re.I)  # fmt: skip
+            examples = [e for e in alternatives(listed) if len(words(e)) <= 4]
         text = _TRAILING_BRACKET.sub("", _EXAMPLES.sub("", text)).strip(" ,;:.") or text
-    return text
+    return text, examples
 
 
 # "foundation models, including LLMs, for …": the included kind is one more alternative.

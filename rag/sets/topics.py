@@ -170,6 +170,8 @@ class TopicScanner:
         networks)."""
         acronyms = self.index.acronyms()
         found = list(dict.fromkeys(_alternatives(facet)))
+        # "large language model outputs" is written "large language model(s)"
+        found += [f[:-1] for f in found if len(f) > 1 and f[-1] in _DROPPED_HEADS]
         for form in list(found):  # every name of its topic: "explainability", "interpretability"
             entry = entry_named(" ".join(form))
             if entry is None:
@@ -236,6 +238,13 @@ class TopicScanner:
 # An example inside a question: in brackets, or after "e.g.", "for example", "such as", "say".
 _EXAMPLE = re.compile(
     r"\([^()]*\)|\b(?:e\.g\.|for example|for instance|such as|say),?[^,;.]*", re.I
+)
+
+
+# Head nouns a facet is also written without ("quantization methods"); not "model" or
+# "problem", whose phrases without them say something else ("language", "inverse").
+_DROPPED_HEADS = frozenset(
+    {"method", "approach", "technique", "algorithm", "framework", "output", "scheme", "strategy"}
 )
 
 
