@@ -46,7 +46,7 @@ def test_query_pool_is_distinct_and_keeps_warmup_apart(tmp_path: Path) -> None:
     assert len(measured) == 200 and len(warm) == 10
     keys = [" ".join(q.lower().split()) for q in warm + measured]
     assert len(set(keys)) == len(keys)
-    assert sources["dev.jsonl"] == 157 and sources["test.jsonl"] == 200 - 157
+    assert sources["dev.jsonl"] == 187 and sources["test.jsonl"] == 200 - 187
     assert sum(sources.values()) == 200
 
 
