@@ -21,6 +21,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from rag.sets.glossary import entry_named
 from rag.text import STOPWORDS
 
 MIN_SUPPORT = 3  # abstracts that must write a side's phrase for it to be a facet
@@ -105,6 +106,7 @@ CLAUSE_WORDS = frozenset(
     "someone anything how much what why rather than almost still far".split()
 )
 ARTICLES = frozenset({"a", "an", "the"})
+NARROWED = 3  # a named topic this many times as widely written as it with a modifier
 APART_SHARE = 0.05  # a word in more abstracts than this is no facet of a two-word topic
 SPECIFIC_SHARE = 0.02  # a single word in more abstracts than this names no topic alone
 NAMED_COVER = 0.5  # share of a topic's words inside phrases the abstracts write
@@ -284,6 +286,22 @@ def read_topic(topic: str, support: Support, total: int) -> TopicReading:
     return _read(topic, support, total)
 
 
+def _narrowed(text: str, support: Support) -> list[str] | None:
+    """A modifier and a named topic the abstracts write far more widely, read as two
+    facets: "online | continual learning" (the field's papers are not all online); a name
+    of its own ("graph neural networks") is not cut."""
+    ws = words(text)
+    if len(ws) < 3 or entry_named(text) is not None or "-" in ws[0]:
+        return None
+    head = " ".join(ws[1:])
+    small = STOPWORDS | CLAUSE_WORDS | ARTICLES
+    if ws[0].lower() in small or entry_named(head) is None:
+        return None
+    if support(head) < NARROWED * max(1, written(text, support)):
+        return None
+    return [ws[0], head]
+
+
 def _apart(text: str, support: Support, total: int) -> bool:
     """Two words the abstracts write, each on its own, never together."""
     pair = words(text)
@@ -332,6 +350,8 @@ def _read(topic: str, support: Support, total: int) -> TopicReading:
     found = _facets(text, support, total, MAX_FACETS)
     if _apart(text, support, total):
         found = words(text)  # "federated unlearning": two facets, no abstract combines them
+    elif found == [text] and (narrowed := _narrowed(text, support)) is not None:
+        found = narrowed
     if found is None:
         # No split into written phrases: a noun phrase mostly made of them is still named
         # ("feature attribution methods for explaining individual predictions"), whole.

@@ -69,6 +69,8 @@ WRITTEN = {
     "language models": 500,
     "software": 5,
     "get": 24,
+    "continual learning": 40,
+    "online": 200,
 }
 
 
@@ -243,7 +245,7 @@ def test_repeated_joining_words_read_in_linear_time() -> None:
     ("topic", "facets"),
     [
         # what only elaborates is not read: a gloss after ", where", "instead of …"
-        ("online continual learning, where the model sees a non-stationary stream only once", ["online continual learning"]),
+        ("online continual learning, where the model sees a non-stationary stream only once", ["online", "continual learning"]),
         ("bandits that learn from pairwise preference or comparison feedback instead of numeric rewards", ["bandits", "pairwise preference or comparison feedback"]),
         # a relative clause saying what the things work with joins a facet
         ("adversarial attacks that only need black-box access", ["adversarial attacks", "black-box access"]),
@@ -263,3 +265,13 @@ def test_a_description_stays_one_when_its_plain_part_is_a_verb() -> None:
     )
     facets = read(topic)[0]
     assert "get" not in facets and len(facets) == 1
+
+
+def test_a_modifier_of_a_far_wider_named_topic_is_a_facet_of_its_own() -> None:
+    # "online continual learning" (5 abstracts) of continual learning (40): two facets
+    assert read("online continual learning")[0] == ["online", "continual learning"]
+    # a name of its own is not cut, nor a phrase as widely written as its head
+    assert read("graph neural networks")[0] == ["graph neural networks"]
+    assert read("reinforcement learning from human feedback")[0] == [
+        "reinforcement learning from human feedback"
+    ]
