@@ -174,8 +174,7 @@ def _american_word(word: str) -> str:
 # Read one way only: a federated paper is compared with centralized training all the time,
 # but a question saying "centralized" of a federated paper has its premise wrong.
 _CENTRALIZED = (r"centralized|centralised", r"decentralized|decentralised|federated")
-# "always harmful" against "either beneficial or harmful depending on …": one way, since an
-# abstract's "always" does not turn a question's "depending on" into a false premise.
+# "always harmful" against "either beneficial or harmful …", one way only.
 _ALWAYS = (r"always", r"either\b[^.;]*\bor|depending on|depends on|not always|in some cases")
 _ONE_WAY = (_CENTRALIZED, _ALWAYS)
 # A premise and an abstract that go opposite ways: "end up with higher variance" against
@@ -251,6 +250,10 @@ def _turned(question: str, sentences: list[str], title: str) -> str:
         before = asked[max(0, claim.start() - 40) : claim.start()]
         if _UNDONE.search(before) or _COMPARED.search(before):
             continue  # "tackle the exponential number of tests": the premise is undone
+        # an abstract that says "always" (or, of its title, the asked setting) itself agrees
+        stated = any(re.search(rf"\b(?:{said})\b", s.lower()) for s in sentences)
+        if stated and (said, opposite) == _ALWAYS:
+            continue
         for sentence in sentences:
             low = sentence.lower()
             turned = re.search(rf"\b(?:{opposite})\b", low)
@@ -262,6 +265,7 @@ def _turned(question: str, sentences: list[str], title: str) -> str:
         low = title.lower()
         if (
             (said, opposite) in _TITLED
+            and not stated
             and not _CONTRASTING.search(question)  # "how does it depart from the usual …"
             and re.search(rf"\b(?:{opposite})\b", low)
             and not re.search(rf"\b(?:{said})\b", low)
@@ -277,17 +281,24 @@ _NUMBERS = {
         "zero one two three four five six seven eight nine ten eleven twelve".split()
     )
 }
-# "three algorithms", "two new algorithms": a count and the things counted (a plural within
-# three words); "one" counts too often as a pronoun to be read.
+# "three algorithms", "two new algorithms": a count, at most one word between, and a plural
+# noun; not "GPT-4 outputs", "Llama 2 models", "2.5 times" ("one" is too often a pronoun).
 _COUNTED = re.compile(
-    r"\b(two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\d{1,3})\s+"
-    r"(?:[a-z][\w-]*\s+){0,2}?([a-z][a-z-]+s)\b"
+    r"(?<![\w.,-])(two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\d{1,3})"
+    r"(?![\w.,-])\s+(?:[a-z][\w-]*\s+)?([a-z][a-z-]+[^s\W]s)\b",
+    re.I,
 )
+_NAMED_NUMBER = re.compile(r"[A-Z][\w-]*\s+$")  # "Llama 2 models": a name's number
+_NOT_COUNTED = frozenset({"times", "across", "this", "its", "was", "has", "as", "is", "orders"})
 
 
 def _counts(text: str) -> dict[str, set[int]]:
     found: dict[str, set[int]] = {}
-    for number, noun in _COUNTED.findall(text.lower()):
+    for m in _COUNTED.finditer(text):
+        number, noun = m[1].lower(), m[2].lower()
+        before = text[max(0, m.start() - 30) : m.start()]
+        if noun in _NOT_COUNTED or (_NAMED_NUMBER.search(before) and before.strip()[-1:] != "."):
+            continue
         value = int(number) if number.isdigit() else _NUMBERS[number]
         found.setdefault(noun, set()).add(value)
     return found
@@ -307,13 +318,20 @@ def _miscounted(question: str, sentences: list[str]) -> str:
     return ""
 
 
-# A sentence about what came before the paper, not what it does.
+# A sentence whose subject is what came before the paper: "Yet, existing generative models
+# on manifolds rely on …", "In particular, prior methods …" (an opening clause allowed).
 _EARLIER = re.compile(
-    r"\b(?:existing|prior|previous|previously|conventional|traditional|"
-    r"(?:current|most|earlier) (?:methods|approaches|models|works?|studies))\b",
+    r"^(?:[\w ]{0,25},\s*)?(?:the\s+|most\s+|many\s+)?(?:existing|prior|previous|"
+    r"conventional|traditional|current|earlier)\s+(?:[\w-]+\s+){0,3}?(?:methods|approaches|"
+    r"models|works?|studies|techniques|algorithms|frameworks|solutions)\b",
     re.I,
 )
-_OURS = re.compile(r"\b(?:we|our|us|this (?:paper|work))\b", re.I)
+# The paper's own doing, or a comparison with earlier work ("outperform existing …").
+_OURS = re.compile(
+    r"\b(?:we|our|us|this (?:paper|work)|the proposed|compared (?:to|with)|outperforms?|"
+    r"than|unlike|beyond)\b",
+    re.I,
+)
 # "How does the Riemannian Diffusion Mixture approximate the heat kernel …": a mechanism
 # asked of the paper itself.
 _HOW_IT = re.compile(r"^\s*how (?:does|do|is|are|did|can)\b", re.I)
@@ -347,7 +365,7 @@ def _of_earlier_work(
 # "without requiring heat kernel estimations", "instead of the denoising approach"
 _NOT_OURS = re.compile(
     r"\b(?:without|instead of|rather than|not require|not rely|no need|avoids?|avoiding|"
-    r"free of|unlike)\b[^.;,:]*$",
+    r"free of|unlike)\b(?:(?!\b(?:but|while|and|yet|whereas|nevertheless|still)\b)[^.;,:])*$",
     re.I,
 )
 

@@ -73,7 +73,10 @@ _EVALUATED = frozenset(
 # What a method is tested on: a name for one of these comes from a sentence about testing.
 _TESTED_ON = frozenset(content_terms("dataset datasets benchmark benchmarks environments suites"))
 _REPORTED = _EVALUATED | frozenset(
-    content_terms("results report experiments empirical evaluation achieves validates demonstrates")
+    content_terms(
+        "results report experiments empirical evaluation achieves validates demonstrates "
+        "obtains attains accuracy performance state-of-the-art state art"
+    )
 )
 _WHICH_NAME = re.compile(rf"\b(?:which|what)\s+((?:[\w-]+\s+){{0,3}}?{_NAMEABLE})\b", re.I)
 # Where the thing counted ends: "how many expert demonstrations | per task does …".

@@ -81,7 +81,9 @@ _TITLE_WORDS = re.compile(
 )
 _SET = re.compile(
     r"\b(?:which|what|list|show|find|give|name|are there|all)\b[^?]*\bpapers\b"
-    r"|\b(?:list|show)\b[^?]*\b(?:work|works|publications|research|studies)\b"
+    # "List the ICML 2024 work on …", not "show that the method works"
+    r"|^\s*(?:list|show(?: me)?)\s+(?:the\s+|all\s+)?(?:icml\s+2024\s+)?"
+    r"(?:work|works|publications|research|studies)\s+(?:on|about|in|that)\b"
     r"|\bpapers\s+(?:by|from|on|about|with|in|that|where|whose)\b"
     r"|\b(?:co-?author(?:ed|s)?|publish(?:ed)?|author of|as an author)\b",
     re.I,

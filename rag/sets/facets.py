@@ -141,6 +141,9 @@ def _side(side: str) -> str:
     return _clean(_SIDE_VERB.sub("", side)) or side
 
 
+_SMALL_MODIFIERS = STOPWORDS | CLAUSE_WORDS | ARTICLES | {"other", "similar", "related"}
+
+
 def _length(text: str) -> int:
     """Words of a topic, its "or"/"and" between alternatives not counted."""
     return sum(1 for w in words(text) if w.lower() not in ("or", "and"))
@@ -198,12 +201,11 @@ def _splits(text: str, support: Support) -> list[tuple[str, str]]:
             left, right = _clean(body[: m.start()]), _clean(body[m.end() :])
             if left and right:
                 out.append((left, right))
-    small = STOPWORDS | CLAUSE_WORDS | ARTICLES | {"other", "similar", "related"}
     modified = _MODIFIED.match(text)
     if modified is not None and written(modified.group(2), support) >= MIN_SUPPORT:
         modifier, phrase = modified.group(1), modified.group(2)
         said = [w for w in words(modifier) if w.lower() not in ("or", "and")] + words(phrase)[:1]
-        if not any(w.lower() in small for w in said):
+        if not any(w.lower() in _SMALL_MODIFIERS for w in said):
             out.append((modifier, phrase))
     return out
 
@@ -294,8 +296,7 @@ def _narrowed(text: str, support: Support) -> list[str] | None:
     if len(ws) < 3 or entry_named(text) is not None or "-" in ws[0]:
         return None
     head = " ".join(ws[1:])
-    small = STOPWORDS | CLAUSE_WORDS | ARTICLES
-    if ws[0].lower() in small or entry_named(head) is None:
+    if ws[0].lower() in _SMALL_MODIFIERS or entry_named(head) is None:
         return None
     if support(head) < NARROWED * max(1, written(text, support)):
         return None
@@ -388,7 +389,9 @@ _EXAMPLES = re.compile(
     r"(?:(?!\b(?:that|which|who|as|to|when|while)\b).)*$",
     re.I | re.S,
 )
-_TRAILING_BRACKET = re.compile(r"\s*\([^()]*\)\s*$")
+_LISTED_BRACKET = re.compile(
+    r"\s*\([^()]*,[^()]*\)\s*$"
+)  # "(DP-SGD, private ERM, …)", not "(GNNs)"
 
 
 def plain_topic(topic: str) -> tuple[str, list[str]]:
@@ -400,13 +403,17 @@ def plain_topic(topic: str) -> tuple[str, list[str]]:
     examples: list[str] = []
     if _length(text) > DESCRIBED_WORDS:
         tail = _EXAMPLES.search(text)
-        if tail is not None:
-            listed = re.sub(r"^\W*(?:such as|including|especially|in particular|like)\s+", "",
-                            tail.group(0), flags=re.I)  # fmt: skip
-            examples = [e for e in alternatives(listed) if len(words(e)) <= 4]
-        text = _TRAILING_BRACKET.sub("", _EXAMPLES.sub("", text)).strip(" ,;:.") or text
+        listed = alternatives(_EXAMPLE_LEAD.sub("", tail.group(0))) if tail else []
+        # a tail going on with "…, in drug discovery" qualifies the topic: not only examples
+        if tail is not None and not any(words(e)[0].lower() in _JOIN_WORDS for e in listed):
+            examples = [e for e in listed if len(words(e)) <= 4]
+            text = text[: tail.start()].strip(" ,;:.") or text
+        text = _LISTED_BRACKET.sub("", text).strip(" ,;:.") or text
     return text, examples
 
+
+_EXAMPLE_LEAD = re.compile(r"^\W*(?:such as|including|especially|in particular|like)\s+", re.I)
+_JOIN_WORDS = frozenset(j for j in _JOINS if " " not in j)
 
 # "foundation models, including LLMs, for …": the included kind is one more alternative.
 _INCLUDING = re.compile(
@@ -472,8 +479,7 @@ def _idiom(join: str, after: str) -> bool:
 
 _IDIOMS = frozenset(
     {("in", "context"), ("in", "distribution"), ("on", "device"), ("on", "policy"),
-     ("of", "distribution"), ("in", "silico"), ("in", "vivo"), ("in", "vitro"), ("over", "time"),
-     ("over", "the")}
+     ("of", "distribution"), ("in", "silico"), ("in", "vivo"), ("in", "vitro"), ("over", "time")}
 )  # fmt: skip
 
 

@@ -241,8 +241,7 @@ _EXAMPLE = re.compile(
 )
 
 
-# Head nouns a facet is also written without ("quantization methods"); not "model" or
-# "problem", whose phrases without them say something else ("language", "inverse").
+# Heads a facet is also written without ("quantization methods"); not "model" ("language").
 _DROPPED_HEADS = frozenset(
     {"method", "approach", "technique", "algorithm", "framework", "output", "scheme", "strategy"}
 )

@@ -275,3 +275,13 @@ def test_a_modifier_of_a_far_wider_named_topic_is_a_facet_of_its_own() -> None:
     assert read("reinforcement learning from human feedback")[0] == [
         "reinforcement learning from human feedback"
     ]
+
+
+def test_a_tail_that_qualifies_the_topic_is_not_examples() -> None:
+    from rag.sets.facets import plain_topic
+
+    topic = "graph neural networks for molecules, such as message passing networks, in drug discovery and chemistry"
+    assert plain_topic(topic) == (topic, [])
+    # a bracketed name is kept; a bracketed list of examples is not
+    named = "graph neural networks for predicting molecule properties at a very large scale (GNNs)"
+    assert plain_topic(named)[0] == named

@@ -225,3 +225,15 @@ def test_list_the_work_on_a_topic_is_a_list() -> None:
     assert (plan.kind, plan.topic) == ("list", "federated unlearning")
     # one work asked for is one paper
     assert PARSER.plan("What work segments teeth in dental X-rays?").kind == "paper"
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "How do the authors show that feedback alignment works?",
+        "Can you show me how Medusa's decoding heads work?",
+        "What experiments show that the method works on real robots?",
+    ],
+)
+def test_show_and_work_as_verbs_ask_of_one_paper(question: str) -> None:
+    assert PARSER.plan(question).kind == "paper"

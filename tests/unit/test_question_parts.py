@@ -352,3 +352,39 @@ def test_a_setting_the_question_sets_the_paper_against_is_no_premise() -> None:
     title = "WISER: Weak Supervision and Supervised Representation Learning"
     question = "How does WISER depart from the usual unsupervised representation learning?"
     assert contradicted(question, ["WISER predicts drug response."], title) == ""
+
+
+@pytest.mark.parametrize(
+    ("question", "sentence"),
+    [
+        # a name's number, a version, a decimal or a multiplier is no count of things
+        ("How do Llama 2 models respond to the prompts?", "We evaluate 7 models and two datasets."),
+        ("How well does the attack transfer to ResNet-50 models?", "We test on 3 models."),
+        ("Where does the 2.5 times speedup come from?", "It is up to 3 times faster."),
+        # the abstract says "always" itself
+        (
+            "Why does the proposed solver always return feasible routes?",
+            "Our solver always returns feasible routes, whose quality depends on the size.",
+        ),
+    ],
+)
+def test_no_count_or_always_premise_where_the_abstract_agrees(question: str, sentence: str) -> None:
+    assert contradicted(question, [sentence], "A Paper") == ""
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Compared to prior works, EMC2 is the first algorithm with global convergence.",
+        "Pareto optimal watermarks are shown to outperform existing robust watermarks.",
+        "CB2Ms leverage a two-fold memory to reapply previous interventions.",
+        "It does not require full gradients but nevertheless achieves optimal complexity.",
+    ],
+)
+def test_a_comparison_with_earlier_work_is_the_papers_own_claim(sentence: str) -> None:
+    def doc_freq(word: str) -> int:
+        return 5
+
+    for word in ("convergence", "watermarks", "reapply", "nevertheless"):
+        question = f"How does the method reach its {word}?"
+        assert contradicted(question, [sentence], "T", doc_freq) == ""
