@@ -389,9 +389,8 @@ _EXAMPLES = re.compile(
     r"(?:(?!\b(?:that|which|who|as|to|when|while)\b).)*$",
     re.I | re.S,
 )
-_LISTED_BRACKET = re.compile(
-    r"\s*\([^()]*,[^()]*\)\s*$"
-)  # "(DP-SGD, private ERM, …)", not "(GNNs)"
+# A bracketed list ending a long topic, "(DP-SGD, private ERM, …)"; not a name, "(GNNs)".
+_LISTED_BRACKET = re.compile(r"\s*\([^()]*,[^()]*\)\s*$")
 
 
 def plain_topic(topic: str) -> tuple[str, list[str]]:
