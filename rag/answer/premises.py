@@ -353,10 +353,11 @@ def _of_earlier_work(
     if not _HOW_IT.search(question) or _CONTRASTING.search(question):
         return ""
     own = set(content_terms(title))
+    terms = [set(content_terms(s)) for s in sentences]  # stemmed once, read for every word
     for word in dict.fromkeys(content_terms(question)):
         if word in own or word in _ASKING or not 0 < doc_freq(word) <= PRIOR_WORK_DOCS:
             continue
-        holding = [s for s in sentences if word in content_terms(s)]
+        holding = [s for s, held in zip(sentences, terms, strict=True) if word in held]
         if holding and all(_disowned(s, word) for s in holding):
             return holding[0]
     return ""
