@@ -128,7 +128,9 @@ class TopicJudge:
         """The facet model's inputs: each facet's features (facets × papers × features),
         and per paper the whole topic's dense match and whether one sentence writes every
         facet (papers × 2)."""
-        stack = np.stack([self.scanner.facet_features(f, part=True) for f in facets])
+        stack = np.stack([
+            self.scanner.facet_features(f, True, tuple(o for o in facets if o != f)) for f in facets
+        ])  # fmt: skip
         whole = self.scanner.features(topic)[:, 0]
         return stack, np.stack([whole, self.scanner.together(facets)], axis=1)
 

@@ -46,6 +46,7 @@ SEEDS = 10
 BROADER = 3  # a facet's own word this many times as widely written names something broader
 SEED_SHARE = 0.05  # seeds past this share of a small catalogue are the catalogue, not a topic
 VOCABULARY = 8
+SHARED_HEAD = 3
 
 
 class TopicScanner:
@@ -54,20 +55,26 @@ class TopicScanner:
         self.embed_model = embed_model
         self._recent: LRUCache[str, np.ndarray] = LRUCache(64)  # a follow-up rescans nothing
         self._facets: LRUCache[str, np.ndarray] = LRUCache(64)
-        self._parts: LRUCache[str, np.ndarray] = LRUCache(64)  # facets among several
+        self._parts: LRUCache[tuple[str, ...], np.ndarray] = LRUCache(64)  # facets among several
+        self._forms: LRUCache[tuple[str, bool], list[tuple[str, ...]]] = LRUCache(256)
 
     def clear_cache(self) -> None:
         """Forget the recent topics' features (a benchmark times every scan cold)."""
         self._recent.clear()
         self._facets.clear()
         self._parts.clear()
+        self._forms.clear()
 
     def features(self, topic: str) -> np.ndarray:
         """One row per catalogue paper (in `index.ids` order), one column per FEATURES."""
         return self._recent.get_or_compute(topic, self._features)
 
     def _features(
-        self, topic: str, own: frozenset[str] = frozenset(), written: int = 0
+        self,
+        topic: str,
+        own: frozenset[str] = frozenset(),
+        written: int = 0,
+        alien: frozenset[str] = frozenset(),
     ) -> np.ndarray:
         """`own`, `written`: the shared vocabulary leaves out phrases made of these words
         that far more abstracts write than the `written` that write the topic ("graph"
@@ -80,7 +87,7 @@ class TopicScanner:
         centroid = ix.means[seeds].mean(axis=0)
         centroid /= max(float(np.linalg.norm(centroid)), 1e-12)
         near = ix.means @ centroid
-        vocabulary, weights = self._vocabulary(seeds, own, written)
+        vocabulary, weights = self._vocabulary(seeds, own, written, alien)
         vocab_tf, vocab_title = self._phrase_features(vocabulary, weights)
         cover = np.zeros(len(ix.ids))
         for phrase, weight in zip(vocabulary, weights, strict=True):
@@ -91,18 +98,22 @@ class TopicScanner:
              vocab_tf, vocab_title, cover], axis=1
         )  # fmt: skip
 
-    def facet_features(self, facet: str, part: bool = False) -> np.ndarray:
+    def facet_features(
+        self, facet: str, part: bool = False, others: tuple[str, ...] = ()
+    ) -> np.ndarray:
         """`features(facet)` and FACET_FEATURES: whether each paper writes the facet at all
         (a facet must be present in a paper, not be its main topic). `part`: the facet is
-        one of several, so a paper writing a kind of it has it too."""
+        one of several (`others`), so a paper writing a kind of it has it too."""
         if part:
-            return self._parts.get_or_compute(facet, self._part_features)
+            return self._parts.get_or_compute((facet, *others), self._part_features)
         return self._facets.get_or_compute(facet, self._facet_features)
 
-    def _part_features(self, facet: str) -> np.ndarray:
-        return self._facet_features(facet, kinds=True)
+    def _part_features(self, key: tuple[str, ...]) -> np.ndarray:
+        return self._facet_features(key[0], kinds=True, others=key[1:])
 
-    def _facet_features(self, facet: str, kinds: bool = False) -> np.ndarray:
+    def _facet_features(
+        self, facet: str, kinds: bool = False, others: tuple[str, ...] = ()
+    ) -> np.ndarray:
         ix = self.index
         literal = np.zeros(len(ix.ids))
         title = np.zeros(len(ix.ids))
@@ -134,7 +145,16 @@ class TopicScanner:
             return np.hstack([self.features(facet), extra])
         own = frozenset().union(*(ix.variants(w) for w in topic_tokens(facet) if w not in SMALL))
         written_whole = phrase_support(facet, ix.support)  # any one alternative's abstracts
-        return np.hstack([self._features(facet, own, written_whole), extra])
+        alien = self._words_of(others) - own
+        return np.hstack([self._features(facet, own, written_whole, alien), extra])
+
+    def _words_of(self, facets: tuple[str, ...]) -> frozenset[str]:
+        """Every form of the words the facets are written with."""
+        ix = self.index
+        return frozenset(
+            v for f in facets for form in self.forms(f, True) for w in form if w not in SMALL
+            for v in ix.variants(w)
+        )  # fmt: skip
 
     def _dense(self, text: str) -> np.ndarray:
         """Each paper's best chunk cosine to `text`."""
@@ -152,7 +172,8 @@ class TopicScanner:
         slots = [[[ix.variants(w) for w in form] for form in self.forms(f, True)] for f in facets]
         written = np.ones(len(ix.ids), dtype=bool)
         for facet in facets:
-            written &= self.facet_features(facet, part=True)[:, -1] > 0
+            others = tuple(o for o in facets if o != facet)  # the features judge() computed
+            written &= self.facet_features(facet, True, others)[:, -1] > 0
         out = np.zeros(len(ix.ids))
         for i in np.flatnonzero(written):
             paper = ix.papers[ix.ids[int(i)]]
@@ -168,8 +189,12 @@ class TopicScanner:
         (rag.sets.glossary) and, with `kinds`, of the topics that are kinds of it, and an
         acronym for its long form or the long forms of an acronym ("GNNs" ↔ graph neural
         networks)."""
+        return self._forms.get_or_compute((facet, kinds), self._written_forms)
+
+    def _written_forms(self, key: tuple[str, bool]) -> list[tuple[str, ...]]:
+        facet, kinds = key
         acronyms = self.index.acronyms()
-        found = list(dict.fromkeys(_alternatives(facet)))
+        found = self._shared_head(list(dict.fromkeys(_alternatives(facet))))
         # "large language model outputs" is written "large language model(s)"
         found += [f[:-1] for f in found if len(f) > 1 and f[-1] in _DROPPED_HEADS]
         for form in list(found):  # every name of its topic: "explainability", "interpretability"
@@ -184,6 +209,20 @@ class TopicScanner:
             found += [(a,) for a, longs in acronyms.items() if form in longs]
         return list(dict.fromkeys(found))
 
+    def _shared_head(self, alternatives: list[tuple[str, ...]]) -> list[tuple[str, ...]]:
+        """ "out-of-distribution or anomaly detection": a one-word alternative takes the last
+        one's head noun when abstracts write them together (SHARED_HEAD times or more)."""
+        last = alternatives[-1] if alternatives else ()
+        if len(alternatives) < 2 or len(last) < 2:
+            return alternatives
+        out = []
+        for form in alternatives[:-1]:
+            headed = (*form, last[-1])
+            one_word = len([w for w in form if w not in SMALL]) == 1
+            supported = one_word and np.count_nonzero(self.index.count(headed)[0]) >= SHARED_HEAD
+            out.append(headed if supported else form)
+        return [*out, last]
+
     def _phrase_features(
         self, phrases: list[tuple[str, ...]], weights: list[float] | None = None
     ) -> tuple[np.ndarray, np.ndarray]:
@@ -197,10 +236,15 @@ class TopicScanner:
         return tf, title
 
     def _vocabulary(
-        self, seeds: np.ndarray, own: frozenset[str] = frozenset(), written: int = 0
+        self,
+        seeds: np.ndarray,
+        own: frozenset[str] = frozenset(),
+        written: int = 0,
+        alien: frozenset[str] = frozenset(),
     ) -> tuple[list[tuple[str, ...]], list[float]]:
         """Phrases most of the seed papers share and the rest of the catalogue rarely has
-        (none made only of `own` words and BROADER times as widely written)."""
+        (none made only of `own` words and BROADER times as widely written, none with an
+        `alien` word: another facet's words are not this one's evidence)."""
         shared: Counter[tuple[str, ...]] = Counter()
         for i in seeds:
             shared.update(self.index.doc_phrases[int(i)])
@@ -212,6 +256,7 @@ class TopicScanner:
             )
             for phrase, count in shared.items()
             if count >= 3
+            and not alien.intersection(phrase)
             and not (set(phrase) <= own and self.index.df[phrase] > BROADER * max(1, written))
         )[::-1]
         chosen = list(islice(scored, VOCABULARY))
@@ -252,7 +297,9 @@ def _alternatives(topic: str) -> list[tuple[str, ...]]:
     out = []
     for part in re.split(r",|\bor\b|\band\b|\(|\)|;", topic):
         words = topic_tokens(part)
-        while words and words[0] in SMALL:
+        # "out-of-distribution" keeps its "out of": a hyphened word is one word
+        glued = [topic_tokens(c) for c in re.findall(r"\w+(?:-\w+)+", part)]
+        while words and words[0] in SMALL and not any(words[: len(g)] == g for g in glued):
             words = words[1:]
         while words and words[-1] in SMALL:
             words = words[:-1]

@@ -135,3 +135,48 @@ def test_the_glossarys_kinds_are_its_own_topics_without_cycles() -> None:
         assert entry not in kinds(entry)
     vlm = entry_named("VLMs")
     assert vlm is not None and "CLIP" in {k.topic for k in kinds(vlm)}
+
+
+def _catalogue(texts: dict[str, tuple[str, str]]) -> TopicScanner:
+    papers = {pid: Paper(id=pid, title=t, abstract=a) for pid, (t, a) in texts.items()}
+    ids = sorted(papers)
+    vectors = np.asarray(
+        [bag_of_words(f"{papers[p].title}\n{papers[p].abstract}") for p in ids], dtype=np.float32
+    )
+    return TopicScanner(TopicIndex(papers, vectors, ids), HashingEmbedding())
+
+
+def test_a_hyphened_word_keeps_its_small_words() -> None:
+    from rag.sets.topics import _alternatives
+
+    # "out-of-distribution" is not "distribution", which nearly every abstract writes
+    assert _alternatives("the out-of-distribution setting") == [
+        ("out", "of", "distribution", "setting")
+    ]
+    assert _alternatives("of graphs") == [("graph",)]
+
+
+def test_a_one_word_alternative_takes_the_shared_head_the_abstracts_write() -> None:
+    texts = {
+        f"o{k}": (f"Paper {k}", "We study out-of-distribution detection for images.")
+        for k in range(3)
+    }
+    texts["a1"] = ("Anomalies", "Anomaly detection with fairness guarantees.")
+    scan = _catalogue(texts)
+    # "out-of-distribution or anomaly detection" means OOD detection, not any OOD setting
+    assert scan.forms("out-of-distribution or anomaly detection")[:2] == [
+        ("out", "of", "distribution", "detection"),
+        ("anomaly", "detection"),
+    ]
+    # "fairness detection" is written nowhere: "fairness" stays on its own
+    assert scan.forms("fairness or anomaly detection")[0] == ("fairness",)
+
+
+def test_another_facets_words_are_not_this_facets_evidence() -> None:
+    scan = scanner()
+    seeds = np.asarray([scan.index.ids.index(p) for p in ("m1", "m2", "m3")])
+    shared, _ = scan._vocabulary(seeds)
+    assert ("model", "merging") in shared
+    # with "merging" another facet's word, the seeds' shared phrases holding it are not used
+    own, _ = scan._vocabulary(seeds, alien=frozenset({"merging"}))
+    assert own and not any("merging" in phrase for phrase in own)
