@@ -14,6 +14,8 @@ papers (borderline, `allowed_ids`) count neither for nor against. Metrics per qu
 - `count_within_25` / `count_rel_error`: the count the answer leads with (`aggregate.count`;
   a cited answer states none) against the gold count, for counts, metadata and two-facet
   topics;
+- `range_holds`: some number of the range the answer states ("3–7 papers: 3 clearly") is
+  within 25 % of the gold count (a bare count is a range of one);
 - `none_answered` (two-facet topics with no gold paper): the answer claims none
   (`aggregate.count == 0`) and still ranks the closest papers, cited;
 - `count_claimed` (described topics): the answer states a count (it should not, unless it
@@ -44,7 +46,8 @@ from rag.text import topic_tokens
 
 CONFIGS = ("system", "baseline")
 KEYS = (
-    "recall", "precision", "f1", "count_within_25", "count_rel_error", "exact", "cited_recall",
+    "recall", "precision", "f1", "count_within_25", "count_rel_error", "range_holds", "exact",
+    "cited_recall",
     "none_answered", "count_claimed", "suggestion_hit", "closest_recall", "named_in_table",
 )  # fmt: skip
 COUNTED = ("count", "metadata")
@@ -67,6 +70,17 @@ def _count_scores(q: Question, count: int | None) -> tuple[float | None, float |
     within = float(count is not None and abs(count - gold) <= 0.25 * gold)
     rel = abs(count - gold) / max(1, gold) if count is not None else None
     return within, rel
+
+
+def _range_holds(q: Question, answer: Answer) -> float | None:
+    count = answer.aggregate.count if answer.aggregate else None
+    if _count_scores(q, count)[0] is None:
+        return None
+    if count is None or answer.aggregate is None:
+        return 0.0
+    gold = q.gold_count if q.gold_count is not None else len(q.gold_ids)
+    high = count + (answer.aggregate.touching or 0)
+    return float(count <= 1.25 * gold and high >= 0.75 * gold)  # some value of it is within 25 %
 
 
 def _named_topic(suggested: str, names: list[str]) -> bool:
@@ -105,6 +119,7 @@ def score(q: Question, answer: Answer) -> dict[str, float | None]:
         f1=f1,
         count_within_25=within,
         count_rel_error=rel,
+        range_holds=_range_holds(q, answer),
         exact=exact,
         cited_recall=len(cited & gold) / len(gold) if q.kind == "compare" and gold else None,
     )

@@ -44,7 +44,8 @@ def topic_answer(
         closest = _rows(others, comparing, "closest", start=len(members) + 1)
         rows = members + closest
         text = _none_text(judgement, members, closest, within)
-        aggregate = _aggregate(plan, len(members), 0, rows, comparing)
+        clearly = judgement.clearly
+        aggregate = _aggregate(plan, clearly, len(members) - clearly, rows, comparing)
     else:
         rows = _rows(judgement.members, comparing)
         clearly = judgement.clearly
@@ -117,6 +118,13 @@ def _summary(judgement: TopicJudgement, total: int, clearly: int, within: str) -
         verb = verb_one if total == 1 else about
         return f"{plural(total, 'ICML 2024 paper')}{within} {verb}:"
     more = total - clearly
+    if several:  # the uncertain ones may combine them; "touch on" is a matter of one topic
+        if clearly == 0:
+            return (
+                f"No ICML 2024 paper{within} clearly {verb_one}; "
+                f"{plural(more, 'paper')} possibly {'does' if more == 1 else 'do'}:"
+            )
+        return f"{clearly}–{total} ICML 2024 papers{within} {about}: {clearly} clearly, {more} possibly:"
     if clearly == 0:
         return (
             f"No ICML 2024 paper{within} is clearly about {_named(judgement)}; "
@@ -137,10 +145,16 @@ def _none_text(
     if len(judgement.facets) > 1:
         if not members:
             head = f"No ICML 2024 abstract{within} combines {_named(judgement)}."
-        else:
+        elif judgement.clearly == len(members):
             head = (
                 f"Only {plural(len(members), 'ICML 2024 abstract')}{within} "
                 f"combine{'s' if len(members) == 1 else ''} {_named(judgement)}:"
+            )
+        else:  # "Only 0–2 …": the unsure ones possibly do
+            clearly, more = judgement.clearly, len(members) - judgement.clearly
+            head = (
+                f"Only {clearly}–{len(members)} ICML 2024 abstracts{within} combine "
+                f"{_named(judgement)}: {clearly} clearly, {more} possibly:"
             )
     elif judgement.unknown:
         words = ", ".join(f"“{w}”" for w in judgement.unknown)

@@ -235,3 +235,23 @@ def test_aggregate_shape_and_values() -> None:
     assert latency["retrieve_p50"] == 10.0  # nearest rank: an observed value, never a blend
     assert latency["answer_p95"] == 100.0
     assert set(block["ci95"]) == {*METRIC_KEYS, "latency_ms"}
+
+
+def test_a_stated_range_holds_when_some_number_of_it_is_near_the_gold_count() -> None:
+    from eval.questions import Question
+    from eval.sets import score
+    from rag.types import Aggregate, Answer
+
+    q = Question("s1", "How many papers combine X and Y?", ["p1"], True, "facet-count",
+                 kind="count", gold_count=6)  # fmt: skip
+
+    def said(count: int, touching: int) -> dict[str, float | None]:
+        aggregate = Aggregate(kind="count", count=count, touching=touching, exact=False, papers=[])
+        answer = Answer(question=q.question, answer="", abstained=False, backend="t", mode="t",
+                        aggregate=aggregate)  # fmt: skip
+        return score(q, answer)
+
+    assert said(3, 4) == {**said(3, 4), "range_holds": 1.0, "count_within_25": 0.0}
+    assert said(3, 0)["range_holds"] == 0.0  # 3 alone is not within 25 % of 6
+    assert said(8, 4)["range_holds"] == 0.0  # 8 is already more than 7.5
+    assert said(6, 0)["range_holds"] == 1.0 == said(6, 0)["count_within_25"]

@@ -180,3 +180,21 @@ def test_another_facets_words_are_not_this_facets_evidence() -> None:
     # with "merging" another facet's word, the seeds' shared phrases holding it are not used
     own, _ = scan._vocabulary(seeds, alien=frozenset({"merging"}))
     assert own and not any("merging" in phrase for phrase in own)
+
+
+def test_a_facet_count_it_is_unsure_of_is_said_as_a_range() -> None:
+    from rag.sets.judgement import TopicJudgement
+    from rag.sets.topic_answers import _summary
+
+    reading = TopicReading(["diffusion models", "time series"], described=False)
+    judged = TopicJudgement("diffusion models for time series", reading, [], [])
+    assert _summary(judged, 7, 3, "") == (
+        "3–7 ICML 2024 papers combine “diffusion models” and “time series”: 3 clearly, 4 possibly:"
+    )
+    assert _summary(judged, 2, 0, "").startswith(
+        "No ICML 2024 paper clearly combines “diffusion models” and “time series”; 2 papers "
+        "possibly do"
+    )
+    assert _summary(judged, 4, 4, "") == (
+        "4 ICML 2024 papers combine “diffusion models” and “time series”:"
+    )
