@@ -189,11 +189,12 @@ class AggregatePaper(BaseModel):
         default="", description="The sentence or catalogue fact that puts it in the set."
     )
     score: float | None = Field(default=None, description="Membership confidence 0-1 (topic sets).")
-    membership: Literal["exact", "clearly", "touches", "closest", "named"] = Field(
+    membership: Literal["exact", "clearly", "touches", "possibly", "closest", "named"] = Field(
         default="exact",
         description="exact: a catalogue fact; clearly / touches: judged about the topic or "
-        "only touching on it; closest: ranked near the question, not judged a member; "
-        "named: a paper the question names.",
+        "only touching on it; possibly: may combine every facet of the topic (unsure); "
+        "closest: ranked near the question, not judged a member; named: a paper the "
+        "question names.",
     )
     facet_sentences: dict[str, str] = Field(
         default_factory=dict, description="Per facet of the topic, the sentence showing it."

@@ -37,8 +37,8 @@ SCORE_HEADINGS = {
     "metadata": ("Score", "None: a catalogue list is exact."),
     "topic": (
         "Membership",
-        "Estimated chance (0-1) it is about the topic: clearly, touches on it, or only among "
-        "the closest papers (not counted).",
+        "Estimated chance (0-1) it is about the topic: clearly, touches on it (possibly, for "
+        "a topic of several facets), or only among the closest papers (not counted).",
     ),
 }
 ASCENDING, DESCENDING = "ascending", "descending"
@@ -139,7 +139,12 @@ def score_cell(row: AggregatePaper, kind: str) -> str:
     return f"{row.score:.2f} · {_MEMBERSHIP_WORDS[row.membership]}"
 
 
-_MEMBERSHIP_WORDS = {"clearly": "clearly", "touches": "touches on it", "closest": "closest"}
+_MEMBERSHIP_WORDS = {
+    "clearly": "clearly",
+    "touches": "touches on it",
+    "possibly": "possibly",
+    "closest": "closest",
+}
 
 
 def _row_html(row: AggregatePaper, columns: list[str], kind: str, scored: bool) -> str:

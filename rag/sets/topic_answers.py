@@ -91,7 +91,8 @@ def _rows(
 ) -> list[AggregatePaper]:
     out = []
     for n, j in enumerate(judged, start=start):
-        label = membership or ("clearly" if j.clearly else "touches")
+        unsure = "possibly" if len(j.facet_sentences) > 1 else "touches"  # several facets
+        label = membership or ("clearly" if j.clearly else unsure)
         update: dict[str, object] = {
             "score": round(j.probability, 3),
             "membership": label,

@@ -185,6 +185,7 @@ def test_sorted_column_is_marked() -> None:
 @pytest.mark.parametrize(
     ("kind", "membership", "heading", "cell"),
     [("list", "touches", "Membership", "0.23 · touches on it"),
+     ("count", "possibly", "Membership", "0.23 · possibly"),
      ("compare", "closest", "Membership", "0.23 · closest"),
      ("similar", "closest", "Similarity", "0.23"), ("metadata", "exact", "Score", "0.23")],
 )  # fmt: skip
