@@ -33,7 +33,24 @@ ALIASES = {
     "eth zurich": ("swiss federal institute of technology zurich", "ethz"),
     "mila": ("montreal institute for learning algorithms", "quebec ai institute"),
     "fair": ("facebook ai research", "meta ai"),
+    "caltech": ("california institute of technology",),
+    "casia": (
+        "institute of automation chinese academy of sciences",
+        "institute of automation chinese academy of science",
+        "institute of automation cas",
+    ),
+    "ai2": ("allen institute for ai", "allen institute for artificial intelligence"),
+    "deepmind": ("google deepmind",),
+    "msr": ("microsoft research",),
+    "pku": ("peking university",),
+    "zju": ("zhejiang university",),
+    "upenn": ("university of pennsylvania",),
+    "penn": ("university of pennsylvania",),
+    "ut austin": ("university of texas at austin",),
 }
+# Words users shorten, spelled both ways ("Allen Institute for AI" is "… for Artificial
+# Intelligence" in most affiliations).
+_SHORTENED = {"ai": "artificial intelligence", "ml": "machine learning"}
 
 
 @lru_cache(maxsize=200_000)  # names repeat across papers; folding them dominates the index build
@@ -83,6 +100,12 @@ def spellings(key: str) -> tuple[str, ...]:
     """The typed name, its known other names, and its other word order: "Tokyo University"
     and "University of Tokyo" are one institution as users type it."""
     names = [key, *ALIASES.get(key, ())]
+    padded = f" {key} "
+    for short, long in _SHORTENED.items():
+        if f" {short} " in padded:
+            names.append(padded.replace(f" {short} ", f" {long} ").strip())
+        elif f" {long} " in padded:
+            names.append(padded.replace(f" {long} ", f" {short} ").strip())
     words = key.split()
     if len(words) >= 2 and words[-1] in _NOUNS:
         names.append(f"{words[-1]} of {' '.join(words[:-1])}")

@@ -97,6 +97,10 @@ _INSTITUTION_AFTER = re.compile(  # a lookahead, so "at least one author at MIT"
 _INSTITUTION_BEFORE = re.compile(
     r"(?P<span>(?:\S+\s+){0,4}\S+)\s+(?:authors?|co-?authors?|researchers?)\b", re.I
 )
+# "the Microsoft papers": a capitalised name right before "papers" (not "Bayesian papers":
+# it must be an institution the catalogue knows)
+_INSTITUTION_PAPERS = re.compile(r"(?P<span>(?:[A-Z][\w&.-]*\s+){0,3}[A-Z][\w&.-]*)\s+papers\b")
+INSTITUTION_WORDS = 8  # "Hong Kong University of Science and Technology" is seven
 # A family name alone counts only right after "by", "did" or "does": elsewhere a capitalised
 # word is far more often a method ("What does Adam …" asks about an optimiser).
 _AUTHOR_CUE = re.compile(r"\b(?:by|did|does)\s+(?P<name>[A-Za-zÀ-ÿ.'-]+)(?:['’]s)?\b", re.I)
@@ -118,7 +122,10 @@ _TRAIL = re.compile(
     r"\s+at|\s+in|\s+have|\s+has)+\s*$",
     re.I,
 )
-_GENERIC_TOPIC = {"paper", "author", "publish", "icml", "2024", "accept", "conferenc", "number"}
+_GENERIC_TOPIC = {"paper", "author", "publish", "icml", "2024", "accept", "conferenc", "number",
+                  # who and what a metadata question asks of ("someone from X", "got an oral")
+                  "someon", "somebodi", "anyon", "peopl", "person", "got", "get", "receiv",
+                  "involv", "includ"}  # fmt: skip
 
 
 def _spans(words: list[str], longest: int = 4) -> list[tuple[int, int]]:
@@ -172,7 +179,12 @@ class QuestionParser:
     def _institutions(
         self, text: str, constraints: PlanConstraints, unresolved: list[Unresolved]
     ) -> str:
-        for pattern, keep_end in ((_INSTITUTION_AFTER, False), (_INSTITUTION_BEFORE, True)):
+        patterns = (
+            (_INSTITUTION_AFTER, False),
+            (_INSTITUTION_BEFORE, True),
+            (_INSTITUTION_PAPERS, True),
+        )
+        for pattern, keep_end in patterns:
             for match in list(pattern.finditer(text)):
                 words = match.group("span").split()
                 found = self._longest_institution(words, from_end=keep_end)
@@ -186,7 +198,7 @@ class QuestionParser:
         return text
 
     def _longest_institution(self, words: list[str], from_end: bool) -> list[str] | None:
-        for size in range(min(len(words), 6), 0, -1):
+        for size in range(min(len(words), INSTITUTION_WORDS), 0, -1):
             span = words[-size:] if from_end else words[:size]
             name = " ".join(span).strip(" '\"")
             # An institution is named by at least one word that is not a stopword ("the")

@@ -43,6 +43,17 @@ CATALOGUE = Catalogue.of(
         paper("p11", ["Li Na"], ["Nanjing University of Science and Technology"]),
     ]
 )
+# Institutions users name by a short or other form.
+PLACES = Catalogue.of(
+    [
+        paper("p12", ["Ada Berg"], ["Allen Institute for Artificial Intelligence"], "Oral"),
+        paper("p13", ["Ada Berg"], ["Allen Institute for AI"]),
+        paper("p14", ["Ada Berg"], ["Hong Kong University of Science and Technology"]),
+        paper("p15", ["Cai Wen"], ["Institute of Automation, Chinese Academy of Sciences"]),
+        paper("p16", ["Cai Wen"], ["Microsoft Research"], "Oral"),
+        paper("p17", ["Cai Wen"], ["California Institute of Technology"]),
+    ]
+)
 
 
 def names(typed: str) -> list[str]:
@@ -82,6 +93,15 @@ def test_institutions_by_words_acronym_and_other_names() -> None:
     assert CATALOGUE.match_institution("massachusetts institute of technology").papers == {"p5"}
     assert CATALOGUE.match_institution("EPFL").papers == {"p7"}
     assert CATALOGUE.match_institution("University of Tokyo").papers == {"p2"}
+
+
+def test_shortened_words_and_the_other_names_users_type() -> None:
+    # "AI" is "Artificial Intelligence" in most affiliations, and the other way round
+    assert PLACES.match_institution("Allen Institute for AI").papers == {"p12", "p13"}
+    assert PLACES.match_institution("AI2").papers == {"p12", "p13"}
+    assert PLACES.match_institution("Caltech").papers == {"p17"}
+    assert PLACES.match_institution("CASIA").papers == {"p15"}
+    assert PLACES.match_institution("HKUST").papers == {"p14"}
 
 
 def test_another_institution_sharing_the_words_is_reported_not_counted() -> None:

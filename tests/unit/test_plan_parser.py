@@ -7,7 +7,7 @@ import pytest
 from rag.catalogue.catalogue import Catalogue
 from rag.plan.parser import QuestionParser
 from rag.types import Paper
-from tests.unit.test_catalogue import CATALOGUE
+from tests.unit.test_catalogue import CATALOGUE, PLACES
 
 PARSER = QuestionParser(CATALOGUE)
 
@@ -48,6 +48,36 @@ PARSER = QuestionParser(CATALOGUE)
 def test_kind_and_topic(question: str, kind: str, topic: str) -> None:
     plan = PARSER.plan(question)
     assert (plan.kind, plan.topic) == (kind, topic)
+
+
+@pytest.mark.parametrize(
+    ("question", "authors", "places", "statuses"),
+    [
+        # a seven-word institution; "who" and "what" a metadata question asks of is no topic
+        ("How many ICML 2024 papers have an author from the Hong Kong University of Science "
+         "and Technology?", [], ["Hong Kong University of Science and Technology"], []),
+        ("Which of Ada Berg's ICML 2024 papers involve someone from the Allen Institute for "
+         "AI?", ["Ada Berg"], ["Allen Institute for AI"], []),
+        ("Which of Cai Wen's ICML 2024 papers got an oral or a spotlight?", ["Cai Wen"], [],
+         ["Oral", "Spotlight"]),
+        ("Show me the Microsoft papers that were orals at ICML 2024.", [], ["Microsoft"],
+         ["Oral"]),
+        ("How many ICML 2024 papers have a Caltech author?", [], ["Caltech"], []),
+    ],
+)  # fmt: skip
+def test_metadata_questions_as_users_word_them(
+    question: str, authors: list[str], places: list[str], statuses: list[str]
+) -> None:
+    plan = QuestionParser(PLACES).plan(question)
+    assert (plan.kind, plan.topic) == ("metadata", "")
+    assert plan.constraints.authors == authors
+    assert plan.constraints.affiliations == places
+    assert plan.constraints.statuses == statuses
+
+
+def test_a_capitalised_topic_before_papers_is_no_institution() -> None:
+    plan = QuestionParser(PLACES).plan("Which Bayesian optimization papers appeared at ICML 2024?")
+    assert plan.constraints.affiliations == [] and plan.kind == "list"
 
 
 def test_authors_are_resolved_whatever_the_case() -> None:
