@@ -77,6 +77,7 @@ CORPUS_WORDS = frozenset(
     "icml icml2024 icml24 2024 paper papers abstract abstracts conference proceedings pmlr "
     "author authors accepted submission oral orals spotlight spotlights poster posters".split()
 )
+_PERCENT = frozenset({"percent", "percents", "percentage", "percentages"})
 COMMON_WORDS = frozenset(
     "anyone someone somebody anybody everyone everybody nobody people nowadays actually "
     "exactly really basically anywhere somewhere whatever whoever "
@@ -112,6 +113,8 @@ def unmentioned(
             continue
         if folded(word) in spelled or set(content_terms(_american_word(word))) & stems:
             continue
+        if folded(word) in _PERCENT and "%" in text:
+            continue  # "within a couple of percent": "within 2%"
         if not any(stems_match(stem, frozenset([s])) for s in stems if len(s) >= 5):
             absent.append(word)
     return absent
@@ -214,6 +217,28 @@ _TURNS = tuple(
     for pair in _OPPOSITES
     for turn in ((pair,) if pair in _ONE_WAY else (pair, (pair[1], pair[0])))
 )
+_DIRECTED = frozenset(t for t in _TURNS if any(set(t) == set(d) for d in _DIRECTIONS))
+
+
+def _changed_thing(after: str) -> str:
+    """What a direction word says changes: the first content word after it, within three
+    words ("more *reward*", "higher *variance*"); "" when none follows."""
+    for word in re.findall(r"[a-z][\w-]*", after)[:3]:
+        terms = content_terms(word)
+        if terms and terms[0] not in _ASKING and word not in _FILLERS:
+            return terms[0]
+    return ""
+
+
+def _names_thing(sentence: str, thing: str, after: str) -> bool:
+    """The sentence writes the thing, or the acronym of the name it starts ("DT")."""
+    if thing in content_terms(sentence):
+        return True
+    short = initials(after)
+    return any(a.lower() in short for a in re.findall(r"\b[A-Z][A-Z0-9]+s?\b", sentence))
+
+
+_FILLERS = frozenset("than the a an it its does do did is are was were".split())
 # A title's "Improved …" is no claim about what a question asks; its "Online …" is.
 _TITLED = frozenset(t for t in _TURNS if not any(set(t) == set(d) for d in _DIRECTIONS))
 SHARED_WORDS = 2  # content words a premise and a sentence must share to be about one thing
@@ -250,6 +275,9 @@ def _turned(question: str, sentences: list[str], title: str) -> str:
         before = asked[max(0, claim.start() - 40) : claim.start()]
         if _UNDONE.search(before) or _COMPARED.search(before):
             continue  # "tackle the exponential number of tests": the premise is undone
+        # "more reward" is turned by "less reward", not by "reduced variance"
+        after = question[claim.end() : claim.end() + 60]  # "fall behind Decision Transformer"
+        thing = _changed_thing(after.lower()) if (said, opposite) in _DIRECTED else ""
         # an abstract that says "always" (or, of its title, the asked setting) itself agrees
         stated = any(re.search(rf"\b(?:{said})\b", s.lower()) for s in sentences)
         if stated and (said, opposite) == _ALWAYS:
@@ -259,6 +287,8 @@ def _turned(question: str, sentences: list[str], title: str) -> str:
             turned = re.search(rf"\b(?:{opposite})\b", low)
             kept = re.search(rf"\b(?:{said})\b", low)
             shared = len(words & set(content_terms(sentence)))
+            if thing and not _names_thing(sentence, thing, after):
+                continue
             if turned and not kept and shared >= SHARED_WORDS:
                 return sentence
         # the title says what the paper is: "A General Online Algorithm …" asked "offline"

@@ -44,6 +44,7 @@ _MEASURES = (
     r"number|amount|size|count|reduction|improvement|gain|learning\s+rate|batch\s+size|seed|"
     r"memory|footprint|consumption|energy|emissions|runtime|time)"
 )
+_AT_RATE = re.compile(r"\bat\s+what\s+rate\b", re.I)
 _GENERIC_MEASURE = re.compile(
     r"fraction|percentage|value|number|amount|size|count|reduction|improvement|gain|factor",
     re.I,
@@ -171,7 +172,8 @@ def classify(text: str, context: frozenset[str] = frozenset()) -> QuestionPart:
     measure = _WHAT_MEASURE.search(text)
     if measure and _names_a_thing(text[measure.end() :]):
         measure = None  # "what score function", "what cost function": a thing, not a number
-    if measure and _GENERIC_MEASURE.fullmatch(measure.group(1)):
+    # "At what rate does it decay": an order ("of order $1/\sqrt{n}$") is no "rate" word
+    if (measure and _GENERIC_MEASURE.fullmatch(measure.group(1))) or _AT_RATE.search(text):
         # "What fraction of the model is recovered": "97% of the secret model".
         return QuestionPart(text, "number", focus, focus, window=SENTENCE_WINDOW)
     if measure:

@@ -198,6 +198,10 @@ def test_the_papers_own_parts_do_not_name_what_was_asked() -> None:
             "Why do the proposed algorithms fall behind Decision Transformer on navigation?",
             "The proposed algorithms significantly surpass Decision Transformer on navigation.",
         ),
+        (  # the thing that goes the other way, by its acronym
+            "Why do the proposed algorithms fall behind Decision Transformer on navigation?",
+            "The proposed algorithms significantly surpass DT on navigation benchmarks.",
+        ),
     ],
 )
 def test_a_premise_the_abstract_turns_around_is_reported(question: str, sentence: str) -> None:
@@ -222,6 +226,34 @@ def test_no_contradiction_without_a_claim_against_the_abstract(question: str) ->
         "Our algorithm needs only a polynomial number of tests to learn the graph.",
     ]
     assert contradicted(question, sentences, "A Paper") == ""
+
+
+def test_a_direction_is_turned_only_by_the_same_thing_going_the_other_way() -> None:
+    sentence = "First-order methods have reduced variance but fail in contact-rich locomotion."
+    question = "How much more reward does AHAC collect on contact-rich locomotion tasks?"
+    # "reduced variance" says nothing of "more reward"
+    assert contradicted(question, [sentence, "AHAC avoids stiff contact."], "AHAC") == ""
+    fewer = "AHAC collects less reward than PPO on contact-rich locomotion tasks."
+    assert contradicted(question, [fewer], "AHAC") == fewer
+
+
+def test_percent_is_written_as_a_sign() -> None:
+    abstract = "ASMR reaches within 2% of a fully sampled classifier using 8% of the k-space."
+    question = "What share of k-space does ASMR need to come within a couple of percent?"
+
+    def rarely(word: str) -> int:  # abstracts write "%": the word itself is rare in them
+        return 1 if word.startswith("percent") else rare(word)
+
+    assert unmentioned(question, "Adaptive Sampling", abstract, rarely) == []
+
+
+def test_an_order_answers_at_what_rate() -> None:
+    abstract = (
+        "We study word sensitivity of random features. The word sensitivity of standard "
+        "random features is of order $1/\\sqrt{n}$ and decays with the length of the text."
+    )
+    question = "At what rate does the word sensitivity of random features shrink?"
+    assert not check_abstract(question, question_parts(question), abstract, "WS", 1).missing
 
 
 def test_a_measure_in_the_plural_asks_for_a_number() -> None:
