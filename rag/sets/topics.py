@@ -211,7 +211,8 @@ class TopicScanner:
 
     def _shared_head(self, alternatives: list[tuple[str, ...]]) -> list[tuple[str, ...]]:
         """ "out-of-distribution or anomaly detection": a one-word alternative takes the last
-        one's head noun when abstracts write them together (SHARED_HEAD times or more)."""
+        one's head noun when abstracts write them together (SHARED_HEAD times or more),
+        unless it names a topic itself ("LLMs or vision models")."""
         last = alternatives[-1] if alternatives else ()
         if len(alternatives) < 2 or len(last) < 2:
             return alternatives
@@ -219,6 +220,7 @@ class TopicScanner:
         for form in alternatives[:-1]:
             headed = (*form, last[-1])
             one_word = len([w for w in form if w not in SMALL]) == 1
+            one_word = one_word and entry_named(" ".join(form)) is None
             supported = one_word and np.count_nonzero(self.index.count(headed)[0]) >= SHARED_HEAD
             out.append(headed if supported else form)
         return [*out, last]

@@ -162,6 +162,7 @@ def test_a_one_word_alternative_takes_the_shared_head_the_abstracts_write() -> N
         for k in range(3)
     }
     texts["a1"] = ("Anomalies", "Anomaly detection with fairness guarantees.")
+    texts.update({f"l{k}": (f"LLMs {k}", "We fine-tune LLMs models for vision.") for k in range(3)})
     scan = _catalogue(texts)
     # "out-of-distribution or anomaly detection" means OOD detection, not any OOD setting
     assert scan.forms("out-of-distribution or anomaly detection")[:2] == [
@@ -170,6 +171,8 @@ def test_a_one_word_alternative_takes_the_shared_head_the_abstracts_write() -> N
     ]
     # "fairness detection" is written nowhere: "fairness" stays on its own
     assert scan.forms("fairness or anomaly detection")[0] == ("fairness",)
+    # "LLMs" names a topic itself, however often "LLMs models" is written
+    assert scan.forms("LLMs or vision models")[0] == ("llms",)
 
 
 def test_another_facets_words_are_not_this_facets_evidence() -> None:
