@@ -129,6 +129,13 @@ class Catalogue:
         if not found and len(tokens) == 2:  # family name first ("Sugiyama Masashi")
             swapped = tokens[::-1]
             found = [p for p in self._people("family", swapped[-1]) if name_fits(swapped, p.tokens)]
+        if not found and "-" in typed.strip() and " " not in typed.strip():
+            # a hyphened family name alone ("Beurer-Kellner"): the end of a full name
+            found = [
+                p
+                for p in self._people("family", tokens[-1])
+                if len(p.tokens) > len(tokens) and p.tokens[-len(tokens) :] == tokens
+            ]
         found.sort(key=lambda p: (-len(p.papers), p.name))
         if found or not suggest:
             return NameMatch(typed, tuple(found))
@@ -248,9 +255,18 @@ class Catalogue:
     def titled(self, words: str) -> set[str]:
         """Papers whose title holds `words` as a phrase (case, accents and plurals aside)."""
         key = fold(words)
-        pattern = re.compile(rf"(?:^| ){re.escape(key)}s?(?: |$)")
-        # The phrase is a substring of every title it matches: SQL narrows, the rule decides.
-        found = self._folded_titles("instr(folded, ?) > 0", (key,))
+        if not key:
+            return set()
+        *head, last = key.split()
+        forms = _word_forms(last)
+        said = "|".join(re.escape(" ".join([*head, f])) for f in sorted(forms, key=len)[::-1])
+        pattern = re.compile(rf"(?:^| )(?:{said})(?: |$)")
+        common = min(forms, key=len)
+        while not all(f.startswith(common) for f in forms):
+            common = common[:-1]
+        # A common part of every form is in every title it matches: SQL narrows, the rule decides.
+        stem = " ".join([*head, common])
+        found = self._folded_titles("instr(folded, ?) > 0", (stem,))
         return {pid for pid, folded in found if pattern.search(folded)}
 
     def matching(self, filters: Filters) -> set[str]:
@@ -306,3 +322,21 @@ class Catalogue:
             if pattern.search(paper.abstract) or (titles and pattern.search(paper.title)):
                 found.append(paper)
         return found
+
+
+def _word_forms(word: str) -> set[str]:
+    """A title word as typed, singular or plural: "agents" holds "agent"; "geometry" holds
+    "geometries"."""
+    singular = {word}
+    if word.endswith("ies") and len(word) > 4:
+        singular.add(word[:-3] + "y")
+    elif word.endswith("es") and len(word) > 4:
+        singular |= {word[:-2], word[:-1]}
+    elif word.endswith("s") and not word.endswith("ss") and len(word) > 3:
+        singular.add(word[:-1])
+    forms = set(singular)
+    for w in singular:
+        forms |= {w + "s", w + "es"}
+        if w.endswith("y") and len(w) > 2:
+            forms.add(w[:-1] + "ies")
+    return forms

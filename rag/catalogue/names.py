@@ -24,7 +24,8 @@ GENERIC_WORDS = _GENERIC = frozenset(
     """university univ of the and department dept school college institute institution
     faculty center centre lab laboratory laboratories research inc ltd llc co corp corporation
     group division computer science sciences engineering electrical technology
-    artificial intelligence ai data""".split()
+    artificial intelligence ai data technologies limited company labs gmbh plc
+    incorporated""".split()
 )
 _FOLD_WORD = re.compile(r"[a-z0-9]+")
 # Other names of a few institutions that neither words nor an acronym connect.
@@ -41,6 +42,8 @@ ALIASES = {
     ),
     "ai2": ("allen institute for ai", "allen institute for artificial intelligence"),
     "deepmind": ("google deepmind",),
+    "meta": ("facebook", "meta platforms"),
+    "facebook": ("meta",),
     "msr": ("microsoft research",),
     "pku": ("peking university",),
     "zju": ("zhejiang university",),

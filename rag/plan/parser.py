@@ -25,9 +25,39 @@ _VENUE = re.compile(
 _COUNT = re.compile(
     r"^\s*(?:how many|what(?: is| was)? the number of|number of|count(?: of)?)\s+"
     r"(?:(?:icml|2024|icml 2024|oral|spotlight|poster|accepted|the|of the|main[- ]track)\s+)*"
-    r"(?:papers|publications|works|articles)\b",
+    r"(?:papers|publications|works|articles|titles|orals|spotlights|posters)\b",
     re.I,
 )
+# How people start a question to a chatbot: greetings and requests around what they ask.
+_GREETING = re.compile(r"^\s*(?:hi|hello|hey|dear \w+)(?:\s+there)?\b[\s!,.:]*", re.I)
+_REQUEST = re.compile(
+    r"^\s*(?:(?:could|can|would|will)\s+you\s+(?:please\s+)?|please\s+)"
+    r"(?=(?:tell|show|give)\s+me\b|list\b|show\b|find\b|name\b|count\b)",
+    re.I,
+)
+_TELL_ME = re.compile(
+    r"^\s*(?:tell|give)\s+me\s+(?=how many\b|which\b|what\b|the number\b|all\b)", re.I
+)
+_LOOKING_FOR = re.compile(
+    r"^\s*i(?:'m|’m| am)\s+(?:looking for|searching for|interested in)\s+(?:the\s+|all\s+)?"
+    r"(?P<what>.+?)(?:[.!?]+\s*(?P<then>how many (?:are|were) there|which (?:ones )?(?:are|were) "
+    r"they|which ones|what are they)\s*[?.!]*)?\s*$",
+    re.I | re.S,
+)
+
+
+def plain_question(question: str) -> str:
+    """The question without a greeting or a request around it: "Hi! Could you tell me how
+    many …" asks "how many …"; "I'm looking for X. How many are there?" asks "How many X?"."""
+    text = _GREETING.sub("", question, count=1)
+    text = _TELL_ME.sub("", _REQUEST.sub("", text, count=1), count=1)
+    wanted = _LOOKING_FOR.match(text)
+    if wanted:
+        then = (wanted.group("then") or "").lower()
+        what = wanted.group("what").strip(" .?!")
+        text = f"{'How many' if then.startswith('how many') else 'Which'} {what}?"
+    text = text.strip()
+    return text[:1].upper() + text[1:] if text else question
 _COMPARE = re.compile(
     r"\b(?:compare|comparing|comparison|contrast)\b|\bhow do\b.*\bdiffer\b|\bdifferences?\b.*\bpapers\b",
     re.I,
@@ -75,7 +105,10 @@ _RANKING = re.compile(
 )
 _TITLE_WORDS = re.compile(
     r"['\"“](?P<quoted>[^'\"”]+)['\"”]\s+in\s+(?:the|their|its)\s+titles?"
-    r"|\btitles?\s+(?:containing|with|that contains?|mentioning|including)\s+(?:the\s+words?\s+)?"
+    r"|\b(?:with|have|has|having)\s+(?:the\s+words?\s+)?(?P<within>[\w-]+(?:\s+[\w-]+){0,2})\s+in\s+(?:the|their|its)"
+    r"\s+titles?"
+    r"|\btitles?\s+(?:that\s+|which\s+)?(?:containing|contains?|with|mentioning|mentions?|"
+    r"including|includes?|having|has|have|using|uses?)\s+(?:the\s+words?\s+)?"
     r"['\"“]?(?P<plain>[\w-]+(?:\s+[\w-]+){0,3}?)['\"”]?(?=\s*[?.,]|\s*$)",
     re.I,
 )
@@ -91,7 +124,7 @@ _SET = re.compile(
 _STATUS = re.compile(r"\b(oral|spotlight|poster)s?\b", re.I)
 _INSTITUTION_AFTER = re.compile(  # a lookahead, so "at least one author at MIT" tries both
     r"\b(?:from|at|affiliated with|affiliation(?: with)?|working at|employed at)\s+(?:the\s+)?"
-    r"(?=(?P<span>[^?,;.]+))",
+    r"(?:both\s+|either\s+)?(?=(?P<span>[^?,;.()]+))",
     re.I,
 )
 _INSTITUTION_BEFORE = re.compile(
@@ -100,6 +133,8 @@ _INSTITUTION_BEFORE = re.compile(
 # "the Microsoft papers": a capitalised name right before "papers" (not "Bayesian papers":
 # it must be an institution the catalogue knows)
 _INSTITUTION_PAPERS = re.compile(r"(?P<span>(?:[A-Z][\w&.-]*\s+){0,3}[A-Z][\w&.-]*)\s+papers\b")
+_ABBREVIATED = re.compile(r"\bUniv\b\.?", re.I)
+_AFFILIATED = re.compile(r"\b([\w&]+)-(?:affiliated|based)(?=\s+(?:co-?)?authors?\b|\s+researchers?\b)", re.I)
 INSTITUTION_WORDS = 8  # "Hong Kong University of Science and Technology" is seven
 # A family name alone counts only right after "by", "did" or "does": elsewhere a capitalised
 # word is far more often a method ("What does Adam …" asks about an optimiser).
@@ -125,7 +160,7 @@ _TRAIL = re.compile(
 _GENERIC_TOPIC = {"paper", "author", "publish", "icml", "2024", "accept", "conferenc", "number",
                   # who and what a metadata question asks of ("someone from X", "got an oral")
                   "someon", "somebodi", "anyon", "peopl", "person", "got", "get", "receiv",
-                  "involv", "includ"}  # fmt: skip
+                  "involv", "includ", "either", "neither", "everi", "each"}  # fmt: skip
 
 
 def _spans(words: list[str], longest: int = 4) -> list[tuple[int, int]]:
@@ -144,6 +179,7 @@ class QuestionParser:
         self.catalogue = catalogue
 
     def plan(self, question: str) -> QueryPlan:
+        question = plain_question(question)
         compared = compared_items(question)
         if compared:
             return QueryPlan(kind="compare", compared=compared)
@@ -179,6 +215,8 @@ class QuestionParser:
     def _institutions(
         self, text: str, constraints: PlanConstraints, unresolved: list[Unresolved]
     ) -> str:
+        text = _ABBREVIATED.sub("University", text)
+        text = _AFFILIATED.sub(r"\1", text)  # "a Huawei-affiliated author"
         patterns = (
             (_INSTITUTION_AFTER, False),
             (_INSTITUTION_BEFORE, True),
@@ -195,6 +233,16 @@ class QuestionParser:
                     continue  # "papers from Sergey Levine": a person, not a place
                 constraints.affiliations.append(name)
                 text = text.replace(name, " ", 1)
+                rest = words[len(found) :] if not keep_end else []
+                # "from both Harvard and Meta": every institution joined by "and"
+                while rest[:1] and rest[0].lower() in ("and", "&"):
+                    more = self._longest_institution(rest[1:], from_end=False)
+                    if more is None:
+                        break
+                    named = " ".join(more).strip(" '\"")
+                    constraints.affiliations.append(named)
+                    text = text.replace(named, " ", 1)
+                    rest = rest[1 + len(more) :]
         return text
 
     def _longest_institution(self, words: list[str], from_end: bool) -> list[str] | None:
@@ -237,8 +285,9 @@ class QuestionParser:
                     record_author(name, match, constraints, unresolved)
                     text = text.replace(name, " ", 1)
         for start, end in taken:
-            if end:
-                text = text.replace(" ".join(words[start:end]), " ", 1)
+            if end:  # "Luo, Yu" is taken as "Luo Yu": the words with what stands between
+                spelled = r"[\s,]+".join(re.escape(w) for w in words[start:end])
+                text = re.sub(spelled, " ", text, count=1)
         if not taken:
             text = self._unknown_author(text, constraints, unresolved)
         return text
@@ -310,7 +359,7 @@ def _title_words(text: str, constraints: PlanConstraints) -> str:
     match = _TITLE_WORDS.search(text)
     if match is None:
         return text
-    words = (match.group("quoted") or match.group("plain") or "").strip()
+    words = (match.group("quoted") or match.group("within") or match.group("plain") or "").strip()
     if words:
         constraints.title_words.append(words)
     return text[: match.start()] + " " + text[match.end() :]

@@ -52,6 +52,9 @@ PLACES = Catalogue.of(
         paper("p15", ["Cai Wen"], ["Institute of Automation, Chinese Academy of Sciences"]),
         paper("p16", ["Cai Wen"], ["Microsoft Research"], "Oral"),
         paper("p17", ["Cai Wen"], ["California Institute of Technology"]),
+        paper("p18", ["Luca Beurer-Kellner", "Yu Luo"], ["Harvard University", "Meta Facebook"]),
+        paper("p19", ["Yu Luo"], ["Harvard University"], "Spotlight"),
+        paper("p20", ["Bo Dai"], ["Huawei Technologies Ltd.", "Michigan State University"]),
     ]
 )
 
@@ -102,6 +105,13 @@ def test_shortened_words_and_the_other_names_users_type() -> None:
     assert PLACES.match_institution("Caltech").papers == {"p17"}
     assert PLACES.match_institution("CASIA").papers == {"p15"}
     assert PLACES.match_institution("HKUST").papers == {"p14"}
+    # a company's own words around its name ("Technologies Ltd."), and its other name
+    assert PLACES.match_institution("Huawei").papers == {"p20"}
+    assert PLACES.match_institution("Meta").papers == {"p18"}
+
+
+def test_a_hyphened_family_name_alone_finds_its_person() -> None:
+    assert [p.name for p in PLACES.match_author("Beurer-Kellner").people] == ["Luca Beurer-Kellner"]
 
 
 def test_another_institution_sharing_the_words_is_reported_not_counted() -> None:

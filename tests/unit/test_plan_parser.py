@@ -63,6 +63,23 @@ def test_kind_and_topic(question: str, kind: str, topic: str) -> None:
         ("Show me the Microsoft papers that were orals at ICML 2024.", [], ["Microsoft"],
          ["Oral"]),
         ("How many ICML 2024 papers have a Caltech author?", [], ["Caltech"], []),
+        # chatty framings around the question
+        ("Hi! How many orals were there at ICML 2024?", [], [], ["Oral"]),
+        ("Could you tell me how many ICML 2024 papers have a Caltech author?", [], ["Caltech"],
+         []),
+        ("I'm looking for the papers by Luo, Yu at ICML 2024. How many are there?", ["Yu Luo"],
+         [], []),
+        ("I'm looking for Bo Dai's spotlight papers that have a Huawei-affiliated author. Which "
+         "ones are they?", ["Bo Dai"], ["Huawei"], ["Spotlight"]),
+        ("Could you list the ICML 2024 papers by Beurer-Kellner?", ["Luca Beurer-Kellner"], [],
+         []),
+        # two institutions on one paper; an abbreviated "University"
+        ("Which ICML 2024 papers have authors from both Harvard and Meta?", [],
+         ["Harvard", "Meta"], []),
+        ("Which ICML 2024 papers have authors from Michigan State Univ.?", [],
+         ["Michigan State University"], []),
+        ("I'm looking for the ICML 2024 papers that got either an oral or a spotlight. How "
+         "many are there?", [], [], ["Oral", "Spotlight"]),
     ],
 )  # fmt: skip
 def test_metadata_questions_as_users_word_them(
@@ -73,6 +90,29 @@ def test_metadata_questions_as_users_word_them(
     assert plan.constraints.authors == authors
     assert plan.constraints.affiliations == places
     assert plan.constraints.statuses == statuses
+
+
+@pytest.mark.parametrize(
+    ("question", "words"),
+    [
+        ("how many ICML 2024 titles mention classification?", ["classification"]),
+        ("List every spotlight paper at ICML 2024 whose title mentions decomposition.",
+         ["decomposition"]),
+        ("How many ICML 2024 oral papers have a title that mentions agents?", ["agents"]),
+        ("Which ICML 2024 papers have 'geometry' in the title?", ["geometry"]),
+        ("Which ICML 2024 papers have geometry in their titles?", ["geometry"]),
+    ],
+)  # fmt: skip
+def test_words_in_the_title_as_users_ask_for_them(question: str, words: list[str]) -> None:
+    plan = QuestionParser(PLACES).plan(question)
+    assert plan.kind == "metadata" and plan.topic == "" and plan.constraints.title_words == words
+
+
+def test_a_request_is_no_question_of_its_own() -> None:
+    from rag.plan.parser import plain_question
+
+    assert plain_question("Can you use LoRA without labels?") == "Can you use LoRA without labels?"
+    assert plain_question("Please list the papers by Yu Luo") == "List the papers by Yu Luo"
 
 
 def test_a_capitalised_topic_before_papers_is_no_institution() -> None:
