@@ -58,6 +58,8 @@ def plain_question(question: str) -> str:
         text = f"{'How many' if then.startswith('how many') else 'Which'} {what}?"
     text = text.strip()
     return text[:1].upper() + text[1:] if text else question
+
+
 _COMPARE = re.compile(
     r"\b(?:compare|comparing|comparison|contrast)\b|\bhow do\b.*\bdiffer\b|\bdifferences?\b.*\bpapers\b",
     re.I,
@@ -134,7 +136,9 @@ _INSTITUTION_BEFORE = re.compile(
 # it must be an institution the catalogue knows)
 _INSTITUTION_PAPERS = re.compile(r"(?P<span>(?:[A-Z][\w&.-]*\s+){0,3}[A-Z][\w&.-]*)\s+papers\b")
 _ABBREVIATED = re.compile(r"\bUniv\b\.?", re.I)
-_AFFILIATED = re.compile(r"\b([\w&]+)-(?:affiliated|based)(?=\s+(?:co-?)?authors?\b|\s+researchers?\b)", re.I)
+_AFFILIATED = re.compile(
+    r"\b([\w&]+)-(?:affiliated|based)(?=\s+(?:co-?)?authors?\b|\s+researchers?\b)", re.I
+)
 INSTITUTION_WORDS = 8  # "Hong Kong University of Science and Technology" is seven
 # A family name alone counts only right after "by", "did" or "does": elsewhere a capitalised
 # word is far more often a method ("What does Adam …" asks about an optimiser).
