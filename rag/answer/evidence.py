@@ -36,6 +36,9 @@ from rag.text import content_terms, split_sentences
 from rag.types import Paper, RetrievedPaper
 
 LEXICAL_WEIGHT = 0.35
+NAMED_CONFIDENCE = 0.6  # at least this sure of a paper the question names by a rare name
+# Another paper this likely to answer, and not far below the best, may be the one asked about.
+OTHER_PAPER_CONFIDENCE, OTHER_PAPER_MARGIN = 0.5, 0.25
 TITLED_BONUS = 0.01  # a paper whose title the question writes ranks first by this much
 PAIR_WEIGHT = 0.3
 # "Code is available at https://…" echoes the method's name but answers nothing.
@@ -247,6 +250,12 @@ class EvidenceScorer:
         evidence.confidence = confidence(
             evidence.best_cosine, evidence.coverage, evidence.agreement
         )
+        # "… the datasets used to evaluate CoxSig": a rare name both retrievers' top paper
+        # writes says which paper is asked about, however generic the rest of the question
+        if evidence.agreement >= 1.0 and names_the_paper(
+            question, top.paper.title, top.paper.abstract, self.stats.doc_freq
+        ):
+            evidence.confidence = max(evidence.confidence, NAMED_CONFIDENCE)
         evidence.paper_confidence = {
             n: confidence(
                 max([s.cosine for s in sentences if s.source == n] + [-1.0]),
@@ -295,13 +304,21 @@ class EvidenceScorer:
         found.unmentioned = [w for w in absent if w in rare and nowhere_else(w)]
         if title_run(question, paper.title, doc_freq):
             return found  # "the conditional common entropy approach": asked of this paper
-        # A part another retrieved paper supplies is answered.
+        # A part another retrieved paper supplies is answered, if that paper may be the one
+        # asked about.
+        best = evidence.paper_confidence.get(source, 0.0)
+        floor = max(OTHER_PAPER_CONFIDENCE, best - OTHER_PAPER_MARGIN)
+        plausible = [
+            s.paper
+            for n, s in enumerate(sources, start=1)
+            if n != source and evidence.paper_confidence.get(n, 1.0) >= floor
+        ]
         found.missing = [
             part
             for part in found.missing
             if not any(
                 check_abstract(question, [part], p.abstract, p.title, 0).supplied
-                for p in others[:2]
+                for p in plausible[:2]
             )
         ]
         return found

@@ -171,6 +171,8 @@ def _american_word(word: str) -> str:
     # "specialised", "organisation", "analyse", "behaviour": the corpus mostly spells -ize.
     word = re.sub(r"(?<=[a-z])is(e|ed|es|ing|ation|ations|er|ers)$", r"iz\1", word)
     word = re.sub(r"(?<=[a-z])ys(e|ed|es|ing)$", r"yz\1", word)
+    word = re.sub(r"^(lic|def|off)ence(s)?$", r"\1ense\2", word)  # "licences"
+    word = re.sub(r"^(model|label|signal|travel)l(ed|ing)$", r"\1\2", word)  # "modelling"
     return re.sub(r"(?<=[a-z]{3})our(s|ed|ing|al)?$", r"or\1", word)
 
 
@@ -278,6 +280,8 @@ def _turned(question: str, sentences: list[str], title: str) -> str:
         # "more reward" is turned by "less reward", not by "reduced variance"
         after = question[claim.end() : claim.end() + 60]  # "fall behind Decision Transformer"
         thing = _changed_thing(after.lower()) if (said, opposite) in _DIRECTED else ""
+        if re.search(rf"\b(?:{said})\b", title.lower()):
+            continue  # the title says it: "… for Constrained Non-Convex Optimization"
         # an abstract that says "always" (or, of its title, the asked setting) itself agrees
         stated = any(re.search(rf"\b(?:{said})\b", s.lower()) for s in sentences)
         if stated and (said, opposite) == _ALWAYS:

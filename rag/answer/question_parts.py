@@ -79,7 +79,28 @@ _REPORTED = _EVALUATED | frozenset(
         "obtains attains accuracy performance state-of-the-art state art"
     )
 )
-_WHICH_NAME = re.compile(rf"\b(?:which|what)\s+((?:[\w-]+\s+){{0,3}}?{_NAMEABLE})\b", re.I)
+# "Which existing RL algorithms was it plugged into": others' methods, by name.
+_WHICH_PRIOR = re.compile(
+    r"\b(?:which|what)\s+((?:existing|prior|previous|earlier|other|competing|standard|"
+    r"baseline)\s+(?:[\w-]+\s+){0,3}?(?:algorithms?|methods?|approach(?:es)?|models?|"
+    r"techniques?|works?))\b",
+    re.I,
+)
+_EMBEDDED = re.compile(
+    r"\b(?:works?\s+out|estimat\w*|infer\w*|determin\w*|figures?\s+out|learns?|predicts?|"
+    r"decides?|chooses?|adapts?|tells?|knows?)\s+(?:by itself\s+|itself\s+|automatically\s+|"
+    r"on its own\s+)?how\s+(?:much|many)\b",
+    re.I,
+)
+_WHICH_YEAR = re.compile(r"\b(?:which|what)\s+(?:years?|decades?|dates?)\b", re.I)
+_KINDS_OF = re.compile(r"\b(?:what|which)\s+(?:kinds?|types?|sorts?|classes|class)\s+of\b", re.I)
+_COMPARATIVE = re.compile(r"\s*(?:\w+er|more|less|fewer|better|worse)\b", re.I)
+# "which base model", not "guess what the model would answer" (a clause, after "the")
+_WHICH_NAME = re.compile(
+    rf"\b(?:which|what)\s+(?!(?:the|a|an|this|that|its|their|his|her)\b)"
+    rf"((?:[\w-]+\s+){{0,3}}?{_NAMEABLE})\b",
+    re.I,
+)
 # Where the thing counted ends: "how many expert demonstrations | per task does …".
 _NP_END = re.compile(
     r"(?<![\w-])(?:does|do|did|is|are|was|were|has|have|had|can|could|will|would|per|in|on|"
@@ -103,14 +124,16 @@ _NUMBER_WORDS = frozenset(
 _QUANTITY = re.compile(
     r"\d[\d,.]*(?:\s*-\s*\d[\d,.]*)?(?:%|x|×|[kmbt]|-?fold|[kmbt]-[a-z]+)?", re.I
 )
+_ENUMERATOR = re.compile(r"\(?(?:\d{1,2}|[ivx]{1,4}|[a-h])\)", re.I)
+_MULTIPLIERS = frozenset("twice double triple thrice half".split())
 _MATH_QUANTITY = re.compile(r"\\times|×|\$|\bO\(")
 _TOKEN_EDGES = "()[]{},;:.~≈!?\"'"
 
 
 def is_quantity(token: str) -> bool:
     """Whether one whitespace-separated token of a sentence states a quantity."""
-    if MARKER.search(token):  # "[1]" cites a source, it states no number
-        return False
+    if MARKER.search(token) or _ENUMERATOR.fullmatch(token.strip(",;:.")):
+        return False  # "[1]" cites a source, "(2)" numbers a finding: neither states a number
     if _MATH_QUANTITY.search(token):
         return True
     bare = token.strip(_TOKEN_EDGES)
@@ -136,6 +159,7 @@ class QuestionPart:
     target: frozenset[str]  # stemmed words of the thing asked for ("demonstr", "expert")
     focus: frozenset[str]  # stemmed content words of the part, question words removed
     window: int = NUMBER_WINDOW  # how near a quantity must be to a target word
+    compared: bool = False  # "by how much", "how much faster": a magnitude, not a count
 
     def describe(self) -> str:
         """The part as asked, for "the abstract does not state …"."""
@@ -155,6 +179,12 @@ def classify(text: str, context: frozenset[str] = frozenset()) -> QuestionPart:
     large were they?").
     """
     focus = frozenset(t for t in content_terms(text) if t not in _QUESTION_WORDS) or context
+    if _EMBEDDED.search(text) or _KINDS_OF.search(text):
+        # "a method that works out how much of the data is corrupted": what the method finds,
+        # not a number asked of the abstract; "what kinds of models": kinds, not names
+        return QuestionPart(text, "other", focus, focus)
+    if _WHICH_YEAR.search(text):  # "between which years": "between 2026 and 2032"
+        return QuestionPart(text, "number", focus, focus, window=SENTENCE_WINDOW)
     how = _HOW_NUMBER.search(text)
     if how and how.group(1).lower() in ("many", "much"):
         phrase = _noun_phrase(how.group(2))
@@ -164,8 +194,11 @@ def classify(text: str, context: frozenset[str] = frozenset()) -> QuestionPart:
             return QuestionPart(text, "number", counted, focus)
     if how or _BY_HOW.search(text):
         # "How much faster …", "by how much …": the quantity sits somewhere in a sentence
-        # about the part, not next to one noun.
-        return QuestionPart(text, "number", focus, focus, window=SENTENCE_WINDOW)
+        # about the part, not next to one noun; a comparison's is a magnitude ("2.5x")
+        compared = bool(_BY_HOW.search(text)) or bool(
+            how and how.group(1).lower() == "much" and _COMPARATIVE.match(how.group(2))
+        )
+        return QuestionPart(text, "number", focus, focus, SENTENCE_WINDOW, compared)
     unit = _IN_UNIT.search(text)
     if unit:  # "… cost in US dollars": the unit must stand by a quantity
         return QuestionPart(text, "number", frozenset(content_terms(unit.group(1))), focus, 2)
@@ -180,9 +213,12 @@ def classify(text: str, context: frozenset[str] = frozenset()) -> QuestionPart:
         return QuestionPart(
             text, "number", frozenset(content_terms(measure.group(0))) - _QUESTION_WORDS, focus, 8
         )
-    named = _WHICH_NAME.search(text)
+    named = _WHICH_PRIOR.search(text) or _WHICH_NAME.search(text)
     if named:
-        return QuestionPart(text, "name", frozenset(content_terms(named.group(1))), focus)
+        target = frozenset(content_terms(named.group(1)))
+        if {"data", "set"} <= target:  # "which two data sets": datasets
+            target |= _TESTED_ON
+        return QuestionPart(text, "name", target, focus)
     return QuestionPart(text, "other", focus, focus)
 
 
@@ -228,17 +264,35 @@ def stems_match(stem: str, terms: frozenset[str]) -> bool:
 
 
 @lru_cache(maxsize=4096)
-def _read(sentence: str) -> tuple[tuple[tuple[str, ...], ...], tuple[int, ...]]:
-    """Each token's stems and where the quantities are; abstracts' sentences recur."""
+def _read(
+    sentence: str,
+) -> tuple[tuple[tuple[str, ...], ...], tuple[int, ...], tuple[int, ...]]:
+    """Each token's stems, where the quantities are and which of them are magnitudes;
+    abstracts' sentences recur."""
     tokens = sentence.split()
     stems = tuple(tuple(content_terms(t)) for t in tokens)
-    return stems, tuple(i for i, tok in enumerate(tokens) if is_quantity(tok))
+    numbers = tuple(i for i, tok in enumerate(tokens) if is_quantity(tok))
+    return stems, numbers, tuple(i for i in numbers if _magnitude(tokens, i))
 
 
-def _has_number_near(sentence: str, terms: frozenset[str], window: int) -> bool:
+def _magnitude(tokens: list[str], i: int) -> bool:
+    """A quantity that can say how much bigger: digits ("2.5x", "40%"), maths, "twice",
+    or a number word with "times" or "-fold" ("three times"), not "three steps"."""
+    token = tokens[i].strip(_TOKEN_EDGES).lower()
+    if any(c.isdigit() for c in token) or _MATH_QUANTITY.search(token) or token in _MULTIPLIERS:
+        return True
+    after = tokens[i + 1].strip(_TOKEN_EDGES).lower() if i + 1 < len(tokens) else ""
+    return after in ("times", "fold", "orders", "percent") or token.endswith("fold")
+
+
+def _has_number_near(
+    sentence: str, terms: frozenset[str], window: int, magnitude: bool = False
+) -> bool:
     """A quantity within `window` words of one of `terms` in `sentence`; "two types of
-    agents" counts types, not agents."""
-    stems, numbers = _read(sentence)
+    agents" counts types, not agents. `magnitude`: only quantities that say how much."""
+    stems, numbers, magnitudes = _read(sentence)
+    if magnitude:
+        numbers = magnitudes
     numbers = tuple(
         j
         for j in numbers
@@ -276,12 +330,13 @@ def supplies(
     """
     if part.kind == "other":
         return True
+    sentence = _URL.sub(" ", sentence)  # "github.com/Gank0078/FineSSL" names no model
     about = (part.target - name_terms) or part.target
     if part.kind == "number" and part.window >= SENTENCE_WINDOW:
         terms = part.target
         if terms <= _CHANGE_WORDS:  # "how big was the best gain": "up to N points"
             terms = terms | _CHANGE_WORDS | _EVALUATED
-        return _has_number_near(sentence, terms, part.window)
+        return _has_number_near(sentence, terms, part.window, part.compared)
     if part.kind == "number":
         return _has_number_near(sentence, about, part.window)
     words = content_terms(sentence)
@@ -297,9 +352,28 @@ def supplies(
     asked = question.lower()
     # A name the question does not hold, and not the paper's own parts ("NF" and "DAE" in
     # a paper titled "… Denoising AutoEncoder and Normalizing Flow …").
+    # "large language models (LLMs)": an abbreviation of words is no name of a thing
+    abbreviated = {
+        m.group(2) for m in _DEFINED.finditer(sentence) if folded(m.group(2)).rstrip("s") in
+        initials(m.group(1))
+    }  # fmt: skip
     return any(
-        name.lower() not in asked and not _own_name(name, title) for name in NAME.findall(sentence)
+        name.lower() not in asked
+        and not _own_name(name, title)
+        and name not in abbreviated
+        and folded(name).rstrip("s") not in _FIELD_ACRONYMS
+        for name in NAME.findall(sentence)
     )
+
+
+# A field's or kind's acronym names no particular thing ("on NLP tasks", "for LLMs").
+_FIELD_ACRONYMS = frozenset(
+    "nlp ml ai rl cv llm vlm mllm dnn cnn rnn gnn nn sota api gpu cpu".split()
+)
+
+
+_URL = re.compile(r"https?://\S+|\bwww\.\S+|\S+\.github\.io\S*", re.I)
+_DEFINED = re.compile(r"((?:[\w-]+\s+){1,6})\(([A-Za-z][\w-]*)\)")
 
 
 def _own_name(name: str, title: str) -> bool:

@@ -184,3 +184,32 @@ def test_a_part_asked_of_a_paper_by_its_title_words_is_not_answered_by_another()
     asked = "Which real-world datasets demonstrate the conditional common entropy approach?"
     evidence = scorer.score(asked, [source(cce), source(other, 2, 2)])
     assert [p.kind for p in evidence.gaps.missing] == ["name"]
+
+
+def test_a_paper_named_by_a_rare_name_is_answered_however_generic_the_rest() -> None:
+    from rag.answer.evidence import NAMED_CONFIDENCE
+
+    coxsig = Paper(
+        id="cox",
+        title="Dynamic Survival Analysis with Controlled Latent States",
+        abstract="We call the estimator CoxSig. It is shown on datasets from finance and food.",
+    )
+    scorer = scorer_with(coxsig)
+    asked = "From which application areas do the real-world datasets used to evaluate CoxSig come?"
+    evidence = scorer.score(asked, [source(coxsig), source(OTHER, 2, 2)])
+    assert evidence.confidence >= NAMED_CONFIDENCE
+    # only when both retrievers rank it high: a lone match may be a look-alike
+    assert scorer.score(asked, [source(coxsig, None, 9)]).confidence < NAMED_CONFIDENCE
+
+
+def test_a_paper_far_less_likely_than_the_best_does_not_answer_for_it() -> None:
+    best = Paper(
+        id="best",
+        title="Compositional Capabilities of Autoregressive Transformers",
+        abstract="We train autoregressive Transformers on compositions of capabilities.",
+    )
+    far = Paper(id="far", title="Vision", abstract="A trained model with 2 layers is studied.")
+    scorer = scorer_with(best, far)
+    asked = "How many layers do the autoregressive transformers trained on compositions have?"
+    evidence = scorer.score(asked, [source(best), source(far, 9, 9)])
+    assert [p.kind for p in evidence.gaps.missing] == ["number"]

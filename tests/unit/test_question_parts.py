@@ -420,3 +420,59 @@ def test_a_comparison_with_earlier_work_is_the_papers_own_claim(sentence: str) -
     for word in ("convergence", "watermarks", "reapply", "nevertheless"):
         question = f"How does the method reach its {word}?"
         assert contradicted(question, [sentence], "T", doc_freq) == ""
+
+
+@pytest.mark.parametrize(
+    ("question", "abstract"),
+    [
+        # a link's user name is no model's name
+        ("Which pre-trained foundation model does FineSSL fine-tune?",
+         "FineSSL adapts pre-trained foundation models. Code: https://github.com/Gank0078/FineSSL."),
+        # "(4)" numbers a finding, it counts no layers
+        ("How many layers does the studied Transformer have?",
+         "We show that: (1) Transformers compose functions; (4) the attention layers matter."),
+        # "three steps" says no speed-up
+        ("By how much does FRPI speed up convergence compared with safe RL methods?",
+         "FRPI is divided into three steps that speed up convergence of safe RL."),
+        # an abbreviation of words, and a field's acronym, name no hardware
+        ("On what hardware were the Deep Fusion experiments run?",
+         "Training large language models (LLMs) is costly. Deep Fusion runs on NLP tasks."),
+        # a complexity class is no dataset, and "data sets" are datasets
+        ("Which two data sets are the partial-optimality algorithms evaluated on?",
+         "The problem is NP-hard and APX-hard. We evaluate the algorithms on two data sets."),
+        # others' methods are asked by name
+        ("Which existing behavioral-distance RL algorithms was BeigeMaps plugged into?",
+         "BeigeMaps improve the policy performance of prior behavioral distance based RL."),
+    ],
+)  # fmt: skip
+def test_a_detail_the_abstract_does_not_give_is_missing(question: str, abstract: str) -> None:
+    assert check_abstract(question, question_parts(question), abstract, "A Paper", 1).missing
+
+
+@pytest.mark.parametrize(
+    ("question", "abstract"),
+    [
+        ("By how much does AHAC beat model-free baselines?",
+         "AHAC attains 40% more reward than model-free baselines."),
+        ("How much faster is STATA?", "STATA trains spiking transformers three times faster."),
+        # what the method works out, not a number asked of the abstract
+        ("Is there a method that works out by itself how much of the data is corrupted?",
+         "The approach automatically infers the corruption level."),
+        ("Besides segmentation, what kinds of models can CosPGD evaluate?",
+         "CosPGD evaluates optical flow and image restoration models."),
+        ("Between which years will models use up the stock of human text?",
+         "Models will use up the stock of public human text between 2026 and 2032."),
+        ("Which baselines does PHAZE beat?", "PHAZE outperforms Megatron-LM and Alpa."),
+    ],
+)  # fmt: skip
+def test_a_detail_the_abstract_gives_is_not_missing(question: str, abstract: str) -> None:
+    assert not check_abstract(question, question_parts(question), abstract, "A Paper", 1).missing
+
+
+def test_a_premise_the_title_states_is_not_turned() -> None:
+    sentence = "Barrier methods work beyond their standard area of convex optimization."
+    question = "What complexity do barrier methods attain for constrained non-convex problems?"
+    assert (
+        contradicted(question, [sentence], "Barrier Algorithms for Non-Convex Optimization") == ""
+    )
+    assert contradicted(question, [sentence], "A Paper") == sentence
