@@ -37,13 +37,17 @@ TOPIC_PAPERS = {
 }
 
 
-def scanner() -> TopicScanner:
-    papers = {pid: Paper(id=pid, title=t, abstract=a) for pid, (t, a) in TOPIC_PAPERS.items()}
+def _catalogue(texts: dict[str, tuple[str, str]]) -> TopicScanner:
+    papers = {pid: Paper(id=pid, title=t, abstract=a) for pid, (t, a) in texts.items()}
     ids = sorted(papers)
     vectors = np.asarray(
         [bag_of_words(f"{papers[p].title}\n{papers[p].abstract}") for p in ids], dtype=np.float32
     )
     return TopicScanner(TopicIndex(papers, vectors, ids), HashingEmbedding())
+
+
+def scanner() -> TopicScanner:
+    return _catalogue(TOPIC_PAPERS)
 
 
 def test_tokens_fold_case_hyphens_and_plurals() -> None:
@@ -135,15 +139,6 @@ def test_the_glossarys_kinds_are_its_own_topics_without_cycles() -> None:
         assert entry not in kinds(entry)
     vlm = entry_named("VLMs")
     assert vlm is not None and "CLIP" in {k.topic for k in kinds(vlm)}
-
-
-def _catalogue(texts: dict[str, tuple[str, str]]) -> TopicScanner:
-    papers = {pid: Paper(id=pid, title=t, abstract=a) for pid, (t, a) in texts.items()}
-    ids = sorted(papers)
-    vectors = np.asarray(
-        [bag_of_words(f"{papers[p].title}\n{papers[p].abstract}") for p in ids], dtype=np.float32
-    )
-    return TopicScanner(TopicIndex(papers, vectors, ids), HashingEmbedding())
 
 
 def test_a_hyphened_word_keeps_its_small_words() -> None:
