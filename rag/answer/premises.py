@@ -79,6 +79,8 @@ CORPUS_WORDS = frozenset(
 )
 _PERCENT = frozenset({"percent", "percents", "percentage", "percentages"})
 COMMON_WORDS = frozenset(
+    "cheap cheaper cheapest costly pricier easier easiest simpler simplest quicker quickest "
+    "heavier lighter "
     "anyone someone somebody anybody everyone everybody nobody people nowadays actually "
     "exactly really basically anywhere somewhere whatever whoever "
     "usually typically somehow anything something everything".split()
@@ -193,6 +195,12 @@ _DIRECTIONS = (
         r"worse|falls? behind|underperforms?|lags? behind|fails? to|degrades?|hurts?",
         r"better|outperforms?|surpass(?:es)?|beats?|improves?|improved|superior",
     ),
+    # "how quickly does it grow with the number of objectives" against "independent of the
+    # number of objectives"
+    (
+        r"grows? with|scales? with|increases? with|depends? on|grow as",
+        r"independent of|does not depend on|regardless of|free of",
+    ),
 )
 _OPPOSITES = (
     *_DIRECTIONS,
@@ -262,8 +270,31 @@ def contradicted(
     return (
         _turned(question, sentences, title)
         or _miscounted(question, sentences)
+        or _first_of_its_kind(question, sentences)
         or (_of_earlier_work(question, sentences, title, doc_freq) if doc_freq else "")
     )
+
+
+def _first_of_its_kind(question: str, sentences: list[str]) -> str:
+    """ "Which earlier algorithm with logarithmic regret does it improve on?" against "the
+    first … with logarithmic regret": the question supposes what the abstract says no one
+    did before."""
+    if not _WHICH_EARLIER.search(question):
+        return ""
+    words = set(content_terms(question)) - _ASKING
+    for sentence in sentences:
+        shared = len(words & set(content_terms(sentence)))
+        if _FIRST.search(sentence) and shared >= FIRST_SHARED:
+            return sentence
+    return ""
+
+
+_WHICH_EARLIER = re.compile(r"\b(?:which|what)\s+(?:earlier|previous|prior|existing)\b", re.I)
+_FIRST = re.compile(
+    r"\b(?:is|are|be|as) the first\b|\bfor the first time\b|\bthe first (?:to|work|method|algorithm|result)",
+    re.I,
+)
+FIRST_SHARED = 3  # words a "first" sentence shares with the question: the same thing
 
 
 def _turned(question: str, sentences: list[str], title: str) -> str:

@@ -476,3 +476,39 @@ def test_a_premise_the_title_states_is_not_turned() -> None:
         contradicted(question, [sentence], "Barrier Algorithms for Non-Convex Optimization") == ""
     )
     assert contradicted(question, [sentence], "A Paper") == sentence
+
+
+def test_a_growth_the_abstract_says_is_absent_is_turned() -> None:
+    sentence = "Its sample complexity is independent of the number of objectives."
+    question = "How quickly does the sample complexity of MOAC grow with the number of objectives?"
+    assert contradicted(question, [sentence], "Multi-Objective Actor-Critic") == sentence
+    # independent of something else: no contradiction
+    other = "Its sample complexity is independent of the discount factor."
+    assert contradicted(question, [other], "Multi-Objective Actor-Critic") == ""
+
+
+def test_an_earlier_work_the_abstract_says_does_not_exist_is_reported() -> None:
+    sentence = (
+        "To the best of our knowledge, this is the first quantum reinforcement learning "
+        "algorithm with logarithmic worst-case regret."
+    )
+    question = (
+        "Which earlier quantum reinforcement learning algorithm with logarithmic regret does "
+        "the exploration algorithm improve on?"
+    )
+    assert contradicted(question, [sentence], "Quantum Exploration") == sentence
+    # not asked for an earlier one: "first" says nothing against it
+    assert (
+        contradicted("How does the quantum algorithm get logarithmic regret?", [sentence], "Q")
+        == ""
+    )
+
+
+def test_evaluative_words_are_no_premise() -> None:
+    abstract = "PyJuice is 1-6x faster and uses 2-5x less GPU memory than earlier systems."
+    question = "Given that PyJuice makes training cheaper, how much faster is it?"
+
+    def rarely(word: str) -> int:
+        return 1 if word.startswith("cheap") else rare(word)
+
+    assert unmentioned(question, "Scaling Circuits", abstract, rarely) == []
