@@ -311,7 +311,7 @@ def _turned(question: str, sentences: list[str], title: str) -> str:
         # "more reward" is turned by "less reward", not by "reduced variance"
         after = question[claim.end() : claim.end() + 60]  # "fall behind Decision Transformer"
         thing = _changed_thing(after.lower()) if (said, opposite) in _DIRECTED else ""
-        if re.search(rf"\b(?:{said})\b", title.lower()):
+        if (said, opposite) in _TITLED and re.search(rf"\b(?:{said})\b", title.lower()):
             continue  # the title says it: "… for Constrained Non-Convex Optimization"
         # an abstract that says "always" (or, of its title, the asked setting) itself agrees
         stated = any(re.search(rf"\b(?:{said})\b", s.lower()) for s in sentences)

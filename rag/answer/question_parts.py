@@ -88,13 +88,17 @@ _WHICH_PRIOR = re.compile(
 )
 _EMBEDDED = re.compile(
     r"\b(?:works?\s+out|estimat\w*|infer\w*|determin\w*|figures?\s+out|learns?|predicts?|"
-    r"decides?|chooses?|adapts?|tells?|knows?)\s+(?:by itself\s+|itself\s+|automatically\s+|"
+    r"decides?|chooses?|adapts?)\s+(?:by itself\s+|itself\s+|automatically\s+|"
     r"on its own\s+)?how\s+(?:much|many)\b",
     re.I,
 )
 _WHICH_YEAR = re.compile(r"\b(?:which|what)\s+(?:years?|decades?|dates?)\b", re.I)
 _KINDS_OF = re.compile(r"\b(?:what|which)\s+(?:kinds?|types?|sorts?|classes|class)\s+of\b", re.I)
-_COMPARATIVE = re.compile(r"\s*(?:\w+er|more|less|fewer|better|worse)\b", re.I)
+_COMPARATIVE = re.compile(
+    r"\s*(?:faster|slower|larger|smaller|bigger|higher|lower|better|worse|more|less|fewer|"
+    r"greater|cheaper|longer|shorter|stronger|weaker|quicker|easier|harder)\b",
+    re.I,
+)
 # "which base model", not "guess what the model would answer" (a clause, after "the")
 _WHICH_NAME = re.compile(
     rf"\b(?:which|what)\s+(?!(?:the|a|an|this|that|its|their|his|her)\b)"
@@ -132,8 +136,8 @@ _TOKEN_EDGES = "()[]{},;:.~≈!?\"'"
 
 def is_quantity(token: str) -> bool:
     """Whether one whitespace-separated token of a sentence states a quantity."""
-    if MARKER.search(token) or _ENUMERATOR.fullmatch(token.strip(",;:.")):
-        return False  # "[1]" cites a source, "(2)" numbers a finding: neither states a number
+    if MARKER.search(token):  # "[1]" cites a source, it states no number
+        return False
     if _MATH_QUANTITY.search(token):
         return True
     bare = token.strip(_TOKEN_EDGES)
@@ -271,8 +275,18 @@ def _read(
     abstracts' sentences recur."""
     tokens = sentence.split()
     stems = tuple(tuple(content_terms(t)) for t in tokens)
-    numbers = tuple(i for i, tok in enumerate(tokens) if is_quantity(tok))
-    return stems, numbers, tuple(i for i in numbers if _magnitude(tokens, i))
+    listed = [i for i, t in enumerate(tokens) if _ENUMERATOR.fullmatch(t.strip(",;:."))]
+    # "(1) … (4) …" numbers findings, not things; one "(5) seeds" is a count
+    skipped = set(listed) if len(listed) >= 2 else set()
+    numbers = tuple(i for i, tok in enumerate(tokens) if is_quantity(tok) and i not in skipped)
+    magnitudes = [i for i in numbers if _magnitude(tokens, i)]
+    # "an order of magnitude faster" says how much without a number
+    magnitudes += [
+        i for i, t in enumerate(tokens)
+        if t.strip(_TOKEN_EDGES).lower() == "magnitude" and i >= 2
+        and tokens[i - 1].lower() == "of" and tokens[i - 2].lower() in ("order", "orders")
+    ]  # fmt: skip
+    return stems, numbers, tuple(sorted(magnitudes))
 
 
 def _magnitude(tokens: list[str], i: int) -> bool:
@@ -282,7 +296,12 @@ def _magnitude(tokens: list[str], i: int) -> bool:
     if any(c.isdigit() for c in token) or _MATH_QUANTITY.search(token) or token in _MULTIPLIERS:
         return True
     after = tokens[i + 1].strip(_TOKEN_EDGES).lower() if i + 1 < len(tokens) else ""
-    return after in ("times", "fold", "orders", "percent") or token.endswith("fold")
+    before = " ".join(t.lower() for t in tokens[max(0, i - 2) : i])
+    return (
+        after in ("times", "fold", "orders", "order", "percent", "points", "percentage")
+        or token.endswith("fold")
+        or before in ("factor of", "by a")  # "by a factor of two", "by a third"
+    )
 
 
 def _has_number_near(
@@ -352,28 +371,19 @@ def supplies(
     asked = question.lower()
     # A name the question does not hold, and not the paper's own parts ("NF" and "DAE" in
     # a paper titled "… Denoising AutoEncoder and Normalizing Flow …").
-    # "large language models (LLMs)": an abbreviation of words is no name of a thing
-    abbreviated = {
-        m.group(2) for m in _DEFINED.finditer(sentence) if folded(m.group(2)).rstrip("s") in
-        initials(m.group(1))
-    }  # fmt: skip
     return any(
         name.lower() not in asked
         and not _own_name(name, title)
-        and name not in abbreviated
         and folded(name).rstrip("s") not in _FIELD_ACRONYMS
         for name in NAME.findall(sentence)
     )
 
 
-# A field's or kind's acronym names no particular thing ("on NLP tasks", "for LLMs").
-_FIELD_ACRONYMS = frozenset(
-    "nlp ml ai rl cv llm vlm mllm dnn cnn rnn gnn nn sota api gpu cpu".split()
-)
+# A field's or a kind of model's acronym names no particular thing ("on NLP tasks", "LLMs").
+_FIELD_ACRONYMS = frozenset("nlp ml ai rl cv llm vlm mllm sota".split())
 
 
 _URL = re.compile(r"https?://\S+|\bwww\.\S+|\S+\.github\.io\S*", re.I)
-_DEFINED = re.compile(r"((?:[\w-]+\s+){1,6})\(([A-Za-z][\w-]*)\)")
 
 
 def _own_name(name: str, title: str) -> bool:

@@ -23,13 +23,13 @@ _VENUE = re.compile(
 )
 # "How many papers …" counts a set; "How many GPUs …" asks about one paper.
 _COUNT = re.compile(
-    r"^\s*(?:how many|what(?: is| was)? the number of|number of|count(?: of)?)\s+"
+    r"^\s*(?:how many|what(?: is| was)? the number of|(?:the\s+)?number of|count(?: of)?)\s+"
     r"(?:(?:icml|2024|icml 2024|oral|spotlight|poster|accepted|the|of the|main[- ]track)\s+)*"
     r"(?:papers|publications|works|articles|titles|orals|spotlights|posters)\b",
     re.I,
 )
 # How people start a question to a chatbot: greetings and requests around what they ask.
-_GREETING = re.compile(r"^\s*(?:hi|hello|hey|dear \w+)(?:\s+there)?\b[\s!,.:]*", re.I)
+_GREETING = re.compile(r"^\s*(?:hi|hello|hey|dear \w+)(?:\s+there)?(?![\w-])[\s!,.:]*", re.I)
 _REQUEST = re.compile(
     r"^\s*(?:(?:could|can|would|will)\s+you\s+(?:please\s+)?|please\s+)"
     r"(?=(?:tell|show|give)\s+me\b|list\b|show\b|find\b|name\b|count\b)",
@@ -39,9 +39,9 @@ _TELL_ME = re.compile(
     r"^\s*(?:tell|give)\s+me\s+(?=how many\b|which\b|what\b|the number\b|all\b)", re.I
 )
 _LOOKING_FOR = re.compile(
-    r"^\s*i(?:'m|’m| am)\s+(?:looking for|searching for|interested in)\s+(?:the\s+|all\s+)?"
-    r"(?P<what>.+?)(?:[.!?]+\s*(?P<then>how many (?:are|were) there|which (?:ones )?(?:are|were) "
-    r"they|which ones|what are they)\s*[?.!]*)?\s*$",
+    r"^\s*i(?:'m|’m| am)\s+(?:looking for|searching for)\s+(?:the\s+|all\s+)?"
+    r"(?P<what>[^.!?]+?)(?:[.!?]+\s*(?P<then>how many (?:are|were) there|which (?:ones )?"
+    r"(?:are|were) they|which ones|what are they)\s*[?.!]*|[.!?]*)\s*$",
     re.I | re.S,
 )
 
@@ -126,7 +126,7 @@ _SET = re.compile(
 _STATUS = re.compile(r"\b(oral|spotlight|poster)s?\b", re.I)
 _INSTITUTION_AFTER = re.compile(  # a lookahead, so "at least one author at MIT" tries both
     r"\b(?:from|at|affiliated with|affiliation(?: with)?|working at|employed at)\s+(?:the\s+)?"
-    r"(?:both\s+|either\s+)?(?=(?P<span>[^?,;.()]+))",
+    r"(?P<both>both\s+)?(?=(?P<span>[^?,;.()]+))",
     re.I,
 )
 _INSTITUTION_BEFORE = re.compile(
@@ -136,9 +136,7 @@ _INSTITUTION_BEFORE = re.compile(
 # it must be an institution the catalogue knows)
 _INSTITUTION_PAPERS = re.compile(r"(?P<span>(?:[A-Z][\w&.-]*\s+){0,3}[A-Z][\w&.-]*)\s+papers\b")
 _ABBREVIATED = re.compile(r"\bUniv\b\.?", re.I)
-_AFFILIATED = re.compile(
-    r"\b([\w&]+)-(?:affiliated|based)(?=\s+(?:co-?)?authors?\b|\s+researchers?\b)", re.I
-)
+_AFFILIATED = re.compile(r"\b([\w&]+)-affiliated(?=\s+(?:co-?)?authors?\b|\s+researchers?\b)", re.I)
 INSTITUTION_WORDS = 8  # "Hong Kong University of Science and Technology" is seven
 # A family name alone counts only right after "by", "did" or "does": elsewhere a capitalised
 # word is far more often a method ("What does Adam …" asks about an optimiser).
@@ -235,9 +233,12 @@ class QuestionParser:
                 name = " ".join(found).strip(" '\"")
                 if self.catalogue.has_person(name):
                     continue  # "papers from Sergey Levine": a person, not a place
+                if pattern is _INSTITUTION_PAPERS and not self._leads_an_affiliation(name):
+                    continue  # "the Statistics papers": a department's word, not a place
                 constraints.affiliations.append(name)
                 text = text.replace(name, " ", 1)
-                rest = words[len(found) :] if not keep_end else []
+                both = pattern is _INSTITUTION_AFTER and match.group("both")
+                rest = words[len(found) :] if both else []
                 # "from both Harvard and Meta": every institution joined by "and"
                 while rest[:1] and rest[0].lower() in ("and", "&"):
                     more = self._longest_institution(rest[1:], from_end=False)
@@ -245,9 +246,15 @@ class QuestionParser:
                         break
                     named = " ".join(more).strip(" '\"")
                     constraints.affiliations.append(named)
-                    text = text.replace(named, " ", 1)
+                    text = re.sub(rf"\s(?:and|&)\s+{re.escape(named)}", " ", text, count=1)
                     rest = rest[1 + len(more) :]
         return text
+
+    def _leads_an_affiliation(self, name: str) -> bool:
+        """Whether an affiliation string starts with the name ("Microsoft Research")."""
+        key = fold(name)
+        variants = self.catalogue.match_institution(name).variants
+        return any(fold(a).startswith(key) for a, _ in variants)
 
     def _longest_institution(self, words: list[str], from_end: bool) -> list[str] | None:
         for size in range(min(len(words), INSTITUTION_WORDS), 0, -1):
@@ -364,6 +371,7 @@ def _title_words(text: str, constraints: PlanConstraints) -> str:
     if match is None:
         return text
     words = (match.group("quoted") or match.group("within") or match.group("plain") or "").strip()
+    words = re.sub(r"^(?:an?|the)\s+", "", words, flags=re.I)  # "an LLM in their title"
     if words:
         constraints.title_words.append(words)
     return text[: match.start()] + " " + text[match.end() :]

@@ -55,6 +55,7 @@ PLACES = Catalogue.of(
         paper("p18", ["Luca Beurer-Kellner", "Yu Luo"], ["Harvard University", "Meta Facebook"]),
         paper("p19", ["Yu Luo"], ["Harvard University"], "Spotlight"),
         paper("p20", ["Bo Dai"], ["Huawei Technologies Ltd.", "Michigan State University"]),
+        paper("p21", ["Bo Dai"], ["Department of Statistics, University of Sydney"], "Oral"),
     ]
 )
 

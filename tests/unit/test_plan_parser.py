@@ -108,6 +108,29 @@ def test_words_in_the_title_as_users_ask_for_them(question: str, words: list[str
     assert plan.kind == "metadata" and plan.topic == "" and plan.constraints.title_words == words
 
 
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Which papers have US-based authors?",  # "US" would be Sydney's acronym
+        "Which Statistics papers were orals?",  # a department's word, not a place
+        "Which papers from either Harvard or Meta study LLMs?",  # either: no one filter
+    ],
+)
+def test_words_that_only_look_like_institutions(question: str) -> None:
+    assert QuestionParser(PLACES).plan(question).constraints.affiliations == []
+
+
+def test_chatty_forms_that_are_not_requests() -> None:
+    from rag.plan.parser import plain_question
+
+    assert plain_question("Hi-fi audio generation papers?") == "Hi-fi audio generation papers?"
+    stated = "I'm looking for papers on RLHF. Which of them use PPO?"
+    assert plain_question(stated) == stated
+    assert QuestionParser(PLACES).plan("Give me the number of papers on diffusion.").kind == "count"
+    plan = QuestionParser(PLACES).plan("Which ICML 2024 papers have an LLM in their title?")
+    assert plan.constraints.title_words == ["LLM"]
+
+
 def test_a_request_is_no_question_of_its_own() -> None:
     from rag.plan.parser import plain_question
 

@@ -512,3 +512,44 @@ def test_evaluative_words_are_no_premise() -> None:
         return 1 if word.startswith("cheap") else rare(word)
 
     assert unmentioned(question, "Scaling Circuits", abstract, rarely) == []
+
+
+def test_a_title_with_a_direction_word_still_lets_a_premise_be_turned() -> None:
+    sentence = "Our method substantially reduces forgetting of old tasks in continual learning."
+    question = "Why does the method lead to more forgetting of old tasks?"
+    title = "Learning More with Less: Continual Learning via Sparse Replay"
+    assert contradicted(question, [sentence], title) == sentence
+
+
+@pytest.mark.parametrize(
+    ("question", "kind"),
+    [
+        ("Do you know how many GPUs were used to train Medusa?", "number"),
+        ("I'd like to know how many layers the model has.", "number"),
+    ],
+)
+def test_knowing_how_many_still_asks_for_a_number(question: str, kind: str) -> None:
+    assert question_parts(question)[0].kind == kind
+
+
+@pytest.mark.parametrize(
+    "abstract",
+    [
+        "It speeds up training by a factor of two.",
+        "It improves accuracy by five points.",
+        "It improves sampling speed by an order of magnitude.",
+        "We compare against proximal policy optimization (PPO) and soft actor-critic (SAC).",
+    ],
+)
+def test_magnitudes_and_defined_names_answer(abstract: str) -> None:
+    for question in ("By how much does it improve?", "Which baseline methods does it beat?"):
+        parts = question_parts(question)
+        if parts[0].kind == ("name" if "(" in abstract else "number"):
+            assert not check_abstract(question, parts, abstract, "A Paper", 1).missing
+
+
+def test_a_single_bracketed_number_is_a_count() -> None:
+    question = "How many seeds were used?"
+    abstract = "Results are averaged over (5) seeds."
+    assert not check_abstract(question, question_parts(question), abstract, "T", 1).missing
+    assert not question_parts("How much power does the chip consume?")[0].compared

@@ -168,6 +168,15 @@ def test_a_one_word_alternative_takes_the_shared_head_the_abstracts_write() -> N
     assert scan.forms("fairness or anomaly detection")[0] == ("fairness",)
     # "LLMs" names a topic itself, however often "LLMs models" is written
     assert scan.forms("LLMs or vision models")[0] == ("llms",)
+    # "fairness" is mostly written alone: a few "fairness detection"s do not make it one
+    texts.update({f"f{k}": (f"Fair {k}", "We study fairness in ranking.") for k in range(40)})
+    texts.update({f"d{k}": (f"Det {k}", "Fairness detection matters.") for k in range(3)})
+    assert _catalogue(texts).forms("fairness or anomaly detection")[0] == ("fairness",)
+    # "model" alone, written nearly everywhere, names nothing: "model or knowledge editing"
+    edits = {f"e{k}": (f"Edit {k}", "Model editing changes a model.") for k in range(5)}
+    edits.update({f"m{k}": (f"M {k}", "A model of data.") for k in range(5)})
+    forms = _catalogue(edits).forms("model or knowledge editing")
+    assert forms[:2] == [("model", "editing"), ("knowledge", "editing")]
 
 
 def test_another_facets_words_are_not_this_facets_evidence() -> None:
