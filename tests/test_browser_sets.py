@@ -258,6 +258,8 @@ def test_a_two_facet_answer_counts_the_intersection_and_shows_the_closest(chat: 
     page.locator("#set-panel").wait_for(state="visible", timeout=10_000)
     counted = [r for r in rows(page) if not r["score"].endswith("· closest")]
     assert len(counted) == int(found.group(1))  # closest papers are ranked, not counted
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    answer.screenshot(path=str(SHOTS / "facet-answer.png"))  # the chat still boxed
     # an intersection no abstract holds is said plainly, the closest papers still ranked
     empty = chat.ask(EMPTY_FACETS)
     first = empty.inner_text().strip().splitlines()[0]
