@@ -93,6 +93,7 @@ _EMBEDDED = re.compile(
     re.I,
 )
 _WHICH_YEAR = re.compile(r"\b(?:which|what)\s+(?:years?|decades?|dates?)\b", re.I)
+_WHAT_ABOUT = re.compile(r"\W*(?:and\s+)?what about\b", re.I)  # turns to the next part
 _KINDS_OF = re.compile(r"\b(?:what|which)\s+(?:kinds?|types?|sorts?|classes|class)\s+of\b", re.I)
 _COMPARATIVE = re.compile(
     r"\s*(?:faster|slower|larger|smaller|bigger|higher|lower|better|worse|more|less|fewer|"
@@ -164,6 +165,7 @@ class QuestionPart:
     focus: frozenset[str]  # stemmed content words of the part, question words removed
     window: int = NUMBER_WINDOW  # how near a quantity must be to a target word
     compared: bool = False  # "by how much", "how much faster": a magnitude, not a count
+    degree: bool = False  # "how much better / code": "dramatically better", "minimal code"
 
     def describe(self) -> str:
         """The part as asked, for "the abstract does not state …"."""
@@ -183,7 +185,7 @@ def classify(text: str, context: frozenset[str] = frozenset()) -> QuestionPart:
     large were they?").
     """
     focus = frozenset(t for t in content_terms(text) if t not in _QUESTION_WORDS) or context
-    if _EMBEDDED.search(text) or _KINDS_OF.search(text):
+    if _EMBEDDED.search(text) or _KINDS_OF.search(text) or _WHAT_ABOUT.match(text):
         # "a method that works out how much of the data is corrupted": what the method finds,
         # not a number asked of the abstract; "what kinds of models": kinds, not names
         return QuestionPart(text, "other", focus, focus)
@@ -195,14 +197,16 @@ def classify(text: str, context: frozenset[str] = frozenset()) -> QuestionPart:
         counted = frozenset(content_terms(phrase)) - _QUESTION_WORDS
         comparative = re.search(r"\b(?:\w+er|more|less|fewer)\b", phrase, re.I)
         if counted and not comparative:
-            return QuestionPart(text, "number", counted, focus)
+            much = how.group(1).lower() == "much"  # "how much code": "minimal code addition"
+            return QuestionPart(text, "number", counted, focus, degree=much)
     if how or _BY_HOW.search(text):
         # "How much faster …", "by how much …": the quantity sits somewhere in a sentence
         # about the part, not next to one noun; a comparison's is a magnitude ("2.5x")
         compared = bool(_BY_HOW.search(text)) or bool(
             how and how.group(1).lower() == "much" and _COMPARATIVE.match(how.group(2))
         )
-        return QuestionPart(text, "number", focus, focus, SENTENCE_WINDOW, compared)
+        degree = how is not None and how.group(1).lower() == "much" and not _BY_HOW.search(text)
+        return QuestionPart(text, "number", focus, focus, SENTENCE_WINDOW, compared, degree)
     unit = _IN_UNIT.search(text)
     if unit:  # "… cost in US dollars": the unit must stand by a quantity
         return QuestionPart(text, "number", frozenset(content_terms(unit.group(1))), focus, 2)
@@ -351,6 +355,8 @@ def supplies(
         return True
     sentence = _URL.sub(" ", sentence)  # "github.com/Gank0078/FineSSL" names no model
     about = (part.target - name_terms) or part.target
+    if part.degree and _said_in_degree(sentence, part):
+        return True
     if part.kind == "number" and part.window >= SENTENCE_WINDOW:
         terms = part.target
         if terms <= _CHANGE_WORDS:  # "how big was the best gain": "up to N points"
@@ -383,6 +389,18 @@ def supplies(
 _FIELD_ACRONYMS = frozenset("nlp ml ai rl cv llm vlm mllm sota".split())
 
 
+def _said_in_degree(sentence: str, part: QuestionPart) -> bool:
+    """ "How much better": "dramatically better"; "how much code": "minimal code addition"."""
+    words = [w.lower().strip(_TOKEN_EDGES) for w in sentence.split()]
+    stems = [content_terms(w) for w in words]
+    near = [i for i, s in enumerate(stems) if any(stems_match(t, part.target) for t in s)]
+    return any(words[j] in _DEGREE_WORDS for i in near for j in range(max(0, i - 2), i + 1))
+
+
+_DEGREE_WORDS = frozenset(
+    "dramatically significantly substantially considerably markedly vastly greatly slightly "
+    "marginally minimal minimally negligible little few modest".split()
+)
 _URL = re.compile(r"https?://\S+|\bwww\.\S+|\S+\.github\.io\S*", re.I)
 
 

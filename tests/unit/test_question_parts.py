@@ -553,3 +553,42 @@ def test_a_single_bracketed_number_is_a_count() -> None:
     abstract = "Results are averaged over (5) seeds."
     assert not check_abstract(question, question_parts(question), abstract, "T", 1).missing
     assert not question_parts("How much power does the chip consume?")[0].compared
+
+
+@pytest.mark.parametrize(
+    ("question", "abstract"),
+    [
+        # a degree answers "how much better" and "how much code"
+        ("How much better can the condensing get than with the standard rule?",
+         "It can produce dramatically better condensing than the standard rule."),
+        ("How much code does adding HyperAgent to DQN take?",
+         "Implementing HyperAgent requires minimal code addition to frameworks like DQN."),
+        # "what about …" turns to the next part, it asks for no accuracy figure
+        ("Which discretizations does it analyse; what about prediction accuracy, which "
+         "improves it?",
+         "We analyse the symplectic and Euler discretizations; the symplectic one improves "
+         "prediction accuracy."),
+    ],
+)  # fmt: skip
+def test_degrees_and_follow_ups_are_answers(question: str, abstract: str) -> None:
+    assert not check_abstract(question, question_parts(question), abstract, "A Paper", 1).missing
+
+
+def test_a_labelled_setting_beside_the_self_supervised_one_the_abstract_writes() -> None:
+    sentences = [
+        "Models trained on a labeled source domain often generalize poorly out of domain.",
+        "Self-supervised pretraining is a promising method to mitigate this drop.",
+    ]
+    question = "Does fine-tuning after self-supervised pretraining generalize out of domain?"
+    assert contradicted(question, sentences, "Connect Later") == ""
+    assert contradicted(question, sentences[:1], "Connect Later") == sentences[0]
+
+
+def test_everyday_participles_are_no_premise() -> None:
+    abstract = "ODIN trains two linear heads on a shared reward model and uses one in RL."
+    question = "How many linear heads does ODIN train, and which one gets thrown away?"
+
+    def rarely(word: str) -> int:
+        return 1 if word == "thrown" else rare(word)
+
+    assert unmentioned(question, "ODIN", abstract, rarely) == []
