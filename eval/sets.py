@@ -83,6 +83,14 @@ def _range_holds(q: Question, answer: Answer) -> float | None:
     return float(count <= 1.25 * gold and high >= 0.75 * gold)  # some value of it is within 25 %
 
 
+def _levels(ranking: Any) -> list[tuple[int, frozenset[str]]]:
+    """A ranking as its count levels, names tied at a level in any order."""
+    levels: dict[int, set[str]] = {}
+    for name, n in ranking:
+        levels.setdefault(int(n), set()).add(str(name))
+    return sorted(((n, frozenset(names)) for n, names in levels.items()), reverse=True)
+
+
 def _named_topic(suggested: str, names: list[str]) -> bool:
     """The suggestion is one of the names, or holds one, or is held by one ("jailbreak
     attacks" for "jailbreak"; "over-smoothing" for "over-smoothing in GNNs")."""
@@ -107,7 +115,7 @@ def score(q: Question, answer: Answer) -> dict[str, float | None]:
     if q.exact:
         if q.gold_ranking:
             ranking = answer.aggregate.ranking if answer.aggregate else []
-            exact = float([tuple(r) for r in ranking] == q.gold_ranking)
+            exact = float(_levels(ranking) == _levels(q.gold_ranking))
         else:
             exact = float(judged == gold and (count is None or count >= len(gold)))
     cited = {c.paper_id for c in answer.citations}

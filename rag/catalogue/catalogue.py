@@ -193,7 +193,12 @@ class Catalogue:
         if len(ranked) <= limit:
             return ranked
         floor = ranked[limit - 1][1]
-        return [(name, n) for name, n in ranked if n >= floor]
+        kept = [(name, n) for name, n in ranked if n >= floor]
+        if len(kept) <= limit + RANKING_SLACK:
+            return kept
+        # a tie at the cut too big to list ("2 orals": 43 names): the levels above it
+        above = [(name, n) for name, n in kept if n > floor]
+        return above or kept
 
     # --- institutions ------------------------------------------------------------------
     def _candidates(self, names: tuple[str, ...]) -> set[str]:
@@ -322,6 +327,9 @@ class Catalogue:
             if pattern.search(paper.abstract) or (titles and pattern.search(paper.title)):
                 found.append(paper)
         return found
+
+
+RANKING_SLACK = 2  # names past the limit that a tie at the cut may add before it is cut
 
 
 def _word_forms(word: str) -> set[str]:

@@ -24,7 +24,7 @@ GENERIC_WORDS = _GENERIC = frozenset(
     """university univ of the and department dept school college institute institution
     faculty center centre lab laboratory laboratories research inc ltd llc co corp corporation
     group division computer science sciences engineering electrical technology
-    artificial intelligence ai data technologies limited company labs gmbh plc
+    artificial intelligence ai data technologies limited company labs gmbh plc systems
     incorporated""".split()
 )
 _FOLD_WORD = re.compile(r"[a-z0-9]+")
@@ -43,6 +43,7 @@ ALIASES = {
     "ai2": ("allen institute for ai", "allen institute for artificial intelligence"),
     "deepmind": ("google deepmind",),
     "meta": ("facebook", "meta platforms"),
+    "imperial": ("imperial college london", "imperial college"),
     "facebook": ("meta",),
     "msr": ("microsoft research",),
     "pku": ("peking university",),

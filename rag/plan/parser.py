@@ -101,7 +101,8 @@ _ITEM_EDGES = re.compile(
     re.I,
 )
 _RANKING = re.compile(
-    r"\b(?:which|what|who)\b.*\bauthors?\b.*\b(?:most|top)\b|\b(?:top|most prolific|leading)\s+authors?\b"
+    r"\b(?:which|what|who)\b.*\bauthors?\b.*\b(?:most|top)\b|\b(?:top|most prolific|leading)\s+"
+    r"(?:\w+\s+){0,3}?authors?\b"
     r"|\bwho\b.*\b(?:most|top)\b.*\bpapers\b",
     re.I,
 )
@@ -125,7 +126,8 @@ _SET = re.compile(
 )
 _STATUS = re.compile(r"\b(oral|spotlight|poster)s?\b", re.I)
 _INSTITUTION_AFTER = re.compile(  # a lookahead, so "at least one author at MIT" tries both
-    r"\b(?:from|at|affiliated with|affiliation(?: with)?|working at|employed at)\s+(?:the\s+)?"
+    r"\b(?:from|at|out of|affiliated with|affiliation(?: with)?|working at|employed at)\s+"
+    r"(?:the\s+)?"
     r"(?P<both>both\s+)?(?=(?P<span>[^?,;.()]+))",
     re.I,
 )
@@ -137,6 +139,11 @@ _INSTITUTION_BEFORE = re.compile(
 _INSTITUTION_PAPERS = re.compile(r"(?P<span>(?:[A-Z][\w&.-]*\s+){0,3}[A-Z][\w&.-]*)\s+papers\b")
 _ABBREVIATED = re.compile(r"\bUniv\b\.?", re.I)
 _AFFILIATED = re.compile(r"\b([\w&]+)-affiliated(?=\s+(?:co-?)?authors?\b|\s+researchers?\b)", re.I)
+# "How many orals did INRIA have?": an institution as the subject of having or getting
+_INSTITUTION_HAS = re.compile(
+    r"\b(?:did|does|do)\s+(?P<span>(?:[A-Z][\w&.-]*\s+){0,5}[A-Z][\w&.-]*)\s+"
+    r"(?:have|get|win|publish|present)\b"
+)
 INSTITUTION_WORDS = 8  # "Hong Kong University of Science and Technology" is seven
 # A family name alone counts only right after "by", "did" or "does": elsewhere a capitalised
 # word is far more often a method ("What does Adam …" asks about an optimiser).
@@ -162,7 +169,10 @@ _TRAIL = re.compile(
 _GENERIC_TOPIC = {"paper", "author", "publish", "icml", "2024", "accept", "conferenc", "number",
                   # who and what a metadata question asks of ("someone from X", "got an oral")
                   "someon", "somebodi", "anyon", "peopl", "person", "got", "get", "receiv",
-                  "involv", "includ", "either", "neither", "everi", "each"}  # fmt: skip
+                  "involv", "includ", "either", "neither", "everi", "each",
+                  # "in total", "altogether", "came out of"; a company's "Inc."
+                  "total", "altogeth", "overal", "combin", "came", "come", "inc", "ltd", "llc",
+                  "corp", "gmbh"}  # fmt: skip
 
 
 def _spans(words: list[str], longest: int = 4) -> list[tuple[int, int]]:
@@ -223,6 +233,7 @@ class QuestionParser:
             (_INSTITUTION_AFTER, False),
             (_INSTITUTION_BEFORE, True),
             (_INSTITUTION_PAPERS, True),
+            (_INSTITUTION_HAS, True),
         )
         for pattern, keep_end in patterns:
             for match in list(pattern.finditer(text)):
@@ -233,7 +244,8 @@ class QuestionParser:
                 name = " ".join(found).strip(" '\"")
                 if self.catalogue.has_person(name):
                     continue  # "papers from Sergey Levine": a person, not a place
-                if pattern is _INSTITUTION_PAPERS and not self._leads_an_affiliation(name):
+                named_by_place = pattern in (_INSTITUTION_PAPERS, _INSTITUTION_HAS)
+                if named_by_place and not self._leads_an_affiliation(name):
                     continue  # "the Statistics papers": a department's word, not a place
                 constraints.affiliations.append(name)
                 text = text.replace(name, " ", 1)

@@ -56,6 +56,8 @@ PLACES = Catalogue.of(
         paper("p19", ["Yu Luo"], ["Harvard University"], "Spotlight"),
         paper("p20", ["Bo Dai"], ["Huawei Technologies Ltd.", "Michigan State University"]),
         paper("p21", ["Bo Dai"], ["Department of Statistics, University of Sydney"], "Oral"),
+        paper("p22", ["Eve Kim"], ["Imperial College London"], "Oral"),
+        paper("p23", ["Eve Kim"], ["Adobe Systems"], "Spotlight"),
     ]
 )
 
@@ -109,6 +111,16 @@ def test_shortened_words_and_the_other_names_users_type() -> None:
     # a company's own words around its name ("Technologies Ltd."), and its other name
     assert PLACES.match_institution("Huawei").papers == {"p20"}
     assert PLACES.match_institution("Meta").papers == {"p18"}
+
+
+def test_a_tie_too_big_to_list_is_cut_at_the_level_above() -> None:
+    many = Catalogue.of(
+        [paper("t1", ["Top One", "Top Two"], [])]
+        + [paper(f"u{k}", ["Top One", f"Single {k}"], []) for k in range(15)]
+    )
+    # "Top One" 16 papers; "Top Two" and 15 others tied at 1: the tie is not listed
+    assert many.top_authors(limit=3) == [("Top One", 16)]
+    assert [n for _, n in many.top_authors(limit=20)] == [16] + [1] * 16
 
 
 def test_a_hyphened_family_name_alone_finds_its_person() -> None:

@@ -255,3 +255,11 @@ def test_a_stated_range_holds_when_some_number_of_it_is_near_the_gold_count() ->
     assert said(3, 0)["range_holds"] == 0.0  # 3 alone is not within 25 % of 6
     assert said(8, 4)["range_holds"] == 0.0  # 8 is already more than 7.5
     assert said(6, 0)["range_holds"] == 1.0 == said(6, 0)["count_within_25"]
+
+
+def test_a_ranking_is_compared_by_levels_ties_in_any_order() -> None:
+    from eval.sets import _levels
+
+    said = [("B", 3), ("A", 3), ("C", 2)]
+    assert _levels(said) == _levels([["A", 3], ["B", 3], ["C", 2]])
+    assert _levels(said) != _levels([["A", 3], ["C", 3], ["B", 2]])

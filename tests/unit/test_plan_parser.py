@@ -80,6 +80,13 @@ def test_kind_and_topic(question: str, kind: str, topic: str) -> None:
          ["Michigan State University"], []),
         ("I'm looking for the ICML 2024 papers that got either an oral or a spotlight. How "
          "many are there?", [], [], ["Oral", "Spotlight"]),
+        # an institution that has or gets something; "in total", "altogether", "Inc."
+        ("How many orals did Imperial have?", [], ["Imperial"], ["Oral"]),
+        ("How many orals and spotlights did Imperial College London get altogether.", [],
+         ["Imperial College London"], ["Oral", "Spotlight"]),
+        ("how many spotlight papers came out of Adobe", [], ["Adobe"], ["Spotlight"]),
+        ("How many ICML 2024 papers have an author from Adobe Inc. in total?", [], ["Adobe"],
+         []),
     ],
 )  # fmt: skip
 def test_metadata_questions_as_users_word_them(
