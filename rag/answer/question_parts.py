@@ -392,7 +392,7 @@ _FIELD_ACRONYMS = frozenset("nlp ml ai rl cv llm vlm mllm sota".split())
 def _said_in_degree(sentence: str, part: QuestionPart) -> bool:
     """ "How much better": "dramatically better"; "how much code": "minimal code addition"."""
     words = [w.lower().strip(_TOKEN_EDGES) for w in sentence.split()]
-    stems = [content_terms(w) for w in words]
+    stems, _, _ = _read(sentence)  # each token's stems, read once per sentence
     near = [i for i, s in enumerate(stems) if any(stems_match(t, part.target) for t in s)]
     return any(words[j] in _DEGREE_WORDS for i in near for j in range(max(0, i - 2), i + 1))
 

@@ -151,7 +151,7 @@ class TopicScanner:
 
     def _words_of(self, facets: tuple[str, ...]) -> frozenset[str]:
         """Every form of every word the facets are written with, their kinds' names included
-        (measured wider is better: sets_dev compare F1 .773 -> .795 against own names only)."""
+        (the wider set measured better; docs/decisions.md)."""
         ix = self.index
         return frozenset(
             v for f in facets for form in self.forms(f, True) for w in form if w not in SMALL
