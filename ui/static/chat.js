@@ -227,9 +227,20 @@
     const open = e.target.closest && e.target.closest("a.rag-open-table");
     if (!open) return;
     e.preventDefault();
-    const panel = document.getElementById("set-panel");
-    if (panel) panel.scrollIntoView({ behavior: "smooth", block: "start" });
+    showPanel(0);
   });
+  function showPanel(attempt) {
+    // The panel is drawn by a later Gradio update than the answer: wait until it has a size.
+    const panel = document.getElementById("set-panel");
+    if (!panel || attempt > 40) return;
+    if (!panel.getClientRects().length) { setTimeout(() => showPanel(attempt + 1), 100); return; }
+    panel.scrollIntoView({ behavior: "smooth", block: "start" });
+    // A smooth scroll stops when the layout moves under it; finish it without animation.
+    setTimeout(() => {
+      const top = panel.getBoundingClientRect().top;
+      if (top < -2 || top >= innerHeight / 2) panel.scrollIntoView({ block: "start" });
+    }, 1200);
+  }
 
   // --- light and dark -----------------------------------------------------------------------
   function applyTheme(theme) {
