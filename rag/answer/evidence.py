@@ -29,7 +29,14 @@ from rag.answer.premises import (
     unmentioned,
     unwritten,
 )
-from rag.answer.question_parts import NAME, Gaps, QuestionPart, check_abstract, question_parts
+from rag.answer.question_parts import (
+    NAME,
+    Gaps,
+    QuestionPart,
+    check_abstract,
+    question_parts,
+    writes_name,
+)
 from rag.catalogue.terms import paper_words
 from rag.embedding.lru import LRUCache
 from rag.text import content_terms, split_sentences
@@ -209,8 +216,7 @@ class EvidenceScorer:
     def _writes_rare_name(self, question: str, paper: Paper) -> bool:
         text = f"{paper.title} {paper.abstract}"
         return any(
-            0 < self.stats.doc_freq(name) <= RARE_NAME_DOCS
-            and re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text, re.I) is not None
+            0 < self.stats.doc_freq(name) <= RARE_NAME_DOCS and writes_name(name, text)
             for name in NAME.findall(question)
         )
 

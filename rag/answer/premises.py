@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from rag.answer.question_parts import NAME, folded, initials, stems_match
+from rag.answer.question_parts import NAME, folded, initials, stems_match, writes_name
 from rag.text import content_terms
 
 # A name the corpus hardly uses points at one paper; a word that rare, absent from the
@@ -43,7 +43,7 @@ def names_the_paper(
         return True
     text = f"{title} {abstract}"
     return any(
-        folded(name) in folded(text) and doc_freq(name) <= RARE_NAME_DOCS
+        writes_name(name, text) and doc_freq(name) <= RARE_NAME_DOCS
         for name in NAME.findall(question)
     )
 

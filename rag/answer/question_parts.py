@@ -467,6 +467,16 @@ def folded(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "", text.lower())
 
 
+def writes_name(name: str, text: str) -> bool:
+    """Whether the text writes the name as a word, spacing, hyphens and TeX aside ("GPT-4"
+    is "GPT4", "IC50" is "$IC_{50}$"; "ALE" is not in "scalable")."""
+    runs = re.findall(r"[a-z]+|[0-9]+", name.lower())
+    if not runs:
+        return False
+    pattern = r"(?<![a-z0-9])" + r"[^a-z0-9]*".join(map(re.escape, runs)) + r"s?(?![a-z0-9])"
+    return re.search(pattern, text.lower()) is not None
+
+
 def initials(text: str) -> set[str]:
     """Initials of every run of 2–5 consecutive words ("large language model" -> "llm")."""
     spaced = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", text)  # "AutoEncoder": two initials

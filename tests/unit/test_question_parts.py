@@ -5,7 +5,13 @@ from __future__ import annotations
 import pytest
 
 from rag.answer.premises import contradicted, names_the_paper, unmentioned
-from rag.answer.question_parts import answer_supplies, check_abstract, is_quantity, question_parts
+from rag.answer.question_parts import (
+    answer_supplies,
+    check_abstract,
+    is_quantity,
+    question_parts,
+    writes_name,
+)
 
 MEDUSA_TITLE = "Medusa: Simple LLM Inference Acceleration Framework with Multiple Decoding Heads"
 MEDUSA = (
@@ -113,6 +119,17 @@ def test_an_unnamed_paper_is_not_checked_for_premises() -> None:
     assert not names_the_paper(
         "Which benchmark has office tasks?", WORKARENA_TITLE, WORKARENA, rare
     )
+
+
+def test_a_name_is_found_as_a_word_not_inside_one() -> None:
+    assert (
+        names_the_paper("How does ALE handle it?", "Scalable methods", "A scalable way.", rare)
+        is False
+    )
+    assert writes_name("IC50", "the half-inhibitory concentration $IC_{50}$ can mislead")
+    assert writes_name("GPT-4", "we prompt GPT4 and its variants")
+    assert writes_name("LLM", "several LLMs agree")
+    assert not writes_name("ALE", "a scalable estimator")
 
 
 def test_an_llm_answer_is_checked_the_same_way() -> None:
