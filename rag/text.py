@@ -156,3 +156,21 @@ def first_sentence(text: str, limit: int = 120) -> str:
     sentences = split_sentences(text)
     head = sentences[0] if sentences else clean_text(text)
     return head if len(head) <= limit else head[: limit - 1].rstrip() + "…"
+
+
+# A name: an acronym, a CamelCase or hyphenated capitalised word, or a capitalised word
+# inside a sentence ("on the Lean proof assistant", "LLaMA-2", "ServiceNow", "ImageNet").
+NAME = re.compile(
+    r"(?<![\w-])(?:[A-Z][A-Za-z0-9]*[A-Z0-9][\w-]*|[A-Z][a-z]+[A-Z][\w-]*|"
+    r"[A-Za-z]+-\d[\w-]*|(?<=[a-z,;:(] )[A-Z][a-z]{2,})"
+)
+
+
+def writes_name(name: str, text: str) -> bool:
+    """Whether the text writes the name as a word, spacing, hyphens and TeX aside ("GPT-4"
+    is "GPT4", "IC50" is "$IC_{50}$"; "ALE" is not in "scalable")."""
+    runs = re.findall(r"[a-z]+|[0-9]+", name.lower())
+    if not runs:
+        return False
+    pattern = r"(?<![a-z0-9])" + r"[^a-z0-9]*".join(map(re.escape, runs)) + r"s?(?![a-z0-9])"
+    return re.search(pattern, text.lower()) is not None

@@ -30,16 +30,15 @@ from rag.answer.premises import (
     unwritten,
 )
 from rag.answer.question_parts import (
-    NAME,
     Gaps,
     QuestionPart,
     check_abstract,
     question_parts,
-    writes_name,
 )
 from rag.catalogue.terms import paper_words
 from rag.embedding.lru import LRUCache
-from rag.text import content_terms, split_sentences
+from rag.retrieval.retriever import NAMED_PAPERS
+from rag.text import NAME, content_terms, split_sentences, writes_name
 from rag.types import Paper, RetrievedPaper
 
 LEXICAL_WEIGHT = 0.35
@@ -213,11 +212,24 @@ class EvidenceScorer:
         bigram = len(query.bigrams & pairs) / len(query.bigrams)
         return (1 - PAIR_WEIGHT) * unigram + PAIR_WEIGHT * bigram
 
-    def _writes_rare_name(self, question: str, paper: Paper) -> bool:
+    def _writes_rare_name(self, question: str, paper: Paper, papers: int) -> bool:
+        """Whether the paper writes a name of the question that at most `papers` papers do."""
         text = f"{paper.title} {paper.abstract}"
         return any(
-            0 < self.stats.doc_freq(name) <= RARE_NAME_DOCS and writes_name(name, text)
+            0 < self.stats.doc_freq(name) <= papers and writes_name(name, text)
             for name in NAME.findall(question)
+        )
+
+    def _named_alone(self, question: str, n: int, sources: list[RetrievedPaper]) -> bool:
+        """Whether source `n` writes a name at most NAMED_PAPERS papers write, and every
+        name of the question another source writes."""
+        if not self._writes_rare_name(question, sources[n - 1].paper, NAMED_PAPERS):
+            return False
+        texts = [f"{s.paper.title} {s.paper.abstract}" for s in sources]
+        return all(
+            writes_name(name, texts[n - 1])
+            for name in set(NAME.findall(question))
+            if any(writes_name(name, t) for i, t in enumerate(texts, start=1) if i != n)
         )
 
     def score(self, question: str, sources: list[RetrievedPaper]) -> Evidence:
@@ -249,9 +261,11 @@ class EvidenceScorer:
             n: 0.5 * best_sentence.get(n, 0.0) + 0.5 * paper_lexical[n - 1]
             for n in range(1, len(sources) + 1)
         }
-        # A question that writes a paper's title is about that paper, whatever else scores.
+        # A question that writes a paper's title, or a name at most NAMED_PAPERS papers
+        # write ("QuRater") and no other of its names another paper writes ("CTAN and
+        # PATH-WL"), is about that paper, whatever else scores.
         for n, source in enumerate(sources, start=1):
-            if titled_in(question, source.paper.title):
+            if titled_in(question, source.paper.title) or self._named_alone(question, n, sources):
                 relevance[n] = max(relevance.values()) + TITLED_BONUS
                 break
         evidence = Evidence(
@@ -265,8 +279,12 @@ class EvidenceScorer:
             evidence.best_cosine, evidence.coverage, evidence.agreement
         )
         # "… the datasets used to evaluate CoxSig": a rare name, written as a word by the
-        # paper both retrievers rank in their top 3, says which paper is asked about
-        if evidence.agreement >= 1.0 and self._writes_rare_name(question, top.paper):
+        # paper both retrievers rank in their top 3, or by at most NAMED_PAPERS papers (the
+        # retriever put them first), says which paper is asked about
+        if self._writes_rare_name(question, top.paper, NAMED_PAPERS) or (
+            evidence.agreement >= 1.0
+            and self._writes_rare_name(question, top.paper, RARE_NAME_DOCS)
+        ):
             evidence.confidence = max(evidence.confidence, NAMED_CONFIDENCE)
         evidence.paper_confidence = {
             n: confidence(

@@ -11,8 +11,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from rag.answer.question_parts import NAME, folded, initials, stems_match, writes_name
-from rag.text import content_terms
+from rag.answer.question_parts import folded, initials, stems_match
+from rag.text import NAME, content_terms, writes_name
 
 # A name the corpus hardly uses points at one paper; a word that rare, absent from the
 # paper, is a premise the paper does not share. Set on the hard dev questions.

@@ -15,7 +15,7 @@ from functools import lru_cache
 from typing import Literal
 
 from rag.answer.citations import MARKER
-from rag.text import content_terms, split_sentences
+from rag.text import NAME, content_terms, split_sentences
 
 PartKind = Literal["number", "name", "other"]
 
@@ -145,12 +145,6 @@ def is_quantity(token: str) -> bool:
     return bool(_QUANTITY.fullmatch(bare)) or bare.lower() in _NUMBER_WORDS
 
 
-# A name: an acronym, a CamelCase or hyphenated capitalised word, or a capitalised word
-# inside a sentence ("on the Lean proof assistant", "LLaMA-2", "ServiceNow", "ImageNet").
-NAME = re.compile(
-    r"(?<![\w-])(?:[A-Z][A-Za-z0-9]*[A-Z0-9][\w-]*|[A-Z][a-z]+[A-Z][\w-]*|"
-    r"[A-Za-z]+-\d[\w-]*|(?<=[a-z,;:(] )[A-Z][a-z]{2,})"
-)
 NUMBER_WINDOW = 5  # words between a quantity and the thing it counts
 SENTENCE_WINDOW = 12  # "how much faster …": a quantity anywhere near the part's words
 
@@ -465,16 +459,6 @@ def answer_supplies(question: str, parts: list[QuestionPart], answer: str) -> li
 
 def folded(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "", text.lower())
-
-
-def writes_name(name: str, text: str) -> bool:
-    """Whether the text writes the name as a word, spacing, hyphens and TeX aside ("GPT-4"
-    is "GPT4", "IC50" is "$IC_{50}$"; "ALE" is not in "scalable")."""
-    runs = re.findall(r"[a-z]+|[0-9]+", name.lower())
-    if not runs:
-        return False
-    pattern = r"(?<![a-z0-9])" + r"[^a-z0-9]*".join(map(re.escape, runs)) + r"s?(?![a-z0-9])"
-    return re.search(pattern, text.lower()) is not None
 
 
 def initials(text: str) -> set[str]:

@@ -39,6 +39,7 @@ from rag.retrieval.grouping import PerPaperGrouper
 from rag.retrieval.hits import PaperHit, RetrieverName, cosine_from_chroma
 from rag.settings import RetrievalMode, RetrievalSettings
 from rag.store.chroma import PaperStore
+from rag.text import NAME, content_terms, writes_name
 from rag.types import Filters, RetrievedPaper
 
 log = logging.getLogger(__name__)
@@ -47,6 +48,23 @@ log = logging.getLogger(__name__)
 # From this many papers (~100k chunks) the dense and BM25 retrievers run side by side; on
 # a smaller store BM25 is quick and the threads cost more than they save.
 SIDE_BY_SIDE_FROM_PAPERS = 50_000
+
+
+# A name of the question that this few papers write ("CoxSig") says which papers it asks
+# about: they rank first, from among the first NAMED_WINDOW candidates. BM25 alone puts a
+# long abstract that coins it below short chunks sharing the question's generic words.
+NAMED_PAPERS = 2
+NAMED_WINDOW = 30
+
+
+def named_first(papers: list[RetrievedPaper], names: list[str]) -> list[RetrievedPaper]:
+    """`papers` with those writing one of `names` (as a word) first, order kept otherwise."""
+
+    def writes(p: RetrievedPaper) -> bool:
+        text = f"{p.paper.title} {p.paper.abstract}"
+        return any(writes_name(name, text) for name in names)
+
+    return sorted(papers, key=lambda p: not writes(p))
 
 
 class ReadOnly(TransformComponent):
@@ -73,6 +91,7 @@ class PaperRetriever:
         self.store = store
         self.catalogue = catalogue
         self.bm25 = bm25
+        self._doc_freq = bm25.index.paper_counter() if isinstance(bm25, BM25Index) else None
         # Hits' text and metadata from the store's lexical index, when there is one.
         rows = bm25.index.chunk_rows if isinstance(bm25, BM25Index) else None
         # The index hands its callback manager to the embedding model (llama-index's
@@ -163,8 +182,24 @@ class PaperRetriever:
             # to API clients and chat readers, so the server's address stays in the log.
             log.warning("store %s unreachable: %r", self.store.location, exc)
             raise translate(exc, "query") from exc
-        grouped = PerPaperGrouper(top_k=top_k).postprocess_nodes(nodes)
-        return [p for p in (self._to_paper(n) for n in grouped) if p is not None]
+        names = self._rare_names(query) if mode == "hybrid" else []
+        # A paper that writes a rare name of the question may sit past the cut: group wider.
+        grouped = PerPaperGrouper(top_k=NAMED_WINDOW if names else top_k).postprocess_nodes(nodes)
+        papers = [p for p in (self._to_paper(n) for n in grouped) if p is not None]
+        if names:
+            papers = named_first(papers, names)
+        return papers[:top_k]
+
+    def _rare_names(self, query: str) -> list[str]:
+        """The question's names ("CoxSig") that at most NAMED_PAPERS papers write."""
+        count = self._doc_freq
+        if count is None:
+            return []
+        return [
+            name
+            for name in dict.fromkeys(NAME.findall(query))
+            if 0 < max((count(t) for t in content_terms(name)), default=0) <= NAMED_PAPERS
+        ]
 
     def _to_paper(self, node: NodeWithScore) -> RetrievedPaper | None:
         assert isinstance(node, PaperHit)

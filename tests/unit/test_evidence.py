@@ -198,8 +198,32 @@ def test_a_paper_named_by_a_rare_name_is_answered_however_generic_the_rest() -> 
     asked = "From which application areas do the real-world datasets used to evaluate CoxSig come?"
     evidence = scorer.score(asked, [source(coxsig), source(OTHER, 2, 2)])
     assert evidence.confidence >= NAMED_CONFIDENCE
-    # only when both retrievers rank it high: a lone match may be a look-alike
+    # a name only it writes picks it out wherever the retrievers put it
+    assert scorer.score(asked, [source(coxsig, None, 9)]).confidence >= NAMED_CONFIDENCE
+    # a name a few papers write: only when both retrievers rank it high
+    shared = [
+        Paper(id=f"c{i}", title=f"Survival {i}", abstract="CoxSig is a baseline.") for i in range(3)
+    ]
+    scorer = scorer_with(coxsig, *shared)
     assert scorer.score(asked, [source(coxsig, None, 9)]).confidence < NAMED_CONFIDENCE
+    assert scorer.score(asked, [source(coxsig)]).confidence >= NAMED_CONFIDENCE
+
+
+def test_the_paper_a_rare_name_picks_out_is_the_one_judged() -> None:
+    qurating = Paper(
+        id="qu",
+        title="QuRating: Selecting High-Quality Data for Training Language Models",
+        abstract="We train a QuRater model to learn scalar ratings from pairwise judgments.",
+    )
+    hours = Paper(
+        id="hrs",
+        title="Protein Ensembles",
+        abstract="Training takes 200 wall-clock hours on hardware with eight GPUs.",
+    )
+    scorer = scorer_with(qurating, hours)
+    asked = "How many wall-clock hours did it take to train the QuRater model, on what hardware?"
+    evidence = scorer.score(asked, [source(hours), source(qurating, 2, 2)])
+    assert evidence.gaps.source == 2  # the QuRater paper, not the one about hours
 
 
 def test_a_paper_far_less_likely_than_the_best_does_not_answer_for_it() -> None:

@@ -109,3 +109,19 @@ def test_grouping_accepts_plain_llama_index_nodes() -> None:
     assert isinstance(only, PaperHit)
     assert [c.chunk_id for c in only.chunks] == ["x1", "x2"]
     assert only.dense_score is None and only.dense_rank is None
+
+
+def test_papers_writing_a_rare_name_of_the_question_come_first() -> None:
+    from rag.retrieval.retriever import named_first
+    from rag.types import Paper, RetrievedPaper
+
+    def hit(pid: str, abstract: str) -> RetrievedPaper:
+        return RetrievedPaper(paper=Paper(id=pid, title=pid, abstract=abstract), score=1.0)
+
+    papers = [
+        hit("a", "Real-world datasets."),
+        hit("b", "A scalable estimator."),
+        hit("cox", "We call it CoxSig."),
+    ]
+    assert [p.paper.id for p in named_first(papers, ["CoxSig"])] == ["cox", "a", "b"]
+    assert [p.paper.id for p in named_first(papers, ["ALE"])] == ["a", "b", "cox"]  # a word

@@ -10,8 +10,8 @@ from rag.answer.question_parts import (
     check_abstract,
     is_quantity,
     question_parts,
-    writes_name,
 )
+from rag.text import writes_name
 
 MEDUSA_TITLE = "Medusa: Simple LLM Inference Acceleration Framework with Multiple Decoding Heads"
 MEDUSA = (
