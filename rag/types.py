@@ -134,6 +134,11 @@ class PlanConstraints(BaseModel):
         default_factory=list, description="Catalogue names; all must be authors."
     )
     affiliations: list[str] = Field(default_factory=list, description="Institutions as typed.")
+    excluded: list[str] = Field(
+        default_factory=list,
+        description="Places ruled out: an affiliation's part ('not Shenzhen': its affiliation "
+        "strings naming it are not counted) or an institution no author may be from.",
+    )
     statuses: list[str] = Field(default_factory=list, description="Oral, Spotlight, Poster.")
     title_words: list[str] = Field(default_factory=list)
 

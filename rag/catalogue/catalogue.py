@@ -71,6 +71,7 @@ class Catalogue:
         self._people_read: dict[str, tuple[str, int]] | None = None
         self._close_people: CloseNames | None = None
         self._places_read: tuple[dict[str, str], CloseNames] | None = None
+        self._place_words: tuple[set[str], CloseNames] | None = None
 
     @classmethod
     def of(cls, papers: Iterable[Paper]) -> Catalogue:
@@ -166,6 +167,34 @@ class Catalogue:
             self._places_read = (folded, CloseNames(list(folded)))
         return self._places_read
 
+    def corrected_place(self, typed: str) -> str | None:
+        """The institution a misspelt name stands for, when one spelling of its words is
+        close enough to be sure ("Berkley" is Berkeley, "Edinburg" Edinburgh); None if
+        the name is known as typed or no correction is an institution."""
+        words = fold(typed).split()
+        if not words or self.knows_institution(typed):
+            return None
+        if self._place_words is None:
+            folded, _ = self._places()
+            vocabulary = {w for name in folded for w in name.split() if len(w) >= TYPO_LENGTH}
+            self._place_words = (vocabulary, CloseNames(sorted(vocabulary)))
+        vocabulary, close = self._place_words
+        fixed = []
+        for word in words:
+            if word in vocabulary or len(word) < TYPO_LENGTH:
+                fixed.append(word)
+                continue
+            found = close.closest(word, n=1, cutoff=TYPO_CUTOFF)
+            if not found:
+                return None
+            fixed.append(found[0])
+        corrected = " ".join(fixed)
+        return (
+            corrected
+            if corrected != " ".join(words) and self.knows_institution(corrected)
+            else None
+        )
+
     def people_named(self, name: str) -> set[str]:
         """The papers of the catalogue person spelt `name` (as `match_author` returns it)."""
         key = fold(name)
@@ -238,6 +267,11 @@ class Catalogue:
         return InstitutionMatch(
             typed, tuple(counted), frozenset(matched), suggestions, tuple(related)
         )
+
+    def papers_listing(self, affiliations: Iterable[str]) -> set[str]:
+        """The papers with one of these affiliation strings."""
+        query = "select paper_id from paper_places where affiliation in ({})"
+        return self._ids_in(query, affiliations)
 
     def knows_institution(self, typed: str) -> bool:
         names = spellings(fold(typed))
@@ -328,6 +362,11 @@ class Catalogue:
                 found.append(paper)
         return found
 
+
+# A misspelt institution word is corrected only when long and close: "Berkley" (.93 of
+# "berkeley"), "Edinburg" (.94); short words are too easily another name.
+TYPO_LENGTH = 5
+TYPO_CUTOFF = 0.88
 
 RANKING_SLACK = 2  # names past the limit that a tie at the cut may add before it is cut
 

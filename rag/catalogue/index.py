@@ -41,8 +41,8 @@ TABLES = (*PAPER_TABLES, "place_keys")
 # meta: the name rules the tables were filed with (rag.catalogue.names); a file with none
 # (written before they were kept) or another is filed afresh. Bump with fold/lookup_keys.
 FILLED_KEY = "paper_index"
-# 2: names that fold to nothing are kept (the author filter); 3: folded titles.
-INDEX_VERSION = "names-3"
+# 2: names that fold to nothing are kept (the author filter); 3: folded titles; 4: "ł" is "l".
+INDEX_VERSION = "names-4"
 
 
 def prepare(db: sqlite3.Connection) -> None:

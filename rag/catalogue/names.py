@@ -25,7 +25,9 @@ GENERIC_WORDS = _GENERIC = frozenset(
     faculty center centre lab laboratory laboratories research inc ltd llc co corp corporation
     group division computer science sciences engineering electrical technology
     artificial intelligence ai data technologies limited company labs gmbh plc systems
-    incorporated""".split()
+    incorporated mlr
+    china usa uk canada germany france japan korea singapore switzerland australia india
+    israel netherlands italy spain sweden belgium austria denmark finland norway taiwan""".split()
 )
 _FOLD_WORD = re.compile(r"[a-z0-9]+")
 # Other names of a few institutions that neither words nor an acronym connect.
@@ -51,10 +53,20 @@ ALIASES = {
     "upenn": ("university of pennsylvania",),
     "penn": ("university of pennsylvania",),
     "ut austin": ("university of texas at austin",),
+    "mpi": ("max planck institute",),
+    "lmu": ("ludwig maximilians universitat munchen", "university of munich", "lmu munich"),
+    "lmu munich": ("lmu", "ludwig maximilians universitat munchen", "university of munich"),
 }
 # Words users shorten, spelled both ways ("Allen Institute for AI" is "… for Artificial
 # Intelligence" in most affiliations).
 _SHORTENED = {"ai": "artificial intelligence", "ml": "machine learning"}
+
+
+# Letters Unicode does not decompose into a base letter and an accent ("Miłoś" is "Milos").
+_UNDECOMPOSED = str.maketrans(
+    {"ł": "l", "Ł": "L", "ø": "o", "Ø": "O", "đ": "d", "Đ": "D", "ß": "ss", "æ": "ae",
+     "Æ": "Ae", "œ": "oe", "Œ": "Oe", "ı": "i", "þ": "th", "ð": "d"}
+)  # fmt: skip
 
 
 @lru_cache(maxsize=200_000)  # names repeat across papers; folding them dominates the index build
@@ -62,7 +74,7 @@ def fold(text: str) -> str:
     """Lower case, accents dropped, punctuation as spaces: the form names are compared in."""
     if text.isascii():  # no accents to drop: the decomposition and filter change nothing
         return " ".join(_FOLD_WORD.findall(text.lower()))
-    decomposed = unicodedata.normalize("NFKD", text)
+    decomposed = unicodedata.normalize("NFKD", text.translate(_UNDECOMPOSED))
     plain = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
     return " ".join(_FOLD_WORD.findall(plain.casefold()))
 
@@ -104,6 +116,9 @@ def spellings(key: str) -> tuple[str, ...]:
     """The typed name, its known other names, and its other word order: "Tokyo University"
     and "University of Tokyo" are one institution as users type it."""
     names = [key, *ALIASES.get(key, ())]
+    head, _, rest = key.partition(" ")
+    if rest and head in ALIASES:  # "MPI for Intelligent Systems"
+        names += [f"{alias} {rest}" for alias in ALIASES[head]]
     padded = f" {key} "
     for short, long in _SHORTENED.items():
         if f" {short} " in padded:
@@ -127,7 +142,7 @@ def names_institution(affiliation: str, names: tuple[str, ...]) -> bool | None:
         words = fold(part).split()
         for name in names:
             typed = name.split()
-            if len(typed) == 1 and acronym(part) == name:
+            if len(typed) == 1 and (acronym(part) == name or _spelled_out(part, name)):
                 return True
             for start in range(len(words) - len(typed) + 1):
                 if words[start : start + len(typed)] == typed:
@@ -140,6 +155,21 @@ def names_institution(affiliation: str, names: tuple[str, ...]) -> bool | None:
                         return True
                     verdict = False
     return verdict
+
+
+_SPELLED_OUT = re.compile(r"^\s*(?P<acronym>[A-Z]{2,})\s+[A-Z][a-z]")
+_SPELLED_NOUNS = {*_NOUNS, "center", "centre", "laboratory", "school", "academy"}
+
+
+def _spelled_out(part: str, name: str) -> bool:
+    """An acronym followed by the name it stands for: "KTH Royal Institute of Technology",
+    "CISPA Helmholtz Center for Information Security" (not "MIT-IBM Watson AI Lab")."""
+    found = _SPELLED_OUT.match(part)
+    return (
+        found is not None
+        and found.group("acronym").lower() == name
+        and not _SPELLED_NOUNS.isdisjoint(fold(part).split()[1:])
+    )
 
 
 def affiliations_of(paper: Paper) -> set[str]:

@@ -14,7 +14,7 @@ from typing import Literal
 
 from rag.catalogue.catalogue import Catalogue, NameMatch
 from rag.catalogue.names import GENERIC_WORDS as _GENERIC
-from rag.catalogue.names import fold
+from rag.catalogue.names import fold, spellings
 from rag.text import STOPWORDS, content_terms
 from rag.types import PlanConstraints, PlanKind, QueryPlan, Unresolved
 
@@ -46,11 +46,15 @@ _LOOKING_FOR = re.compile(
 )
 
 
+_HONORIFIC = re.compile(r"\b(?:Prof(?:essor)?|Dr|Mrs?|Ms)\b\.?\s+(?=[A-Z])")
+
+
 def plain_question(question: str) -> str:
     """The question without a greeting or a request around it: "Hi! Could you tell me how
     many …" asks "how many …"; "I'm looking for X. How many are there?" asks "How many X?"."""
     text = _GREETING.sub("", question, count=1)
     text = _TELL_ME.sub("", _REQUEST.sub("", text, count=1), count=1)
+    text = _HONORIFIC.sub("", text)  # "Prof. Kyunghyun Cho" is Kyunghyun Cho
     wanted = _LOOKING_FOR.match(text)
     if wanted:
         then = (wanted.group("then") or "").lower()
@@ -101,8 +105,8 @@ _ITEM_EDGES = re.compile(
     re.I,
 )
 _RANKING = re.compile(
-    r"\b(?:which|what|who)\b.*\bauthors?\b.*\b(?:most|top)\b|\b(?:top|most prolific|leading)\s+"
-    r"(?:\w+\s+){0,3}?authors?\b"
+    r"\b(?:which|what|who)\b.*\b(?:authors?|researchers?|people|scientists)\b.*\b(?:most|top)\b"
+    r"|\b(?:top|most prolific|leading)\s+(?:\w+\s+){0,3}?(?:authors?|researchers?|scientists)\b"
     r"|\bwho\b.*\b(?:most|top)\b.*\bpapers\b",
     re.I,
 )
@@ -125,6 +129,13 @@ _SET = re.compile(
     re.I,
 )
 _STATUS = re.compile(r"\b(oral|spotlight|poster)s?\b", re.I)
+STATUSES = ("Oral", "Spotlight", "Poster")
+_SPOTLIGHT_POSTER = re.compile(r"\bspotlight\s+posters?\b", re.I)
+_NOT_STATUS = re.compile(
+    r"\b(?:non-?|not\s+(?:an?\s+)?|n['’]t\s+(?:an?\s+)?|other\s+than\s+(?:an?\s+)?|"
+    r"excluding\s+(?:the\s+)?|except\s+(?:for\s+)?(?:the\s+)?)(oral|spotlight|poster)s?\b",
+    re.I,
+)
 _INSTITUTION_AFTER = re.compile(  # a lookahead, so "at least one author at MIT" tries both
     r"\b(?:from|at|out of|affiliated with|affiliation(?: with)?|working at|employed at)\s+"
     r"(?:the\s+)?"
@@ -134,6 +145,25 @@ _INSTITUTION_AFTER = re.compile(  # a lookahead, so "at least one author at MIT"
 _INSTITUTION_BEFORE = re.compile(
     r"(?P<span>(?:\S+\s+){0,4}\S+)\s+(?:authors?|co-?authors?|researchers?)\b", re.I
 )
+_POSSESSIVE = re.compile(r"(?<=[A-Za-z])['’]s\b")
+_NO_ONE = (
+    r"(?:without|with\s+no|(?:have|has|had)\s+no|no|"
+    r"(?:don['’]t|do\s+not|doesn['’]t|does\s+not|didn['’]t|did\s+not)\s+"
+    r"(?:involve|include|have)(?:\s+any(?:one|body)?|\s+an?)?)"
+)
+# "have no co-author from Berkeley", "don't involve anyone from KTH"
+_EXCLUDED_FROM = re.compile(
+    rf"\b{_NO_ONE}\s+(?:(?:co-?)?authors?\s+|one\s+|researchers?\s+|people\s+)?"
+    r"(?:from|at|affiliated\s+with)\s+(?:the\s+)?(?P<span>[^?,;.()]+)",
+    re.I,
+)
+# "(the Hong Kong campus, not Shenzhen)", "excluding Google"
+_EXCLUDED = re.compile(
+    r"(?:\bbut\s+not|\bnot|\bexcluding|\bexcept(?:\s+for)?|\bother\s+than)\s+"
+    r"(?:the\s+|from\s+(?:the\s+)?)?(?P<span>[^?,;.()]+)",
+    re.I,
+)
+_CAMPUS = re.compile(r"\b(?:the\s+)?(?:[\w-]+\s+){0,2}campus\b", re.I)
 # "the Microsoft papers": a capitalised name right before "papers" (not "Bayesian papers":
 # it must be an institution the catalogue knows)
 _INSTITUTION_PAPERS = re.compile(r"(?P<span>(?:[A-Z][\w&.-]*\s+){0,3}[A-Z][\w&.-]*)\s+papers\b")
@@ -150,7 +180,7 @@ INSTITUTION_WORDS = 8  # "Hong Kong University of Science and Technology" is sev
 _AUTHOR_CUE = re.compile(r"\b(?:by|did|does)\s+(?P<name>[A-Za-zÀ-ÿ.'-]+)(?:['’]s)?\b", re.I)
 # The frame around a topic, removed from the front and back of what is left.
 _LEAD = re.compile(
-    r"^(?:(?:how many|which|what|list|show(?: me)?|find|give me|name|are there(?: any)?|is there|"
+    r"^(?:(?:how many|which|what|list|show(?: me)?|count|find|give me|name|are there(?: any)?|is there|"
     r"compare|comparing|how do|how does|of|the|all|a|an|any|approaches|explanations|papers?|"
     r"works?|publications?|articles?|research|accepted|main|track|are|is|were|was|do|does|did|have|has|"
     r"that|which|whose|where|about|on|regarding|concerning|related to|dealing with|deal with|"
@@ -172,7 +202,9 @@ _GENERIC_TOPIC = {"paper", "author", "publish", "icml", "2024", "accept", "confe
                   "involv", "includ", "either", "neither", "everi", "each",
                   # "in total", "altogether", "came out of"; a company's "Inc."
                   "total", "altogeth", "overal", "combin", "came", "come", "inc", "ltd", "llc",
-                  "corp", "gmbh"}  # fmt: skip
+                  "corp", "gmbh",
+                  # "the word 'X' in the title", "everything from CISPA", "research labs"
+                  "word", "term", "everyth", "anyth", "affili", "research", "lab", "laboratori"}  # fmt: skip
 
 
 def _spans(words: list[str], longest: int = 4) -> list[tuple[int, int]]:
@@ -220,15 +252,62 @@ class QuestionParser:
 
     # --- constraints -------------------------------------------------------------------
     def _statuses(self, text: str, constraints: PlanConstraints) -> str:
+        text = _SPOTLIGHT_POSTER.sub("spotlight", text)  # a spotlight is a spotlight poster
+        negated = _NOT_STATUS.search(text)
+        if negated:  # "non-poster papers", "were not posters": the other statuses
+            constraints.statuses = [s for s in STATUSES if s.lower() != negated.group(1).lower()]
+            return _STATUS.sub(" ", _NOT_STATUS.sub(" ", text))
         found = [m.group(1).capitalize() for m in _STATUS.finditer(text)]
         constraints.statuses = sorted(set(found), key=found.index)
-        return _STATUS.sub(" ", text)
+        # "LMU Munich's orals" are its papers: the noun stays for the institution patterns
+        return _STATUS.sub(lambda m: " papers" if m.group(0).lower().endswith("s") else " ", text)
 
     def _institutions(
         self, text: str, constraints: PlanConstraints, unresolved: list[Unresolved]
     ) -> str:
         text = _ABBREVIATED.sub("University", text)
         text = _AFFILIATED.sub(r"\1", text)  # "a Huawei-affiliated author"
+        text = _POSSESSIVE.sub("", text)  # "LMU Munich's orals", "HIT's Shenzhen campus"
+        # "no co-author from Berkeley", "not Shenzhen": set aside while the included
+        # institutions are read, then kept out if they name a place, else put back
+        held: list[tuple[str, str]] = []  # (the phrase, the place words in it)
+        for pattern in (_EXCLUDED_FROM, _EXCLUDED):
+            for match in list(pattern.finditer(text)):
+                text = text.replace(match.group(0), f" \x00{len(held)}\x00 ", 1)
+                held.append((match.group(0), match.group("span")))
+        text = self._included(text, constraints)
+        for i, (phrase, span) in enumerate(held):
+            words = span.split()[:INSTITUTION_WORDS]
+            place = self._excluded_place(words, constraints.affiliations) if words else ""
+            if place:
+                constraints.excluded.append(place)
+                phrase = " " + span.replace(place, " ", 1)  # the cue goes with the place
+            text = text.replace(f"\x00{i}\x00", phrase, 1)
+        return _CAMPUS.sub(" ", text) if constraints.affiliations else text
+
+    def _excluded_place(self, words: list[str], included: list[str]) -> str:
+        """The longest start of `words` that is an institution, or that the affiliations of
+        an included one write ("Shenzhen" of the Chinese University of Hong Kong)."""
+        variants = [
+            fold(a)
+            for typed in included
+            for a, _ in self.catalogue.match_institution(typed).variants
+        ]
+        for size in range(len(words), 0, -1):
+            name = " ".join(words[:size]).strip(" '\"")
+            key = fold(name)
+            if (
+                key
+                and key not in STOPWORDS
+                and (
+                    any(f" {key} " in f" {v} " for v in variants)
+                    or self.catalogue.knows_institution(name)
+                )
+            ):
+                return name
+        return ""
+
+    def _included(self, text: str, constraints: PlanConstraints) -> str:
         patterns = (
             (_INSTITUTION_AFTER, False),
             (_INSTITUTION_BEFORE, True),
@@ -239,6 +318,8 @@ class QuestionParser:
             for match in list(pattern.finditer(text)):
                 words = match.group("span").split()
                 found = self._longest_institution(words, from_end=keep_end)
+                if found is None and pattern is _INSTITUTION_AFTER:
+                    text = self._misspelt(words, text, constraints)
                 if found is None:
                     continue
                 name = " ".join(found).strip(" '\"")
@@ -262,11 +343,24 @@ class QuestionParser:
                     rest = rest[1 + len(more) :]
         return text
 
+    def _misspelt(self, words: list[str], text: str, constraints: PlanConstraints) -> str:
+        """ "from Berkley": capitalised words after "from" that, spelt right, are a place."""
+        for size in range(min(len(words), 3), 0, -1):
+            typed = " ".join(words[:size]).strip(" '\"")
+            if not typed[:1].isupper():
+                continue
+            corrected = self.catalogue.corrected_place(typed)
+            if corrected:
+                constraints.affiliations.append(corrected)
+                return text.replace(typed, " ", 1)
+        return text
+
     def _leads_an_affiliation(self, name: str) -> bool:
-        """Whether an affiliation string starts with the name ("Microsoft Research")."""
-        key = fold(name)
+        """Whether an affiliation string starts with the name or one of its other names
+        ("Microsoft Research"; "LMU Munich" for "Ludwig-Maximilians-Universität München")."""
+        keys = spellings(fold(name))
         variants = self.catalogue.match_institution(name).variants
-        return any(fold(a).startswith(key) for a, _ in variants)
+        return any(fold(a).startswith(keys) for a, _ in variants)
 
     def _longest_institution(self, words: list[str], from_end: bool) -> list[str] | None:
         for size in range(min(len(words), INSTITUTION_WORDS), 0, -1):

@@ -9,7 +9,7 @@ said plainly.
 from __future__ import annotations
 
 from rag.catalogue.catalogue import Catalogue
-from rag.catalogue.names import affiliations_of
+from rag.catalogue.names import affiliations_of, fold
 from rag.sets.answer_rows import citation, listed_text, plural, row, set_answer
 from rag.types import Aggregate, Answer, Paper, QueryPlan
 
@@ -53,21 +53,34 @@ class MetadataAnswerer:
         notes: list[str] = []
         for name in c.authors:
             found.append(self.catalogue.people_named(name))
+        places = set(c.excluded)  # the parts ruled out of an affiliation ("not Shenzhen")
         for typed in c.affiliations:
             match = self.catalogue.match_institution(typed)
-            found.append(set(match.papers))
-            counted = ", ".join(f"{a} ({n})" for a, n in match.variants[:6])
-            more = " …" if len(match.variants) > 6 else ""
+            variants = list(match.variants)
+            papers = set(match.papers)
+            parts = {e for e in c.excluded if any(_writes(a, e) for a, _ in variants)}
+            if parts:
+                places -= parts
+                variants = [(a, n) for a, n in variants if not any(_writes(a, e) for e in parts)]
+                papers = self.catalogue.papers_listing(a for a, _ in variants)
+                notes.append(f"Not counted (excluded): {', '.join(sorted(parts))}")
+            found.append(papers)
+            counted = ", ".join(f"{a} ({n})" for a, n in variants[:6])
+            more = " …" if len(variants) > 6 else ""
             notes.append(f"“{typed}” counted as: {counted}{more}")
             if match.related:
                 other = ", ".join(f"{a} ({n})" for a, n in match.related[:4])
                 notes.append(f"Not counted (other institutions with these words): {other}")
+        without: set[str] = set()
+        for typed in sorted(places):  # "no co-author from Berkeley": whole papers out
+            without |= self.catalogue.match_institution(typed).papers
+            notes.append(f"Papers with an author from “{typed}” are left out.")
         if c.statuses:
             found.append(self.catalogue.with_status(c.statuses))
         for words in c.title_words:
             found.append(self.catalogue.titled(words))
         ids = set.intersection(*found) if found else set(self.catalogue.papers)
-        return ids, notes
+        return ids - without, notes
 
     def _unresolved(self, plan: QueryPlan) -> tuple[str, Aggregate | None]:
         lines = []
@@ -104,6 +117,11 @@ class MetadataAnswerer:
         )
 
 
+def _writes(affiliation: str, place: str) -> bool:
+    """Whether the affiliation string writes the place's words in a row."""
+    return f" {fold(place)} " in f" {fold(affiliation)} "
+
+
 def _facts(paper: Paper, plan: QueryPlan) -> str:
     """Why the paper is in the list, in catalogue terms."""
     c = plan.constraints
@@ -126,6 +144,7 @@ def _summary(plan: QueryPlan, count: int) -> str:
         [
             *(f"{a} as an author" for a in c.authors),
             *(f"an author from {a}" for a in c.affiliations),
+            *(f"no “{e}” affiliation" for e in c.excluded),
             *(f"“{w}” in the title" for w in c.title_words),
         ]
     )

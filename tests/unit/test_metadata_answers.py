@@ -5,8 +5,10 @@ from __future__ import annotations
 import pytest
 
 from rag.answer.citations import cited_numbers
+from rag.catalogue.catalogue import Catalogue
 from rag.plan.parser import QuestionParser
 from rag.sets.metadata import MetadataAnswerer
+from rag.types import Paper
 from tests.unit.test_catalogue import CATALOGUE
 
 PARSER = QuestionParser(CATALOGUE)
@@ -70,3 +72,65 @@ def test_co_authors_must_all_be_on_the_paper() -> None:
     answer = ask("Which papers did Masashi Sugiyama and Jianye Hao write together?")
     assert answer.aggregate is not None and [p.paper_id for p in answer.aggregate.papers] == ["p1"]
     assert "Masashi Sugiyama as an author and Jianye HAO as an author" in answer.answer
+
+
+# --- wordings of the eighth dev block: exclusions, campuses, typos, spelled-out acronyms ---
+def _paper(pid: str, authors: list[str], places: list[str], status: str = "Poster") -> Paper:
+    return Paper(
+        id=pid, title=f"Paper {pid}", abstract="An abstract.", authors=authors, status=status,
+        extra={"affiliations": places, "pmlr_key": f"key{pid}"},
+    )  # fmt: skip
+
+
+CAMPUSES = Catalogue.of(
+    [
+        _paper("c1", ["Piotr Miłoś"], ["The Chinese University of Hong Kong"], "Spotlight"),
+        _paper("c2", ["Lin Wu"], ["The Chinese University of Hong Kong, Shenzhen"]),
+        _paper("c3", ["Lin Wu", "Piotr Miłoś"], ["Duke University", "University of California, Berkeley"]),
+        _paper("c4", ["Lin Wu"], ["Duke University"], "Oral"),
+        _paper("c5", ["Ann Lee"], ["KTH Royal Institute of Technology"]),
+        _paper("c6", ["Ann Lee"], ["CISPA Helmholtz Center for Information Security"]),
+        _paper("c7", ["Ann Lee"], ["Harbin Institute of Technology (Shenzhen), China"]),
+        _paper("c8", ["Ann Lee"], ["Harbin Institute of Technology"]),
+        _paper("c9", ["Ann Lee"], ["University of Edinburgh"]),
+        _paper("c10", ["Bo Yu"], ["Max Planck Institute for Intelligent Systems"]),
+        _paper("c11", ["Bo Yu"], ["Ludwig-Maximilians-Universität München"], "Oral"),
+        _paper("c12", ["Bo Yu"], ["MIT-IBM Watson AI Lab"]),
+    ]
+)
+
+
+@pytest.mark.parametrize(
+    ("question", "ids"),
+    [
+        ("How many non-poster papers did Lin Wu have?", {"c4"}),
+        ("How many of Piotr Milos's papers were not posters?", {"c1"}),
+        ("What has Prof. Piotr Milos published at ICML 2024?", {"c1", "c3"}),
+        ("How many spotlight posters did Piotr Miłoś have?", {"c1"}),
+        ("Which Duke University papers have no co-author from Berkeley?", {"c4"}),
+        ("Which of Lin Wu's papers don't involve anyone from Berkeley?", {"c2", "c4"}),
+        ("How many papers have authors from the Chinese University of Hong Kong (the Hong "
+         "Kong campus, not Shenzhen)?", {"c1"}),
+        ("How many papers have authors from Harbin Institute of Technology's Shenzhen "
+         "campus?", {"c7"}),
+        ("Which papers have an author from KTH?", {"c5"}),
+        ("list everything from CISPA", {"c6"}),
+        ("How many ICML 2024 papers came from Berkley", {"c3"}),
+        ("List the papers that have an author from Edinburg.", {"c9"}),
+        ("Which papers are from the MPI for Intelligent Systems?", {"c10"}),
+        ("What were LMU Munich's orals at ICML 2024?", {"c11"}),
+    ],
+)  # fmt: skip
+def test_metadata_wordings_users_type(question: str, ids: set[str]) -> None:
+    plan = QuestionParser(CAMPUSES).plan(question)
+    answer = MetadataAnswerer(CAMPUSES).answer(question, plan)
+    assert answer.aggregate is not None, plan
+    assert {p.paper_id for p in answer.aggregate.papers} == ids, plan
+
+
+def test_a_misspelt_word_that_is_no_place_is_not_corrected() -> None:
+    assert CAMPUSES.corrected_place("Berkley") == "berkeley"
+    assert CAMPUSES.corrected_place("Transformers") is None
+    assert CAMPUSES.corrected_place("Duke") is None  # known as typed
+    plan = QuestionParser(CAMPUSES).plan("Which papers are not about Transformers?")
+    assert plan.constraints.excluded == [] and "Transformers" in plan.topic
