@@ -28,6 +28,7 @@ from rag.answer.premises import (
     titled_in,
     unmentioned,
     unwritten,
+    without_request,
 )
 from rag.answer.question_parts import (
     Gaps,
@@ -303,6 +304,7 @@ class EvidenceScorer:
         """What the question asks of its best paper that the abstract does not give:
         typed parts no sentence supplies; names and rare words the paper never uses (of a
         paper the question names; else only rare names); words no abstract writes."""
+        question = without_request(question)
         source = max(evidence.paper_relevance, key=lambda n: evidence.paper_relevance[n])
         paper = sources[source - 1].paper
         found = check_abstract(question, evidence.parts, paper.abstract, paper.title, source)

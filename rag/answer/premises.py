@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from pathlib import Path
 
-from rag.answer.question_parts import folded, initials, stems_match
+from rag.answer.question_parts import FIELD_ACRONYMS, folded, initials, stems_match
 from rag.text import NAME, content_terms, writes_name
 
 # A name the corpus hardly uses points at one paper; a word that rare, absent from the
@@ -78,6 +79,18 @@ CORPUS_WORDS = frozenset(
     "author authors accepted submission oral orals spotlight spotlights poster posters".split()
 )
 _PERCENT = frozenset({"percent", "percents", "percentage", "percentages"})
+# A number said in words ("under a tenth of the storage" for "less than 10%"): no premise.
+_FRACTIONS = frozenset(
+    "half halves third thirds quarter quarters fifth fifths sixth sixths seventh sevenths "
+    "eighth eighths ninth ninths tenth tenths hundredth hundredths thousandth thousandths "
+    "twice thrice tenfold hundredfold thousandfold twofold threefold fourfold".split()
+)
+# The 1,000 words spoken English uses most (pyspellchecker's English frequencies, MIT):
+# one the abstracts hardly write is how the asker talks ("a paper *saying* …"), not a
+# premise the paper lacks. Not used for words no abstract writes (an absent topic).
+EVERYDAY_WORDS = frozenset(
+    (Path(__file__).with_name("everyday_words.txt")).read_text(encoding="utf-8").split()
+)
 COMMON_WORDS = frozenset(
     "cheap cheaper cheapest costly pricier easier easiest simpler simplest quicker quickest "
     "heavier lighter "
@@ -88,6 +101,18 @@ COMMON_WORDS = frozenset(
     "exactly really basically anywhere somewhere whatever whoever "
     "usually typically somehow anything something everything".split()
 )
+
+
+# How the asker wants the answer put ("ELI5:", "tl;dr of", "in plain words"): no premise.
+_REQUEST = re.compile(
+    r"\b(?:eli5|tl;?\s?dr|explain (?:it )?like i['’]?m (?:five|5))\b[:,\s-]*(?:of\s+)?"
+    r"|\b(?:in (?:plain|simple) (?:words|english|terms)|in a nutshell)\b[:,]?",
+    re.I,
+)
+
+
+def without_request(question: str) -> str:
+    return _REQUEST.sub(" ", question)
 
 
 def unmentioned(
@@ -103,7 +128,9 @@ def unmentioned(
         key = folded(name)
         if key in CORPUS_WORDS:
             continue
-        acronym = key.rstrip("s") if len(key.rstrip("s")) >= 3 else ""  # "uc": any 2 words
+        acronym = key.rstrip("s")
+        if len(acronym) < 3 and acronym not in FIELD_ACRONYMS:
+            acronym = ""  # "uc" fits any 2 words; "RL" is reinforcement learning
         if key in spelled or acronym in shortened or (acronym and acronym in spelled):
             continue
         if "-" in name and not re.search(r"\d", name) and set(content_terms(name)) <= stems:
@@ -111,7 +138,7 @@ def unmentioned(
         absent.append(name)
     for word in re.findall(r"[A-Za-z][A-Za-z-]{5,}", question):
         stem = next(iter(content_terms(word)), "")
-        if folded(word) in CORPUS_WORDS | COMMON_WORDS:
+        if folded(word) in CORPUS_WORDS | COMMON_WORDS | EVERYDAY_WORDS | _FRACTIONS:
             continue
         common = max(doc_freq(word), doc_freq(_american_word(word))) > RARE_WORD_DOCS
         if not stem or word in absent or stem in stems or common:
@@ -140,7 +167,7 @@ def unwritten(
     for match in re.finditer(r"[^\W\d_]\w*(?:-\w+)*", said):
         word = match.group(0)
         terms = content_terms(word)
-        if len(word) < 4 or not terms or folded(word) in CORPUS_WORDS | COMMON_WORDS:
+        if len(word) < 4 or not terms or folded(word) in CORPUS_WORDS | COMMON_WORDS | _FRACTIONS:
             continue
         if word in found or not _names_a_thing(word, said[: match.start()]):
             continue

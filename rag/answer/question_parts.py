@@ -62,7 +62,8 @@ _NAMEABLE = (
     r"(?:data\s*sets?|datasets?|benchmarks?|models?|llms?|language\s+models?|environments?|"
     r"gpus?|hardware|proof\s+assistants?|platforms?|tasks?|games?|languages?|domains?|"
     r"architectures?|baselines?|jurisdictions?|countries|simulators?|librar(?:y|ies)|"
-    r"families|model\s+families|robots?|suites?|corpora|corpus|competitions?|tools?)"
+    r"families|model\s+families|robots?|suites?|corpora|corpus|competitions?|tools?|"
+    r"frameworks?|metrics?|toolkits?|solvers?|optimi[sz]ers?)"
 )
 # Words of a sentence that reports what a method was run on or against.
 _EVALUATED = frozenset(
@@ -172,6 +173,9 @@ def _noun_phrase(rest: str) -> str:
     return rest[: end.start()] if end else rest
 
 
+_MARGIN_UNITS = frozenset({"point", "percentag", "percent", "pp"})
+
+
 def classify(text: str, context: frozenset[str] = frozenset()) -> QuestionPart:
     """The answer type one question part asks for, and the words it is about.
 
@@ -190,6 +194,9 @@ def classify(text: str, context: frozenset[str] = frozenset()) -> QuestionPart:
         phrase = _noun_phrase(how.group(2))
         counted = frozenset(content_terms(phrase)) - _QUESTION_WORDS
         comparative = re.search(r"\b(?:\w+er|more|less|fewer)\b", phrase, re.I)
+        if counted and counted <= _MARGIN_UNITS:
+            # "by how many points": a margin, as abstracts write it ("by 1.22%")
+            return QuestionPart(text, "number", focus, focus, SENTENCE_WINDOW, compared=True)
         if counted and not comparative:
             much = how.group(1).lower() == "much"  # "how much code": "minimal code addition"
             return QuestionPart(text, "number", counted, focus, degree=much)
@@ -374,13 +381,13 @@ def supplies(
     return any(
         name.lower() not in asked
         and not _own_name(name, title)
-        and folded(name).rstrip("s") not in _FIELD_ACRONYMS
+        and folded(name).rstrip("s") not in FIELD_ACRONYMS
         for name in NAME.findall(sentence)
     )
 
 
 # A field's or a kind of model's acronym names no particular thing ("on NLP tasks", "LLMs").
-_FIELD_ACRONYMS = frozenset("nlp ml ai rl cv llm vlm mllm sota".split())
+FIELD_ACRONYMS = frozenset("nlp ml ai rl cv llm vlm mllm sota".split())
 
 
 def _said_in_degree(sentence: str, part: QuestionPart) -> bool:

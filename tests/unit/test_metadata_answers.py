@@ -86,7 +86,11 @@ CAMPUSES = Catalogue.of(
     [
         _paper("c1", ["Piotr Miłoś"], ["The Chinese University of Hong Kong"], "Spotlight"),
         _paper("c2", ["Lin Wu"], ["The Chinese University of Hong Kong, Shenzhen"]),
-        _paper("c3", ["Lin Wu", "Piotr Miłoś"], ["Duke University", "University of California, Berkeley"]),
+        _paper(
+            "c3",
+            ["Lin Wu", "Piotr Miłoś"],
+            ["Duke University", "University of California, Berkeley"],
+        ),
         _paper("c4", ["Lin Wu"], ["Duke University"], "Oral"),
         _paper("c5", ["Ann Lee"], ["KTH Royal Institute of Technology"]),
         _paper("c6", ["Ann Lee"], ["CISPA Helmholtz Center for Information Security"]),

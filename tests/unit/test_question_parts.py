@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from rag.answer.premises import contradicted, names_the_paper, unmentioned
+from rag.answer.premises import (
+    contradicted,
+    names_the_paper,
+    unmentioned,
+    unwritten,
+    without_request,
+)
 from rag.answer.question_parts import (
     answer_supplies,
     check_abstract,
@@ -609,3 +615,35 @@ def test_everyday_participles_are_no_premise() -> None:
         return 1 if word == "thrown" else rare(word)
 
     assert unmentioned(question, "ODIN", abstract, rarely) == []
+
+
+def test_how_the_asker_talks_is_no_premise() -> None:
+    title = "Position: Tensor Networks are a Valuable Asset for Green AI"
+    abstract = "This position paper argues that tensor networks save energy."
+    asked = "There was a position paper saying tensor networks are good. Why do they think so?"
+    assert "saying" not in unmentioned(asked, title, abstract, rare)  # everyday English
+    rl = "What happens to deep RL policies?"
+    assert (
+        unmentioned(rl, "Diagnosing Deep Reinforcement Learning", "We study policies.", rare) == []
+    )
+    assert "ELI5" not in unmentioned(
+        without_request("ELI5: how does PcLast plan?"), "PcLast", "", rare
+    )
+    assert unwritten(
+        "Does it need under a tenth of the storage?", lambda t: 0, lambda t: False
+    ) == ["storage"]
+
+
+def test_how_many_points_asks_for_a_margin() -> None:
+    question = "By how many points does Uni-Med beat MedVInT-PMC-VQA?"
+    abstract = "Uni-Med is accurate, outperforming MedVInT-PMC-VQA by 1.22% and 0.92%."
+    assert check_abstract(question, question_parts(question), abstract, "Uni-Med", 1).missing == []
+
+
+def test_which_metrics_asks_for_their_names() -> None:
+    question = "Which metrics show that the codec beats earlier codecs?"
+    abstract = "Our codec beats earlier codecs in distortion and perception."
+    gaps = check_abstract(question, question_parts(question), abstract, "A codec", 1)
+    assert [p.kind for p in gaps.missing] == ["name"]
+    named = "Our codec beats earlier codecs on FID and LPIPS."
+    assert check_abstract(question, question_parts(question), named, "A codec", 1).missing == []
