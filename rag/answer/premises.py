@@ -302,6 +302,7 @@ def contradicted(
     return (
         _turned(question, sentences, title)
         or _miscounted(question, sentences)
+        or _misquoted(question, sentences)
         or _first_of_its_kind(question, sentences)
         or (_of_earlier_work(question, sentences, title, doc_freq) if doc_freq else "")
     )
@@ -412,6 +413,44 @@ def _miscounted(question: str, sentences: list[str]) -> str:
         stated = set().union(*(counts.get(noun, set()) for counts, _ in given))
         if stated and not stated & numbers:
             return next(s for counts, s in given if noun in counts)
+    return ""
+
+
+# A measured value: "93.2%", "3.5x", "$2\times$", "10 times"; its kind is its unit.
+_MEASURED = re.compile(
+    r"(?<![\w.])(\d+(?:\.\d+)?)\s*(?:(%|percent\b)|(x\b|×|\$?\\times\$?|-?fold\b|\s+times\b))",
+    re.I,
+)
+MEASURE_WINDOW = 4  # words between a value and what it measures ("93.2% top-1 accuracy")
+MEASURE_TOLERANCE = 0.05  # "90%" and "89.7%" are one value, as people round
+
+
+def _measures(text: str) -> list[tuple[float, str, frozenset[str]]]:
+    """Each value with its unit ("%" or "x") and the content words beside it."""
+    found = []
+    for m in _MEASURED.finditer(text):
+        before = re.findall(r"[\w-]+", text[: m.start()])[-MEASURE_WINDOW:]
+        after = re.findall(r"[\w-]+", text[m.end() :])[:MEASURE_WINDOW]
+        words = frozenset(content_terms(" ".join(before + after))) - _ASKING
+        found.append((float(m[1]), "%" if m[2] else "x", words))
+    return found
+
+
+def _misquoted(question: str, sentences: list[str]) -> str:
+    """A sentence giving another value of what the question quotes ("Given that it reaches
+    90% accuracy" against "reaches 80% accuracy"), where the abstract never gives the
+    question's value."""
+    asked = _measures(question)
+    if not asked:
+        return ""
+    given = [(_measures(s), s) for s in sentences]
+    values = [v for measures, _ in given for v, _, _ in measures]
+    for value, unit, words in asked:
+        if any(abs(v - value) <= MEASURE_TOLERANCE * max(v, value) for v in values):
+            continue  # the question's value is the abstract's
+        for measures, sentence in given:
+            if any(u == unit and len(words & w) >= 2 for _, u, w in measures):
+                return sentence
     return ""
 
 

@@ -647,3 +647,13 @@ def test_which_metrics_asks_for_their_names() -> None:
     assert [p.kind for p in gaps.missing] == ["name"]
     named = "Our codec beats earlier codecs on FID and LPIPS."
     assert check_abstract(question, question_parts(question), named, "A codec", 1).missing == []
+
+
+def test_a_quoted_value_the_abstract_gives_otherwise_is_contradicted() -> None:
+    sentences = ["X reaches 80.1% top-1 accuracy on ImageNet.", "Training is 3x faster."]
+    asked = "Given that X reaches 90% top-1 accuracy on ImageNet, why does it work?"
+    assert contradicted(asked, sentences, "X") == sentences[0]
+    rounded = "Given that X reaches 80% top-1 accuracy on ImageNet, why does it work?"
+    assert contradicted(rounded, sentences, "X") == ""  # people round
+    other = "Given 90% label noise, how does X cope?"  # not what the abstract measures
+    assert contradicted(other, sentences, "X") == ""
