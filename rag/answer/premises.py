@@ -99,7 +99,9 @@ COMMON_WORDS = frozenset(
     "brought bought caught fought sought taught thought understood "
     "anyone someone somebody anybody everyone everybody nobody people nowadays actually "
     "exactly really basically anywhere somewhere whatever whoever "
-    "usually typically somehow anything something everything".split()
+    "usually typically somehow anything something everything "
+    # how a paper is described ("Billed as the first proof …"), not what it is about
+    "billed touted hailed dubbed marketed advertised pitched branded".split()
 )
 
 
@@ -108,6 +110,12 @@ _REQUEST = re.compile(
     r"\b(?:eli5|tl;?\s?dr|explain (?:it )?like i['’]?m (?:five|5))\b[:,\s-]*(?:of\s+)?"
     r"|\b(?:in (?:plain|simple) (?:words|english|terms)|in a nutshell)\b[:,]?",
     re.I,
+)
+
+
+# A name made into a describing word: the name is what a paper would write.
+_DESCRIBED = re.compile(
+    r"-(?:inspired|based|like|style|driven|guided|aware|type|powered|specific|esque)$", re.I
 )
 
 
@@ -124,7 +132,8 @@ def unmentioned(
     spelled, shortened = folded(text), initials(text)
     stems = set(content_terms(text))
     absent: list[str] = []
-    for name in dict.fromkeys(NAME.findall(question)):
+    for written in dict.fromkeys(NAME.findall(question)):
+        name = _DESCRIBED.sub("", written)  # "UCRL2-inspired": the paper writes "UCRL2"
         key = folded(name)
         if key in CORPUS_WORDS:
             continue
@@ -135,7 +144,7 @@ def unmentioned(
             continue
         if "-" in name and not re.search(r"\d", name) and set(content_terms(name)) <= stems:
             continue  # "LLM-modified" of a paper on text "modified by LLMs" (not GPT-4 for GPT-3)
-        absent.append(name)
+        absent.append(written)
     for word in re.findall(r"[A-Za-z][A-Za-z-]{5,}", question):
         stem = next(iter(content_terms(word)), "")
         if folded(word) in CORPUS_WORDS | COMMON_WORDS | EVERYDAY_WORDS | _FRACTIONS:
@@ -224,11 +233,18 @@ _SUPERVISION = (
 _DIRECTIONS = (
     (
         r"higher|larger|greater|more|increases?|increased|increasing|grows?|worsens?",
-        r"lower|smaller|fewer|less|reduces?|reduced|reducing|decreases?|decreased|shrinks?",
+        r"lower|smaller|fewer|less|reduces?|reduced|reducing|decreases?|decreased|shrinks?|"
+        r"sav(?:es?|ed|ing)",
     ),
     (
-        r"worse|falls? behind|underperforms?|lags? behind|fails? to|degrades?|hurts?",
-        r"better|outperforms?|surpass(?:es)?|beats?|improves?|improved|superior",
+        r"worse|falls? behind|underperforms?|lags? behind|fails? to|degrades?|hurts?|"
+        r"los(?:e|es|ing) (?:performance|accuracy)",
+        r"better|outperforms?|surpass(?:es)?|beats?|improves?|improved|superior|enhanced",
+    ),
+    (
+        r"slower|more slowly|slows?(?: down)?|slowed(?: down)?",
+        r"faster|more quickly|speeds? up|sped up|accelerat(?:es?|ed|ing)|"
+        r"increase[sd]? (?:in )?(?:both )?(?:the )?(?:convergence )?speed",
     ),
     # "how quickly does it grow with the number of objectives" against "independent of the
     # number of objectives"
@@ -330,6 +346,9 @@ _FIRST = re.compile(
 FIRST_SHARED = 3  # words a "first" sentence shares with the question: the same thing
 
 
+_AT_LEAST = re.compile(r"\b(?:more|less|fewer) than (?=[\d$~])")
+
+
 def _turned(question: str, sentences: list[str], title: str) -> str:
     asked = question.lower()
     words = set(content_terms(question)) - set(content_terms(title)) - _ASKING
@@ -353,7 +372,8 @@ def _turned(question: str, sentences: list[str], title: str) -> str:
         for sentence in sentences:
             low = sentence.lower()
             turned = re.search(rf"\b(?:{opposite})\b", low)
-            kept = re.search(rf"\b(?:{said})\b", low)
+            # "saving more than 40% memory": "more than" a number is a quantity, no direction
+            kept = re.search(rf"\b(?:{said})\b", _AT_LEAST.sub(" ", low))
             shared = len(words & set(content_terms(sentence)))
             if thing and not _names_thing(sentence, thing, after):
                 continue
@@ -418,11 +438,13 @@ def _miscounted(question: str, sentences: list[str]) -> str:
 
 # A measured value: "93.2%", "3.5x", "$2\times$", "10 times"; its kind is its unit.
 _MEASURED = re.compile(
-    r"(?<![\w.])(\d+(?:\.\d+)?)\s*(?:(%|percent\b)|(x\b|×|\$?\\times\$?|-?fold\b|\s+times\b))",
+    r"(?<![\w.,])(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s*"
+    r"(?:(%|percent\b)|(x\b|×|\$?\\times\$?|-?fold\b|\s+times\b))",
     re.I,
 )
 MEASURE_WINDOW = 4  # words between a value and what it measures ("93.2% top-1 accuracy")
 MEASURE_TOLERANCE = 0.05  # "90%" and "89.7%" are one value, as people round
+MEASURE_SHARED = 3  # content words the value's sentence shares with the question
 
 
 def _measures(text: str) -> list[tuple[float, str, frozenset[str]]]:
@@ -432,7 +454,7 @@ def _measures(text: str) -> list[tuple[float, str, frozenset[str]]]:
         before = re.findall(r"[\w-]+", text[: m.start()])[-MEASURE_WINDOW:]
         after = re.findall(r"[\w-]+", text[m.end() :])[:MEASURE_WINDOW]
         words = frozenset(content_terms(" ".join(before + after))) - _ASKING
-        found.append((float(m[1]), "%" if m[2] else "x", words))
+        found.append((float(m[1].replace(",", "")), "%" if m[2] else "x", words))
     return found
 
 
@@ -445,11 +467,14 @@ def _misquoted(question: str, sentences: list[str]) -> str:
         return ""
     given = [(_measures(s), s) for s in sentences]
     values = [v for measures, _ in given for v, _, _ in measures]
+    topic = set(content_terms(question)) - _ASKING
     for value, unit, words in asked:
         if any(abs(v - value) <= MEASURE_TOLERANCE * max(v, value) for v in values):
             continue  # the question's value is the abstract's
         for measures, sentence in given:
-            if any(u == unit and len(words & w) >= 2 for _, u, w in measures):
+            # the same measure ("accuracy" beside both) in a sentence on the same thing
+            same = any(u == unit and words & w for _, u, w in measures)
+            if same and len(topic & set(content_terms(sentence))) >= MEASURE_SHARED:
                 return sentence
     return ""
 

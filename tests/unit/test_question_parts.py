@@ -657,3 +657,39 @@ def test_a_quoted_value_the_abstract_gives_otherwise_is_contradicted() -> None:
     assert contradicted(rounded, sentences, "X") == ""  # people round
     other = "Given 90% label noise, how does X cope?"  # not what the abstract measures
     assert contradicted(other, sentences, "X") == ""
+
+
+@pytest.mark.parametrize(
+    ("asked", "sentence"),
+    [
+        ("Why do consistency models converge more slowly with the estimator?",
+         "Training consistency models with our estimator, we report a significant increase in "
+         "both convergence speed and sample quality."),
+        ("Why does the local method use more memory than back-propagation on ImageNet?",
+         "On ImageNet our local method attains competitive performance with back-propagation "
+         "while saving more than 40% memory."),
+        ("Why do the learned codes lose performance with classical decoders?",
+         "The learned codes show enhanced performance with classical decoders."),
+        ("How does the simulator manage to run 1,000 times faster than SPICE circuit simulation?",
+         "The simulator runs circuit simulation 160 times faster than SPICE."),
+    ],
+)  # fmt: skip
+def test_a_premise_going_the_other_way_is_contradicted(asked: str, sentence: str) -> None:
+    assert contradicted(asked, [sentence], "A paper") == sentence
+
+
+def test_a_true_premise_of_the_same_kind_is_not() -> None:
+    sentence = "The simulator runs circuit simulation 160 times faster than SPICE."
+    asked = "How does the simulator run circuit simulation 160 times faster than SPICE?"
+    assert contradicted(asked, [sentence], "A paper") == ""
+    saving = "Our method saves more than 40% memory on ImageNet."
+    assert contradicted("Why does it use less memory on ImageNet?", [saving], "A paper") == ""
+
+
+def test_describing_words_and_names_made_adjectives_are_no_premise() -> None:
+    abstract = "Inspired by UCRL2, our algorithm attains low regret for admission control."
+    asked = "Billed as the first such result, what regret does the UCRL2-inspired algorithm get?"
+    assert unmentioned(asked, "Admission Control", abstract, rare) == []
+    question = "How much pre-training compute does it save on GPT2?"
+    saved = "EST achieves a 26.7% FLOPs saving for GPT2."
+    assert check_abstract(question, question_parts(question), saved, "EST", 1).missing == []
