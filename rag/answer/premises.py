@@ -226,7 +226,8 @@ _ONE_WAY = (_CENTRALIZED, _ALWAYS)
 # Papers on learning without labels write about labeled data too.
 _SUPERVISION = (
     r"(?<!-)supervised|(?<!-)labeled|labelled",
-    r"unsupervised|self-supervised|unlabeled|unlabelled|label-free",
+    r"unsupervised|self-supervised|unlabeled|unlabelled|label-free|weakly[- ]supervised|"
+    r"weak (?:supervision|annotations?|labels?)",
 )
 # A premise and an abstract that go opposite ways: "end up with higher variance" against
 # "reduce variance", "fall behind DT" against "outperform DT", "NP-hard" against "polynomial".
@@ -267,6 +268,7 @@ _OPPOSITES = (
     (r"(?<!-)convex", r"non-convex|nonconvex"),
     (r"synthetic", r"real-world"),
     (r"white-box", r"black-box"),
+    (r"approximation errors?|approximate solutions?|inexact", r"exact solutions?|exactly"),
     *_ONE_WAY,
 )
 # (said, opposite) in the order they are tried: each pair both ways but the one-way ones.
@@ -347,6 +349,10 @@ FIRST_SHARED = 3  # words a "first" sentence shares with the question: the same 
 
 
 _AT_LEAST = re.compile(r"\b(?:more|less|fewer) than (?=[\d$~])")
+_DENIED = re.compile(
+    r"\b(?:cannot|can ?not|unlike|instead of|rather than|not just|beyond|existing|traditional|"
+    r"conventional)\b[^.;,]*$"
+)
 
 
 def _turned(question: str, sentences: list[str], title: str) -> str:
@@ -372,8 +378,12 @@ def _turned(question: str, sentences: list[str], title: str) -> str:
         for sentence in sentences:
             low = sentence.lower()
             turned = re.search(rf"\b(?:{opposite})\b", low)
-            # "saving more than 40% memory": "more than" a number is a quantity, no direction
-            kept = re.search(rf"\b(?:{said})\b", _AT_LEAST.sub(" ", low))
+            # "saving more than 40% memory": "more than" a number is a quantity, no direction;
+            # "cannot be addressed by offline methods": what the paper is not
+            kept = any(
+                not _DENIED.search(low[max(0, m.start() - 40) : m.start()])
+                for m in re.finditer(rf"\b(?:{said})\b", _AT_LEAST.sub(" ", low))
+            )
             shared = len(words & set(content_terms(sentence)))
             if thing and not _names_thing(sentence, thing, after):
                 continue

@@ -670,6 +670,13 @@ def test_a_quoted_value_the_abstract_gives_otherwise_is_contradicted() -> None:
          "while saving more than 40% memory."),
         ("Why do the learned codes lose performance with classical decoders?",
          "The learned codes show enhanced performance with classical decoders."),
+        ("How does the planner precompute the coverage path offline from a known map?",
+         "When the map is unknown, the coverage path is planned online, which cannot be "
+         "addressed by offline planning methods."),
+        ("Since MIREL trains on fully labelled instances, how does it model uncertainty?",
+         "MIREL addresses weakly-supervised uncertainty of instances."),
+        ("How large is the approximation error the smoothing algorithm accepts?",
+         "The smoothing algorithm yields exact solutions, not just approximations."),
         ("How does the simulator manage to run 1,000 times faster than SPICE circuit simulation?",
          "The simulator runs circuit simulation 160 times faster than SPICE."),
     ],
