@@ -17,6 +17,7 @@ from typing import Literal
 from rag.catalogue.catalogue import Catalogue
 from rag.sets.facets import TopicReading
 from rag.sets.judgement import TopicJudge, TopicJudgement
+from rag.sets.metadata import constrained
 from rag.sets.named import NamedPaper, NamedPapers
 from rag.types import Filters, Paper, QueryPlan
 
@@ -98,21 +99,16 @@ class Router:
     def filters_for(self, plan: QueryPlan, given: Filters | None) -> Filters | None:
         """The question's own constraints added to the caller's filters (both must hold)."""
         c = plan.constraints
-        if not (c.authors or c.affiliations or c.statuses):
+        if c.is_empty() and not c.excluded:
             return given
-        ids: set[str] | None = None
-        for name in c.authors:
-            found = self.catalogue.people_named(name)
-            ids = found if ids is None else ids & found
-        for typed in c.affiliations:
-            found = set(self.catalogue.match_institution(typed).papers)
-            ids = found if ids is None else ids & found
         merged = (
             given.model_copy()
             if given is not None
             else Filters(status=None, author=None, title=None, paper_ids=None)
         )
-        if ids is not None:
+        # statuses go to the filters as they are; the rest to the papers they allow
+        if c.authors or c.affiliations or c.any_of or c.excluded or c.title_words:
+            ids, _ = constrained(self.catalogue, c.model_copy(update={"statuses": []}))
             merged.paper_ids = sorted(ids & set(merged.paper_ids) if merged.paper_ids else ids)
         if c.statuses and not merged.status:
             merged.status = list(c.statuses)

@@ -134,16 +134,23 @@ class PlanConstraints(BaseModel):
         default_factory=list, description="Catalogue names; all must be authors."
     )
     affiliations: list[str] = Field(default_factory=list, description="Institutions as typed.")
+    any_of: list[str] = Field(
+        default_factory=list,
+        description="Institutions as typed, joined by 'or': an author from one of them.",
+    )
     excluded: list[str] = Field(
         default_factory=list,
-        description="Places ruled out: an affiliation's part ('not Shenzhen': its affiliation "
-        "strings naming it are not counted) or an institution no author may be from.",
+        description="Ruled out: an affiliation's part ('not Shenzhen': its affiliation "
+        "strings naming it are not counted), an institution no author may be from, or a "
+        "person who may not be an author.",
     )
     statuses: list[str] = Field(default_factory=list, description="Oral, Spotlight, Poster.")
     title_words: list[str] = Field(default_factory=list)
 
     def is_empty(self) -> bool:
-        return not (self.authors or self.affiliations or self.statuses or self.title_words)
+        return not (
+            self.authors or self.affiliations or self.any_of or self.statuses or self.title_words
+        )
 
 
 class Unresolved(BaseModel):
@@ -165,6 +172,9 @@ class QueryPlan(BaseModel):
     constraints: PlanConstraints = Field(default_factory=PlanConstraints)
     ranking: Literal["authors"] | None = Field(
         default=None, description="'Who has the most papers'."
+    )
+    at_least: int = Field(
+        default=0, description="`ranking`: every author with at least this many papers."
     )
     unresolved: list[Unresolved] = Field(default_factory=list)
     like_paper: str = Field(default="", description="`similar`: the id of the paper named.")

@@ -204,9 +204,11 @@ class Catalogue:
     def knows_author(self, typed: str) -> bool:
         return bool(self.match_author(typed, suggest=False).people)
 
-    def top_authors(self, within: set[str] | None = None, limit: int = 10) -> list[tuple[str, int]]:
+    def top_authors(
+        self, within: set[str] | None = None, limit: int = 10, at_least: int = 0
+    ) -> list[tuple[str, int]]:
         """Authors with the most papers (among `within`), ties kept at the cut (and in the
-        order the names were first indexed)."""
+        order the names were first indexed); with `at_least`, every author with that many."""
         everyone = self._everyone()
         if within is None:
             counts = everyone
@@ -219,6 +221,8 @@ class Catalogue:
         ranked = sorted(
             ((name, n) for name, n in counts.values() if n > 0), key=lambda r: r[1], reverse=True
         )
+        if at_least:
+            return [(name, n) for name, n in ranked if n >= at_least]
         if len(ranked) <= limit:
             return ranked
         floor = ranked[limit - 1][1]

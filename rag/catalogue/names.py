@@ -54,6 +54,8 @@ ALIASES = {
     "penn": ("university of pennsylvania",),
     "ut austin": ("university of texas at austin",),
     "mpi": ("max planck institute",),
+    "buaa": ("beihang university", "beijing university of aeronautics and astronautics"),
+    "cityu": ("city university of hong kong",),
     "lmu": ("ludwig maximilians universitat munchen", "university of munich", "lmu munich"),
     "lmu munich": ("lmu", "ludwig maximilians universitat munchen", "university of munich"),
 }

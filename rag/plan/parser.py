@@ -19,7 +19,9 @@ from rag.text import STOPWORDS, content_terms
 from rag.types import PlanConstraints, PlanKind, QueryPlan, Unresolved
 
 _VENUE = re.compile(
-    r"\b(?:at|in|from|of)?\s*(?:the\s+)?icml(?:\s*['’]?\s*(?:20)?24)?\b(?:\s+conference)?", re.I
+    r"\b(?:at|in|from|of)?\s*(?:the\s+)?(?:2024['’]s\s+)?icml(?:\s*[-'’]?\s*(?:20)?24)?\b"
+    r"(?:\s+conference)?",
+    re.I,
 )
 # "How many papers …" counts a set; "How many GPUs …" asks about one paper.
 _COUNT = re.compile(
@@ -55,6 +57,8 @@ def plain_question(question: str) -> str:
     text = _GREETING.sub("", question, count=1)
     text = _TELL_ME.sub("", _REQUEST.sub("", text, count=1), count=1)
     text = _HONORIFIC.sub("", text)  # "Prof. Kyunghyun Cho" is Kyunghyun Cho
+    text = re.sub(r"\bw/\s*", "with ", text)  # "papers w/ authors from …"
+    text = _SORTED.sub("", text)
     wanted = _LOOKING_FOR.match(text)
     if wanted:
         then = (wanted.group("then") or "").lower()
@@ -119,6 +123,12 @@ _TITLE_WORDS = re.compile(
     r"['\"“]?(?P<plain>[\w-]+(?:\s+[\w-]+){0,3}?)['\"”]?(?=\s*[?.,]|\s*$)",
     re.I,
 )
+_TITLE_BOTH = re.compile(
+    r"\btitles?\s+(?:that\s+|which\s+)?(?:contain|mention|include|ha(?:ve|s)|us(?:e|es)|with)s?"
+    r"\s+both\s+(?:the\s+words?\s+)?['\"“](?P<first>[^'\"”]+)['\"”]\s+and\s+"
+    r"['\"“](?P<second>[^'\"”]+)['\"”]",
+    re.I,
+)
 _SET = re.compile(
     r"\b(?:which|what|list|show|find|give|name|are there|all)\b[^?]*\bpapers\b"
     # "List the ICML 2024 work on …", not "show that the method works"
@@ -137,8 +147,8 @@ _NOT_STATUS = re.compile(
     re.I,
 )
 _INSTITUTION_AFTER = re.compile(  # a lookahead, so "at least one author at MIT" tries both
-    r"\b(?:from|at|out of|affiliated with|affiliation(?: with)?|working at|employed at)\s+"
-    r"(?:the\s+)?"
+    r"\b(?:from|at|out of|affiliated with|affiliation(?: with)?|working at|employed at|"
+    r"(?P<between>between))\s+(?:the\s+)?"
     r"(?P<both>both\s+)?(?=(?P<span>[^?,;.()]+))",
     re.I,
 )
@@ -163,15 +173,21 @@ _EXCLUDED = re.compile(
     r"(?:the\s+|from\s+(?:the\s+)?)?(?P<span>[^?,;.()]+)",
     re.I,
 )
+_DEPARTMENT = re.compile(
+    r"\b(?:the\s+)?(?:(?:computer|data|information|electrical|mathematical|statistical)\s+)?"
+    r"(?:science|sciences|engineering|statistics|mathematics|informatics)?\s*"
+    r"(?:department|dept\.?|school|faculty|division)\b",
+    re.I,
+)
 _CAMPUS = re.compile(r"\b(?:the\s+)?(?:[\w-]+\s+){0,2}campus\b", re.I)
 # "the Microsoft papers": a capitalised name right before "papers" (not "Bayesian papers":
 # it must be an institution the catalogue knows)
-_INSTITUTION_PAPERS = re.compile(r"(?P<span>(?:[A-Z][\w&.-]*\s+){0,3}[A-Z][\w&.-]*)\s+papers\b")
+_INSTITUTION_PAPERS = re.compile(r"(?P<span>(?:[A-Z][\w&.*-]*\s+){0,3}[A-Z][\w&.*-]*)\s+papers\b")
 _ABBREVIATED = re.compile(r"\bUniv\b\.?", re.I)
 _AFFILIATED = re.compile(r"\b([\w&]+)-affiliated(?=\s+(?:co-?)?authors?\b|\s+researchers?\b)", re.I)
 # "How many orals did INRIA have?": an institution as the subject of having or getting
 _INSTITUTION_HAS = re.compile(
-    r"\b(?:did|does|do)\s+(?P<span>(?:[A-Z][\w&.-]*\s+){0,5}[A-Z][\w&.-]*)\s+"
+    r"\b(?:did|does|do)\s+(?P<span>(?:[A-Z][\w&.*-]*\s+){0,5}[A-Z][\w&.*-]*)\s+"
     r"(?:have|get|win|publish|present)\b"
 )
 INSTITUTION_WORDS = 8  # "Hong Kong University of Science and Technology" is seven
@@ -204,7 +220,25 @@ _GENERIC_TOPIC = {"paper", "author", "publish", "icml", "2024", "accept", "confe
                   "total", "altogeth", "overal", "combin", "came", "come", "inc", "ltd", "llc",
                   "corp", "gmbh",
                   # "the word 'X' in the title", "everything from CISPA", "research labs"
-                  "word", "term", "everyth", "anyth", "affili", "research", "lab", "laboratori"}  # fmt: skip
+                  "word", "term", "everyth", "anyth", "affili", "research", "lab", "laboratori",
+                  # "an oral presentation", "a spotlight talk"; "collaborations between X and Y"
+                  "present", "talk", "collabor"}  # fmt: skip
+# How the list should be ordered: the table sorts; no topic.
+_AT_LEAST_PAPERS = re.compile(
+    r"\b(at least|more than|over|no fewer than)\s+(\d+)\s+"
+    r"(?:\w+\s+)?(?:papers|orals|spotlights|posters|publications)\b",
+    re.I,
+)
+_WHO = re.compile(
+    r"\b(?:who|which|what)\s+(?:\w+\s+)?(?:authors?|researchers?|people)\b|^\s*who\b", re.I
+)
+_OF_THEM = re.compile(r",?\s+and\s+how\s+many\s+of\s+(?:them|these|those)\b[^?]*", re.I)
+_WITHOUT = re.compile(r"\b(?:without|excluding|except|not with|but not|not by)$", re.I)
+_SORTED = re.compile(
+    r",?\s*(?:sorted|ordered|ranked|arranged)\s+(?:by|on)\s+(?:the\s+)?\w+|"
+    r",?\s*in\s+(?:alphabetical|chronological)\s+order",
+    re.I,
+)
 
 
 def _spans(words: list[str], longest: int = 4) -> list[tuple[int, int]]:
@@ -228,6 +262,8 @@ class QuestionParser:
         if compared:
             return QueryPlan(kind="compare", compared=compared)
         text = _VENUE.sub(" ", question).strip()
+        # "…, and how many of them were orals?": the list, with its statuses counted
+        text = _OF_THEM.sub("", text)
         constraints = PlanConstraints()
         unresolved: list[Unresolved] = []
         text = self._statuses(text, constraints)
@@ -239,13 +275,19 @@ class QuestionParser:
         named = self.catalogue.named_paper(topic) if similar else None
         kind = _kind(question, bool(topic), constraints, unresolved, named is not None)
         ranking: Literal["authors"] | None = None
-        if _RANKING.search(question):
+        threshold = _AT_LEAST_PAPERS.search(question)
+        at_least = 0
+        if threshold and _WHO.search(question):  # "Which authors had at least 9 papers?"
+            more = threshold.group(1).lower().startswith(("more", "over"))
+            at_least = int(threshold.group(2)) + int(more)
+        if _RANKING.search(question) or at_least:
             kind, ranking = "metadata", "authors"
         return QueryPlan(
             kind=kind,
             topic=topic if kind != "paper" else "",
             constraints=constraints,
             ranking=ranking,
+            at_least=at_least,
             unresolved=unresolved,
             like_paper=named.id if named is not None and kind == "similar" else "",
         )
@@ -283,7 +325,10 @@ class QuestionParser:
                 constraints.excluded.append(place)
                 phrase = " " + span.replace(place, " ", 1)  # the cue goes with the place
             text = text.replace(f"\x00{i}\x00", phrase, 1)
-        return _CAMPUS.sub(" ", text) if constraints.affiliations else text
+        if not (constraints.affiliations or constraints.any_of):
+            return text
+        # "Maryland's computer science department", "HIT's Shenzhen campus": parts of it
+        return _DEPARTMENT.sub(" ", _CAMPUS.sub(" ", text))
 
     def _excluded_place(self, words: list[str], included: list[str]) -> str:
         """The longest start of `words` that is an institution, or that the affiliations of
@@ -328,10 +373,19 @@ class QuestionParser:
                 named_by_place = pattern in (_INSTITUTION_PAPERS, _INSTITUTION_HAS)
                 if named_by_place and not self._leads_an_affiliation(name):
                     continue  # "the Statistics papers": a department's word, not a place
-                constraints.affiliations.append(name)
                 text = text.replace(name, " ", 1)
-                both = pattern is _INSTITUTION_AFTER and match.group("both")
-                rest = words[len(found) :] if both else []
+                rest = words[len(found) :]
+                either = self._alternatives(rest) if pattern is _INSTITUTION_AFTER else []
+                if either:  # "from ANU or KU Leuven": an author from one of them
+                    constraints.any_of += [name, *either]
+                    for other in either:
+                        text = re.sub(rf"\sor\s+(?:the\s+)?{re.escape(other)}", " ", text, count=1)
+                    continue
+                constraints.affiliations.append(name)
+                both = pattern is _INSTITUTION_AFTER and (
+                    match.group("both") or match.group("between")
+                )
+                rest = rest if both else []
                 # "from both Harvard and Meta": every institution joined by "and"
                 while rest[:1] and rest[0].lower() in ("and", "&"):
                     more = self._longest_institution(rest[1:], from_end=False)
@@ -342,6 +396,18 @@ class QuestionParser:
                     text = re.sub(rf"\s(?:and|&)\s+{re.escape(named)}", " ", text, count=1)
                     rest = rest[1 + len(more) :]
         return text
+
+    def _alternatives(self, rest: list[str]) -> list[str]:
+        """The institutions after "or" ("… or KU Leuven"), each the catalogue knows."""
+        found: list[str] = []
+        while rest[:1] and rest[0].lower() == "or":
+            words = rest[2:] if rest[1:2] and rest[1].lower() == "the" else rest[1:]
+            more = self._longest_institution(words, from_end=False)
+            if more is None:
+                break
+            found.append(" ".join(more).strip(" '\""))
+            rest = words[len(more) :]
+        return found
 
     def _misspelt(self, words: list[str], text: str, constraints: PlanConstraints) -> str:
         """ "from Berkley": capitalised words after "from" that, spelt right, are a place."""
@@ -389,6 +455,12 @@ class QuestionParser:
             if not match.people:
                 continue
             taken.append((start, end))
+            if _WITHOUT.search(" ".join(words[max(0, start - 2) : start])):
+                # "Loureiro's papers without Luca Arnaboldi": a co-author ruled out
+                kept = PlanConstraints()
+                record_author(name, match, kept, unresolved)
+                constraints.excluded += kept.authors
+                continue
             record_author(name, match, constraints, unresolved)
         for cue in _AUTHOR_CUE.finditer(text):  # a family name alone, after "by", "did", …
             name = cue.group("name").strip(".'’")
@@ -404,7 +476,7 @@ class QuestionParser:
         for start, end in taken:
             if end:  # "Luo, Yu" is taken as "Luo Yu": the words with what stands between
                 spelled = r"[\s,]+".join(re.escape(w) for w in words[start:end])
-                text = re.sub(spelled, " ", text, count=1)
+                text = re.sub(rf"(?:{_WITHOUT.pattern[:-1]}\s+)?{spelled}", " ", text, count=1)
         if not taken:
             text = self._unknown_author(text, constraints, unresolved)
         return text
@@ -473,6 +545,10 @@ _AUTHOR_FRAME = re.compile(
 
 
 def _title_words(text: str, constraints: PlanConstraints) -> str:
+    both = _TITLE_BOTH.search(text)
+    if both:  # "titles contain both 'backdoor' and 'attack'": each must be in the title
+        constraints.title_words += [both.group("first").strip(), both.group("second").strip()]
+        return text[: both.start()] + " " + text[both.end() :]
     match = _TITLE_WORDS.search(text)
     if match is None:
         return text

@@ -8,10 +8,12 @@ said plainly.
 
 from __future__ import annotations
 
+from collections import Counter
+
 from rag.catalogue.catalogue import Catalogue
 from rag.catalogue.names import affiliations_of, fold
 from rag.sets.answer_rows import citation, listed_text, plural, row, set_answer
-from rag.types import Aggregate, Answer, Paper, QueryPlan
+from rag.types import Aggregate, Answer, Paper, PlanConstraints, QueryPlan
 
 
 class MetadataAnswerer:
@@ -43,44 +45,12 @@ class MetadataAnswerer:
         aggregate = Aggregate(
             kind="metadata", count=len(rows), exact=True, papers=rows, notes=notes
         )
-        text = listed_text(_summary(plan, len(rows)), rows, notes)
+        people = {e for e in plan.constraints.excluded if self.catalogue.people_named(e)}
+        text = listed_text(_summary(plan, papers, people), rows, notes)
         return set_answer(question, standalone, plan, text, [citation(r) for r in rows], aggregate)
 
     def _select(self, plan: QueryPlan) -> tuple[set[str], list[str]]:
-        """The papers meeting every constraint, and notes on how institutions were read."""
-        c = plan.constraints
-        found: list[set[str]] = []  # each constraint's papers; every paper when none
-        notes: list[str] = []
-        for name in c.authors:
-            found.append(self.catalogue.people_named(name))
-        places = set(c.excluded)  # the parts ruled out of an affiliation ("not Shenzhen")
-        for typed in c.affiliations:
-            match = self.catalogue.match_institution(typed)
-            variants = list(match.variants)
-            papers = set(match.papers)
-            parts = {e for e in c.excluded if any(_writes(a, e) for a, _ in variants)}
-            if parts:
-                places -= parts
-                variants = [(a, n) for a, n in variants if not any(_writes(a, e) for e in parts)]
-                papers = self.catalogue.papers_listing(a for a, _ in variants)
-                notes.append(f"Not counted (excluded): {', '.join(sorted(parts))}")
-            found.append(papers)
-            counted = ", ".join(f"{a} ({n})" for a, n in variants[:6])
-            more = " …" if len(variants) > 6 else ""
-            notes.append(f"“{typed}” counted as: {counted}{more}")
-            if match.related:
-                other = ", ".join(f"{a} ({n})" for a, n in match.related[:4])
-                notes.append(f"Not counted (other institutions with these words): {other}")
-        without: set[str] = set()
-        for typed in sorted(places):  # "no co-author from Berkeley": whole papers out
-            without |= self.catalogue.match_institution(typed).papers
-            notes.append(f"Papers with an author from “{typed}” are left out.")
-        if c.statuses:
-            found.append(self.catalogue.with_status(c.statuses))
-        for words in c.title_words:
-            found.append(self.catalogue.titled(words))
-        ids = set.intersection(*found) if found else set(self.catalogue.papers)
-        return ids - without, notes
+        return constrained(self.catalogue, plan.constraints)
 
     def _unresolved(self, plan: QueryPlan) -> tuple[str, Aggregate | None]:
         lines = []
@@ -105,16 +75,67 @@ class MetadataAnswerer:
 
     def _ranking(self, plan: QueryPlan) -> tuple[str, Aggregate]:
         within = None if plan.constraints.is_empty() else self._select(plan)[0]
-        ranked = self.catalogue.top_authors(within)
+        ranked = self.catalogue.top_authors(within, at_least=plan.at_least)
         lines = [f"{i}. {name} — {plural(n, 'paper')}" for i, (name, n) in enumerate(ranked, 1)]
         note = (
             "Counts are per name as the catalogue spells it: one name may stand for several "
             "people (common names), and nothing here tells them apart."
         )
-        text = "Authors with the most ICML 2024 papers:\n\n" + "\n".join(lines) + f"\n\n{note}"
+        heading = (
+            f"Authors with at least {plural(plan.at_least, 'ICML 2024 paper')}"
+            if plan.at_least
+            else "Authors with the most ICML 2024 papers"
+        )
+        text = f"{heading}:\n\n" + "\n".join(lines) + f"\n\n{note}"
         return text, Aggregate(
             kind="metadata", count=len(ranked), exact=True, ranking=ranked, notes=[note]
         )
+
+
+def constrained(catalogue: Catalogue, c: PlanConstraints) -> tuple[set[str], list[str]]:
+    """The papers meeting every constraint, and notes on how institutions were read."""
+    found: list[set[str]] = []  # each constraint's papers; every paper when none
+    notes: list[str] = []
+    for name in c.authors:
+        found.append(catalogue.people_named(name))
+    left_out = set(c.excluded)  # the parts ruled out of an affiliation ("not Shenzhen")
+    for typed in c.affiliations:
+        match = catalogue.match_institution(typed)
+        variants = list(match.variants)
+        papers = set(match.papers)
+        parts = {e for e in c.excluded if any(_writes(a, e) for a, _ in variants)}
+        if parts:
+            left_out -= parts
+            variants = [(a, n) for a, n in variants if not any(_writes(a, e) for e in parts)]
+            papers = catalogue.papers_listing(a for a, _ in variants)
+            notes.append(f"Not counted (excluded): {', '.join(sorted(parts))}")
+        found.append(papers)
+        notes.append(f"“{typed}” counted as: {_counted(variants)}")
+        if match.related:
+            other = ", ".join(f"{a} ({n})" for a, n in match.related[:4])
+            notes.append(f"Not counted (other institutions with these words): {other}")
+    if c.any_of:  # "from ANU or KU Leuven": one of them
+        either = [catalogue.match_institution(typed) for typed in c.any_of]
+        found.append(set().union(*(set(m.papers) for m in either)))
+        for typed, match in zip(c.any_of, either, strict=True):
+            notes.append(f"“{typed}” counted as: {_counted(list(match.variants))}")
+    without: set[str] = set()
+    for typed in sorted(left_out):  # "no co-author from Berkeley", "without Luca Arnaboldi"
+        people = catalogue.people_named(typed)
+        without |= people or catalogue.match_institution(typed).papers
+        who = "with" if people else "with an author from"
+        notes.append(f"Papers {who} “{typed}” are left out.")
+    if c.statuses:
+        found.append(catalogue.with_status(c.statuses))
+    for words in c.title_words:
+        found.append(catalogue.titled(words))
+    ids = set.intersection(*found) if found else set(catalogue.papers)
+    return ids - without, notes
+
+
+def _counted(variants: list[tuple[str, int]]) -> str:
+    more = " …" if len(variants) > 6 else ""
+    return ", ".join(f"{a} ({n})" for a, n in variants[:6]) + more
 
 
 def _writes(affiliation: str, place: str) -> bool:
@@ -138,13 +159,17 @@ def _order(paper: Paper) -> tuple[int, str]:
     return rank, paper.title.casefold()
 
 
-def _summary(plan: QueryPlan, count: int) -> str:
+def _summary(plan: QueryPlan, listed: list[Paper], people: set[str]) -> str:
+    """The answer's first line; `people`: the excluded names that are authors."""
     c = plan.constraints
+    count = len(listed)
     conditions = " and ".join(
         [
             *(f"{a} as an author" for a in c.authors),
             *(f"an author from {a}" for a in c.affiliations),
-            *(f"no “{e}” affiliation" for e in c.excluded),
+            *([f"an author from {' or '.join(c.any_of)}"] if c.any_of else []),
+            *(f"not {e} as an author" for e in c.excluded if e in people),
+            *(f"no “{e}” affiliation" for e in c.excluded if e not in people),
             *(f"“{w}” in the title" for w in c.title_words),
         ]
     )
@@ -157,6 +182,17 @@ def _summary(plan: QueryPlan, count: int) -> str:
             else f"ICML 2024 has no {noun}s."
         )
     papers = plural(count, f"ICML 2024 {noun}")
+    # "…, and how many of them were orals?": the statuses of a list that mixes them
+    statuses = Counter(p.status.lower() for p in listed if p.status)
+    mix = (
+        " (" + ", ".join(plural(n, s) for s, n in sorted(statuses.items(), key=_by_rank)) + ")"
+        if len(statuses) > 1 and not c.statuses
+        else ""
+    )
     if conditions:
-        return f"{papers} {'lists' if count == 1 else 'list'} {conditions}:"
-    return f"There {'is' if count == 1 else 'are'} {papers}:"
+        return f"{papers} {'lists' if count == 1 else 'list'} {conditions}{mix}:"
+    return f"There {'is' if count == 1 else 'are'} {papers}{mix}:"
+
+
+def _by_rank(item: tuple[str, int]) -> int:
+    return {"oral": 0, "spotlight": 1, "poster": 2}.get(item[0], 3)

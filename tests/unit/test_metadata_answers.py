@@ -138,3 +138,40 @@ def test_a_misspelt_word_that_is_no_place_is_not_corrected() -> None:
     assert CAMPUSES.corrected_place("Duke") is None  # known as typed
     plan = QuestionParser(CAMPUSES).plan("Which papers are not about Transformers?")
     assert plan.constraints.excluded == [] and "Transformers" in plan.topic
+
+
+@pytest.mark.parametrize(
+    ("question", "ids"),
+    [
+        ("Which orals had an author from Duke University or LMU Munich?", {"c4", "c11"}),
+        ("how many papers w/ authors from KTH or the University of Edinburgh", {"c5", "c9"}),
+        ("Which papers are collaborations between Duke University and Berkeley?", {"c3"}),
+        ("Which of Lin Wu's papers are without Piotr Milos?", {"c2", "c4"}),
+        ("List Lin Wu's ICML'24 papers, sorted by title.", {"c2", "c3", "c4"}),
+        ("Which papers have an author from Duke University, and how many of them were orals?",
+         {"c3", "c4"}),
+    ],
+)  # fmt: skip
+def test_either_between_without_and_a_second_question(question: str, ids: set[str]) -> None:
+    plan = QuestionParser(CAMPUSES).plan(question)
+    answer = MetadataAnswerer(CAMPUSES).answer(question, plan)
+    assert answer.aggregate is not None, plan
+    assert {p.paper_id for p in answer.aggregate.papers} == ids, plan
+
+
+def test_a_list_mixing_statuses_counts_them_and_a_threshold_lists_everyone_at_it() -> None:
+    question = "Which papers have an author from Duke University, and how many of them were orals?"
+    answer = MetadataAnswerer(CAMPUSES).answer(question, QuestionParser(CAMPUSES).plan(question))
+    assert "(1 oral, 1 poster)" in answer.answer.splitlines()[0]
+    asked = "Which authors had at least 4 papers at ICML 2024?"
+    plan = QuestionParser(CAMPUSES).plan(asked)
+    assert (plan.ranking, plan.at_least) == ("authors", 4)
+    answer = MetadataAnswerer(CAMPUSES).answer(asked, plan)
+    assert answer.aggregate is not None and answer.aggregate.ranking == [("Ann Lee", 5)]
+    more = QuestionParser(CAMPUSES).plan("Who had more than 3 papers at ICML 2024?")
+    assert more.at_least == 4
+
+
+def test_titles_holding_both_words() -> None:
+    plan = QuestionParser(CAMPUSES).plan("Which titles contain both 'paper' and 'c1'?")
+    assert plan.constraints.title_words == ["paper", "c1"]
