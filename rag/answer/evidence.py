@@ -20,9 +20,9 @@ from itertools import pairwise
 import numpy as np
 from llama_index.core.base.embeddings.base import BaseEmbedding
 
+from rag.answer.contradictions import contradicted
 from rag.answer.premises import (
     RARE_NAME_DOCS,
-    contradicted,
     names_the_paper,
     title_run,
     titled_in,

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from rag.answer.contradictions import contradicted
 from rag.answer.premises import (
-    contradicted,
     names_the_paper,
     unmentioned,
     unwritten,

@@ -1,0 +1,360 @@
+"""Premises an abstract goes against: the question supposes one thing, a sentence says another.
+
+"Why does X slow training down" against "X speeds training up", "three algorithms"
+against "two algorithms are proposed", "90% accuracy" against "80.1% accuracy", "the first
+to …" asked as "which earlier …", a rare word of the question written only about earlier
+work. Each returns the sentence that says otherwise, which the answer quotes.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from rag.answer.question_parts import initials
+from rag.text import content_terms
+
+# Read one way only: a federated paper is compared with centralized training all the time,
+# but a question saying "centralized" of a federated paper has its premise wrong.
+_CENTRALIZED = (r"centralized|centralised", r"decentralized|decentralised|federated")
+# "always harmful" against "either beneficial or harmful …", one way only.
+_ALWAYS = (r"always", r"either\b[^.;]*\bor|depending on|depends on|not always|in some cases")
+_ONE_WAY = (_CENTRALIZED, _ALWAYS)
+# Papers on learning without labels write about labeled data too.
+_SUPERVISION = (
+    r"(?<!-)supervised|(?<!-)labeled|labelled",
+    r"unsupervised|self-supervised|unlabeled|unlabelled|label-free|weakly[- ]supervised|"
+    r"weak (?:supervision|annotations?|labels?)",
+)
+# A premise and an abstract that go opposite ways: "end up with higher variance" against
+# "reduce variance", "fall behind DT" against "outperform DT", "NP-hard" against "polynomial".
+_DIRECTIONS = (
+    (
+        r"higher|larger|greater|more|increases?|increased|increasing|grows?|worsens?",
+        r"lower|smaller|fewer|less|reduces?|reduced|reducing|decreases?|decreased|shrinks?|"
+        r"sav(?:es?|ed|ing)",
+    ),
+    (
+        r"worse|falls? behind|underperforms?|lags? behind|fails? to|degrades?|hurts?|"
+        r"los(?:e|es|ing) (?:performance|accuracy)",
+        r"better|outperforms?|surpass(?:es)?|beats?|improves?|improved|superior|enhanced",
+    ),
+    (
+        r"slower|more slowly|slows?(?: down)?|slowed(?: down)?",
+        r"faster|more quickly|speeds? up|sped up|accelerat(?:es?|ed|ing)|"
+        r"increase[sd]? (?:in )?(?:both )?(?:the )?(?:convergence )?speed",
+    ),
+    # "how quickly does it grow with the number of objectives" against "independent of the
+    # number of objectives"
+    (
+        r"grows? with|scales? with|increases? with|depends? on|grow as",
+        r"independent of|does not depend on|regardless of|free of",
+    ),
+)
+_OPPOSITES = (
+    *_DIRECTIONS,
+    (r"np-hard|intractable|exponential", r"tractable|polynomial"),
+    (r"inner loop|double-loop|nested loop|two-loop", r"single-loop|single loop"),
+    _SUPERVISION,
+    (r"online", r"offline"),
+    (r"model-free", r"model-based"),
+    (
+        r"known in advance|known a priori|known beforehand|prior knowledge of|needs? to know",
+        r"(?:absence of|without|no) (?:any )?prior knowledge|learned on-the-fly|parameter-free",
+    ),
+    (r"(?<!-)convex", r"non-convex|nonconvex"),
+    (r"synthetic", r"real-world"),
+    (r"white-box", r"black-box"),
+    (r"approximation errors?|approximate solutions?|inexact", r"exact solutions?|exactly"),
+    *_ONE_WAY,
+)
+# (said, opposite) in the order they are tried: each pair both ways but the one-way ones.
+_TURNS = tuple(
+    turn
+    for pair in _OPPOSITES
+    for turn in ((pair,) if pair in _ONE_WAY else (pair, (pair[1], pair[0])))
+)
+_DIRECTED = frozenset(t for t in _TURNS if any(set(t) == set(d) for d in _DIRECTIONS))
+
+
+def _changed_thing(after: str) -> str:
+    """What a direction word says changes: the first content word after it, within three
+    words ("more *reward*", "higher *variance*"); "" when none follows."""
+    for word in re.findall(r"[a-z][\w-]*", after)[:3]:
+        terms = content_terms(word)
+        if terms and terms[0] not in _ASKING and word not in _FILLERS:
+            return terms[0]
+    return ""
+
+
+def _names_thing(sentence: str, thing: str, after: str) -> bool:
+    """The sentence writes the thing, or the acronym of the name it starts ("DT")."""
+    if thing in content_terms(sentence):
+        return True
+    short = initials(after)
+    return any(a.lower() in short for a in re.findall(r"\b[A-Z][A-Z0-9]+s?\b", sentence))
+
+
+_FILLERS = frozenset("than the a an it its does do did is are was were".split())
+# A title's "Improved …" is no claim about what a question asks; its "Online …" is.
+_TITLED = frozenset(t for t in _TURNS if not any(set(t) == set(d) for d in _DIRECTIONS))
+SHARED_WORDS = 2  # content words a premise and a sentence must share to be about one thing
+PRIOR_WORK_DOCS = 40  # a question word this rare names a part of a method, not the problem
+
+
+def contradicted(
+    question: str,
+    sentences: list[str],
+    title: str,
+    doc_freq: Callable[[str], int] | None = None,
+) -> str:
+    """The abstract sentence (or title) that goes against the question's premise, or "":
+    one that states the opposite (`_OPPOSITES`) about the same words, a different count of
+    the same things ("three algorithms" against "two algorithms are proposed"), or, given
+    `doc_freq`, the only place a rare word of the question is written being about earlier
+    work ("the RNN-based slot update in PSB" against "existing models … rely on RNN-based
+    implementation")."""
+    return (
+        _turned(question, sentences, title)
+        or _miscounted(question, sentences)
+        or _misquoted(question, sentences)
+        or _first_of_its_kind(question, sentences)
+        or (_of_earlier_work(question, sentences, title, doc_freq) if doc_freq else "")
+    )
+
+
+def _first_of_its_kind(question: str, sentences: list[str]) -> str:
+    """ "Which earlier algorithm with logarithmic regret does it improve on?" against "the
+    first … with logarithmic regret": the question supposes what the abstract says no one
+    did before."""
+    if not _WHICH_EARLIER.search(question):
+        return ""
+    words = set(content_terms(question)) - _ASKING
+    for sentence in sentences:
+        shared = len(words & set(content_terms(sentence)))
+        if _FIRST.search(sentence) and shared >= FIRST_SHARED:
+            return sentence
+    return ""
+
+
+_WHICH_EARLIER = re.compile(r"\b(?:which|what)\s+(?:earlier|previous|prior|existing)\b", re.I)
+_FIRST = re.compile(
+    r"\b(?:is|are|be|as) the first\b|\bfor the first time\b|\bthe first (?:to|work|method|algorithm|result)",
+    re.I,
+)
+FIRST_SHARED = 3  # words a "first" sentence shares with the question: the same thing
+
+
+_AT_LEAST = re.compile(r"\b(?:more|less|fewer) than (?=[\d$~])")
+_DENIED = re.compile(
+    r"\b(?:cannot|can ?not|unlike|instead of|rather than|not just|beyond|existing|traditional|"
+    r"conventional)\b[^.;,]*$"
+)
+
+
+def _turned(question: str, sentences: list[str], title: str) -> str:
+    asked = question.lower()
+    words = set(content_terms(question)) - set(content_terms(title)) - _ASKING
+    named = set(content_terms(question)) & set(content_terms(title))
+    for said, opposite in _TURNS:
+        claim = re.search(rf"\b(?:{said})\b", asked)
+        if claim is None or re.search(rf"\b(?:{opposite})\b", asked):
+            continue
+        before = asked[max(0, claim.start() - 40) : claim.start()]
+        if _UNDONE.search(before) or _COMPARED.search(before):
+            continue  # "tackle the exponential number of tests": the premise is undone
+        # "more reward" is turned by "less reward", not by "reduced variance"
+        after = question[claim.end() : claim.end() + 60]  # "fall behind Decision Transformer"
+        thing = _changed_thing(after.lower()) if (said, opposite) in _DIRECTED else ""
+        if (said, opposite) in _TITLED and re.search(rf"\b(?:{said})\b", title.lower()):
+            continue  # the title says it: "… for Constrained Non-Convex Optimization"
+        # an abstract that says "always" (or, of its title, the asked setting) itself agrees
+        stated = any(re.search(rf"\b(?:{said})\b", s.lower()) for s in sentences)
+        if stated and ((said, opposite) == _ALWAYS or set((said, opposite)) == set(_SUPERVISION)):
+            continue  # "labeled source data" beside the "self-supervised" the abstract writes too
+        for sentence in sentences:
+            low = sentence.lower()
+            turned = re.search(rf"\b(?:{opposite})\b", low)
+            # "saving more than 40% memory": "more than" a number is a quantity, no direction;
+            # "cannot be addressed by offline methods": what the paper is not
+            kept = any(
+                not _DENIED.search(low[max(0, m.start() - 40) : m.start()])
+                for m in re.finditer(rf"\b(?:{said})\b", _AT_LEAST.sub(" ", low))
+            )
+            shared = len(words & set(content_terms(sentence)))
+            if thing and not _names_thing(sentence, thing, after):
+                continue
+            if turned and not kept and shared >= SHARED_WORDS:
+                return sentence
+        # the title says what the paper is: "A General Online Algorithm …" asked "offline"
+        low = title.lower()
+        if (
+            (said, opposite) in _TITLED
+            and not stated
+            and not _CONTRASTING.search(question)  # "how does it depart from the usual …"
+            and re.search(rf"\b(?:{opposite})\b", low)
+            and not re.search(rf"\b(?:{said})\b", low)
+            and len(named - set(content_terms(claim.group(0)))) >= SHARED_WORDS
+        ):
+            return title
+    return ""
+
+
+_NUMBERS = {
+    w: n
+    for n, w in enumerate(
+        "zero one two three four five six seven eight nine ten eleven twelve".split()
+    )
+}
+# "three algorithms", "two new algorithms": a count, at most one word between, and a plural
+# noun; not "GPT-4 outputs", "Llama 2 models", "2.5 times" ("one" is too often a pronoun).
+_COUNTED = re.compile(
+    r"(?<![\w.,-])(two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\d{1,3})"
+    r"(?![\w.,-])\s+(?:[a-z][\w-]*\s+)?([a-z][a-z-]+[^s\W]s)\b",
+    re.I,
+)
+_NAMED_NUMBER = re.compile(r"[A-Z][\w-]*\s+$")  # "Llama 2 models": a name's number
+_NOT_COUNTED = frozenset({"times", "across", "this", "its", "was", "has", "as", "is", "orders"})
+
+
+def _counts(text: str) -> dict[str, set[int]]:
+    found: dict[str, set[int]] = {}
+    for m in _COUNTED.finditer(text):
+        number, noun = m[1].lower(), m[2].lower()
+        before = text[max(0, m.start() - 30) : m.start()]
+        if noun in _NOT_COUNTED or (_NAMED_NUMBER.search(before) and before.strip()[-1:] != "."):
+            continue
+        value = int(number) if number.isdigit() else _NUMBERS[number]
+        found.setdefault(noun, set()).add(value)
+    return found
+
+
+def _miscounted(question: str, sentences: list[str]) -> str:
+    """A sentence giving another count of things the question counts, where the abstract
+    never gives the question's count."""
+    asked = _counts(question)
+    if not asked:
+        return ""
+    given = [(_counts(s), s) for s in sentences]
+    for noun, numbers in asked.items():
+        stated = set().union(*(counts.get(noun, set()) for counts, _ in given))
+        if stated and not stated & numbers:
+            return next(s for counts, s in given if noun in counts)
+    return ""
+
+
+# A measured value: "93.2%", "3.5x", "$2\times$", "10 times"; its kind is its unit.
+_MEASURED = re.compile(
+    r"(?<![\w.,])(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s*"
+    r"(?:(%|percent\b)|(x\b|×|\$?\\times\$?|-?fold\b|\s+times\b))",
+    re.I,
+)
+MEASURE_WINDOW = 4  # words between a value and what it measures ("93.2% top-1 accuracy")
+MEASURE_TOLERANCE = 0.05  # "90%" and "89.7%" are one value, as people round
+MEASURE_SHARED = 3  # content words the value's sentence shares with the question
+
+
+def _measures(text: str) -> list[tuple[float, str, frozenset[str]]]:
+    """Each value with its unit ("%" or "x") and the content words beside it."""
+    found = []
+    for m in _MEASURED.finditer(text):
+        before = re.findall(r"[\w-]+", text[: m.start()])[-MEASURE_WINDOW:]
+        after = re.findall(r"[\w-]+", text[m.end() :])[:MEASURE_WINDOW]
+        words = frozenset(content_terms(" ".join(before + after))) - _ASKING
+        found.append((float(m[1].replace(",", "")), "%" if m[2] else "x", words))
+    return found
+
+
+def _misquoted(question: str, sentences: list[str]) -> str:
+    """A sentence giving another value of what the question quotes ("Given that it reaches
+    90% accuracy" against "reaches 80% accuracy"), where the abstract never gives the
+    question's value."""
+    asked = _measures(question)
+    if not asked:
+        return ""
+    given = [(_measures(s), s) for s in sentences]
+    values = [v for measures, _ in given for v, _, _ in measures]
+    topic = set(content_terms(question)) - _ASKING
+    for value, unit, words in asked:
+        if any(abs(v - value) <= MEASURE_TOLERANCE * max(v, value) for v in values):
+            continue  # the question's value is the abstract's
+        for measures, sentence in given:
+            # the same measure ("accuracy" beside both) in a sentence on the same thing
+            same = any(u == unit and words & w for _, u, w in measures)
+            if same and len(topic & set(content_terms(sentence))) >= MEASURE_SHARED:
+                return sentence
+    return ""
+
+
+# A sentence whose subject is what came before the paper: "Yet, existing generative models
+# on manifolds rely on …", "In particular, prior methods …" (an opening clause allowed).
+_EARLIER = re.compile(
+    r"^(?:[\w ]{0,25},\s*)?(?:the\s+|most\s+|many\s+)?(?:existing|prior|previous|"
+    r"conventional|traditional|current|earlier)\s+(?:[\w-]+\s+){0,3}?(?:methods|approaches|"
+    r"models|works?|studies|techniques|algorithms|frameworks|solutions)\b",
+    re.I,
+)
+# The paper's own doing, or a comparison with earlier work ("outperform existing …").
+_OURS = re.compile(
+    r"\b(?:we|our|us|this (?:paper|work)|the proposed|compared (?:to|with)|outperforms?|"
+    r"than|unlike|beyond)\b",
+    re.I,
+)
+# "How does the Riemannian Diffusion Mixture approximate the heat kernel …": a mechanism
+# asked of the paper itself.
+_HOW_IT = re.compile(r"^\s*how (?:does|do|is|are|did|can)\b", re.I)
+# A question that asks about earlier work or what the paper changes in it.
+_CONTRASTING = re.compile(
+    r"\b(?:existing|prior|previous|earlier|traditional|conventional|baselines?|limitations?|"
+    r"drawbacks?|weakness(?:es)?|fix(?:es)?|address(?:es)?|overcomes?|avoids?|unlike|"
+    r"compared?|versus|vs|instead|rather|replaces?|problems?|issues?|suffers?|why|fails?|"
+    r"differ(?:s|ent)?|without|than|depart(?:s|ing)?|usual|usually|standard|typical|typically)\b",
+    re.I,
+)
+
+
+def _of_earlier_work(
+    question: str, sentences: list[str], title: str, doc_freq: Callable[[str], int]
+) -> str:
+    """The sentence about earlier work that alone writes a rare word the question gives to
+    the paper itself ("How does the RNN-based slot update in PSB stay stable?")."""
+    if not _HOW_IT.search(question) or _CONTRASTING.search(question):
+        return ""
+    own = set(content_terms(title))
+    terms = [set(content_terms(s)) for s in sentences]  # stemmed once, read for every word
+    for word in dict.fromkeys(content_terms(question)):
+        if word in own or word in _ASKING or not 0 < doc_freq(word) <= PRIOR_WORK_DOCS:
+            continue
+        holding = [s for s, held in zip(sentences, terms, strict=True) if word in held]
+        if holding and all(_disowned(s, word) for s in holding):
+            return holding[0]
+    return ""
+
+
+# "without requiring heat kernel estimations", "instead of the denoising approach"
+_NOT_OURS = re.compile(
+    r"\b(?:without|instead of|rather than|not require|not rely|no need|avoids?|avoiding|"
+    r"free of|unlike)\b(?:(?!\b(?:but|while|and|yet|whereas|nevertheless|still)\b)[^.;,:])*$",
+    re.I,
+)
+
+
+def _disowned(sentence: str, word: str) -> bool:
+    """Whether every mention of `word` (a stem) in the sentence is not the paper's own:
+    the sentence is about earlier work, or the word follows "without", "instead of" …."""
+    if _EARLIER.search(sentence) and not _OURS.search(sentence):
+        return True
+    places = [m.start() for m in re.finditer(r"[\w-]+", sentence) if word in content_terms(m[0])]
+    return bool(places) and all(_NOT_OURS.search(sentence[max(0, i - 60) : i]) for i in places)
+
+
+_UNDONE = re.compile(
+    r"\b(?:tackle|tackles|address|addresses|avoid|avoids|overcome|overcomes|reduce|reduces|"
+    r"mitigate|mitigates|eliminate|eliminates|instead of|rather than|not|without|beyond|"
+    r"prevent|prevents|fix|fixes)\b[^.?]*$"
+)
+# "relative to a version trained offline": a premise about what the paper is compared with.
+_COMPARED = re.compile(
+    r"\b(?:relative to|compared (?:to|with)|than|versus|vs|against|beats?|outperforms?)\b[^.?]*$"
+)
+_ASKING = frozenset(content_terms("why how what which does do did is are paper abstract"))
