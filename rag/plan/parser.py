@@ -13,9 +13,9 @@ import re
 from typing import Literal
 
 from rag.catalogue.catalogue import Catalogue, NameMatch
-from rag.catalogue.names import GENERIC_WORDS as _GENERIC
-from rag.catalogue.names import fold, spellings
-from rag.text import STOPWORDS, content_terms
+from rag.plan.framing import plain_question
+from rag.plan.places import PlaceReader
+from rag.text import content_terms
 from rag.types import PlanConstraints, PlanKind, QueryPlan, Unresolved
 
 _VENUE = re.compile(
@@ -31,43 +31,6 @@ _COUNT = re.compile(
     re.I,
 )
 # How people start a question to a chatbot: greetings and requests around what they ask.
-_GREETING = re.compile(r"^\s*(?:hi|hello|hey|dear \w+)(?:\s+there)?(?![\w-])[\s!,.:]*", re.I)
-_REQUEST = re.compile(
-    r"^\s*(?:(?:could|can|would|will)\s+you\s+(?:please\s+)?|please\s+)"
-    r"(?=(?:tell|show|give)\s+me\b|list\b|show\b|find\b|name\b|count\b)",
-    re.I,
-)
-_TELL_ME = re.compile(
-    r"^\s*(?:tell|give)\s+me\s+(?=how many\b|which\b|what\b|the number\b|all\b)", re.I
-)
-_LOOKING_FOR = re.compile(
-    r"^\s*i(?:'m|’m| am)\s+(?:looking for|searching for)\s+(?:the\s+|all\s+)?"
-    r"(?P<what>[^.!?]+?)(?:[.!?]+\s*(?P<then>how many (?:are|were) there|which (?:ones )?"
-    r"(?:are|were) they|which ones|what are they)\s*[?.!]*|[.!?]*)\s*$",
-    re.I | re.S,
-)
-
-
-_HONORIFIC = re.compile(r"\b(?:Prof(?:essor)?|Dr|Mrs?|Ms)\b\.?\s+(?=[A-Z])")
-
-
-def plain_question(question: str) -> str:
-    """The question without a greeting or a request around it: "Hi! Could you tell me how
-    many …" asks "how many …"; "I'm looking for X. How many are there?" asks "How many X?"."""
-    text = _GREETING.sub("", question, count=1)
-    text = _TELL_ME.sub("", _REQUEST.sub("", text, count=1), count=1)
-    text = _HONORIFIC.sub("", text)  # "Prof. Kyunghyun Cho" is Kyunghyun Cho
-    text = re.sub(r"\bw/\s*", "with ", text)  # "papers w/ authors from …"
-    text = _SORTED.sub("", text)
-    wanted = _LOOKING_FOR.match(text)
-    if wanted:
-        then = (wanted.group("then") or "").lower()
-        what = wanted.group("what").strip(" .?!")
-        text = f"{'How many' if then.startswith('how many') else 'Which'} {what}?"
-    text = text.strip()
-    return text[:1].upper() + text[1:] if text else question
-
-
 _COMPARE = re.compile(
     r"\b(?:compare|comparing|comparison|contrast)\b|\bhow do\b.*\bdiffer\b|\bdifferences?\b.*\bpapers\b",
     re.I,
@@ -146,51 +109,6 @@ _NOT_STATUS = re.compile(
     r"excluding\s+(?:the\s+)?|except\s+(?:for\s+)?(?:the\s+)?)(oral|spotlight|poster)s?\b",
     re.I,
 )
-_INSTITUTION_AFTER = re.compile(  # a lookahead, so "at least one author at MIT" tries both
-    r"\b(?:from|at|out of|affiliated with|affiliation(?: with)?|working at|employed at|"
-    r"(?P<between>between))\s+(?:the\s+)?"
-    r"(?P<both>both\s+)?(?=(?P<span>[^?,;.()]+))",
-    re.I,
-)
-_INSTITUTION_BEFORE = re.compile(
-    r"(?P<span>(?:\S+\s+){0,4}\S+)\s+(?:authors?|co-?authors?|researchers?)\b", re.I
-)
-_POSSESSIVE = re.compile(r"(?<=[A-Za-z])['’]s\b")
-_NO_ONE = (
-    r"(?:without|with\s+no|(?:have|has|had)\s+no|no|"
-    r"(?:don['’]t|do\s+not|doesn['’]t|does\s+not|didn['’]t|did\s+not)\s+"
-    r"(?:involve|include|have)(?:\s+any(?:one|body)?|\s+an?)?)"
-)
-# "have no co-author from Berkeley", "don't involve anyone from KTH"
-_EXCLUDED_FROM = re.compile(
-    rf"\b{_NO_ONE}\s+(?:(?:co-?)?authors?\s+|one\s+|researchers?\s+|people\s+)?"
-    r"(?:from|at|affiliated\s+with)\s+(?:the\s+)?(?P<span>[^?,;.()]+)",
-    re.I,
-)
-# "(the Hong Kong campus, not Shenzhen)", "excluding Google"
-_EXCLUDED = re.compile(
-    r"(?:\bbut\s+not|\bnot|\bexcluding|\bexcept(?:\s+for)?|\bother\s+than)\s+"
-    r"(?:the\s+|from\s+(?:the\s+)?)?(?P<span>[^?,;.()]+)",
-    re.I,
-)
-_DEPARTMENT = re.compile(
-    r"\b(?:the\s+)?(?:(?:computer|data|information|electrical|mathematical|statistical)\s+)?"
-    r"(?:science|sciences|engineering|statistics|mathematics|informatics)?\s*"
-    r"(?:department|dept\.?|school|faculty|division)\b",
-    re.I,
-)
-_CAMPUS = re.compile(r"\b(?:the\s+)?(?:[\w-]+\s+){0,2}campus\b", re.I)
-# "the Microsoft papers": a capitalised name right before "papers" (not "Bayesian papers":
-# it must be an institution the catalogue knows)
-_INSTITUTION_PAPERS = re.compile(r"(?P<span>(?:[A-Z][\w&.*-]*\s+){0,3}[A-Z][\w&.*-]*)\s+papers\b")
-_ABBREVIATED = re.compile(r"\bUniv\b\.?", re.I)
-_AFFILIATED = re.compile(r"\b([\w&]+)-affiliated(?=\s+(?:co-?)?authors?\b|\s+researchers?\b)", re.I)
-# "How many orals did INRIA have?": an institution as the subject of having or getting
-_INSTITUTION_HAS = re.compile(
-    r"\b(?:did|does|do)\s+(?P<span>(?:[A-Z][\w&.*-]*\s+){0,5}[A-Z][\w&.*-]*)\s+"
-    r"(?:have|get|win|publish|present)\b"
-)
-INSTITUTION_WORDS = 8  # "Hong Kong University of Science and Technology" is seven
 # A family name alone counts only right after "by", "did" or "does": elsewhere a capitalised
 # word is far more often a method ("What does Adam …" asks about an optimiser).
 _AUTHOR_CUE = re.compile(r"\b(?:by|did|does)\s+(?P<name>[A-Za-zÀ-ÿ.'-]+)(?:['’]s)?\b", re.I)
@@ -234,11 +152,6 @@ _WHO = re.compile(
 )
 _OF_THEM = re.compile(r",?\s+and\s+how\s+many\s+of\s+(?:them|these|those)\b[^?]*", re.I)
 _WITHOUT = re.compile(r"\b(?:without|excluding|except|not with|but not|not by)$", re.I)
-_SORTED = re.compile(
-    r",?\s*(?:sorted|ordered|ranked|arranged)\s+(?:by|on)\s+(?:the\s+)?\w+|"
-    r",?\s*in\s+(?:alphabetical|chronological)\s+order",
-    re.I,
-)
 
 
 def _spans(words: list[str], longest: int = 4) -> list[tuple[int, int]]:
@@ -255,6 +168,7 @@ class QuestionParser:
 
     def __init__(self, catalogue: Catalogue) -> None:
         self.catalogue = catalogue
+        self.places = PlaceReader(catalogue)
 
     def plan(self, question: str) -> QueryPlan:
         question = plain_question(question)
@@ -268,7 +182,7 @@ class QuestionParser:
         unresolved: list[Unresolved] = []
         text = self._statuses(text, constraints)
         text = _title_words(text, constraints)
-        text = self._institutions(text, constraints, unresolved)
+        text = self.places.read(text, constraints)
         text = self._authors(text, constraints, unresolved)
         similar = _SIMILAR.search(text)
         topic = similar.group("ref").strip(" '\"") if similar else _topic(text)
@@ -303,141 +217,6 @@ class QuestionParser:
         constraints.statuses = sorted(set(found), key=found.index)
         # "LMU Munich's orals" are its papers: the noun stays for the institution patterns
         return _STATUS.sub(lambda m: " papers" if m.group(0).lower().endswith("s") else " ", text)
-
-    def _institutions(
-        self, text: str, constraints: PlanConstraints, unresolved: list[Unresolved]
-    ) -> str:
-        text = _ABBREVIATED.sub("University", text)
-        text = _AFFILIATED.sub(r"\1", text)  # "a Huawei-affiliated author"
-        text = _POSSESSIVE.sub("", text)  # "LMU Munich's orals", "HIT's Shenzhen campus"
-        # "no co-author from Berkeley", "not Shenzhen": set aside while the included
-        # institutions are read, then kept out if they name a place, else put back
-        held: list[tuple[str, str]] = []  # (the phrase, the place words in it)
-        for pattern in (_EXCLUDED_FROM, _EXCLUDED):
-            for match in list(pattern.finditer(text)):
-                text = text.replace(match.group(0), f" \x00{len(held)}\x00 ", 1)
-                held.append((match.group(0), match.group("span")))
-        text = self._included(text, constraints)
-        for i, (phrase, span) in enumerate(held):
-            words = span.split()[:INSTITUTION_WORDS]
-            place = self._excluded_place(words, constraints.affiliations) if words else ""
-            if place:
-                constraints.excluded.append(place)
-                phrase = " " + span.replace(place, " ", 1)  # the cue goes with the place
-            text = text.replace(f"\x00{i}\x00", phrase, 1)
-        if not (constraints.affiliations or constraints.any_of):
-            return text
-        # "Maryland's computer science department", "HIT's Shenzhen campus": parts of it
-        return _DEPARTMENT.sub(" ", _CAMPUS.sub(" ", text))
-
-    def _excluded_place(self, words: list[str], included: list[str]) -> str:
-        """The longest start of `words` that is an institution, or that the affiliations of
-        an included one write ("Shenzhen" of the Chinese University of Hong Kong)."""
-        variants = [
-            fold(a)
-            for typed in included
-            for a, _ in self.catalogue.match_institution(typed).variants
-        ]
-        for size in range(len(words), 0, -1):
-            name = " ".join(words[:size]).strip(" '\"")
-            key = fold(name)
-            if (
-                key
-                and key not in STOPWORDS
-                and (
-                    any(f" {key} " in f" {v} " for v in variants)
-                    or self.catalogue.knows_institution(name)
-                )
-            ):
-                return name
-        return ""
-
-    def _included(self, text: str, constraints: PlanConstraints) -> str:
-        patterns = (
-            (_INSTITUTION_AFTER, False),
-            (_INSTITUTION_BEFORE, True),
-            (_INSTITUTION_PAPERS, True),
-            (_INSTITUTION_HAS, True),
-        )
-        for pattern, keep_end in patterns:
-            for match in list(pattern.finditer(text)):
-                words = match.group("span").split()
-                found = self._longest_institution(words, from_end=keep_end)
-                if found is None and pattern is _INSTITUTION_AFTER:
-                    text = self._misspelt(words, text, constraints)
-                if found is None:
-                    continue
-                name = " ".join(found).strip(" '\"")
-                if self.catalogue.has_person(name):
-                    continue  # "papers from Sergey Levine": a person, not a place
-                named_by_place = pattern in (_INSTITUTION_PAPERS, _INSTITUTION_HAS)
-                if named_by_place and not self._leads_an_affiliation(name):
-                    continue  # "the Statistics papers": a department's word, not a place
-                text = text.replace(name, " ", 1)
-                rest = words[len(found) :]
-                either = self._alternatives(rest) if pattern is _INSTITUTION_AFTER else []
-                if either:  # "from ANU or KU Leuven": an author from one of them
-                    constraints.any_of += [name, *either]
-                    for other in either:
-                        text = re.sub(rf"\sor\s+(?:the\s+)?{re.escape(other)}", " ", text, count=1)
-                    continue
-                constraints.affiliations.append(name)
-                both = pattern is _INSTITUTION_AFTER and (
-                    match.group("both") or match.group("between")
-                )
-                rest = rest if both else []
-                # "from both Harvard and Meta": every institution joined by "and"
-                while rest[:1] and rest[0].lower() in ("and", "&"):
-                    more = self._longest_institution(rest[1:], from_end=False)
-                    if more is None:
-                        break
-                    named = " ".join(more).strip(" '\"")
-                    constraints.affiliations.append(named)
-                    text = re.sub(rf"\s(?:and|&)\s+{re.escape(named)}", " ", text, count=1)
-                    rest = rest[1 + len(more) :]
-        return text
-
-    def _alternatives(self, rest: list[str]) -> list[str]:
-        """The institutions after "or" ("… or KU Leuven"), each the catalogue knows."""
-        found: list[str] = []
-        while rest[:1] and rest[0].lower() == "or":
-            words = rest[2:] if rest[1:2] and rest[1].lower() == "the" else rest[1:]
-            more = self._longest_institution(words, from_end=False)
-            if more is None:
-                break
-            found.append(" ".join(more).strip(" '\""))
-            rest = words[len(more) :]
-        return found
-
-    def _misspelt(self, words: list[str], text: str, constraints: PlanConstraints) -> str:
-        """ "from Berkley": capitalised words after "from" that, spelt right, are a place."""
-        for size in range(min(len(words), 3), 0, -1):
-            typed = " ".join(words[:size]).strip(" '\"")
-            if not typed[:1].isupper():
-                continue
-            corrected = self.catalogue.corrected_place(typed)
-            if corrected:
-                constraints.affiliations.append(corrected)
-                return text.replace(typed, " ", 1)
-        return text
-
-    def _leads_an_affiliation(self, name: str) -> bool:
-        """Whether an affiliation string starts with the name or one of its other names
-        ("Microsoft Research"; "LMU Munich" for "Ludwig-Maximilians-Universität München")."""
-        keys = spellings(fold(name))
-        variants = self.catalogue.match_institution(name).variants
-        return any(fold(a).startswith(keys) for a, _ in variants)
-
-    def _longest_institution(self, words: list[str], from_end: bool) -> list[str] | None:
-        for size in range(min(len(words), INSTITUTION_WORDS), 0, -1):
-            span = words[-size:] if from_end else words[:size]
-            name = " ".join(span).strip(" '\"")
-            # An institution is named by at least one word that is not a stopword ("the")
-            # nor a generic word ("university") on its own.
-            named = [w for w in fold(name).split() if w not in STOPWORDS and w not in _GENERIC]
-            if named and self.catalogue.knows_institution(name):
-                return span
-        return None
 
     def _authors(
         self, text: str, constraints: PlanConstraints, unresolved: list[Unresolved]

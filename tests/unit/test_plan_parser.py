@@ -128,7 +128,7 @@ def test_words_that_only_look_like_institutions(question: str) -> None:
 
 
 def test_chatty_forms_that_are_not_requests() -> None:
-    from rag.plan.parser import plain_question
+    from rag.plan.framing import plain_question
 
     assert plain_question("Hi-fi audio generation papers?") == "Hi-fi audio generation papers?"
     stated = "I'm looking for papers on RLHF. Which of them use PPO?"
@@ -139,7 +139,7 @@ def test_chatty_forms_that_are_not_requests() -> None:
 
 
 def test_a_request_is_no_question_of_its_own() -> None:
-    from rag.plan.parser import plain_question
+    from rag.plan.framing import plain_question
 
     assert plain_question("Can you use LoRA without labels?") == "Can you use LoRA without labels?"
     assert plain_question("Please list the papers by Yu Luo") == "List the papers by Yu Luo"

@@ -1,0 +1,53 @@
+"""How a question is put around what it asks: greetings, requests, titles before names.
+
+"Hi! Could you tell me how many …" asks "how many …"; "I'm looking for X. How many are
+there?" asks "How many X?"; "Prof. Kyunghyun Cho" is Kyunghyun Cho; "…, sorted by title"
+orders a table, it names no topic.
+"""
+
+from __future__ import annotations
+
+import re
+
+_GREETING = re.compile(r"^\s*(?:hi|hello|hey|dear \w+)(?:\s+there)?(?![\w-])[\s!,.:]*", re.I)
+_REQUEST = re.compile(
+    r"^\s*(?:(?:could|can|would|will)\s+you\s+(?:please\s+)?|please\s+)"
+    r"(?=(?:tell|show|give)\s+me\b|list\b|show\b|find\b|name\b|count\b)",
+    re.I,
+)
+_TELL_ME = re.compile(
+    r"^\s*(?:tell|give)\s+me\s+(?=how many\b|which\b|what\b|the number\b|all\b)", re.I
+)
+_LOOKING_FOR = re.compile(
+    r"^\s*i(?:'m|’m| am)\s+(?:looking for|searching for)\s+(?:the\s+|all\s+)?"
+    r"(?P<what>[^.!?]+?)(?:[.!?]+\s*(?P<then>how many (?:are|were) there|which (?:ones )?"
+    r"(?:are|were) they|which ones|what are they)\s*[?.!]*|[.!?]*)\s*$",
+    re.I | re.S,
+)
+
+
+_HONORIFIC = re.compile(r"\b(?:Prof(?:essor)?|Dr|Mrs?|Ms)\b\.?\s+(?=[A-Z])")
+
+
+def plain_question(question: str) -> str:
+    """The question without a greeting or a request around it: "Hi! Could you tell me how
+    many …" asks "how many …"; "I'm looking for X. How many are there?" asks "How many X?"."""
+    text = _GREETING.sub("", question, count=1)
+    text = _TELL_ME.sub("", _REQUEST.sub("", text, count=1), count=1)
+    text = _HONORIFIC.sub("", text)  # "Prof. Kyunghyun Cho" is Kyunghyun Cho
+    text = re.sub(r"\bw/\s*", "with ", text)  # "papers w/ authors from …"
+    text = _SORTED.sub("", text)
+    wanted = _LOOKING_FOR.match(text)
+    if wanted:
+        then = (wanted.group("then") or "").lower()
+        what = wanted.group("what").strip(" .?!")
+        text = f"{'How many' if then.startswith('how many') else 'Which'} {what}?"
+    text = text.strip()
+    return text[:1].upper() + text[1:] if text else question
+
+
+_SORTED = re.compile(
+    r",?\s*(?:sorted|ordered|ranked|arranged)\s+(?:by|on)\s+(?:the\s+)?\w+|"
+    r",?\s*in\s+(?:alphabetical|chronological)\s+order",
+    re.I,
+)
