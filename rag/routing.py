@@ -55,6 +55,12 @@ class Router:
 
     def route(self, plan: QueryPlan, given: Filters | None) -> Route:
         filters = self.filters_for(plan, given)
+        if plan.ranking and plan.topic and not plan.unresolved:
+            # "Which researchers had the most papers on RL?": ranked among the papers
+            # clearly about the topic
+            judgement = self.judge().judge(plan.topic, self.allowed(given))
+            clear = {m.paper.id for m in judgement.members if m.clearly}
+            return Route("metadata", plan, filters, clear, judgement=judgement)
         if plan.kind == "metadata" or plan.unresolved:
             return Route("metadata", plan, filters, self.allowed(given))
         if plan.kind == "compare" and plan.compared:

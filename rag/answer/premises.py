@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
-from rag.answer.question_parts import FIELD_ACRONYMS, folded, initials, stems_match
+from rag.answer.question_parts import folded, initials, stems_match
 from rag.text import NAME, content_terms, writes_name
 
 # A name the corpus hardly uses points at one paper; a word that rare, absent from the
@@ -119,6 +119,20 @@ _DESCRIBED = re.compile(
 )
 
 
+# A field's acronym and what it stands for, as abstracts write them.
+FIELD_NAMES = {
+    "rl": ("reinforcement learning",),
+    "nlp": ("natural language processing", "natural language"),
+    "ml": ("machine learning",),
+    "ai": ("artificial intelligence",),
+    "cv": ("computer vision",),
+    "llm": ("large language model", "language model"),
+    "vlm": ("vision-language model", "vision language model"),
+    "mllm": ("multimodal large language model", "multimodal LLM", "multi-modal LLM"),
+    "sota": ("state of the art", "state-of-the-art"),
+}
+
+
 def without_request(question: str) -> str:
     return _REQUEST.sub(" ", question)
 
@@ -138,16 +152,24 @@ def unmentioned(
         if key in CORPUS_WORDS:
             continue
         acronym = key.rstrip("s")
-        if len(acronym) < 3 and acronym not in FIELD_ACRONYMS:
-            acronym = ""  # "uc" fits any 2 words; "RL" is reinforcement learning
-        if key in spelled or acronym in shortened or (acronym and acronym in spelled):
+        if acronym in FIELD_NAMES:  # "RL" is reinforcement learning, not "representation learning"
+            if not any(writes_name(n, text) for n in (name, *FIELD_NAMES[acronym])):
+                absent.append(written)
+            continue
+        if len(acronym) < 3:
+            acronym = ""  # "uc" fits any 2 words
+        if writes_name(name, text) or acronym in shortened or (acronym and acronym in spelled):
             continue
         if "-" in name and not re.search(r"\d", name) and set(content_terms(name)) <= stems:
             continue  # "LLM-modified" of a paper on text "modified by LLMs" (not GPT-4 for GPT-3)
         absent.append(written)
-    for word in re.findall(r"[A-Za-z][A-Za-z-]{5,}", question):
+    for found in re.finditer(r"[A-Za-z][A-Za-z-]{5,}", question):
+        word = found.group(0)
         stem = next(iter(content_terms(word)), "")
-        if folded(word) in CORPUS_WORDS | COMMON_WORDS | EVERYDAY_WORDS | _FRACTIONS:
+        if folded(word) in CORPUS_WORDS | COMMON_WORDS | _FRACTIONS:
+            continue
+        # "a paper *saying* …" is how the asker talks; "in *American* cities" names a thing
+        if folded(word) in EVERYDAY_WORDS and not _names_a_thing(word, question[: found.start()]):
             continue
         common = max(doc_freq(word), doc_freq(_american_word(word))) > RARE_WORD_DOCS
         if not stem or word in absent or stem in stems or common:

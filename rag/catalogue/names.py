@@ -25,9 +25,15 @@ GENERIC_WORDS = _GENERIC = frozenset(
     faculty center centre lab laboratory laboratories research inc ltd llc co corp corporation
     group division computer science sciences engineering electrical technology
     artificial intelligence ai data technologies limited company labs gmbh plc systems
-    incorporated mlr
-    china usa uk canada germany france japan korea singapore switzerland australia india
-    israel netherlands italy spain sweden belgium austria denmark finland norway taiwan""".split()
+    incorporated mlr""".split()
+)
+# A country after the name ("Harbin Institute of Technology (Shenzhen), China") adds no
+# institution; inside a name ("Korea University", "… of China") it is the name.
+_TRAILING_COUNTRY = re.compile(
+    r",\s*(?:P\.?\s*R\.?\s*)?(?:China|USA|U\.S\.A?\.?|United States|UK|United Kingdom|Canada|"
+    r"Germany|France|Japan|(?:South )?Korea|Singapore|Switzerland|Australia|India|Israel|"
+    r"Netherlands|Italy|Spain|Sweden|Belgium|Austria|Denmark|Finland|Norway|Taiwan)\.?\s*$",
+    re.I,
 )
 _FOLD_WORD = re.compile(r"[a-z0-9]+")
 # Other names of a few institutions that neither words nor an acronym connect.
@@ -140,6 +146,7 @@ def names_institution(affiliation: str, names: tuple[str, ...]) -> bool | None:
     adds distinctive words (another institution); None: no part mentions any name."""
     verdict: bool | None = None
     own_words = {w for name in names for w in name.split()}  # "ETHZ - ETH Zurich" is one
+    affiliation = _TRAILING_COUNTRY.sub("", affiliation)
     for part in [affiliation, *SEGMENT_SPLIT.split(affiliation)]:
         words = fold(part).split()
         for name in names:

@@ -72,7 +72,10 @@ _ITEM_EDGES = re.compile(
     re.I,
 )
 _RANKING = re.compile(
-    r"\b(?:which|what|who)\b.*\b(?:authors?|researchers?|people|scientists)\b.*\b(?:most|top)\b"
+    r"\b(?:which|what|who)\b.*\bauthors?\b.*\b(?:most|top)\b"
+    # "which researchers had the most papers", not "… proposed the most efficient attention"
+    r"|\b(?:which|what)\s+(?:\w+\s+){0,3}?(?:researchers?|people|scientists)\b.*\b(?:most|top)\s+"
+    r"(?:\w+\s+)?(?:papers|orals|spotlights|posters|publications)\b"
     r"|\b(?:top|most prolific|leading)\s+(?:\w+\s+){0,3}?(?:authors?|researchers?|scientists)\b"
     r"|\bwho\b.*\b(?:most|top)\b.*\bpapers\b",
     re.I,
@@ -114,7 +117,7 @@ _NOT_STATUS = re.compile(
 _AUTHOR_CUE = re.compile(r"\b(?:by|did|does)\s+(?P<name>[A-Za-zÀ-ÿ.'-]+)(?:['’]s)?\b", re.I)
 # The frame around a topic, removed from the front and back of what is left.
 _LEAD = re.compile(
-    r"^(?:(?:how many|which|what|list|show(?: me)?|count|find|give me|name|are there(?: any)?|is there|"
+    r"^(?:(?:how many|which|what|who|top|most prolific|leading|list|show(?: me)?|count|find|give me|name|are there(?: any)?|is there|"
     r"compare|comparing|how do|how does|of|the|all|a|an|any|approaches|explanations|papers?|"
     r"works?|publications?|articles?|research|accepted|main|track|are|is|were|was|do|does|did|have|has|"
     r"that|which|whose|where|about|on|regarding|concerning|related to|dealing with|deal with|"
@@ -147,6 +150,8 @@ _AT_LEAST_PAPERS = re.compile(
     r"(?:\w+\s+)?(?:papers|orals|spotlights|posters|publications)\b",
     re.I,
 )
+# what an author did with the papers counted ("had", "presented", "wrote")
+_STATUS_HELD = re.compile(r"\b(?:had|has|have|presented|published|wrote|authored|got)\b", re.I)
 _WHO = re.compile(
     r"\b(?:who|which|what)\s+(?:\w+\s+)?(?:authors?|researchers?|people)\b|^\s*who\b", re.I
 )
@@ -184,16 +189,17 @@ class QuestionParser:
         text = _title_words(text, constraints)
         text = self.places.read(text, constraints)
         text = self._authors(text, constraints, unresolved)
-        similar = _SIMILAR.search(text)
-        topic = similar.group("ref").strip(" '\"") if similar else _topic(text)
-        named = self.catalogue.named_paper(topic) if similar else None
-        kind = _kind(question, bool(topic), constraints, unresolved, named is not None)
-        ranking: Literal["authors"] | None = None
         threshold = _AT_LEAST_PAPERS.search(question)
         at_least = 0
         if threshold and _WHO.search(question):  # "Which authors had at least 9 papers?"
             more = threshold.group(1).lower().startswith(("more", "over"))
             at_least = int(threshold.group(2)) + int(more)
+            text = _AT_LEAST_PAPERS.sub(" ", _STATUS_HELD.sub(" ", text))
+        similar = _SIMILAR.search(text)
+        topic = similar.group("ref").strip(" '\"") if similar else _topic(text)
+        named = self.catalogue.named_paper(topic) if similar else None
+        kind = _kind(question, bool(topic), constraints, unresolved, named is not None)
+        ranking: Literal["authors"] | None = None
         if _RANKING.search(question) or at_least:
             kind, ranking = "metadata", "authors"
         return QueryPlan(

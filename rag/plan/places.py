@@ -34,14 +34,18 @@ _NO_ONE = (
 # "have no co-author from Berkeley", "don't involve anyone from KTH"
 _EXCLUDED_FROM = re.compile(
     rf"\b{_NO_ONE}\s+(?:(?:co-?)?authors?\s+|one\s+|researchers?\s+|people\s+)?"
-    r"(?:from|at|affiliated\s+with)\s+(?:the\s+)?(?P<span>[^?,;.()]+)",
+    r"(?:from|at|affiliated\s+with)\s+(?:the\s+)?(?P<span>[^?,;.()\x00]+)",
     re.I,
 )
 # "(the Hong Kong campus, not Shenzhen)", "excluding Google"
 _EXCLUDED = re.compile(
     r"(?:\bbut\s+not|\bnot|\bexcluding|\bexcept(?:\s+for)?|\bother\s+than)\s+"
-    r"(?:the\s+|from\s+(?:the\s+)?)?(?P<span>[^?,;.()]+)",
+    r"(?:the\s+|(?P<from>from|at)\s+(?:the\s+)?)?(?P<span>[^?,;.()\x00]+)",
     re.I,
+)
+# Words that may follow an excluded place: the question goes on, the place has ended.
+_JOINING = frozenset(
+    "and or but with in at on that who which whose where for about as while whereas".split()
 )
 _DEPARTMENT = re.compile(
     r"\b(?:the\s+)?(?:(?:computer|data|information|electrical|mathematical|statistical)\s+)?"
@@ -74,18 +78,22 @@ class PlaceReader:
         text = _POSSESSIVE.sub("", text)  # "LMU Munich's orals", "HIT's Shenzhen campus"
         # "no co-author from Berkeley", "not Shenzhen": set aside while the included
         # institutions are read, then kept out if they name a place, else put back
-        held: list[tuple[str, str]] = []  # (the phrase, the place words in it)
+        held: list[tuple[str, str, bool]] = []  # (the phrase, its place words, after "from")
         for pattern in (_EXCLUDED_FROM, _EXCLUDED):
-            for match in list(pattern.finditer(text)):
-                text = text.replace(match.group(0), f" \x00{len(held)}\x00 ", 1)
-                held.append((match.group(0), match.group("span")))
+            while (match := pattern.search(text)) is not None:
+                cued = pattern is _EXCLUDED_FROM or bool(match.group("from"))
+                held.append((match.group(0), match.group("span"), cued))
+                text = f"{text[: match.start()]} \x00{len(held) - 1}\x00 {text[match.end() :]}"
         text = self._included(text, constraints)
-        for i, (phrase, span) in enumerate(held):
-            words = span.split()[:INSTITUTION_WORDS]
-            place = self._excluded_place(words, constraints.affiliations) if words else ""
-            if place:
+        included = constraints.affiliations or constraints.any_of
+        for i, (phrase, span, cued) in enumerate(held):
+            # "but not Oxford Pets": a dataset's name, not Oxford; "not Shenzhen" needs a
+            # place it is part of, "not from Google" does not
+            place = self._excluded_place(span.split()[:INSTITUTION_WORDS], constraints.affiliations)
+            rest = span.split()[len(place.split()) :]
+            if place and (cued or included) and (not rest or rest[0].lower() in _JOINING):
                 constraints.excluded.append(place)
-                phrase = " " + span.replace(place, " ", 1)  # the cue goes with the place
+                phrase = " " + " ".join(rest)  # the cue and the place out, the rest kept
             text = text.replace(f"\x00{i}\x00", phrase, 1)
         if not (constraints.affiliations or constraints.any_of):
             return text

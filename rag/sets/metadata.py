@@ -33,7 +33,7 @@ class MetadataAnswerer:
             text, aggregate = self._unresolved(plan)
             return set_answer(question, standalone, plan, text, [], aggregate)
         if plan.ranking == "authors":
-            text, aggregate = self._ranking(plan)
+            text, aggregate = self._ranking(plan, allowed)
             return set_answer(question, standalone, plan, text, [], aggregate)
         ids, notes = self._select(plan)
         if allowed is not None and ids - allowed:
@@ -73,19 +73,25 @@ class MetadataAnswerer:
             return "\n\n".join(lines), None  # a question back, not a count
         return "\n\n".join(lines), Aggregate(kind="metadata", count=0, exact=True, notes=lines)
 
-    def _ranking(self, plan: QueryPlan) -> tuple[str, Aggregate]:
+    def _ranking(self, plan: QueryPlan, allowed: set[str] | None) -> tuple[str, Aggregate]:
         within = None if plan.constraints.is_empty() else self._select(plan)[0]
+        if allowed is not None:
+            within = allowed if within is None else within & allowed
         ranked = self.catalogue.top_authors(within, at_least=plan.at_least)
         lines = [f"{i}. {name} — {plural(n, 'paper')}" for i, (name, n) in enumerate(ranked, 1)]
         note = (
             "Counts are per name as the catalogue spells it: one name may stand for several "
             "people (common names), and nothing here tells them apart."
         )
+        statuses = plan.constraints.statuses
+        noun = f"ICML 2024 {' or '.join(s.lower() for s in statuses) or 'paper'}"
         heading = (
-            f"Authors with at least {plural(plan.at_least, 'ICML 2024 paper')}"
+            f"Authors with at least {plural(plan.at_least, noun)}"
             if plan.at_least
-            else "Authors with the most ICML 2024 papers"
+            else f"Authors with the most {noun}s"
         )
+        if plan.topic:
+            heading += f" clearly about “{plan.topic}”"
         text = f"{heading}:\n\n" + "\n".join(lines) + f"\n\n{note}"
         return text, Aggregate(
             kind="metadata", count=len(ranked), exact=True, ranking=ranked, notes=[note]

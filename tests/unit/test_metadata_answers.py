@@ -175,3 +175,22 @@ def test_a_list_mixing_statuses_counts_them_and_a_threshold_lists_everyone_at_it
 def test_titles_holding_both_words() -> None:
     plan = QuestionParser(CAMPUSES).plan("Which titles contain both 'paper' and 'c1'?")
     assert plan.constraints.title_words == ["paper", "c1"]
+
+
+def test_what_is_not_an_institution_or_a_ranking_stays_in_the_topic() -> None:
+    parser = QuestionParser(CAMPUSES)
+    plan = parser.plan("Which papers evaluate on CIFAR but not Edinburgh Pets?")
+    assert plan.constraints.excluded == [] and "Pets" in plan.topic
+    plan = parser.plan("Which researchers proposed the most efficient attention mechanism?")
+    assert plan.ranking is None
+    plan = parser.plan("Which researchers had the most papers on reinforcement learning?")
+    assert (plan.ranking, plan.topic) == ("authors", "reinforcement learning")
+
+
+def test_a_country_after_the_name_adds_nothing_inside_it_is_the_name() -> None:
+    from rag.catalogue.names import fold, names_institution, spellings
+
+    typed = spellings(fold("Harbin Institute of Technology Shenzhen"))
+    assert names_institution("Harbin Institute of Technology (Shenzhen), China", typed)
+    korea = spellings(fold("Korea University"))
+    assert names_institution("Korea University", korea)

@@ -700,3 +700,13 @@ def test_describing_words_and_names_made_adjectives_are_no_premise() -> None:
     question = "How much pre-training compute does it save on GPT2?"
     saved = "EST achieves a 26.7% FLOPs saving for GPT2."
     assert check_abstract(question, question_parts(question), saved, "EST", 1).missing == []
+
+
+def test_field_acronyms_need_their_own_words_and_everyday_things_are_still_premises() -> None:
+    graphs = "We pretrain graph representation learning models around the world."
+    assert unmentioned("How does GraphsGPT use RL to pretrain?", "GraphsGPT", graphs, rare) == [
+        "RL"
+    ]
+    views = "We localize street views."
+    asked = "How well does GeoReasoner localize street views in American cities?"
+    assert "American" in unmentioned(asked, "GeoReasoner", views, rare)
