@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from rag.answer.question_parts import initials
+from rag.answer.question_parts import initials, stems_match
 from rag.text import content_terms
 
 # Read one way only: a federated paper is compared with centralized training all the time,
@@ -30,9 +30,10 @@ _SUPERVISION = (
 # "reduce variance", "fall behind DT" against "outperform DT", "NP-hard" against "polynomial".
 _DIRECTIONS = (
     (
-        r"higher|larger|greater|more|increases?|increased|increasing|grows?|worsens?",
+        r"higher|larger|greater|more|increases?|increased|increasing|grows?|worsens?|"
+        r"rais(?:e|es|ed|ing)",
         r"lower|smaller|fewer|less|reduces?|reduced|reducing|decreases?|decreased|shrinks?|"
-        r"sav(?:es?|ed|ing)",
+        r"sav(?:es?|ed|ing)|lowers?|lowering",
     ),
     (
         r"worse|falls? behind|underperforms?|lags? behind|fails? to|degrades?|hurts?|"
@@ -43,6 +44,13 @@ _DIRECTIONS = (
         r"slower|more slowly|slows?(?: down)?|slowed(?: down)?",
         r"faster|more quickly|speeds? up|sped up|accelerat(?:es?|ed|ing)|"
         r"increase[sd]? (?:in )?(?:both )?(?:the )?(?:convergence )?speed",
+    ),
+    # "the cluster number K it requires as input" against "free from the input of a
+    # predefined cluster number"
+    (
+        r"requires?|required|requiring|needs?|relies? on",
+        r"free from|without (?:requiring|needing)|no need (?:for|of)|does not (?:require|need)|"
+        r"eliminat(?:es?|ing) the need",
     ),
     # "how quickly does it grow with the number of objectives" against "independent of the
     # number of objectives"
@@ -118,9 +126,78 @@ def contradicted(
         _turned(question, sentences, title)
         or _miscounted(question, sentences)
         or _misquoted(question, sentences)
+        or _negated(question, sentences)
+        or _other_domain(question, sentences, title)
         or _first_of_its_kind(question, sentences)
         or (_of_earlier_work(question, sentences, title, doc_freq) if doc_freq else "")
     )
+
+
+# "not only … but also" adds, it denies nothing
+# Kinds of data, each a group of kinds a paper is about one of: "voice recordings" asked of
+# a paper on images, "protein networks" of one on citation networks.
+_DOMAINS = (
+    {
+        "image": r"images?|photos?|photographs?|pictures?|pixels?",
+        "video": r"videos?",
+        "audio": r"audio|speech|voices?|sounds?|music|acoustic|spoken",
+        "tabular": r"tabular",
+    },
+    {
+        "citation": r"citation",
+        "social": r"social networks?",
+        "biology": r"protein|proteins|genes?|gene regulatory|molecular",
+        "traffic": r"traffic|road networks?",
+    },
+)
+
+
+def _other_domain(question: str, sentences: list[str], title: str) -> str:
+    """The sentence showing the paper works on another kind of data than the question says
+    ("voice recordings" of an image-anonymization metric)."""
+    text = " ".join([title, *sentences]).lower()
+    asked = question.lower()
+    for group in _DOMAINS:
+        said = {k for k, words in group.items() if re.search(rf"\b(?:{words})\b", asked)}
+        written = {k for k, words in group.items() if re.search(rf"\b(?:{words})\b", text)}
+        if said and not said & written and written:
+            other = "|".join(group[k] for k in written)
+            return next(
+                (s for s in [title, *sentences] if re.search(rf"\b(?:{other})\b", s.lower())), ""
+            )
+    return ""
+
+
+_NEGATION = re.compile(
+    r"\b(?:not|cannot|never|no longer|fails? to|n['’]t)\b(?!\s+(?:only|just|merely|simply|even)\b)",
+    re.I,
+)
+NEGATED_SUBJECT = 2  # content words of what the sentence denies of, shared with the question
+NEGATED_WINDOW = 6  # words between the subject and the predicate in the question
+
+
+def _negated(question: str, sentences: list[str]) -> str:
+    """A sentence denying what the question states: "volume-preserving flows are not
+    universal" against "If volume-preserving flows are universal, …"."""
+    if _NEGATION.search(question):
+        return ""
+    asked = [content_terms(w) for w in re.findall(r"[\w-]+", question)]
+    for sentence in sentences:
+        for negation in _NEGATION.finditer(sentence):
+            before = content_terms(
+                " ".join(re.findall(r"[\w-]+", sentence[: negation.start()])[-4:])
+            )
+            after = content_terms(" ".join(re.findall(r"[\w-]+", sentence[negation.end() :])[:2]))
+            if not after or len(before) < NEGATED_SUBJECT:
+                continue
+            predicate = after[0]
+            for i, terms in enumerate(asked):
+                if predicate not in terms:
+                    continue
+                near = {t for ts in asked[max(0, i - NEGATED_WINDOW) : i] for t in ts}
+                if sum(b in near for b in before) >= NEGATED_SUBJECT:
+                    return sentence
+    return ""
 
 
 def _first_of_its_kind(question: str, sentences: list[str]) -> str:
@@ -255,14 +332,36 @@ MEASURE_SHARED = 3  # content words the value's sentence shares with the questio
 
 
 def _measures(text: str) -> list[tuple[float, str, frozenset[str]]]:
-    """Each value with its unit ("%" or "x") and the content words beside it."""
+    """Each value with its unit ("%" or "x") and the content words beside it; a value in
+    words ("in half", "a third", "twice") as the number it stands for."""
     found = []
-    for m in _MEASURED.finditer(text):
+    for m in [*_MEASURED.finditer(text), *_SAID_MEASURE.finditer(text)]:
         before = re.findall(r"[\w-]+", text[: m.start()])[-MEASURE_WINDOW:]
         after = re.findall(r"[\w-]+", text[m.end() :])[:MEASURE_WINDOW]
         words = frozenset(content_terms(" ".join(before + after))) - _ASKING
-        found.append((float(m[1].replace(",", "")), "%" if m[2] else "x", words))
+        if m.re is _SAID_MEASURE:
+            value, unit = _SAID_VALUES[next(g for g in m.groups() if g).lower()]
+        else:
+            value, unit = float(m[1].replace(",", "")), "%" if m[2] else "x"
+        found.append((value, unit, words))
     return found
+
+
+# Values said in words: "cut … in half" is 50 % fewer, "twice as fast" is 2x.
+_SAID_VALUES = {
+    "half": (50.0, "%"),
+    "a third": (33.3, "%"),
+    "a quarter": (25.0, "%"),
+    "a tenth": (10.0, "%"),
+    "twice": (2.0, "x"),
+    "double": (2.0, "x"),
+    "triple": (3.0, "x"),
+}
+_SAID_MEASURE = re.compile(
+    r"\b(?:in|by)\s+(half)\b|\bby\s+(a third|a quarter|a tenth)\b|\b(twice|double|triple)\s+"
+    r"(?:as|the)\b",
+    re.I,
+)
 
 
 def _misquoted(question: str, sentences: list[str]) -> str:
@@ -281,7 +380,8 @@ def _misquoted(question: str, sentences: list[str]) -> str:
         for measures, sentence in given:
             # the same measure ("accuracy" beside both) in a sentence on the same thing
             same = any(u == unit and words & w for _, u, w in measures)
-            if same and len(topic & set(content_terms(sentence))) >= MEASURE_SHARED:
+            said = frozenset(content_terms(sentence))
+            if same and sum(stems_match(t, said) for t in topic) >= MEASURE_SHARED:
                 return sentence
     return ""
 

@@ -10,6 +10,7 @@ top-1 cosine's answerable and unanswerable distributions overlap on the dev ques
 from __future__ import annotations
 
 import bisect
+import difflib
 import math
 import re
 from collections import Counter
@@ -329,7 +330,11 @@ class EvidenceScorer:
         # Not asked of one named paper: words no abstract writes say the papers do not
         # cover what it asks about ("LLM agents on *Android* phones").
         stats = self.stats
-        found.unwritten = unwritten(question, stats.paper_count, stats.prefixed, stats.named)
+        found.unwritten = [
+            word
+            for word in unwritten(question, stats.paper_count, stats.prefixed, stats.named)
+            if not _misspelt(word, sources)  # "PULCBPF" for the retrieved paper's "PULCPBF"
+        ]
         # A rare name the best paper never writes is another paper's ("How does *DaGCN*
         # treat the nodes GCN fails on?"), unless another retrieved paper writes it.
         rare = {n for n in NAME.findall(question) if 0 < doc_freq(n) <= RARE_NAME_DOCS}
@@ -368,3 +373,21 @@ def confidence(best_cosine: float, coverage: float, agreement: float) -> float:
     w = CONFIDENCE_WEIGHTS
     z = w[0] * best_cosine + w[1] * coverage + w[2] * agreement + CONFIDENCE_BIAS
     return 1.0 / (1.0 + math.exp(-z))
+
+
+TYPO_RATIO = 0.8  # difflib ratio at which a question's word is a retrieved paper's, misspelt
+TYPO_CHARS = 5  # shorter words are too easily another word
+
+
+def _misspelt(word: str, sources: list[RetrievedPaper]) -> bool:
+    """Whether a word no abstract writes is a misspelling of one a retrieved paper writes."""
+    if len(word) < TYPO_CHARS:
+        return False
+    typed = word.lower()
+    written = {
+        w.lower()
+        for s in sources
+        for w in re.findall(r"[\w-]+", f"{s.paper.title} {s.paper.abstract}")
+        if abs(len(w) - len(word)) <= 1
+    }
+    return any(difflib.SequenceMatcher(None, typed, w).ratio() >= TYPO_RATIO for w in written)

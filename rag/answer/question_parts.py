@@ -383,11 +383,13 @@ def supplies(
     if tested and not any(stems_match(w, tested | _REPORTED) for w in words):
         return False
     asked = question.lower()
-    # A name the question does not hold, and not the paper's own parts ("NF" and "DAE" in
-    # a paper titled "… Denoising AutoEncoder and Normalizing Flow …").
+    # "Which model was built after …" asks for the paper's own name; otherwise a name the
+    # question does not hold, and not the paper's own parts ("NF" and "DAE" in a paper
+    # titled "… Denoising AutoEncoder and Normalizing Flow …").
+    own_asked = _MADE.search(part.text) is not None
     return any(
         name.lower() not in asked
-        and not _own_name(name, title)
+        and (own_asked or not _own_name(name, title))
         and folded(name).rstrip("s") not in FIELD_ACRONYMS
         for name in NAME.findall(sentence)
     )
@@ -410,6 +412,13 @@ _DEGREE_WORDS = frozenset(
     "marginally minimal minimally negligible little few modest".split()
 )
 _URL = re.compile(r"https?://\S+|\bwww\.\S+|\S+\.github\.io\S*", re.I)
+
+
+_MADE = re.compile(
+    r"\b(?:was|were|is|are|got|gets)\s+(?:\w+\s+)?(?:built|proposed|introduced|developed|"
+    r"designed|created|presented|devised|named|called)\b",
+    re.I,
+)
 
 
 def _own_name(name: str, title: str) -> bool:

@@ -237,3 +237,11 @@ def test_a_paper_far_less_likely_than_the_best_does_not_answer_for_it() -> None:
     asked = "How many layers do the autoregressive transformers trained on compositions have?"
     evidence = scorer.score(asked, [source(best), source(far, 9, 9)])
     assert [p.kind for p in evidence.gaps.missing] == ["number"]
+
+
+def test_a_misspelt_name_of_a_retrieved_paper_is_no_absent_topic() -> None:
+    from rag.answer.evidence import _misspelt
+
+    pu = Paper(id="pu", title="PU learning", abstract="We propose PULCPBF for PU learning.")
+    assert _misspelt("PULCBPF", [source(pu)])
+    assert not _misspelt("wildfire", [source(pu)])

@@ -677,6 +677,16 @@ def test_a_quoted_value_the_abstract_gives_otherwise_is_contradicted() -> None:
          "MIREL addresses weakly-supervised uncertainty of instances."),
         ("How large is the approximation error the smoothing algorithm accepts?",
          "The smoothing algorithm yields exact solutions, not just approximations."),
+        ("What lets the testing framework cut the number of test questions in half?",
+         "Our testing framework reduces question count by 20% on average."),
+        ("Which part of SupBYOL makes supervision raise the intra-class variance?",
+         "Providing supervision to SupBYOL reduces intra-class variance."),
+        ("What happens if the cluster number K it requires as input is set wrongly?",
+         "Our clustering is free from the input of a predefined cluster number K."),
+        ("If volume-preserving flows are universal, what is left for affine couplings?",
+         "We show that volume-preserving normalizing flows are not universal."),
+        ("How was the link-prediction bias validated on protein interaction networks?",
+         "We validate the link-prediction bias on citation and social networks."),
         ("How does the simulator manage to run 1,000 times faster than SPICE circuit simulation?",
          "The simulator runs circuit simulation 160 times faster than SPICE."),
     ],
@@ -710,3 +720,13 @@ def test_field_acronyms_need_their_own_words_and_everyday_things_are_still_premi
     views = "We localize street views."
     asked = "How well does GeoReasoner localize street views in American cities?"
     assert "American" in unmentioned(asked, "GeoReasoner", views, rare)
+
+
+def test_not_only_denies_nothing_and_the_asked_model_may_be_the_papers_own() -> None:
+    sentence = "A shallow network trained by gradient flow not only generalizes well but is robust."
+    asked = "Shallow networks trained by gradient flow generalize well; can they be robust too?"
+    assert contradicted(asked, [sentence], "Implicit Bias") == ""
+    question = "Which disentanglement model was built after finding that naive combinations fail?"
+    abstract = "Naive combinations fail to disentangle. We build Tripod, a disentanglement model."
+    parts = question_parts(question)
+    assert check_abstract(question, parts, abstract, "Tripod: Three Biases", 1).missing == []
