@@ -134,6 +134,7 @@ class PlanConstraints(BaseModel):
         default_factory=list, description="Catalogue names; all must be authors."
     )
     affiliations: list[str] = Field(default_factory=list, description="Institutions as typed.")
+    first_author: str = Field(default="", description="Catalogue name: the papers' first author.")
     any_of: list[str] = Field(
         default_factory=list,
         description="Institutions as typed, joined by 'or': an author from one of them.",
@@ -149,7 +150,12 @@ class PlanConstraints(BaseModel):
 
     def is_empty(self) -> bool:
         return not (
-            self.authors or self.affiliations or self.any_of or self.statuses or self.title_words
+            self.authors
+            or self.first_author
+            or self.affiliations
+            or self.any_of
+            or self.statuses
+            or self.title_words
         )
 
 
@@ -176,6 +182,7 @@ class QueryPlan(BaseModel):
     at_least: int = Field(
         default=0, description="`ranking`: every author with at least this many papers."
     )
+    top: int = Field(default=0, description="`ranking`: how many authors ('the top 5'); 0: 10.")
     unresolved: list[Unresolved] = Field(default_factory=list)
     like_paper: str = Field(default="", description="`similar`: the id of the paper named.")
     facets: list[str] = Field(

@@ -62,6 +62,10 @@ ALIASES = {
     "mpi": ("max planck institute",),
     "buaa": ("beihang university", "beijing university of aeronautics and astronautics"),
     "cityu": ("city university of hong kong",),
+    "uiuc": ("university of illinois urbana champaign",),
+    "university of illinois": ("uiuc",),
+    "umass": ("university of massachusetts",),
+    "umass amherst": ("university of massachusetts amherst",),
     "lmu": ("ludwig maximilians universitat munchen", "university of munich", "lmu munich"),
     "lmu munich": ("lmu", "ludwig maximilians universitat munchen", "university of munich"),
 }
@@ -148,9 +152,9 @@ def names_institution(affiliation: str, names: tuple[str, ...]) -> bool | None:
     own_words = {w for name in names for w in name.split()}  # "ETHZ - ETH Zurich" is one
     affiliation = _TRAILING_COUNTRY.sub("", affiliation)
     for part in [affiliation, *SEGMENT_SPLIT.split(affiliation)]:
-        words = fold(part).split()
+        words = [w for w in fold(part).split() if w != "at"]  # "… of Massachusetts at Amherst"
         for name in names:
-            typed = name.split()
+            typed = [w for w in name.split() if w != "at"]
             if len(typed) == 1 and (acronym(part) == name or _spelled_out(part, name)):
                 return True
             for start in range(len(words) - len(typed) + 1):
@@ -161,6 +165,11 @@ def names_institution(affiliation: str, names: tuple[str, ...]) -> bool | None:
                     # University": generic words after the noun make another name.
                     renamed = typed[-1] in _NOUNS and after[:1] == ["of"]
                     if not renamed and all(w in _GENERIC or w in own_words for w in extra):
+                        return True
+                    # "University of Illinois Urbana-Champaign": a campus of the system
+                    campus = typed[:2] == ["university", "of"] and len(typed) > 2
+                    before = all(w in _GENERIC for w in words[:start])
+                    if campus and before and after[:1] not in (["of"], ["for"], ["and"]):
                         return True
                     verdict = False
     return verdict

@@ -33,6 +33,10 @@ def plain_question(question: str) -> str:
     """The question without a greeting or a request around it: "Hi! Could you tell me how
     many …" asks "how many …"; "I'm looking for X. How many are there?" asks "How many X?"."""
     text = _GREETING.sub("", question, count=1)
+    text = _THANKS.sub("", text)
+    if not _LOOKING_FOR.match(text):
+        text = _context_dropped(text)
+    text = _GREETING.sub("", text, count=1)
     text = _TELL_ME.sub("", _REQUEST.sub("", text, count=1), count=1)
     text = _HONORIFIC.sub("", text)  # "Prof. Kyunghyun Cho" is Kyunghyun Cho
     text = re.sub(r"\bw/\s*", "with ", text)  # "papers w/ authors from …"
@@ -44,6 +48,28 @@ def plain_question(question: str) -> str:
         text = f"{'How many' if then.startswith('how many') else 'Which'} {what}?"
     text = text.strip()
     return text[:1].upper() + text[1:] if text else question
+
+
+_THANKS = re.compile(
+    r"[\s,.!]*(?:(?:many|great)\s+)?thanks?(?:\s+you)?(?:\s+(?:so\s+much|a\s+lot|in\s+advance))?"
+    r"[\s.!]*$",
+    re.I,
+)
+# "Since I'm applying for a PhD at Aalto, …": the asker's situation, not the question
+_SITUATION = re.compile(
+    r"^\s*(?:since|as|because)\s+(?:i|we)(?:['’]m|['’]re| am| are)?\b[^,?]*,\s*", re.I
+)
+# "I'm putting together a reading list for our group.": what the asker is doing
+_DOING = re.compile(
+    r"^\s*(?:i|we)(?:['’]m|['’]re| am| are)\s+(?!looking\b|searching\b)\w+ing\b[^.?!]*[.!]\s+(?=[A-Z])",
+    re.I,
+)
+
+
+def _context_dropped(text: str) -> str:
+    """The question without the asker's situation before it ("I'm putting together a
+    reading list for our group. Could you tell me …", "Since I'm applying at Aalto, …")."""
+    return _DOING.sub("", _SITUATION.sub("", text, count=1), count=1)
 
 
 _SORTED = re.compile(

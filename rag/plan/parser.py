@@ -10,6 +10,7 @@ constraints are taken away. A question about one paper keeps `kind="paper"`: tod
 from __future__ import annotations
 
 import re
+from itertools import pairwise
 from typing import Literal
 
 from rag.catalogue.catalogue import Catalogue, NameMatch
@@ -108,10 +109,14 @@ _STATUS = re.compile(r"\b(oral|spotlight|poster)s?\b", re.I)
 STATUSES = ("Oral", "Spotlight", "Poster")
 _SPOTLIGHT_POSTER = re.compile(r"\bspotlight\s+posters?\b", re.I)
 _NOT_STATUS = re.compile(
-    r"\b(?:non-?|not\s+(?:an?\s+)?|n['’]t\s+(?:an?\s+)?|other\s+than\s+(?:an?\s+)?|"
-    r"excluding\s+(?:the\s+)?|except\s+(?:for\s+)?(?:the\s+)?)(oral|spotlight|poster)s?\b",
+    r"\b(?:non-?|neither\s+(?:an?\s+)?|not\s+(?:accepted\s+as\s+)?(?:an?\s+)?|"
+    r"n['’]t\s+(?:an?\s+)?|other\s+than\s+(?:an?\s+)?|excluding\s+(?:the\s+)?|"
+    r"except\s+(?:for\s+)?(?:the\s+)?)(?P<statuses>(?:oral|spotlight|poster)s?"
+    r"(?:\s*(?:,|or|nor|and)\s*(?:an?\s+)?(?:oral|spotlight|poster)s?)*)\b",
     re.I,
 )
+# "a long talk", "accepted talks": orals
+_TALK = re.compile(r"\b(?:long|accepted|contributed|oral)\s+(talk|presentation)(s?)\b", re.I)
 # A family name alone counts only right after "by", "did" or "does": elsewhere a capitalised
 # word is far more often a method ("What does Adam …" asks about an optimiser).
 _AUTHOR_CUE = re.compile(r"\b(?:by|did|does)\s+(?P<name>[A-Za-zÀ-ÿ.'-]+)(?:['’]s)?\b", re.I)
@@ -143,20 +148,33 @@ _GENERIC_TOPIC = {"paper", "author", "publish", "icml", "2024", "accept", "confe
                   # "the word 'X' in the title", "everything from CISPA", "research labs"
                   "word", "term", "everyth", "anyth", "affili", "research", "lab", "laboratori",
                   # "an oral presentation", "a spotlight talk"; "collaborations between X and Y"
-                  "present", "talk", "collabor"}  # fmt: skip
+                  "present", "talk", "collabor",
+                  # "among the authors", "this year", "Many thanks", "wrote"
+                  "among", "year", "thank", "thanks", "pleas", "wrote", "write", "written"}  # fmt: skip
 # How the list should be ordered: the table sorts; no topic.
 _AT_LEAST_PAPERS = re.compile(
-    r"\b(at least|more than|over|no fewer than)\s+(\d+)\s+"
+    r"\b(?:(at least|more than|over|no fewer than)\s+(\d+)|(\d+)\s+or\s+more)\s+"
     r"(?:\w+\s+)?(?:papers|orals|spotlights|posters|publications)\b",
     re.I,
 )
+_TOP_N = re.compile(r"\btop\s+(\d{1,2})\b", re.I)
 # what an author did with the papers counted ("had", "presented", "wrote")
 _STATUS_HELD = re.compile(r"\b(?:had|has|have|presented|published|wrote|authored|got)\b", re.I)
 _WHO = re.compile(
     r"\b(?:who|which|what)\s+(?:\w+\s+)?(?:authors?|researchers?|people)\b|^\s*who\b", re.I
 )
 _OF_THEM = re.compile(r",?\s+and\s+how\s+many\s+of\s+(?:them|these|those)\b[^?]*", re.I)
-_WITHOUT = re.compile(r"\b(?:without|excluding|except|not with|but not|not by)$", re.I)
+_WITHOUT_CUE = (
+    r"\b(?:without|excluding|except|not with|but not|not by|with no|"
+    r"(?:didn['’]t|did not|don['’]t|do not|doesn['’]t|does not) (?:have|include|involve))"
+)
+_WITHOUT = re.compile(rf"{_WITHOUT_CUE}$", re.I)
+_FIRST_AUTHOR = re.compile(
+    r"\b(?:as\s+(?:the\s+|their\s+)?first\s+author|first[- ]authored\s+by|"
+    r"(?:is|was)\s+(?:the\s+)?first\s+author(?:\s+(?:of|on))?)\b",
+    re.I,
+)
+_AS_COAUTHOR = re.compile(r"\bas\s+(?:an?\s+)?(?:co-?)?authors?\b", re.I)
 
 
 def _spans(words: list[str], longest: int = 4) -> list[tuple[int, int]]:
@@ -192,8 +210,8 @@ class QuestionParser:
         threshold = _AT_LEAST_PAPERS.search(question)
         at_least = 0
         if threshold and _WHO.search(question):  # "Which authors had at least 9 papers?"
-            more = threshold.group(1).lower().startswith(("more", "over"))
-            at_least = int(threshold.group(2)) + int(more)
+            more = (threshold.group(1) or "").lower().startswith(("more", "over"))
+            at_least = int(threshold.group(2) or threshold.group(3)) + int(more)
             text = _AT_LEAST_PAPERS.sub(" ", _STATUS_HELD.sub(" ", text))
         similar = _SIMILAR.search(text)
         topic = similar.group("ref").strip(" '\"") if similar else _topic(text)
@@ -208,6 +226,7 @@ class QuestionParser:
             constraints=constraints,
             ranking=ranking,
             at_least=at_least,
+            top=int(top.group(1)) if ranking and (top := _TOP_N.search(question)) else 0,
             unresolved=unresolved,
             like_paper=named.id if named is not None and kind == "similar" else "",
         )
@@ -215,9 +234,11 @@ class QuestionParser:
     # --- constraints -------------------------------------------------------------------
     def _statuses(self, text: str, constraints: PlanConstraints) -> str:
         text = _SPOTLIGHT_POSTER.sub("spotlight", text)  # a spotlight is a spotlight poster
+        text = _TALK.sub(lambda m: f"oral{m.group(2)}", text)
         negated = _NOT_STATUS.search(text)
-        if negated:  # "non-poster papers", "were not posters": the other statuses
-            constraints.statuses = [s for s in STATUSES if s.lower() != negated.group(1).lower()]
+        if negated:  # "non-poster papers", "neither orals nor spotlights": the other statuses
+            out = {m.group(1).lower() for m in _STATUS.finditer(negated.group("statuses"))}
+            constraints.statuses = [s for s in STATUSES if s.lower() not in out]
             return _STATUS.sub(" ", _NOT_STATUS.sub(" ", text))
         found = [m.group(1).capitalize() for m in _STATUS.finditer(text)]
         constraints.statuses = sorted(set(found), key=found.index)
@@ -230,6 +251,7 @@ class QuestionParser:
         text = re.sub(r"(\w)['’]s\b", r"\1", text)  # "Foerster's papers"
         words = re.findall(r"[\w.'’-]+", text)
         taken: list[tuple[int, int]] = []
+        named: dict[tuple[int, int], str] = {}  # each author's words, as the catalogue has it
         for start, end in _spans(words):
             if any(s < end and start < e for s, e in taken) or end - start < 2:
                 continue
@@ -240,13 +262,16 @@ class QuestionParser:
             if not match.people:
                 continue
             taken.append((start, end))
-            if _WITHOUT.search(" ".join(words[max(0, start - 2) : start])):
+            if _WITHOUT.search(" ".join(words[max(0, start - 4) : start])):
                 # "Loureiro's papers without Luca Arnaboldi": a co-author ruled out
                 kept = PlanConstraints()
                 record_author(name, match, kept, unresolved)
                 constraints.excluded += kept.authors
                 continue
+            before = len(constraints.authors)
             record_author(name, match, constraints, unresolved)
+            if len(constraints.authors) > before:
+                named[(start, end)] = constraints.authors[-1]
         for cue in _AUTHOR_CUE.finditer(text):  # a family name alone, after "by", "did", …
             name = cue.group("name").strip(".'’")
             if any(name in " ".join(words[s:e]) for s, e in taken) or len(name) < 2:
@@ -258,10 +283,22 @@ class QuestionParser:
                     taken.append((0, 0))
                     record_author(name, match, constraints, unresolved)
                     text = text.replace(name, " ", 1)
+        # "Who had more papers, Haggai Maron or Ethan Fetaya?": one of them, each counted
+        spans = sorted(named)
+        for first, second in pairwise(spans):
+            if [w.lower() for w in words[first[1] : second[0]]] == ["or"]:
+                for span in (first, second):
+                    if named[span] in constraints.authors:
+                        constraints.authors.remove(named[span])
+                        constraints.any_of.append(named[span])
         for start, end in taken:
             if end:  # "Luo, Yu" is taken as "Luo Yu": the words with what stands between
                 spelled = r"[\s,]+".join(re.escape(w) for w in words[start:end])
-                text = re.sub(rf"(?:{_WITHOUT.pattern[:-1]}\s+)?{spelled}", " ", text, count=1)
+                text = re.sub(rf"(?:{_WITHOUT_CUE}\s+)?{spelled}", " ", text, count=1)
+        if _FIRST_AUTHOR.search(text) and len(constraints.authors) == 1:  # "X as first author"
+            constraints.first_author = constraints.authors.pop()
+            text = _FIRST_AUTHOR.sub(" ", text)
+        text = _AS_COAUTHOR.sub(" ", text)
         if not taken:
             text = self._unknown_author(text, constraints, unresolved)
         return text

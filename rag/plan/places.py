@@ -38,11 +38,19 @@ _EXCLUDED_FROM = re.compile(
     re.I,
 )
 # "(the Hong Kong campus, not Shenzhen)", "excluding Google"
+# "excluding anything with a J.P. Morgan author"
+_EXCLUDED_WITH = re.compile(
+    r"\b(?:excluding|except(?:\s+for)?|leaving\s+out|without)\s+(?:anything|any\s+papers?|"
+    r"papers?|those|ones|the\s+ones)\s+with\s+(?:an?\s+)?"
+    r"(?P<span>(?:[^?,;()\x00.]|\.(?=\w|\s+[A-Z]))+?)\s+(?:co-?)?authors?\b",
+    re.I,
+)
 _EXCLUDED = re.compile(
-    r"(?:\bbut\s+not|\bnot|\bexcluding|\bexcept(?:\s+for)?|\bother\s+than)\s+"
+    r"(?:\bbut\s+not|\bnot(?:\s+counting)?|\bexcluding|\bexcept(?:\s+for)?|\bother\s+than)\s+"
     r"(?:the\s+|(?P<from>from|at)\s+(?:the\s+)?)?(?P<span>[^?,;.()\x00]+)",
     re.I,
 )
+_PART_OF = frozenset({"campus", "branch", "site", "office", "lab", "labs"})
 # Words that may follow an excluded place: the question goes on, the place has ended.
 _JOINING = frozenset(
     "and or but with in at on that who which whose where for about as while whereas".split()
@@ -56,13 +64,14 @@ _DEPARTMENT = re.compile(
 _CAMPUS = re.compile(r"\b(?:the\s+)?(?:[\w-]+\s+){0,2}campus\b", re.I)
 # "the Microsoft papers": a capitalised name right before "papers" (not "Bayesian papers":
 # it must be an institution the catalogue knows)
-_INSTITUTION_PAPERS = re.compile(r"(?P<span>(?:[A-Z][\w&.*-]*\s+){0,3}[A-Z][\w&.*-]*)\s+papers\b")
+# A capitalised name, small words inside it ("University of Chicago", "X or Y")
+_NAMED = r"(?:[A-Z][\w&.*-]*\s+(?:(?:of|for|and|de|at|the|or)\s+)?){0,5}[A-Z][\w&.*-]*"
+_INSTITUTION_PAPERS = re.compile(rf"(?P<span>{_NAMED})\s+papers\b")
 _ABBREVIATED = re.compile(r"\bUniv\b\.?", re.I)
 _AFFILIATED = re.compile(r"\b([\w&]+)-affiliated(?=\s+(?:co-?)?authors?\b|\s+researchers?\b)", re.I)
 # "How many orals did INRIA have?": an institution as the subject of having or getting
 _INSTITUTION_HAS = re.compile(
-    r"\b(?:did|does|do)\s+(?P<span>(?:[A-Z][\w&.*-]*\s+){0,5}[A-Z][\w&.*-]*)\s+"
-    r"(?:have|get|win|publish|present)\b"
+    rf"\b(?i:did|does|do)\s+(?P<span>{_NAMED})\s+(?i:have|get|win|publish|present)\b"
 )
 INSTITUTION_WORDS = 8  # "Hong Kong University of Science and Technology" is seven
 
@@ -79,9 +88,9 @@ class PlaceReader:
         # "no co-author from Berkeley", "not Shenzhen": set aside while the included
         # institutions are read, then kept out if they name a place, else put back
         held: list[tuple[str, str, bool]] = []  # (the phrase, its place words, after "from")
-        for pattern in (_EXCLUDED_FROM, _EXCLUDED):
+        for pattern in (_EXCLUDED_WITH, _EXCLUDED_FROM, _EXCLUDED):
             while (match := pattern.search(text)) is not None:
-                cued = pattern is _EXCLUDED_FROM or bool(match.group("from"))
+                cued = pattern is not _EXCLUDED or bool(match.group("from"))
                 held.append((match.group(0), match.group("span"), cued))
                 text = f"{text[: match.start()]} \x00{len(held) - 1}\x00 {text[match.end() :]}"
         text = self._included(text, constraints)
@@ -91,6 +100,8 @@ class PlaceReader:
             # place it is part of, "not from Google" does not
             place = self._excluded_place(span.split()[:INSTITUTION_WORDS], constraints.affiliations)
             rest = span.split()[len(place.split()) :]
+            if rest and rest[0].lower() in _PART_OF:  # "not counting the Chicago campus"
+                rest = rest[1:]
             if place and (cued or included) and (not rest or rest[0].lower() in _JOINING):
                 constraints.excluded.append(place)
                 phrase = " " + " ".join(rest)  # the cue and the place out, the rest kept
@@ -132,6 +143,10 @@ class PlaceReader:
         for pattern, keep_end in patterns:
             for match in list(pattern.finditer(text)):
                 words = match.group("span").split()
+                if keep_end and "or" in words and self._either(words, constraints):
+                    # "Did Heidelberg University or Anthropic have more orals?"
+                    text = text.replace(match.group("span"), " ", 1)
+                    continue
                 found = self._longest_institution(words, from_end=keep_end)
                 if found is None and pattern is _INSTITUTION_AFTER:
                     text = self._misspelt(words, text, constraints)
@@ -166,6 +181,15 @@ class PlaceReader:
                     text = re.sub(rf"\s(?:and|&)\s+{re.escape(named)}", " ", text, count=1)
                     rest = rest[1 + len(more) :]
         return text
+
+    def _either(self, words: list[str], constraints: PlanConstraints) -> bool:
+        """Institutions joined by "or", each the catalogue knows, into `any_of`."""
+        parts = " ".join(words).split(" or ")
+        found = [self._longest_institution(part.split(), from_end=True) for part in parts]
+        if len(parts) < 2 or any(f is None for f in found):
+            return False
+        constraints.any_of += [" ".join(f) for f in found if f is not None]
+        return True
 
     def _alternatives(self, rest: list[str]) -> list[str]:
         """The institutions after "or" ("… or KU Leuven"), each the catalogue knows."""

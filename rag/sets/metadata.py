@@ -45,8 +45,13 @@ class MetadataAnswerer:
         aggregate = Aggregate(
             kind="metadata", count=len(rows), exact=True, papers=rows, notes=notes
         )
-        people = {e for e in plan.constraints.excluded if self.catalogue.people_named(e)}
-        text = listed_text(_summary(plan, papers, people), rows, notes)
+        c = plan.constraints
+        people = {e for e in [*c.excluded, *c.any_of] if self.catalogue.people_named(e)}
+        summary = _summary(plan, papers, people)
+        if len(c.any_of) > 1 and rows:  # "Who had more, A or B?": each one's count
+            counts = ", ".join(f"{t}: {len(_papers_of(self.catalogue, t) & ids)}" for t in c.any_of)
+            summary = f"{summary.rstrip(':')} ({counts}):"
+        text = listed_text(summary, rows, notes)
         return set_answer(question, standalone, plan, text, [citation(r) for r in rows], aggregate)
 
     def _select(self, plan: QueryPlan) -> tuple[set[str], list[str]]:
@@ -77,7 +82,7 @@ class MetadataAnswerer:
         within = None if plan.constraints.is_empty() else self._select(plan)[0]
         if allowed is not None:
             within = allowed if within is None else within & allowed
-        ranked = self.catalogue.top_authors(within, at_least=plan.at_least)
+        ranked = self.catalogue.top_authors(within, limit=plan.top or 10, at_least=plan.at_least)
         lines = [f"{i}. {name} — {plural(n, 'paper')}" for i, (name, n) in enumerate(ranked, 1)]
         note = (
             "Counts are per name as the catalogue spells it: one name may stand for several "
@@ -104,6 +109,10 @@ def constrained(catalogue: Catalogue, c: PlanConstraints) -> tuple[set[str], lis
     notes: list[str] = []
     for name in c.authors:
         found.append(catalogue.people_named(name))
+    if c.first_author:  # the catalogue keeps each paper's authors in their order
+        key = fold(c.first_author)
+        records = catalogue.papers.many(catalogue.people_named(c.first_author))
+        found.append({p.id for p in records if p.authors and fold(p.authors[0]) == key})
     left_out = set(c.excluded)  # the parts ruled out of an affiliation ("not Shenzhen")
     for typed in c.affiliations:
         match = catalogue.match_institution(typed)
@@ -120,15 +129,19 @@ def constrained(catalogue: Catalogue, c: PlanConstraints) -> tuple[set[str], lis
         if match.related:
             other = ", ".join(f"{a} ({n})" for a, n in match.related[:4])
             notes.append(f"Not counted (other institutions with these words): {other}")
-    if c.any_of:  # "from ANU or KU Leuven": one of them
-        either = [catalogue.match_institution(typed) for typed in c.any_of]
-        found.append(set().union(*(set(m.papers) for m in either)))
-        for typed, match in zip(c.any_of, either, strict=True):
-            notes.append(f"“{typed}” counted as: {_counted(list(match.variants))}")
+    if c.any_of:  # "from ANU or KU Leuven", "Haggai Maron or Ethan Fetaya": one of them
+        found.append(set().union(*(_papers_of(catalogue, typed) for typed in c.any_of)))
+        for typed in c.any_of:
+            if not catalogue.people_named(typed):
+                match = catalogue.match_institution(typed)
+                notes.append(f"“{typed}” counted as: {_counted(list(match.variants))}")
     without: set[str] = set()
     for typed in sorted(left_out):  # "no co-author from Berkeley", "without Luca Arnaboldi"
         people = catalogue.people_named(typed)
-        without |= people or catalogue.match_institution(typed).papers
+        match = catalogue.match_institution(typed)
+        # generous when leaving out: "J.P. Morgan Chase" is J.P. Morgan here
+        related = catalogue.papers_listing(a for a, _ in match.related)
+        without |= people or set(match.papers) | related
         who = "with" if people else "with an author from"
         notes.append(f"Papers {who} “{typed}” are left out.")
     if c.statuses:
@@ -137,6 +150,11 @@ def constrained(catalogue: Catalogue, c: PlanConstraints) -> tuple[set[str], lis
         found.append(catalogue.titled(words))
     ids = set.intersection(*found) if found else set(catalogue.papers)
     return ids - without, notes
+
+
+def _papers_of(catalogue: Catalogue, typed: str) -> set[str]:
+    """A person's papers, or else an institution's."""
+    return catalogue.people_named(typed) or set(catalogue.match_institution(typed).papers)
 
 
 def _counted(variants: list[tuple[str, int]]) -> str:
@@ -172,8 +190,15 @@ def _summary(plan: QueryPlan, listed: list[Paper], people: set[str]) -> str:
     conditions = " and ".join(
         [
             *(f"{a} as an author" for a in c.authors),
+            *([f"{c.first_author} as the first author"] if c.first_author else []),
             *(f"an author from {a}" for a in c.affiliations),
-            *([f"an author from {' or '.join(c.any_of)}"] if c.any_of else []),
+            *(
+                [f"{' or '.join(c.any_of)} as an author"]
+                if c.any_of and set(c.any_of) <= people
+                else [f"an author from {' or '.join(c.any_of)}"]
+                if c.any_of
+                else []
+            ),
             *(f"not {e} as an author" for e in c.excluded if e in people),
             *(f"no “{e}” affiliation" for e in c.excluded if e not in people),
             *(f"“{w}” in the title" for w in c.title_words),

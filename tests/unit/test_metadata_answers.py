@@ -194,3 +194,48 @@ def test_a_country_after_the_name_adds_nothing_inside_it_is_the_name() -> None:
     assert names_institution("Harbin Institute of Technology (Shenzhen), China", typed)
     korea = spellings(fold("Korea University"))
     assert names_institution("Korea University", korea)
+
+
+@pytest.mark.parametrize(
+    ("question", "ids"),
+    [
+        ("Which ICML 2024 papers have Piotr Milos as the first author?", {"c1"}),
+        ("Who had more papers at ICML 2024, Bo Yu or Ann Lee?",
+         {"c5", "c6", "c7", "c8", "c9", "c10", "c11", "c12"}),
+        ("Did Duke University or LMU Munich have more orals at ICML 2024?", {"c4", "c11"}),
+        ("Which of Lin Wu's papers didn't have Piotr Milos as a co-author?", {"c2", "c4"}),
+        ("Which of Lin Wu's papers got a long talk?", {"c4"}),
+        ("how many of Lin Wu's papers were neither orals nor spotlights", {"c2", "c3"}),
+        ("List Duke University's papers, excluding anything with a Berkeley author.", {"c4"}),
+        ("Hello, I'm putting together a reading list. Could you tell me how many papers Bo Yu "
+         "had at ICML 2024? Many thanks.", {"c10", "c11", "c12"}),
+        ("Since I'm applying for a PhD at KTH, which papers had authors from Duke University?",
+         {"c3", "c4"}),
+    ],
+)  # fmt: skip
+def test_wordings_of_the_tenth_block(question: str, ids: set[str]) -> None:
+    plan = QuestionParser(CAMPUSES).plan(question)
+    answer = MetadataAnswerer(CAMPUSES).answer(question, plan)
+    assert answer.aggregate is not None, plan
+    assert {p.paper_id for p in answer.aggregate.papers} == ids, plan
+
+
+def test_either_counts_each_and_top_n_and_n_or_more_rank() -> None:
+    question = "Who had more papers at ICML 2024, Bo Yu or Ann Lee?"
+    answer = MetadataAnswerer(CAMPUSES).answer(question, QuestionParser(CAMPUSES).plan(question))
+    assert "(Bo Yu: 3, Ann Lee: 5)" in answer.answer.splitlines()[0]
+    assert QuestionParser(CAMPUSES).plan("Who are the top 2 authors by number of papers?").top == 2
+    plan = QuestionParser(CAMPUSES).plan("Which authors had 3 or more papers at ICML 2024?")
+    assert (plan.ranking, plan.at_least) == ("authors", 3)
+
+
+def test_a_university_system_counts_its_campuses() -> None:
+    from rag.catalogue.names import fold, names_institution, spellings
+
+    typed = spellings(fold("University of Illinois"))
+    assert names_institution("University of Illinois Urbana-Champaign", typed)
+    amherst = spellings(fold("UMass Amherst"))
+    assert names_institution("University of Massachusetts at Amherst", amherst)
+    assert not names_institution(
+        "Nanjing University of Science and Technology", spellings("nanjing university")
+    )
