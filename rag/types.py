@@ -147,6 +147,7 @@ class PlanConstraints(BaseModel):
     )
     statuses: list[str] = Field(default_factory=list, description="Oral, Spotlight, Poster.")
     title_words: list[str] = Field(default_factory=list)
+    min_authors: int = Field(default=0, description="Papers with at least this many authors.")
 
     def is_empty(self) -> bool:
         return not (
@@ -156,6 +157,7 @@ class PlanConstraints(BaseModel):
             or self.any_of
             or self.statuses
             or self.title_words
+            or self.min_authors
         )
 
 

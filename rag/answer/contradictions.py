@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable
 
 from rag.answer.question_parts import initials, stems_match
-from rag.text import content_terms
+from rag.text import NAME, content_terms
 
 # Read one way only: a federated paper is compared with centralized training all the time,
 # but a question saying "centralized" of a federated paper has its premise wrong.
@@ -33,13 +33,14 @@ _DIRECTIONS = (
         r"higher|larger|greater|more|increases?|increased|increasing|grows?|worsens?|"
         r"rais(?:e|es|ed|ing)",
         r"lower|smaller|fewer|less|reduces?|reduced|reducing|decreases?|decreased|shrinks?|"
-        r"sav(?:es?|ed|ing)|lowers?|lowering",
+        r"sav(?:es?|ed|ings?)|lowers?|lowering",
     ),
     (
         r"worse|falls? behind|underperforms?|lags? behind|fails? to|degrades?|hurts?|"
         r"los(?:e|es|ing) (?:performance|accuracy)",
         r"better|outperforms?|surpass(?:es)?|beats?|improves?|improved|superior|enhanced",
     ),
+    (r"shorter|shortens?|shortened", r"longer|lengthens?|lengthened"),
     (
         r"slower|more slowly|slows?(?: down)?|slowed(?: down)?",
         r"faster|more quickly|speeds? up|sped up|accelerat(?:es?|ed|ing)|"
@@ -103,7 +104,9 @@ def _names_thing(sentence: str, thing: str, after: str) -> bool:
     return any(a.lower() in short for a in re.findall(r"\b[A-Z][A-Z0-9]+s?\b", sentence))
 
 
-_FILLERS = frozenset("than the a an it its does do did is are was were".split())
+_FILLERS = frozenset(
+    "than the a an it its does do did is are was were compared relative versus".split()
+)
 # A title's "Improved …" is no claim about what a question asks; its "Online …" is.
 _TITLED = frozenset(t for t in _TURNS if not any(set(t) == set(d) for d in _DIRECTIONS))
 SHARED_WORDS = 2  # content words a premise and a sentence must share to be about one thing
@@ -127,6 +130,7 @@ def contradicted(
         or _miscounted(question, sentences)
         or _misquoted(question, sentences)
         or _negated(question, sentences)
+        or _credited_elsewhere(question, sentences)
         or _other_domain(question, sentences, title)
         or _first_of_its_kind(question, sentences)
         or (_of_earlier_work(question, sentences, title, doc_freq) if doc_freq else "")
@@ -138,9 +142,10 @@ def contradicted(
 # a paper on images, "protein networks" of one on citation networks.
 _DOMAINS = (
     {
-        "image": r"images?|photos?|photographs?|pictures?|pixels?",
+        "image": r"images?|photos?|photographs?|pixels?|vision|visual|imagenet|cifar",
         "video": r"videos?",
-        "audio": r"audio|speech|voices?|sounds?|music|acoustic|spoken",
+        # "sounds interesting", "her voice": only as data
+        "audio": r"audio|speech|music|acoustic|spoken|(?:voice|sound) (?:recordings?|data|signals?)",
         "tabular": r"tabular",
     },
     {
@@ -155,6 +160,7 @@ _DOMAINS = (
 def _other_domain(question: str, sentences: list[str], title: str) -> str:
     """The sentence showing the paper works on another kind of data than the question says
     ("voice recordings" of an image-anonymization metric)."""
+    sentences = [s for s in sentences if not _URL.search(s)]  # "a demo video is at https://…"
     text = " ".join([title, *sentences]).lower()
     asked = question.lower()
     for group in _DOMAINS:
@@ -168,9 +174,17 @@ def _other_domain(question: str, sentences: list[str], title: str) -> str:
     return ""
 
 
+# "not only … but also" adds, it denies nothing; "don't" ends a word, no boundary before it
+_URL = re.compile(r"https?://|www\.|github", re.I)
 _NEGATION = re.compile(
-    r"\b(?:not|cannot|never|no longer|fails? to|n['’]t)\b(?!\s+(?:only|just|merely|simply|even)\b)",
+    r"(?:\b(?:not|cannot|never|no longer|fails? to|without)\b|n['’]t\b)"
+    r"(?!\s+(?:only|just|merely|simply|even)\b)",
     re.I,
+)
+# "How does D3S get distillation methods to scale …": the question asks how the paper
+# overcomes what a sentence says earlier methods cannot do
+_ENABLING = re.compile(
+    r"\b(?:get|gets|make|makes|let|lets|help|helps|allow|allows|enable|enables)\b", re.I
 )
 NEGATED_SUBJECT = 2  # content words of what the sentence denies of, shared with the question
 NEGATED_WINDOW = 6  # words between the subject and the predicate in the question
@@ -179,10 +193,12 @@ NEGATED_WINDOW = 6  # words between the subject and the predicate in the questio
 def _negated(question: str, sentences: list[str]) -> str:
     """A sentence denying what the question states: "volume-preserving flows are not
     universal" against "If volume-preserving flows are universal, …"."""
-    if _NEGATION.search(question):
+    if _NEGATION.search(question) or _ENABLING.search(question) or _CONTRASTING.search(question):
         return ""
     asked = [content_terms(w) for w in re.findall(r"[\w-]+", question)]
     for sentence in sentences:
+        if _EARLIER.search(sentence):
+            continue  # what earlier work cannot do is no denial of the question's claim
         for negation in _NEGATION.finditer(sentence):
             before = content_terms(
                 " ".join(re.findall(r"[\w-]+", sentence[: negation.start()])[-4:])
@@ -222,6 +238,7 @@ _FIRST = re.compile(
 FIRST_SHARED = 3  # words a "first" sentence shares with the question: the same thing
 
 
+_NOT_SO = re.compile(r"\s+(?:no|zero|neither|nothing|little)\b|[^.?;]*\bwithout\b", re.I)
 _AT_LEAST = re.compile(r"\b(?:more|less|fewer) than (?=[\d$~])")
 _DENIED = re.compile(
     r"\b(?:cannot|can ?not|unlike|instead of|rather than|not just|beyond|existing|traditional|"
@@ -240,6 +257,8 @@ def _turned(question: str, sentences: list[str], title: str) -> str:
         before = asked[max(0, claim.start() - 40) : claim.start()]
         if _UNDONE.search(before) or _COMPARED.search(before):
             continue  # "tackle the exponential number of tests": the premise is undone
+        if _NOT_SO.match(asked[claim.end() : claim.end() + 60]):
+            continue  # "requires no labels", "slow without the method": not the claim it reads
         # "more reward" is turned by "less reward", not by "reduced variance"
         after = question[claim.end() : claim.end() + 60]  # "fall behind Decision Transformer"
         thing = _changed_thing(after.lower()) if (said, opposite) in _DIRECTED else ""
@@ -249,9 +268,15 @@ def _turned(question: str, sentences: list[str], title: str) -> str:
         stated = any(re.search(rf"\b(?:{said})\b", s.lower()) for s in sentences)
         if stated and ((said, opposite) == _ALWAYS or set((said, opposite)) == set(_SUPERVISION)):
             continue  # "labeled source data" beside the "self-supervised" the abstract writes too
+        # "Why is Y slower than the method?" agrees with "the method is faster than Y":
+        # a sentence with the question's subject after its own direction word
+        compared = re.match(r"\s*than\b", question[claim.end() : claim.end() + 30].lower())
+        subject = set(content_terms(asked[max(0, claim.start() - 60) : claim.start()])) - _ASKING
         for sentence in sentences:
             low = sentence.lower()
             turned = re.search(rf"\b(?:{opposite})\b", low)
+            if turned and compared and subject & set(content_terms(low[turned.end() :])):
+                continue
             # "saving more than 40% memory": "more than" a number is a quantity, no direction;
             # "cannot be addressed by offline methods": what the paper is not
             kept = any(
@@ -323,10 +348,12 @@ def _miscounted(question: str, sentences: list[str]) -> str:
 # A measured value: "93.2%", "3.5x", "$2\times$", "10 times"; its kind is its unit.
 _MEASURED = re.compile(
     r"(?<![\w.,])(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s*"
-    r"(?:(%|percent\b)|(x\b|×|\$?\\times\$?|-?fold\b|\s+times\b))",
+    r"(?:(%|percent\b)|(x\b|×|\$?\\times\$?|-?fold\b|\s+times\b)|"
+    # a unit of its own: "49 FPS", "12 ms", "3.5 bits"
+    r"(fps|ms|milliseconds|seconds|hours|days|gb|tb|mb|bits|bpp|db)\b)",
     re.I,
 )
-MEASURE_WINDOW = 4  # words between a value and what it measures ("93.2% top-1 accuracy")
+MEASURE_WINDOW = 3  # words between a value and what it measures ("93.2% top-1 accuracy")
 MEASURE_TOLERANCE = 0.05  # "90%" and "89.7%" are one value, as people round
 MEASURE_SHARED = 3  # content words the value's sentence shares with the question
 
@@ -342,11 +369,17 @@ def _measures(text: str) -> list[tuple[float, str, frozenset[str]]]:
         if m.re is _SAID_MEASURE:
             value, unit = _SAID_VALUES[next(g for g in m.groups() if g).lower()]
         else:
-            value, unit = float(m[1].replace(",", "")), "%" if m[2] else "x"
-        found.append((value, unit, words))
+            value = float(m[1].replace(",", ""))
+            unit = "%" if m[2] else m[4].lower() if m[4] else "x"
+            if unit == "x" and value > 1 and _FEWER.match(text[m.end() :]):
+                value, unit = round(100 * (1 - 1 / value), 1), "%"  # "2x fewer" is 50% fewer
+        # the measured thing, not a name beside it ("MeZO's peak accuracy")
+        names = {t for n in NAME.findall(" ".join(before + after)) for t in content_terms(n)}
+        found.append((value, unit, words - names))
     return found
 
 
+_FEWER = re.compile(r"\$?\s*(?:reduction|fewer|less|lower|smaller|cheaper|decrease)\b", re.I)
 # Values said in words: "cut … in half" is 50 % fewer, "twice as fast" is 2x.
 _SAID_VALUES = {
     "half": (50.0, "%"),
@@ -379,9 +412,44 @@ def _misquoted(question: str, sentences: list[str]) -> str:
             continue  # the question's value is the abstract's
         for measures, sentence in given:
             # the same measure ("accuracy" beside both) in a sentence on the same thing
-            same = any(u == unit and words & w for _, u, w in measures)
+            # a named unit ("FPS") says what is measured; "%" and "x" need a word beside
+            same = any(u == unit and (words & w or unit not in ("%", "x")) for _, u, w in measures)
             said = frozenset(content_terms(sentence))
-            if same and sum(stems_match(t, said) for t in topic) >= MEASURE_SHARED:
+            needed = MEASURE_SHARED if unit in ("%", "x") else MEASURE_SHARED - 1
+            if same and sum(stems_match(t, said) for t in topic) >= needed:
+                return sentence
+    return ""
+
+
+_CREDITED = re.compile(
+    r"\b(?:design(?:s|ed)?|propos(?:e|es|ed)|introduc(?:e|es|ed)|invent(?:s|ed)?|"
+    r"develop(?:s|ed)?|discover(?:s|ed)?|came up with|come up with)\b",
+    re.I,
+)
+_CITATION = re.compile(
+    r"\(\s*[A-Z][\w'’-]+(?:\s+et\s+al\.?|\s+(?:and|&)\s+[A-Z][\w'’-]+)?,?\s*\(?\d{4}\)"
+    r"|\b[A-Z][\w'’-]+\s+et\s+al\.?\s*\(\d{4}\)"
+)
+CREDITED_WINDOW = 80  # characters before a citation that the cited work's name sits in
+
+
+def _credited_elsewhere(question: str, sentences: list[str]) -> str:
+    """A sentence crediting to cited earlier work what the question says the paper
+    designed or discovered ("What led the SPABA authors to design the PAGE estimator?"
+    against "the PAGE method (Li et al., 2021)")."""
+    claim = _CREDITED.search(question)
+    if claim is None or _CONTRASTING.search(question[: claim.start()]):
+        return ""
+    if re.search(r"\bet al\b|\b(?:19|20)\d{2}\b", question):
+        return ""  # the question itself credits someone ("the method Li et al. proposed")
+    after = question[claim.end() : claim.end() + 60]
+    names = set(NAME.findall(after))
+    thing = set(content_terms(" ".join(re.findall(r"[\w-]+", after)[:4]))) - _ASKING
+    for sentence in sentences:
+        for cited in _CITATION.finditer(sentence):
+            before = sentence[max(0, cited.start() - CREDITED_WINDOW) : cited.start()]
+            named = any(re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", before) for n in names)
+            if named or len(thing & set(content_terms(before))) >= 2:
                 return sentence
     return ""
 

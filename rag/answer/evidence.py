@@ -44,6 +44,9 @@ from rag.text import NAME, content_terms, split_sentences, writes_name
 from rag.types import Paper, RetrievedPaper
 
 LEXICAL_WEIGHT = 0.35
+# The rest of a question (its names aside) fits another paper by this much more: the name
+# is misplaced, not the paper asked about.
+MISNAMED_MARGIN = 0.3
 NAMED_CONFIDENCE = 0.6  # at least this sure of a paper the question names by a rare name
 # Another paper this likely to answer, and not far below the best, may be the one asked about.
 OTHER_PAPER_CONFIDENCE, OTHER_PAPER_MARGIN = 0.5, 0.25
@@ -100,6 +103,8 @@ class Evidence:
     paper_confidence: dict[int, float] = field(default_factory=dict)
     parts: list[QuestionPart] = field(default_factory=list)
     gaps: Gaps | None = None
+    # rare names a retrieved paper writes while the rest of the question fits another one
+    misnamed: set[str] = field(default_factory=set)
     # The extractive answer's chosen sentences, kept so its citations' snippets reuse them
     # (rag.answer.extractive.ExtractiveSynthesizer.select).
     selected: list[ScoredSentence] | None = None
@@ -216,23 +221,40 @@ class EvidenceScorer:
 
     def _writes_rare_name(self, question: str, paper: Paper, papers: int) -> bool:
         """Whether the paper writes a name of the question that at most `papers` papers do."""
-        text = f"{paper.title} {paper.abstract}"
+        return self._writes_rare_name_in(question, f"{paper.title} {paper.abstract}", papers)
+
+    def _writes_rare_name_in(self, question: str, text: str, papers: int) -> bool:
         return any(
             0 < self.stats.doc_freq(name) <= papers and writes_name(name, text)
             for name in NAME.findall(question)
         )
 
-    def _named_alone(self, question: str, n: int, sources: list[RetrievedPaper]) -> bool:
-        """Whether source `n` writes a name at most NAMED_PAPERS papers write, and every
-        name of the question another source writes."""
-        if not self._writes_rare_name(question, sources[n - 1].paper, NAMED_PAPERS):
+    def _named_alone(self, question: str, n: int, texts: list[str]) -> bool:
+        """Whether source `n` (of `texts`, title and abstract) writes a name at most
+        NAMED_PAPERS papers write, and every name of the question another source writes."""
+        if not self._writes_rare_name_in(question, texts[n - 1], NAMED_PAPERS):
             return False
-        texts = [f"{s.paper.title} {s.paper.abstract}" for s in sources]
         return all(
             writes_name(name, texts[n - 1])
             for name in set(NAME.findall(question))
             if any(writes_name(name, t) for i, t in enumerate(texts, start=1) if i != n)
         )
+
+    def _misnamed(self, question: str, n: int, texts: list[str]) -> set[str]:
+        """The rare names source `n` writes, when the rest of the question fits another
+        source far better: "How does KIVI merge tokens in vision-language transformers?"
+        asks of CrossGET's method under KIVI's name (a premise the answer must not keep)."""
+        asked = set(NAME.findall(question))
+        names = {m for m in asked if writes_name(m, texts[n - 1])}
+        rest = self.query_terms(NAME.sub(" ", question))
+        others = [t for i, t in enumerate(texts, start=1) if i != n]
+        if any(writes_name(m, t) for m in asked - names for t in others):
+            return set()  # "How do DRQ and Isaacs Deep Q-Network …": names of two papers
+        if not names or not rest.weights:
+            return set()
+        fits = [self.lexical(rest, t) for t in texts]
+        best_other = max((f for i, f in enumerate(fits, start=1) if i != n), default=0.0)
+        return names if best_other - fits[n - 1] >= MISNAMED_MARGIN else set()
 
     def score(self, question: str, sources: list[RetrievedPaper]) -> Evidence:
         if not sources:
@@ -263,16 +285,36 @@ class EvidenceScorer:
             n: 0.5 * best_sentence.get(n, 0.0) + 0.5 * paper_lexical[n - 1]
             for n in range(1, len(sources) + 1)
         }
+        texts = [f"{s.paper.title} {s.paper.abstract}" for s in sources]
+        parts = question_parts(question)
+        # a detail asked of a named paper ("how many hours did QuRater take") fits a paper
+        # that states such details; a misplaced name asks how it does what another does
+        detail = any(part.kind != "other" for part in parts)
+        misnamed: set[str] = (
+            set()
+            if detail
+            else set().union(
+                *(
+                    self._misnamed(question, n, texts)
+                    for n, s in enumerate(sources, start=1)
+                    if self._writes_rare_name(question, s.paper, NAMED_PAPERS)
+                )
+            )
+        )
         # A question that writes a paper's title, or a name at most NAMED_PAPERS papers
         # write ("QuRater") and no other of its names another paper writes ("CTAN and
         # PATH-WL"), is about that paper, whatever else scores.
         for n, source in enumerate(sources, start=1):
-            if titled_in(question, source.paper.title) or self._named_alone(question, n, sources):
+            if titled_in(question, source.paper.title) or (
+                not misnamed and self._named_alone(question, n, texts)
+            ):
                 relevance[n] = max(relevance.values()) + TITLED_BONUS
                 break
         evidence = Evidence(
             sentences=sentences,
             paper_relevance=relevance,
+            parts=parts,
+            misnamed=misnamed,
             best_cosine=max([s.cosine for s in sentences] + [top.dense_score or -1.0]),
             coverage=paper_lexical[0],
             agreement=_agreement(top),
@@ -283,9 +325,11 @@ class EvidenceScorer:
         # "… the datasets used to evaluate CoxSig": a rare name, written as a word by the
         # paper both retrievers rank in their top 3, or by at most NAMED_PAPERS papers (the
         # retriever put them first), says which paper is asked about
-        if self._writes_rare_name(question, top.paper, NAMED_PAPERS) or (
+        named_top = self._writes_rare_name(question, top.paper, NAMED_PAPERS)
+        if (named_top and not evidence.misnamed) or (
             evidence.agreement >= 1.0
             and self._writes_rare_name(question, top.paper, RARE_NAME_DOCS)
+            and not evidence.misnamed
         ):
             evidence.confidence = max(evidence.confidence, NAMED_CONFIDENCE)
         evidence.paper_confidence = {
@@ -297,7 +341,6 @@ class EvidenceScorer:
             for n, source in enumerate(sources, start=1)
         }
         evidence.specific = bool(set(query_terms.weights) - FRAME_TERMS)
-        evidence.parts = question_parts(question)
         evidence.gaps = self.gaps(question, sources, evidence)
         return evidence
 
@@ -319,8 +362,10 @@ class EvidenceScorer:
 
         def nowhere_else(word: str) -> bool:
             # A name another retrieved paper writes is that paper's ("How do CTAN and
-            # PATH-WL differ?"), not a premise the best one lacks.
-            return all(unmentioned(word, p.title, p.abstract, doc_freq) for p in others)
+            # PATH-WL differ?"), not a premise the best one lacks, unless it is misplaced.
+            return word in evidence.misnamed or all(
+                unmentioned(word, p.title, p.abstract, doc_freq) for p in others
+            )
 
         if named:
             found.unmentioned = [

@@ -75,6 +75,8 @@ def title_run(question: str, title: str, doc_freq: Callable[[str], int]) -> bool
 # Words that describe the corpus itself (every paper here is an ICML 2024 paper with an
 # abstract and authors) or that any question may use: never a premise a paper lacks.
 CORPUS_WORDS = frozenset(
+    # the field itself: "What ML technique does X use" asks nothing about ML
+    "ml ai "
     "icml icml2024 icml24 2024 paper papers abstract abstracts conference proceedings pmlr "
     "author authors accepted submission oral orals spotlight spotlights poster posters".split()
 )
@@ -123,8 +125,6 @@ _DESCRIBED = re.compile(
 FIELD_NAMES = {
     "rl": ("reinforcement learning",),
     "nlp": ("natural language processing", "natural language"),
-    "ml": ("machine learning",),
-    "ai": ("artificial intelligence",),
     "cv": ("computer vision",),
     "llm": ("large language model", "language model"),
     "vlm": ("vision-language model", "vision language model"),

@@ -174,6 +174,7 @@ def _noun_phrase(rest: str) -> str:
 
 
 _MARGIN_UNITS = frozenset({"point", "percentag", "percent", "pp"})
+_TAKING_PART = frozenset(content_terms("took part participated joined took taken involved"))
 _SAVED = re.compile(
     r"\b(?:sav(?:e|es|ed|ing)|cut(?:s|ting)?|reduc(?:e|es|ed|ing)|shav(?:e|es|ed|ing))\b", re.I
 )
@@ -197,6 +198,9 @@ def classify(text: str, context: frozenset[str] = frozenset()) -> QuestionPart:
         phrase = _noun_phrase(how.group(2))
         counted = frozenset(content_terms(phrase)) - _QUESTION_WORDS
         comparative = re.search(r"\b(?:\w+er|more|less|fewer)\b", phrase, re.I)
+        if counted and counted <= _TAKING_PART:
+            # "how many took part": people, wherever the sentence counts them
+            return QuestionPart(text, "number", focus, focus, window=SENTENCE_WINDOW)
         if counted and counted <= _MARGIN_UNITS:
             # "by how many points": a margin, as abstracts write it ("by 1.22%")
             return QuestionPart(text, "number", focus, focus, SENTENCE_WINDOW, compared=True)
@@ -382,6 +386,11 @@ def supplies(
     tested = part.target & _TESTED_ON
     if tested and not any(stems_match(w, tested | _REPORTED) for w in words):
         return False
+    # "on which NLP tasks": "experiments across question answering, summarization, and
+    # classification" lists them in lowercase
+    listed = part.target & _KINDS_LISTED and _LISTED.search(sentence)
+    if listed and any(stems_match(w, _REPORTED) for w in words):
+        return True
     asked = question.lower()
     # "Which model was built after …" asks for the paper's own name; otherwise a name the
     # question does not hold, and not the paper's own parts ("NF" and "DAE" in a paper
@@ -414,6 +423,10 @@ _DEGREE_WORDS = frozenset(
 _URL = re.compile(r"https?://\S+|\bwww\.\S+|\S+\.github\.io\S*", re.I)
 
 
+_KINDS_LISTED = frozenset(content_terms("tasks domains applications problems settings modalities"))
+_LISTED = re.compile(
+    r"\b[a-z][\w-]+(?: [a-z][\w-]+)?, [a-z][\w-]+(?: [a-z][\w-]+)?,? (?:and|or) [a-z][\w-]+"
+)
 _MADE = re.compile(
     r"\b(?:was|were|is|are|got|gets)\s+(?:\w+\s+)?(?:built|proposed|introduced|developed|"
     r"designed|created|presented|devised|named|called)\b",

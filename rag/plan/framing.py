@@ -66,10 +66,30 @@ _DOING = re.compile(
 )
 
 
+_POINTING = re.compile(
+    r"\b(?:them|these|those|this|that|it|they)\b[^\w]*$|\b(?:them|these|this)\b", re.I
+)
+
+
+_INTEREST = re.compile(
+    r"^\s*(?:(?:since|as|because)\s+)?(?:i|we)(?:['’]m|['’]re| am| are)\s+(?:interested in|"
+    r"working on|studying|researching|looking into)\s+(?P<what>[^,.?!]+)[,.!]\s*(?P<rest>.+)$",
+    re.I,
+)
+
+
 def _context_dropped(text: str) -> str:
     """The question without the asker's situation before it ("I'm putting together a
-    reading list for our group. Could you tell me …", "Since I'm applying at Aalto, …")."""
-    return _DOING.sub("", _SITUATION.sub("", text, count=1), count=1)
+    reading list for our group. Could you tell me …", "Since I'm applying at Aalto, …");
+    "Since I'm interested in X, which … are about them?" asks about X."""
+    interest = _INTEREST.match(text)
+    if interest and _POINTING.search(interest.group("rest")):
+        pointer = re.compile(r"\b(?:them|these|this|it)\b", re.I)
+        return pointer.sub(interest.group("what").strip(), interest.group("rest"), count=1)
+    dropped = _DOING.sub("", _SITUATION.sub("", text, count=1), count=1)
+    # "Since I'm interested in diffusion models, which … are about them?": the clause
+    # is what "them" stands for
+    return text if dropped != text and _POINTING.search(dropped) else dropped
 
 
 _SORTED = re.compile(

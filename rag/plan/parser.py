@@ -78,7 +78,7 @@ _RANKING = re.compile(
     r"|\b(?:which|what)\s+(?:\w+\s+){0,3}?(?:researchers?|people|scientists)\b.*\b(?:most|top)\s+"
     r"(?:\w+\s+)?(?:papers|orals|spotlights|posters|publications)\b"
     r"|\b(?:top|most prolific|leading)\s+(?:\w+\s+){0,3}?(?:authors?|researchers?|scientists)\b"
-    r"|\bwho\b.*\b(?:most|top)\b.*\bpapers\b",
+    r"|\bwho\b.*\b(?:most|top)\b.*\b(?:papers|orals|spotlights|posters|publications)\b",
     re.I,
 )
 _TITLE_WORDS = re.compile(
@@ -163,6 +163,13 @@ _STATUS_HELD = re.compile(r"\b(?:had|has|have|presented|published|wrote|authored
 _WHO = re.compile(
     r"\b(?:who|which|what)\s+(?:\w+\s+)?(?:authors?|researchers?|people)\b|^\s*who\b", re.I
 )
+_MANY_AUTHORS = re.compile(
+    r"\b(?:(at least|more than|over|no fewer than)\s+(\d+)|(\d+)\s+or\s+more)\s+(?:co-?)?authors\b",
+    re.I,
+)
+_POINTER = re.compile(
+    r"\b(?:address|about|on|study|studies|tackle|cover|do)\s+(?:this|that|it|these|those)\b", re.I
+)
 _OF_THEM = re.compile(r",?\s+and\s+how\s+many\s+of\s+(?:them|these|those)\b[^?]*", re.I)
 _WITHOUT_CUE = (
     r"\b(?:without|excluding|except|not with|but not|not by|with no|"
@@ -204,6 +211,11 @@ class QuestionParser:
         constraints = PlanConstraints()
         unresolved: list[Unresolved] = []
         text = self._statuses(text, constraints)
+        many = _MANY_AUTHORS.search(text)
+        if many:  # "papers with at least 10 authors", "more than 20 authors"
+            more = (many.group(1) or "").lower().startswith(("more", "over"))
+            constraints.min_authors = int(many.group(2) or many.group(3)) + int(more)
+            text = text[: many.start()] + " " + text[many.end() :]
         text = _title_words(text, constraints)
         text = self.places.read(text, constraints)
         text = self._authors(text, constraints, unresolved)
@@ -213,10 +225,13 @@ class QuestionParser:
             more = (threshold.group(1) or "").lower().startswith(("more", "over"))
             at_least = int(threshold.group(2) or threshold.group(3)) + int(more)
             text = _AT_LEAST_PAPERS.sub(" ", _STATUS_HELD.sub(" ", text))
+        text = _TOP_N.sub("top", text)  # "the top 3 authors on X": the topic is X
         similar = _SIMILAR.search(text)
         topic = similar.group("ref").strip(" '\"") if similar else _topic(text)
         named = self.catalogue.named_paper(topic) if similar else None
         kind = _kind(question, bool(topic), constraints, unresolved, named is not None)
+        if kind == "metadata" and constraints.is_empty() and _POINTER.search(question):
+            kind = "paper"  # "Which papers address this?": about something said before
         ranking: Literal["authors"] | None = None
         if _RANKING.search(question) or at_least:
             kind, ranking = "metadata", "authors"

@@ -19,7 +19,8 @@ from rag.types import PlanConstraints
 _INSTITUTION_AFTER = re.compile(  # a lookahead, so "at least one author at MIT" tries both
     r"\b(?:from|at|out of|affiliated with|affiliation(?: with)?|working at|employed at|"
     r"(?P<between>between))\s+(?:the\s+)?"
-    r"(?P<both>both\s+)?(?=(?P<span>[^?,;.()]+))",
+    # "University of California, Berkeley": a comma before a capitalised word stays
+    r"(?P<both>both\s+)?(?=(?P<span>(?:[^?,;.()]|,\s*(?=[A-Z]))+))",
     re.I,
 )
 _INSTITUTION_BEFORE = re.compile(
@@ -38,12 +39,19 @@ _EXCLUDED_FROM = re.compile(
     re.I,
 )
 # "(the Hong Kong campus, not Shenzhen)", "excluding Google"
-# "excluding anything with a J.P. Morgan author"
+# "excluding anything with a J.P. Morgan author", "had no Google co-authors",
+# "didn't involve Google"
 _EXCLUDED_WITH = re.compile(
-    r"\b(?:excluding|except(?:\s+for)?|leaving\s+out|without)\s+(?:anything|any\s+papers?|"
-    r"papers?|those|ones|the\s+ones)\s+with\s+(?:an?\s+)?"
-    r"(?P<span>(?:[^?,;()\x00.]|\.(?=\w|\s+[A-Z]))+?)\s+(?:co-?)?authors?\b",
+    r"(?:\b(?:excluding|except(?:\s+for)?|leaving\s+out|without)\s+(?:anything|any\s+papers?|"
+    r"papers?|those|ones|the\s+ones)\s+with\s+(?:an?\s+)?|\b(?:had|have|has|with)\s+no\s+)"
+    r"(?P<span>(?:[^?,;()\x00.]|\.(?=\w|\s+[A-Z]))+?)\s+(?:co-?)?authors?\b"
+    r"|\b(?:didn['’]t|did\s+not|don['’]t|do\s+not|doesn['’]t|does\s+not)\s+involve\s+"
+    r"(?P<involved>(?-i:[A-Z])[^?,;()\x00]*)",
     re.I,
+)
+# "Who had more orals, MIT or Stanford?"
+_WHO_MORE = re.compile(
+    r"\b(?:who|which)\b[^,?]*\bmore\b[^,?]*,\s*(?P<span>[^,?]+?\s+or\s+[^,?]+?)\s*\??\s*$", re.I
 )
 _EXCLUDED = re.compile(
     r"(?:\bbut\s+not|\bnot(?:\s+counting)?|\bexcluding|\bexcept(?:\s+for)?|\bother\s+than)\s+"
@@ -91,8 +99,12 @@ class PlaceReader:
         for pattern in (_EXCLUDED_WITH, _EXCLUDED_FROM, _EXCLUDED):
             while (match := pattern.search(text)) is not None:
                 cued = pattern is not _EXCLUDED or bool(match.group("from"))
-                held.append((match.group(0), match.group("span"), cued))
+                span = match.group("span") or match.groupdict().get("involved") or ""
+                held.append((match.group(0), span, cued))
                 text = f"{text[: match.start()]} \x00{len(held) - 1}\x00 {text[match.end() :]}"
+        more = _WHO_MORE.search(text)
+        if more and self._either(more.group("span").split(), constraints):
+            text = text[: more.start("span")] + text[more.end("span") :]
         text = self._included(text, constraints)
         included = constraints.affiliations or constraints.any_of
         for i, (phrase, span, cued) in enumerate(held):
@@ -142,6 +154,8 @@ class PlaceReader:
         )
         for pattern, keep_end in patterns:
             for match in list(pattern.finditer(text)):
+                if match.group("span").strip() not in text:
+                    continue  # inside a name already taken ("… of Texas at Austin")
                 words = match.group("span").split()
                 if keep_end and "or" in words and self._either(words, constraints):
                     # "Did Heidelberg University or Anthropic have more orals?"
@@ -225,6 +239,7 @@ class PlaceReader:
     def _longest_institution(self, words: list[str], from_end: bool) -> list[str] | None:
         for size in range(min(len(words), INSTITUTION_WORDS), 0, -1):
             span = words[-size:] if from_end else words[:size]
+            span = [*span[:-1], span[-1].rstrip(",")]  # "from MIT, Stanford …": MIT
             name = " ".join(span).strip(" '\"")
             # An institution is named by at least one word that is not a stopword ("the")
             # nor a generic word ("university") on its own.

@@ -97,6 +97,8 @@ class MetadataAnswerer:
         )
         if plan.topic:
             heading += f" clearly about “{plan.topic}”"
+        if not lines:
+            lines = ["None."]
         text = f"{heading}:\n\n" + "\n".join(lines) + f"\n\n{note}"
         return text, Aggregate(
             kind="metadata", count=len(ranked), exact=True, ranking=ranked, notes=[note]
@@ -148,6 +150,9 @@ def constrained(catalogue: Catalogue, c: PlanConstraints) -> tuple[set[str], lis
         found.append(catalogue.with_status(c.statuses))
     for words in c.title_words:
         found.append(catalogue.titled(words))
+    if c.min_authors:  # the catalogue's author lists are whole
+        pool = set.intersection(*found) if found else set(catalogue.papers)
+        found.append({p.id for p in catalogue.papers.many(pool) if len(p.authors) >= c.min_authors})
     ids = set.intersection(*found) if found else set(catalogue.papers)
     return ids - without, notes
 
@@ -202,6 +207,7 @@ def _summary(plan: QueryPlan, listed: list[Paper], people: set[str]) -> str:
             *(f"not {e} as an author" for e in c.excluded if e in people),
             *(f"no “{e}” affiliation" for e in c.excluded if e not in people),
             *(f"“{w}” in the title" for w in c.title_words),
+            *([f"at least {c.min_authors} authors"] if c.min_authors else []),
         ]
     )
     status = " or ".join(s.lower() for s in c.statuses)

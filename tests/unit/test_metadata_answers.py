@@ -239,3 +239,27 @@ def test_a_university_system_counts_its_campuses() -> None:
     assert not names_institution(
         "Nanjing University of Science and Technology", spellings("nanjing university")
     )
+
+
+@pytest.mark.parametrize(
+    ("question", "ids"),
+    [
+        ("Who had more orals, Duke University or LMU Munich?", {"c4", "c11"}),
+        ("How many Duke University papers had no Berkeley co-authors?", {"c4"}),
+        ("Which Duke University papers didn't involve Berkeley?", {"c4"}),
+        ("Which papers have at least 2 authors?", {"c3"}),
+    ],
+)  # fmt: skip
+def test_wordings_the_second_review_found(question: str, ids: set[str]) -> None:
+    plan = QuestionParser(CAMPUSES).plan(question)
+    answer = MetadataAnswerer(CAMPUSES).answer(question, plan)
+    assert answer.aggregate is not None, plan
+    assert {p.paper_id for p in answer.aggregate.papers} == ids, plan
+
+
+def test_a_pointer_without_constraints_is_no_list_of_everything() -> None:
+    plan = QuestionParser(CAMPUSES).plan(
+        "I'm working on speech recognition. Which papers address this?"
+    )
+    assert (plan.kind, plan.topic) == ("list", "speech recognition")
+    assert QuestionParser(CAMPUSES).plan("Which papers address this?").kind == "paper"
