@@ -135,6 +135,7 @@ class PlanConstraints(BaseModel):
     )
     affiliations: list[str] = Field(default_factory=list, description="Institutions as typed.")
     first_author: str = Field(default="", description="Catalogue name: the papers' first author.")
+    last_author: str = Field(default="", description="Catalogue name: the papers' last author.")
     any_of: list[str] = Field(
         default_factory=list,
         description="Institutions as typed, joined by 'or': an author from one of them.",
@@ -148,11 +149,15 @@ class PlanConstraints(BaseModel):
     statuses: list[str] = Field(default_factory=list, description="Oral, Spotlight, Poster.")
     title_words: list[str] = Field(default_factory=list)
     min_authors: int = Field(default=0, description="Papers with at least this many authors.")
+    read_as: dict[str, str] = Field(
+        default_factory=dict, description="Misspelt names as typed -> the catalogue's name."
+    )
 
     def is_empty(self) -> bool:
         return not (
             self.authors
             or self.first_author
+            or self.last_author
             or self.affiliations
             or self.any_of
             or self.statuses

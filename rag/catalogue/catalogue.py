@@ -296,10 +296,18 @@ class Catalogue:
         return [(str(pid), str(folded)) for pid, folded in self._rows(query, args)]
 
     def titled(self, words: str) -> set[str]:
-        """Papers whose title holds `words` as a phrase (case, accents and plurals aside)."""
+        """Papers whose title holds `words` as a phrase (case, accents and plurals aside);
+        "evaluat*": a title word starting so; "^Towards": the title's first word."""
+        first = words.startswith("^")
         key = fold(words)
         if not key:
             return set()
+        if words.rstrip().endswith("*") or first:
+            start = "^" if first else "(?:^| )"
+            end = "" if words.rstrip().endswith("*") else "(?: |$)"
+            pattern = re.compile(rf"{start}{re.escape(key)}{end}")
+            found = self._folded_titles("instr(folded, ?) > 0", (key,))
+            return {pid for pid, folded in found if pattern.search(folded)}
         *head, last = key.split()
         forms = _word_forms(last)
         said = "|".join(re.escape(" ".join([*head, f])) for f in sorted(forms, key=len)[::-1])
@@ -368,9 +376,9 @@ class Catalogue:
 
 
 # A misspelt institution word is corrected only when long and close: "Berkley" (.93 of
-# "berkeley"), "Edinburg" (.94); short words are too easily another name.
+# "berkeley"), "Michagan" (.875); short words are too easily another name.
 TYPO_LENGTH = 5
-TYPO_CUTOFF = 0.88
+TYPO_CUTOFF = 0.85
 
 RANKING_SLACK = 2  # names past the limit that a tie at the cut may add before it is cut
 

@@ -183,11 +183,11 @@ def _spelled_out(part: str, name: str) -> bool:
     """An acronym followed by the name it stands for: "KTH Royal Institute of Technology",
     "CISPA Helmholtz Center for Information Security" (not "MIT-IBM Watson AI Lab")."""
     found = _SPELLED_OUT.match(part)
-    return (
-        found is not None
-        and found.group("acronym").lower() == name
-        and not _SPELLED_NOUNS.isdisjoint(fold(part).split()[1:])
-    )
+    if found is None or found.group("acronym").lower() != name:
+        return False
+    # "ENS Lyon", "ENS Paris-Saclay": the acronym's campus in a city
+    city = re.fullmatch(r"\s*[A-Z]{2,}\s+[A-Z][a-z]+(?:-[A-Z][a-z]+)?\s*", part) is not None
+    return city or not _SPELLED_NOUNS.isdisjoint(fold(part).split()[1:])
 
 
 def affiliations_of(paper: Paper) -> set[str]:

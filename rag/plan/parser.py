@@ -9,11 +9,13 @@ constraints are taken away. A question about one paper keeps `kind="paper"`: tod
 
 from __future__ import annotations
 
+import difflib
 import re
 from itertools import pairwise
 from typing import Literal
 
 from rag.catalogue.catalogue import Catalogue, NameMatch
+from rag.catalogue.names import fold
 from rag.plan.framing import plain_question
 from rag.plan.places import PlaceReader
 from rag.text import content_terms
@@ -83,11 +85,17 @@ _RANKING = re.compile(
 )
 _TITLE_WORDS = re.compile(
     r"['\"“](?P<quoted>[^'\"”]+)['\"”]\s+in\s+(?:the|their|its)\s+titles?"
+    r"|\btitles?\s+match(?:es|ing)?\s+['\"“](?P<pattern>[^'\"”]+)['\"”]"
     r"|\b(?:with|have|has|having)\s+(?:the\s+words?\s+)?(?P<within>[\w-]+(?:\s+[\w-]+){0,2})\s+in\s+(?:the|their|its)"
     r"\s+titles?"
     r"|\btitles?\s+(?:that\s+|which\s+)?(?:containing|contains?|with|mentioning|mentions?|"
     r"including|includes?|having|has|have|using|uses?)\s+(?:the\s+words?\s+)?"
     r"['\"“]?(?P<plain>[\w-]+(?:\s+[\w-]+){0,3}?)['\"”]?(?=\s*[?.,]|\s*$)",
+    re.I,
+)
+_TITLE_START = re.compile(
+    r"\btitles?\s+(?:that\s+|which\s+)?(?:start(?:s|ing)?|begin(?:s|ning)?)\s+with\s+(?:the\s+word\s+)?"
+    r"['\"“]?(?P<word>[\w-]+)['\"”]?",
     re.I,
 )
 _TITLE_BOTH = re.compile(
@@ -150,14 +158,22 @@ _GENERIC_TOPIC = {"paper", "author", "publish", "icml", "2024", "accept", "confe
                   # "an oral presentation", "a spotlight talk"; "collaborations between X and Y"
                   "present", "talk", "collabor",
                   # "among the authors", "this year", "Many thanks", "wrote"
-                  "among", "year", "thank", "thanks", "pleas", "wrote", "write", "written"}  # fmt: skip
+                  "among", "year", "thank", "thanks", "pleas", "wrote", "write", "written",
+                  # "submissions got accepted as an oral", "selected for", "given a spotlight"
+                  "submiss", "select", "given", "time"}  # fmt: skip
 # How the list should be ordered: the table sorts; no topic.
+_COUNT_WORDS = {
+    w: n
+    for n, w in enumerate(
+        "zero one two three four five six seven eight nine ten eleven twelve".split()
+    )
+}
 _AT_LEAST_PAPERS = re.compile(
-    r"\b(?:(at least|more than|over|no fewer than)\s+(\d+)|(\d+)\s+or\s+more)\s+"
-    r"(?:\w+\s+)?(?:papers|orals|spotlights|posters|publications)\b",
+    rf"\b(?:(at least|more than|over|no fewer than)\s+(\d+|{'|'.join(_COUNT_WORDS)})|"
+    r"(\d+)\s+or\s+more)\s+(?:\w+\s+){0,3}?(?:papers|orals|spotlights|posters|publications)\b",
     re.I,
 )
-_TOP_N = re.compile(r"\btop\s+(\d{1,2})\b", re.I)
+_TOP_N = re.compile(rf"\btop\s+(\d{{1,2}}|{'|'.join(_COUNT_WORDS)})\b", re.I)
 # what an author did with the papers counted ("had", "presented", "wrote")
 _STATUS_HELD = re.compile(r"\b(?:had|has|have|presented|published|wrote|authored|got)\b", re.I)
 _WHO = re.compile(
@@ -181,7 +197,16 @@ _FIRST_AUTHOR = re.compile(
     r"(?:is|was)\s+(?:the\s+)?first\s+author(?:\s+(?:of|on))?)\b",
     re.I,
 )
+_LAST_AUTHOR = re.compile(
+    r"\b(?:(?:as|is|was)\s+(?:the\s+|their\s+)?(?:last|senior)\s+author|"
+    r"(?:last|senior)[- ]authored\s+by)\b",
+    re.I,
+)
 _AS_COAUTHOR = re.compile(r"\bas\s+(?:an?\s+)?(?:co-?)?authors?\b", re.I)
+
+
+def _count(said: str) -> int:
+    return int(said) if said.isdigit() else _COUNT_WORDS[said.lower()]
 
 
 def _spans(words: list[str], longest: int = 4) -> list[tuple[int, int]]:
@@ -223,7 +248,7 @@ class QuestionParser:
         at_least = 0
         if threshold and _WHO.search(question):  # "Which authors had at least 9 papers?"
             more = (threshold.group(1) or "").lower().startswith(("more", "over"))
-            at_least = int(threshold.group(2) or threshold.group(3)) + int(more)
+            at_least = _count(threshold.group(2) or threshold.group(3)) + int(more)
             text = _AT_LEAST_PAPERS.sub(" ", _STATUS_HELD.sub(" ", text))
         text = _TOP_N.sub("top", text)  # "the top 3 authors on X": the topic is X
         similar = _SIMILAR.search(text)
@@ -241,7 +266,7 @@ class QuestionParser:
             constraints=constraints,
             ranking=ranking,
             at_least=at_least,
-            top=int(top.group(1)) if ranking and (top := _TOP_N.search(question)) else 0,
+            top=_count(top.group(1)) if ranking and (top := _TOP_N.search(question)) else 0,
             unresolved=unresolved,
             like_paper=named.id if named is not None and kind == "similar" else "",
         )
@@ -289,6 +314,8 @@ class QuestionParser:
                 named[(start, end)] = constraints.authors[-1]
         for cue in _AUTHOR_CUE.finditer(text):  # a family name alone, after "by", "did", …
             name = cue.group("name").strip(".'’")
+            if re.match(r"\s+[A-Z][a-z]", text[cue.end() :]):
+                continue  # "did Alexander Korottin": a full name, misspelt or not
             if any(name in " ".join(words[s:e]) for s, e in taken) or len(name) < 2:
                 continue
             # "by AI/ML influencers": an acronym is no family name ("Ai" is one)
@@ -313,10 +340,31 @@ class QuestionParser:
         if _FIRST_AUTHOR.search(text) and len(constraints.authors) == 1:  # "X as first author"
             constraints.first_author = constraints.authors.pop()
             text = _FIRST_AUTHOR.sub(" ", text)
+        elif _LAST_AUTHOR.search(text) and len(constraints.authors) == 1:
+            constraints.last_author = constraints.authors.pop()
+            text = _LAST_AUTHOR.sub(" ", text)
         text = _AS_COAUTHOR.sub(" ", text)
         if not taken:
             text = self._unknown_author(text, constraints, unresolved)
+        if not (taken or unresolved or constraints.affiliations or constraints.any_of):
+            text = self._short_query(text, constraints)
         return text
+
+    def _short_query(self, text: str, constraints: PlanConstraints) -> str:
+        """ "Dilkina papers", "ecnu orals count": a family name or an institution before
+        what is counted, in a query of a few words."""
+        found = _SHORT_QUERY.match(text)
+        if found is None:
+            return text
+        name = found.group("name")
+        match = self.catalogue.match_author(name, suggest=False)
+        if match.unique is not None:
+            constraints.authors.append(match.unique.name)
+        elif self.catalogue.knows_institution(name):
+            constraints.affiliations.append(name)
+        else:
+            return text
+        return text.replace(name, " ", 1)
 
     def _unknown_author(
         self, text: str, constraints: PlanConstraints, unresolved: list[Unresolved]
@@ -334,6 +382,9 @@ class QuestionParser:
         return text.replace(name, " ", 1)
 
 
+NAME_TYPO_RATIO = 0.9  # a misspelt full name ("Ghessemi") read as the one catalogue name this close
+
+
 def record_author(
     name: str, match: NameMatch, constraints: PlanConstraints, unresolved: list[Unresolved]
 ) -> None:
@@ -341,6 +392,15 @@ def record_author(
     with the people it fits (or the closest names) for the answer to offer."""
     if match.unique is not None:
         constraints.authors.append(match.unique.name)
+        return
+    close = [
+        s
+        for s in match.suggestions
+        if difflib.SequenceMatcher(None, fold(name), fold(s)).ratio() >= NAME_TYPO_RATIO
+    ]
+    if not match.people and len(close) == 1:
+        constraints.authors.append(close[0])  # "Marzyeh Ghessemi": one name this close
+        constraints.read_as[name] = close[0]
         return
     unresolved.append(
         Unresolved(
@@ -354,7 +414,12 @@ def record_author(
 
 _NAMED_PERSON = re.compile(
     r"(?:\b(?:did|does|has|by|of|list)\s+)(?P<name>[A-Z][\w.'’-]*(?:\s+[A-Z][\w.'’-]*){1,3})"
-    r"(?=\s+(?:co-?author|author|write|wrote|publish|have|has|as)|\s*[?.]?$)"
+    r"(?=\s+(?:co-?author|author|write|wrote|publish|present|have|has|as)|\s*[?.]?$)"
+)
+# "Dilkina papers", "ecnu orals count" (statuses already read as "papers")
+_SHORT_QUERY = re.compile(
+    r"^\s*(?P<name>[\w.'’-]+(?:\s+[\w.'’-]+)?)\s+papers?(?:\s+(?:count|list|number))?\s*[?.]?\s*$",
+    re.I,
 )
 _NOT_NAMES = {"the", "a", "an", "which", "what", "papers", "paper", "icml", "many", "most"}
 
@@ -382,6 +447,10 @@ _AUTHOR_FRAME = re.compile(
 
 
 def _title_words(text: str, constraints: PlanConstraints) -> str:
+    start = _TITLE_START.search(text)
+    if start:  # "titles starting with 'Differentially'": the first word
+        constraints.title_words.append("^" + start.group("word"))
+        return text[: start.start()] + " " + text[start.end() :]
     both = _TITLE_BOTH.search(text)
     if both:  # "titles contain both 'backdoor' and 'attack'": each must be in the title
         constraints.title_words += [both.group("first").strip(), both.group("second").strip()]
@@ -389,7 +458,13 @@ def _title_words(text: str, constraints: PlanConstraints) -> str:
     match = _TITLE_WORDS.search(text)
     if match is None:
         return text
-    words = (match.group("quoted") or match.group("within") or match.group("plain") or "").strip()
+    words = (
+        match.group("quoted")
+        or match.group("pattern")
+        or match.group("within")
+        or match.group("plain")
+        or ""
+    ).strip()
     words = re.sub(r"^(?:an?|the)\s+", "", words, flags=re.I)  # "an LLM in their title"
     if words:
         constraints.title_words.append(words)

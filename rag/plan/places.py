@@ -58,6 +58,7 @@ _EXCLUDED = re.compile(
     r"(?:the\s+|(?P<from>from|at)\s+(?:the\s+)?)?(?P<span>[^?,;.()\x00]+)",
     re.I,
 )
+_GROUP = re.compile(r"(?<=[A-Za-z])\s+(?:group|team)\b(?!\s+(?:of|on)\b)")
 _PART_OF = frozenset({"campus", "branch", "site", "office", "lab", "labs"})
 # Words that may follow an excluded place: the question goes on, the place has ended.
 _JOINING = frozenset(
@@ -79,7 +80,7 @@ _ABBREVIATED = re.compile(r"\bUniv\b\.?", re.I)
 _AFFILIATED = re.compile(r"\b([\w&]+)-affiliated(?=\s+(?:co-?)?authors?\b|\s+researchers?\b)", re.I)
 # "How many orals did INRIA have?": an institution as the subject of having or getting
 _INSTITUTION_HAS = re.compile(
-    rf"\b(?i:did|does|do)\s+(?P<span>{_NAMED})\s+(?i:have|get|win|publish|present)\b"
+    rf"\b(?i:did|does|do)\s+(?:the\s+)?(?P<span>{_NAMED})\s+(?i:have|get|win|publish|present)\b"
 )
 INSTITUTION_WORDS = 8  # "Hong Kong University of Science and Technology" is seven
 
@@ -93,6 +94,7 @@ class PlaceReader:
         text = _ABBREVIATED.sub("University", text)
         text = _AFFILIATED.sub(r"\1", text)  # "a Huawei-affiliated author"
         text = _POSSESSIVE.sub("", text)  # "LMU Munich's orals", "HIT's Shenzhen campus"
+        text = _GROUP.sub("", text)  # "the Bosch Center for AI group": the center
         # "no co-author from Berkeley", "not Shenzhen": set aside while the included
         # institutions are read, then kept out if they name a place, else put back
         held: list[tuple[str, str, bool]] = []  # (the phrase, its place words, after "from")
@@ -240,6 +242,8 @@ class PlaceReader:
         for size in range(min(len(words), INSTITUTION_WORDS), 0, -1):
             span = words[-size:] if from_end else words[:size]
             span = [*span[:-1], span[-1].rstrip(",")]  # "from MIT, Stanford …": MIT
+            if span[-1].lower() in STOPWORDS:
+                continue  # "Bar-Ilan University at (the time)": the name ends before "at"
             name = " ".join(span).strip(" '\"")
             # An institution is named by at least one word that is not a stopword ("the")
             # nor a generic word ("university") on its own.

@@ -108,13 +108,14 @@ class MetadataAnswerer:
 def constrained(catalogue: Catalogue, c: PlanConstraints) -> tuple[set[str], list[str]]:
     """The papers meeting every constraint, and notes on how institutions were read."""
     found: list[set[str]] = []  # each constraint's papers; every paper when none
-    notes: list[str] = []
+    notes = [f"“{typed}” read as {name}." for typed, name in c.read_as.items()]
     for name in c.authors:
         found.append(catalogue.people_named(name))
-    if c.first_author:  # the catalogue keeps each paper's authors in their order
-        key = fold(c.first_author)
-        records = catalogue.papers.many(catalogue.people_named(c.first_author))
-        found.append({p.id for p in records if p.authors and fold(p.authors[0]) == key})
+    for name, place in ((c.first_author, 0), (c.last_author, -1)):
+        if name:  # the catalogue keeps each paper's authors in their order
+            key = fold(name)
+            records = catalogue.papers.many(catalogue.people_named(name))
+            found.append({p.id for p in records if p.authors and fold(p.authors[place]) == key})
     left_out = set(c.excluded)  # the parts ruled out of an affiliation ("not Shenzhen")
     for typed in c.affiliations:
         match = catalogue.match_institution(typed)
@@ -196,6 +197,7 @@ def _summary(plan: QueryPlan, listed: list[Paper], people: set[str]) -> str:
         [
             *(f"{a} as an author" for a in c.authors),
             *([f"{c.first_author} as the first author"] if c.first_author else []),
+            *([f"{c.last_author} as the last author"] if c.last_author else []),
             *(f"an author from {a}" for a in c.affiliations),
             *(
                 [f"{' or '.join(c.any_of)} as an author"]

@@ -38,10 +38,16 @@ def test_ambiguous_names_are_asked_about_not_guessed() -> None:
 
 
 def test_unknown_names_say_so_and_offer_the_closest() -> None:
-    answer = ask("Which ICML 2024 papers did Masashi Sugiyamma co-author?")
+    answer = ask("Which ICML 2024 papers did Masashi Sugimoto co-author?")
     assert answer.aggregate is not None and answer.aggregate.count == 0
-    assert "No ICML 2024 paper lists an author named “Masashi Sugiyamma”" in answer.answer
+    assert "No ICML 2024 paper lists an author named “Masashi Sugimoto”" in answer.answer
     assert "Masashi Sugiyama" in answer.answer and not answer.abstained
+
+
+def test_a_name_one_letter_off_is_read_as_the_one_close_name_and_says_so() -> None:
+    answer = ask("Which ICML 2024 papers did Masashi Sugiyamma co-author?")
+    assert answer.aggregate is not None and answer.aggregate.count == 2
+    assert "“Masashi Sugiyamma” read as Masashi Sugiyama." in answer.aggregate.notes
 
 
 def test_institutions_say_what_was_counted_and_what_was_not() -> None:

@@ -166,9 +166,9 @@ def test_an_ambiguous_name_is_unresolved_with_its_candidates() -> None:
 
 
 def test_an_unknown_name_is_unresolved_with_suggestions() -> None:
-    plan = PARSER.plan("Which ICML 2024 papers did Masashi Sugiyamma co-author?")
+    plan = PARSER.plan("Which ICML 2024 papers did Masashi Sugimoto co-author?")
     assert plan.kind == "metadata"
-    assert plan.unresolved[0].text == "Masashi Sugiyamma"
+    assert plan.unresolved[0].text == "Masashi Sugimoto"
     assert "Masashi Sugiyama" in plan.unresolved[0].suggestions
 
 
