@@ -238,6 +238,10 @@ _FIRST = re.compile(
 FIRST_SHARED = 3  # words a "first" sentence shares with the question: the same thing
 
 
+_OTHERS = re.compile(
+    r"\b(?:previous|prior|existing|earlier|conventional|traditional)\s+(?:\w+\s+)?"
+    r"(?:efforts?|methods?|works?|approach(?:es)?|models?|studies|techniques|algorithms)\b"
+)
 _NOT_SO = re.compile(r"\s+(?:no|zero|neither|nothing|little)\b|[^.?;]*\bwithout\b", re.I)
 _AT_LEAST = re.compile(r"\b(?:more|less|fewer) than (?=[\d$~])")
 _DENIED = re.compile(
@@ -277,6 +281,8 @@ def _turned(question: str, sentences: list[str], title: str) -> str:
             turned = re.search(rf"\b(?:{opposite})\b", low)
             if turned and compared and subject & set(content_terms(low[turned.end() :])):
                 continue
+            if turned and _OTHERS.search(low[: turned.start()]):
+                continue  # "previous efforts have resulted in …": said of earlier work
             # "saving more than 40% memory": "more than" a number is a quantity, no direction;
             # "cannot be addressed by offline methods": what the paper is not
             kept = any(

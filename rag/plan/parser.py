@@ -115,6 +115,12 @@ _SET = re.compile(
 )
 _STATUS = re.compile(r"\b(oral|spotlight|poster)s?\b", re.I)
 STATUSES = ("Oral", "Spotlight", "Poster")
+_STATUS_NOUN = re.compile(
+    r"\b(?:orals|spotlights|posters|non-?(?:oral|spotlight|poster)|talks?|"
+    r"(?:an?|as\s+an?)\s+(?:oral|spotlight|poster)|(?:oral|spotlight|poster)-only|"
+    r"(?:oral|spotlight|poster)\s+(?:papers?|presentations?|talks?))\b",
+    re.I,
+)
 _SPOTLIGHT_POSTER = re.compile(r"\bspotlight\s+posters?\b", re.I)
 _NOT_STATUS = re.compile(
     r"\b(?:non-?|neither\s+(?:an?\s+)?|not\s+(?:accepted\s+as\s+)?(?:an?\s+)?|"
@@ -127,7 +133,12 @@ _NOT_STATUS = re.compile(
 _TALK = re.compile(r"\b(?:long|accepted|contributed|oral)\s+(talk|presentation)(s?)\b", re.I)
 # A family name alone counts only right after "by", "did" or "does": elsewhere a capitalised
 # word is far more often a method ("What does Adam …" asks about an optimiser).
-_AUTHOR_CUE = re.compile(r"\b(?:by|did|does)\s+(?P<name>[A-Za-zÀ-ÿ.'-]+)(?:['’]s)?\b", re.I)
+# not "the framework proposed by Steinke and Zakynthinou" (a citation in a claim)
+_AUTHOR_CUE = re.compile(
+    r"(?<!proposed )(?<!introduced )(?<!developed )(?<!defined )(?<!described )(?<!studied )"
+    r"\b(?:by|did|does)\s+(?P<name>[A-Za-zÀ-ÿ.'-]+)(?:['’]s)?\b(?!\s+et\s+al)",
+    re.I,
+)
 # The frame around a topic, removed from the front and back of what is left.
 _LEAD = re.compile(
     r"^(?:(?:how many|which|what|who|top|most prolific|leading|list|show(?: me)?|count|find|give me|name|are there(?: any)?|is there|"
@@ -235,14 +246,19 @@ class QuestionParser:
         text = _OF_THEM.sub("", text)
         constraints = PlanConstraints()
         unresolved: list[Unresolved] = []
-        text = self._statuses(text, constraints)
+        set_like = bool(
+            _SET.search(question) or _COUNT.search(question) or _RANKING.search(question)
+        )
+        # "overshadowed by the spotlight" uses the word, "orals", "a spotlight paper" the status
+        if set_like or _STATUS_NOUN.search(question):
+            text = self._statuses(text, constraints)
         many = _MANY_AUTHORS.search(text)
         if many:  # "papers with at least 10 authors", "more than 20 authors"
             more = (many.group(1) or "").lower().startswith(("more", "over"))
             constraints.min_authors = int(many.group(2) or many.group(3)) + int(more)
             text = text[: many.start()] + " " + text[many.end() :]
         text = _title_words(text, constraints)
-        text = self.places.read(text, constraints)
+        text = self.places.read(text, constraints, set_like)
         text = self._authors(text, constraints, unresolved)
         threshold = _AT_LEAST_PAPERS.search(question)
         at_least = 0
@@ -318,8 +334,15 @@ class QuestionParser:
                 continue  # "did Alexander Korottin": a full name, misspelt or not
             if any(name in " ".join(words[s:e]) for s, e in taken) or len(name) < 2:
                 continue
-            # "by AI/ML influencers": an acronym is no family name ("Ai" is one)
-            if name[0].isupper() and not name.isupper() and name.lower() not in _NOT_NAMES:
+            # "by AI/ML influencers": an acronym is no family name ("Ai" is one), nor is a
+            # coined name with capitals inside ("How does BiSHop achieve …")
+            coined = re.search(r"[a-z][A-Z]", name) is not None
+            if (
+                name[0].isupper()
+                and not name.isupper()
+                and not coined
+                and name.lower() not in _NOT_NAMES
+            ):
                 match = self.catalogue.match_author(name, suggest=False)
                 if match.people:
                     taken.append((0, 0))

@@ -88,9 +88,13 @@ INSTITUTION_WORDS = 8  # "Hong Kong University of Science and Technology" is sev
 class PlaceReader:
     def __init__(self, catalogue: Catalogue) -> None:
         self.catalogue = catalogue
+        self._set_like = True
 
-    def read(self, text: str, constraints: PlanConstraints) -> str:
-        """The question's institutions into `constraints`; the text without them."""
+    def read(self, text: str, constraints: PlanConstraints, set_like: bool = True) -> str:
+        """The question's institutions into `constraints`; the text without them.
+        `set_like`: the question asks about papers as a set; else a lowercase word after
+        "at" or "from" is an idiom ("at scale", "from scratch"), not an institution."""
+        self._set_like = set_like
         text = _ABBREVIATED.sub("University", text)
         text = _AFFILIATED.sub(r"\1", text)  # "a Huawei-affiliated author"
         text = _POSSESSIVE.sub("", text)  # "LMU Munich's orals", "HIT's Shenzhen campus"
@@ -169,6 +173,8 @@ class PlaceReader:
                 if found is None:
                     continue
                 name = " ".join(found).strip(" '\"")
+                if not self._set_like and name.islower() and " " not in name:
+                    continue  # "learns skills at scale": Scale AI is not meant
                 if self.catalogue.has_person(name):
                     continue  # "papers from Sergey Levine": a person, not a place
                 named_by_place = pattern in (_INSTITUTION_PAPERS, _INSTITUTION_HAS)
