@@ -113,16 +113,9 @@ class Router:
             else Filters(status=None, author=None, title=None, paper_ids=None)
         )
         # statuses go to the filters as they are; the rest to the papers they allow
-        if (
-            c.authors
-            or c.first_author
-            or c.affiliations
-            or c.any_of
-            or c.excluded
-            or c.title_words
-            or c.min_authors
-        ):
-            ids, _ = constrained(self.catalogue, c.model_copy(update={"statuses": []}))
+        rest = c.model_copy(update={"statuses": []})
+        if not rest.is_empty() or c.excluded:
+            ids, _ = constrained(self.catalogue, rest)
             merged.paper_ids = sorted(ids & set(merged.paper_ids) if merged.paper_ids else ids)
         if c.statuses and not merged.status:
             merged.status = list(c.statuses)

@@ -149,6 +149,7 @@ class PlanConstraints(BaseModel):
     statuses: list[str] = Field(default_factory=list, description="Oral, Spotlight, Poster.")
     title_words: list[str] = Field(default_factory=list)
     min_authors: int = Field(default=0, description="Papers with at least this many authors.")
+    max_authors: int = Field(default=0, description="Papers with at most this many authors.")
     read_as: dict[str, str] = Field(
         default_factory=dict, description="Misspelt names as typed -> the catalogue's name."
     )
@@ -163,6 +164,7 @@ class PlanConstraints(BaseModel):
             or self.statuses
             or self.title_words
             or self.min_authors
+            or self.max_authors
         )
 
 

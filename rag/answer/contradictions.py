@@ -143,7 +143,7 @@ def contradicted(
 _DOMAINS = (
     {
         "image": r"images?|photos?|photographs?|pixels?|vision|visual|imagenet|cifar",
-        "video": r"videos?",
+        "video": r"videos?|vision|visual",
         # "sounds interesting", "her voice": only as data
         "audio": r"audio|speech|music|acoustic|spoken|(?:voice|sound) (?:recordings?|data|signals?)",
         "tabular": r"tabular",
@@ -242,7 +242,7 @@ _OTHERS = re.compile(
     r"\b(?:previous|prior|existing|earlier|conventional|traditional)\s+(?:\w+\s+)?"
     r"(?:efforts?|methods?|works?|approach(?:es)?|models?|studies|techniques|algorithms)\b"
 )
-_NOT_SO = re.compile(r"\s+(?:no|zero|neither|nothing|little)\b|[^.?;]*\bwithout\b", re.I)
+_NOT_SO = re.compile(r"\s+(?:no|zero|neither|nothing|little|without)\b", re.I)
 _AT_LEAST = re.compile(r"\b(?:more|less|fewer) than (?=[\d$~])")
 _DENIED = re.compile(
     r"\b(?:cannot|can ?not|unlike|instead of|rather than|not just|beyond|existing|traditional|"
@@ -436,7 +436,7 @@ _CITATION = re.compile(
     r"\(\s*[A-Z][\w'’-]+(?:\s+et\s+al\.?|\s+(?:and|&)\s+[A-Z][\w'’-]+)?,?\s*\(?\d{4}\)"
     r"|\b[A-Z][\w'’-]+\s+et\s+al\.?\s*\(\d{4}\)"
 )
-CREDITED_WINDOW = 80  # characters before a citation that the cited work's name sits in
+CREDITED_WINDOW = 60  # characters before a citation that the cited work's name sits in
 
 
 def _credited_elsewhere(question: str, sentences: list[str]) -> str:
@@ -446,16 +446,19 @@ def _credited_elsewhere(question: str, sentences: list[str]) -> str:
     claim = _CREDITED.search(question)
     if claim is None or _CONTRASTING.search(question[: claim.start()]):
         return ""
-    if re.search(r"\bet al\b|\b(?:19|20)\d{2}\b", question):
+    if re.search(r"\bet al\b|\b(?:19|20)\d{2}\b|\b(?:proposed|introduced) by\b", question):
         return ""  # the question itself credits someone ("the method Li et al. proposed")
-    after = question[claim.end() : claim.end() + 60]
-    names = set(NAME.findall(after))
-    thing = set(content_terms(" ".join(re.findall(r"[\w-]+", after)[:4]))) - _ASKING
+    # the name right after the claim ("design the PAGE estimator"), not one after "from"
+    named = re.match(
+        r"\s+(?:the\s+|a\s+)?(?P<name>[A-Z][\w#+-]*[A-Z0-9#+][\w#+-]*)", question[claim.end() :]
+    )
+    if named is None:
+        return ""
+    name = named.group("name")
     for sentence in sentences:
         for cited in _CITATION.finditer(sentence):
             before = sentence[max(0, cited.start() - CREDITED_WINDOW) : cited.start()]
-            named = any(re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", before) for n in names)
-            if named or len(thing & set(content_terms(before))) >= 2:
+            if re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])\s+(?:\w+\s+){{0,5}}$", before):
                 return sentence
     return ""
 

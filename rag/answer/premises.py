@@ -110,7 +110,7 @@ COMMON_WORDS = frozenset(
 # How the asker wants the answer put ("ELI5:", "tl;dr of", "in plain words"): no premise.
 _REQUEST = re.compile(
     r"\b(?:eli5|tl;?\s?dr|explain (?:it )?like i['’]?m (?:five|5))\b[:,\s-]*(?:of\s+)?"
-    r"|\b(?:in (?:plain|simple) (?:words|english|terms)|in a nutshell)\b[:,]?",
+    r"|\b(?:in (?:plain|simple) (?:words|english|terms)|in a nutshell|fill in the blanks?)\b[:,]?",
     re.I,
 )
 

@@ -309,7 +309,9 @@ class Catalogue:
             found = self._folded_titles("instr(folded, ?) > 0", (key,))
             return {pid for pid, folded in found if pattern.search(folded)}
         *head, last = key.split()
-        forms = _word_forms(last)
+        forms = _word_forms(last) | _word_forms(
+            _american(last)
+        )  # "maximisation" is written "maximization"
         said = "|".join(re.escape(" ".join([*head, f])) for f in sorted(forms, key=len)[::-1])
         pattern = re.compile(rf"(?:^| )(?:{said})(?: |$)")
         common = min(forms, key=len)
@@ -381,6 +383,23 @@ TYPO_LENGTH = 5
 TYPO_CUTOFF = 0.85
 
 RANKING_SLACK = 2  # names past the limit that a tie at the cut may add before it is cut
+
+
+def _american(word: str) -> str:
+    """The American spelling titles use: "maximisation", "defence", "modelling"."""
+    for british, american in _SPELLINGS:
+        word = re.sub(british, american, word)
+    return word
+
+
+_SPELLINGS = (
+    (r"is(ation|ations|e|es|ed|ing)$", r"iz\1"),
+    (r"ys(e|es|ed|ing)$", r"yz\1"),
+    (r"our(s?)$", r"or\1"),
+    (r"^defence", "defense"),
+    (r"^offence", "offense"),
+    (r"ll(ing|ed)$", r"l\1"),
+)
 
 
 def _word_forms(word: str) -> set[str]:

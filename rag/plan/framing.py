@@ -16,7 +16,9 @@ _REQUEST = re.compile(
     re.I,
 )
 _TELL_ME = re.compile(
-    r"^\s*(?:tell|give)\s+me\s+(?=how many\b|which\b|what\b|the number\b|all\b)", re.I
+    r"^\s*(?:(?:tell|give)\s+me\s+(?=how many\b|which\b|what\b|the number\b|all\b)|"
+    r"(?:i['’]d|i\s+would|i)\s+(?:like|want|love)\s+(?:to\s+(?:see|know|get)\s+|a\s+list\s+of\s+))",
+    re.I,
 )
 _LOOKING_FOR = re.compile(
     r"^\s*i(?:'m|’m| am)\s+(?:looking for|searching for)\s+(?:the\s+|all\s+)?"
@@ -78,6 +80,9 @@ _INTEREST = re.compile(
 )
 
 
+_NAMES_SOMEONE = re.compile(r"(?<!^)(?<![.!?] )\b[A-Z][a-z]+(?:\s+[A-Z][\w-]+)+")
+
+
 def _context_dropped(text: str) -> str:
     """The question without the asker's situation before it ("I'm putting together a
     reading list for our group. Could you tell me …", "Since I'm applying at Aalto, …");
@@ -86,7 +91,21 @@ def _context_dropped(text: str) -> str:
     if interest and _POINTING.search(interest.group("rest")):
         pointer = re.compile(r"\b(?:them|these|this|it)\b", re.I)
         return pointer.sub(interest.group("what").strip(), interest.group("rest"), count=1)
+    # remarks after the question ("A one-line answer is fine.") ask nothing
+    if "?" in text:
+        text = text[: text.rindex("?") + 1]
     dropped = _DOING.sub("", _SITUATION.sub("", text, count=1), count=1)
+    # a message around the question: sentences before it that ask nothing and name no one
+    # sentence ends, not initials ("M. Sugiyama") nor "vs." / "e.g." / "et al."
+    sentences = re.split(
+        r"(?<![A-Z][.])(?<!\bvs[.])(?<!\be[.]g[.])(?<!\bi[.]e[.])(?<!\bal[.])(?<=[.!?])\s+(?=[A-Z])",
+        dropped.strip(),
+    )
+    while (
+        len(sentences) > 1 and "?" not in sentences[0] and not _NAMES_SOMEONE.search(sentences[0])
+    ):
+        sentences = sentences[1:]
+    dropped = " ".join(sentences)
     # "Since I'm interested in diffusion models, which … are about them?": the clause
     # is what "them" stands for
     return text if dropped != text and _POINTING.search(dropped) else dropped

@@ -15,7 +15,7 @@ from itertools import pairwise
 from typing import Literal
 
 from rag.catalogue.catalogue import Catalogue, NameMatch
-from rag.catalogue.names import fold
+from rag.catalogue.names import acronym, fold
 from rag.plan.framing import plain_question
 from rag.plan.places import PlaceReader
 from rag.text import content_terms
@@ -93,9 +93,14 @@ _TITLE_WORDS = re.compile(
     r"['\"“]?(?P<plain>[\w-]+(?:\s+[\w-]+){0,3}?)['\"”]?(?=\s*[?.,]|\s*$)",
     re.I,
 )
+_TITLE_APPEARS = re.compile(
+    r"\btitles?\s+(?:does|do)\s+(?:the\s+)?(?:word|term)\s+['\"“]?(?P<word>[\w-]+)['\"”]?\s+"
+    r"(?:appear|occur|show\s+up)",
+    re.I,
+)
 _TITLE_START = re.compile(
     r"\btitles?\s+(?:that\s+|which\s+)?(?:start(?:s|ing)?|begin(?:s|ning)?)\s+with\s+(?:the\s+word\s+)?"
-    r"['\"“]?(?P<word>[\w-]+)['\"”]?",
+    r"(?:['\"“](?P<quoted>[\w-]+)['\"”]|(?P<word>(?-i:[A-Z])[\w-]*))",
     re.I,
 )
 _TITLE_BOTH = re.compile(
@@ -171,14 +176,16 @@ _GENERIC_TOPIC = {"paper", "author", "publish", "icml", "2024", "accept", "confe
                   # "among the authors", "this year", "Many thanks", "wrote"
                   "among", "year", "thank", "thanks", "pleas", "wrote", "write", "written",
                   # "submissions got accepted as an oral", "selected for", "given a spotlight"
-                  "submiss", "select", "given", "time"}  # fmt: skip
+                  "submiss", "select", "given", "time",
+                  # "did he co-author", "I picked X", "people in Adelaide"
+                  "he", "she", "him", "her", "pick", "one", "work", "titl", "group", "team"}  # fmt: skip
 # How the list should be ordered: the table sorts; no topic.
 _COUNT_WORDS = {
     w: n
     for n, w in enumerate(
         "zero one two three four five six seven eight nine ten eleven twelve".split()
     )
-}
+} | {"fifteen": 15, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50}
 _AT_LEAST_PAPERS = re.compile(
     rf"\b(?:(at least|more than|over|no fewer than)\s+(\d+|{'|'.join(_COUNT_WORDS)})|"
     r"(\d+)\s+or\s+more)\s+(?:\w+\s+){0,3}?(?:papers|orals|spotlights|posters|publications)\b",
@@ -191,7 +198,14 @@ _WHO = re.compile(
     r"\b(?:who|which|what)\s+(?:\w+\s+)?(?:authors?|researchers?|people)\b|^\s*who\b", re.I
 )
 _MANY_AUTHORS = re.compile(
-    r"\b(?:(at least|more than|over|no fewer than)\s+(\d+)|(\d+)\s+or\s+more)\s+(?:co-?)?authors\b",
+    rf"\b(?:(at least|more than|over|no fewer than)\s+(\d+|{'|'.join(_COUNT_WORDS)})|"
+    r"(\d+)\s+or\s+more)\s+(?:co-?)?authors\b",
+    re.I,
+)
+_EXACT_AUTHORS = re.compile(
+    rf"\b(?:(?P<solo>solo[- ]authored|single[- ]authors?(?:ed)?|sole[- ]authored|one-author)|"
+    rf"(?:exactly|only|just)\s+(?P<n>\d+|{'|'.join(_COUNT_WORDS)})\s+authors|"
+    rf"(?P<n2>\d+|{'|'.join(_COUNT_WORDS)})-authors?(?:ed)?)\b",
     re.I,
 )
 _POINTER = re.compile(
@@ -200,6 +214,7 @@ _POINTER = re.compile(
 _OF_THEM = re.compile(r",?\s+and\s+how\s+many\s+of\s+(?:them|these|those)\b[^?]*", re.I)
 _WITHOUT_CUE = (
     r"\b(?:without|excluding|except|not with|but not|not by|with no|"
+    r"not co-?(?:written|authored) with|not (?:written|authored) (?:together )?with|"
     r"(?:didn['’]t|did not|don['’]t|do not|doesn['’]t|does not) (?:have|include|involve))"
 )
 _WITHOUT = re.compile(rf"{_WITHOUT_CUE}$", re.I)
@@ -235,8 +250,10 @@ class QuestionParser:
     def __init__(self, catalogue: Catalogue) -> None:
         self.catalogue = catalogue
         self.places = PlaceReader(catalogue)
+        self._typed = ""
 
     def plan(self, question: str) -> QueryPlan:
+        self._typed = question  # as typed: "adam papers" is no person, "Adam Smith papers" is
         question = plain_question(question)
         compared = compared_items(question)
         if compared:
@@ -253,10 +270,17 @@ class QuestionParser:
         if set_like or _STATUS_NOUN.search(question):
             text = self._statuses(text, constraints)
         many = _MANY_AUTHORS.search(text)
-        if many:  # "papers with at least 10 authors", "more than 20 authors"
+        if many and re.match(r"\s+(?:from|at)\b", text[many.end() :]):
+            many = None  # "at least 2 authors from MIT": of MIT, not in all
+        if many is not None:  # "papers with at least 10 authors", "more than twenty authors"
             more = (many.group(1) or "").lower().startswith(("more", "over"))
-            constraints.min_authors = int(many.group(2) or many.group(3)) + int(more)
+            constraints.min_authors = _count(many.group(2) or many.group(3)) + int(more)
             text = text[: many.start()] + " " + text[many.end() :]
+        exactly = _EXACT_AUTHORS.search(text)
+        if exactly:  # "solo-authored", "single-author papers", "exactly two authors"
+            n = 1 if exactly.group("solo") else _count(exactly.group("n") or exactly.group("n2"))
+            constraints.min_authors = constraints.max_authors = n
+            text = text[: exactly.start()] + " " + text[exactly.end() :]
         text = _title_words(text, constraints)
         text = self.places.read(text, constraints, set_like)
         text = self._authors(text, constraints, unresolved)
@@ -373,6 +397,14 @@ class QuestionParser:
             text = self._short_query(text, constraints)
         return text
 
+    def _acronym(self, typed: str) -> bool:
+        """Whether a lowercase word is an institution's acronym ("ecnu"), not a word ("park")."""
+        variants = self.catalogue.match_institution(typed).variants
+        return " " not in typed and any(
+            acronym(a) == typed.lower() or re.search(rf"\b{re.escape(typed.upper())}\b", a)
+            for a, _ in variants
+        )
+
     def _short_query(self, text: str, constraints: PlanConstraints) -> str:
         """ "Dilkina papers", "ecnu orals count": a family name or an institution before
         what is counted, in a query of a few words."""
@@ -380,10 +412,13 @@ class QuestionParser:
         if found is None:
             return text
         name = found.group("name")
+        capital = (
+            re.search(rf"\b{re.escape(name)}\b", self._typed) is not None and name[:1].isupper()
+        )
         match = self.catalogue.match_author(name, suggest=False)
-        if match.unique is not None:
+        if capital and match.unique is not None:  # "Dilkina", not "adam papers"
             constraints.authors.append(match.unique.name)
-        elif self.catalogue.knows_institution(name):
+        elif (capital or self._acronym(name)) and self.catalogue.knows_institution(name):
             constraints.affiliations.append(name)
         else:
             return text
@@ -406,6 +441,7 @@ class QuestionParser:
 
 
 NAME_TYPO_RATIO = 0.9  # a misspelt full name ("Ghessemi") read as the one catalogue name this close
+NAME_TYPO_MARGIN = 0.1  # and closer than the next name by this much
 
 
 def record_author(
@@ -416,12 +452,17 @@ def record_author(
     if match.unique is not None:
         constraints.authors.append(match.unique.name)
         return
-    close = [
-        s
-        for s in match.suggestions
-        if difflib.SequenceMatcher(None, fold(name), fold(s)).ratio() >= NAME_TYPO_RATIO
-    ]
-    if not match.people and len(close) == 1:
+    ratios = sorted(
+        (
+            (difflib.SequenceMatcher(None, fold(name), fold(s)).ratio(), s)
+            for s in match.suggestions
+        ),
+        reverse=True,
+    )
+    close = [s for r, s in ratios if r >= NAME_TYPO_RATIO]
+    margin = ratios[0][0] - ratios[1][0] if len(ratios) > 1 else 1.0
+    # "Yang Lui" is as close to Yang Li as to Yang Liu: asked, not guessed
+    if not match.people and len(close) == 1 and margin >= NAME_TYPO_MARGIN:
         constraints.authors.append(close[0])  # "Marzyeh Ghessemi": one name this close
         constraints.read_as[name] = close[0]
         return
@@ -470,9 +511,13 @@ _AUTHOR_FRAME = re.compile(
 
 
 def _title_words(text: str, constraints: PlanConstraints) -> str:
+    appears = _TITLE_APPEARS.search(text)
+    if appears:  # "In how many titles does the word X appear?"
+        constraints.title_words.append(appears.group("word"))
+        return text[: appears.start()] + " titles " + text[appears.end() :]
     start = _TITLE_START.search(text)
     if start:  # "titles starting with 'Differentially'": the first word
-        constraints.title_words.append("^" + start.group("word"))
+        constraints.title_words.append("^" + (start.group("quoted") or start.group("word")))
         return text[: start.start()] + " " + text[start.end() :]
     both = _TITLE_BOTH.search(text)
     if both:  # "titles contain both 'backdoor' and 'attack'": each must be in the title

@@ -18,6 +18,7 @@ from rag.types import PlanConstraints
 
 _INSTITUTION_AFTER = re.compile(  # a lookahead, so "at least one author at MIT" tries both
     r"\b(?:from|at|out of|affiliated with|affiliation(?: with)?|working at|employed at|"
+    r"(?:working|based|located|people|researchers|authors|labs?)\s+in|"
     r"(?P<between>between))\s+(?:the\s+)?"
     # "University of California, Berkeley": a comma before a capitalised word stays
     r"(?P<both>both\s+)?(?=(?P<span>(?:[^?,;.()]|,\s*(?=[A-Z]))+))",
@@ -51,7 +52,14 @@ _EXCLUDED_WITH = re.compile(
 )
 # "Who had more orals, MIT or Stanford?"
 _WHO_MORE = re.compile(
-    r"\b(?:who|which)\b[^,?]*\bmore\b[^,?]*,\s*(?P<span>[^,?]+?\s+or\s+[^,?]+?)\s*\??\s*$", re.I
+    r"\b(?:who|which)\b[^,:?]*\bmore\b[^,:?]*[,:]\s*(?P<span>[^?]+?\s+or\s+[^,?]+?)\s*\??\s*$",
+    re.I,
+)
+# "Out of A, B and C, which one got the most orals?"
+_OUT_OF_LIST = re.compile(
+    r"^\s*(?:out\s+of|of|among|between)\s+(?P<span>[^?]+?\s+(?:and|or)\s+[^,?]+?),\s*"
+    r"(?:which|who)\b",
+    re.I,
 )
 _EXCLUDED = re.compile(
     r"(?:\bbut\s+not|\bnot(?:\s+counting)?|\bexcluding|\bexcept(?:\s+for)?|\bother\s+than)\s+"
@@ -79,6 +87,10 @@ _INSTITUTION_PAPERS = re.compile(rf"(?P<span>{_NAMED})\s+papers\b")
 _ABBREVIATED = re.compile(r"\bUniv\b\.?", re.I)
 _AFFILIATED = re.compile(r"\b([\w&]+)-affiliated(?=\s+(?:co-?)?authors?\b|\s+researchers?\b)", re.I)
 # "How many orals did INRIA have?": an institution as the subject of having or getting
+# "Beijing University of Posts and Telecommunications had 2 orals": the subject
+_INSTITUTION_SUBJECT = re.compile(
+    rf"^\s*(?:the\s+)?(?P<span>{_NAMED})\s+(?i:had|has|got|published|presented)\b"
+)
 _INSTITUTION_HAS = re.compile(
     rf"\b(?i:did|does|do)\s+(?:the\s+)?(?P<span>{_NAMED})\s+(?i:have|get|win|publish|present)\b"
 )
@@ -98,7 +110,6 @@ class PlaceReader:
         text = _ABBREVIATED.sub("University", text)
         text = _AFFILIATED.sub(r"\1", text)  # "a Huawei-affiliated author"
         text = _POSSESSIVE.sub("", text)  # "LMU Munich's orals", "HIT's Shenzhen campus"
-        text = _GROUP.sub("", text)  # "the Bosch Center for AI group": the center
         # "no co-author from Berkeley", "not Shenzhen": set aside while the included
         # institutions are read, then kept out if they name a place, else put back
         held: list[tuple[str, str, bool]] = []  # (the phrase, its place words, after "from")
@@ -108,9 +119,10 @@ class PlaceReader:
                 span = match.group("span") or match.groupdict().get("involved") or ""
                 held.append((match.group(0), span, cued))
                 text = f"{text[: match.start()]} \x00{len(held) - 1}\x00 {text[match.end() :]}"
-        more = _WHO_MORE.search(text)
-        if more and self._either(more.group("span").split(), constraints):
-            text = text[: more.start("span")] + text[more.end("span") :]
+        for pattern in (_WHO_MORE, _OUT_OF_LIST):
+            listed = pattern.search(text)
+            if listed and self._either(listed.group("span").split(), constraints):
+                text = text[: listed.start("span")] + text[listed.end("span") :]
         text = self._included(text, constraints)
         included = constraints.affiliations or constraints.any_of
         for i, (phrase, span, cued) in enumerate(held):
@@ -157,6 +169,7 @@ class PlaceReader:
             (_INSTITUTION_BEFORE, True),
             (_INSTITUTION_PAPERS, True),
             (_INSTITUTION_HAS, True),
+            (_INSTITUTION_SUBJECT, True),
         )
         for pattern, keep_end in patterns:
             for match in list(pattern.finditer(text)):
@@ -177,7 +190,11 @@ class PlaceReader:
                     continue  # "learns skills at scale": Scale AI is not meant
                 if self.catalogue.has_person(name):
                     continue  # "papers from Sergey Levine": a person, not a place
-                named_by_place = pattern in (_INSTITUTION_PAPERS, _INSTITUTION_HAS)
+                named_by_place = pattern in (
+                    _INSTITUTION_PAPERS,
+                    _INSTITUTION_HAS,
+                    _INSTITUTION_SUBJECT,
+                )
                 if named_by_place and not self._leads_an_affiliation(name):
                     continue  # "the Statistics papers": a department's word, not a place
                 text = text.replace(name, " ", 1)
@@ -205,8 +222,13 @@ class PlaceReader:
         return text
 
     def _either(self, words: list[str], constraints: PlanConstraints) -> bool:
-        """Institutions joined by "or", each the catalogue knows, into `any_of`."""
-        parts = " ".join(words).split(" or ")
+        """Institutions listed with "or" (or "A, B and C"), each the catalogue knows, into
+        `any_of`."""
+        joined = re.sub(r"^(?:the|a)\s+", "", " ".join(words), flags=re.I)
+        # "A, B or C": "and" inside a name ("Beijing Technology and Business University")
+        joiner = r",\s*(?:or\s+)?|\s+or\s+" if " or " in joined else r",\s*(?:and\s+)?|\s+and\s+"
+        parts = [p.strip() for p in re.split(joiner, joined)]
+        parts = [re.sub(r"^(?:the)\s+", "", p, flags=re.I) for p in parts if p]
         found = [self._longest_institution(part.split(), from_end=True) for part in parts]
         if len(parts) < 2 or any(f is None for f in found):
             return False
@@ -245,6 +267,8 @@ class PlaceReader:
         return any(fold(a).startswith(keys) for a, _ in variants)
 
     def _longest_institution(self, words: list[str], from_end: bool) -> list[str] | None:
+        if from_end and len(words) > 1 and words[-1].lower() in ("group", "team"):
+            words = words[:-1]  # "the Bosch Center for AI group": the center
         for size in range(min(len(words), INSTITUTION_WORDS), 0, -1):
             span = words[-size:] if from_end else words[:size]
             span = [*span[:-1], span[-1].rstrip(",")]  # "from MIT, Stanford …": MIT

@@ -151,9 +151,10 @@ def constrained(catalogue: Catalogue, c: PlanConstraints) -> tuple[set[str], lis
         found.append(catalogue.with_status(c.statuses))
     for words in c.title_words:
         found.append(catalogue.titled(words))
-    if c.min_authors:  # the catalogue's author lists are whole
+    if c.min_authors or c.max_authors:  # the catalogue's author lists are whole
         pool = set.intersection(*found) if found else set(catalogue.papers)
-        found.append({p.id for p in catalogue.papers.many(pool) if len(p.authors) >= c.min_authors})
+        low, high = c.min_authors or 1, c.max_authors or 10**6
+        found.append({p.id for p in catalogue.papers.many(pool) if low <= len(p.authors) <= high})
     ids = set.intersection(*found) if found else set(catalogue.papers)
     return ids - without, notes
 
@@ -208,8 +209,17 @@ def _summary(plan: QueryPlan, listed: list[Paper], people: set[str]) -> str:
             ),
             *(f"not {e} as an author" for e in c.excluded if e in people),
             *(f"no “{e}” affiliation" for e in c.excluded if e not in people),
-            *(f"“{w}” in the title" for w in c.title_words),
-            *([f"at least {c.min_authors} authors"] if c.min_authors else []),
+            *(
+                f"“{w[1:]}” as the title's first word"
+                if w.startswith("^")
+                else f"“{w}” in the title"
+                for w in c.title_words
+            ),
+            *(
+                [_authors_said(c.min_authors, c.max_authors)]
+                if c.min_authors or c.max_authors
+                else []
+            ),
         ]
     )
     status = " or ".join(s.lower() for s in c.statuses)
@@ -231,6 +241,12 @@ def _summary(plan: QueryPlan, listed: list[Paper], people: set[str]) -> str:
     if conditions:
         return f"{papers} {'lists' if count == 1 else 'list'} {conditions}{mix}:"
     return f"There {'is' if count == 1 else 'are'} {papers}{mix}:"
+
+
+def _authors_said(low: int, high: int) -> str:
+    if low == high:
+        return "a single author" if low == 1 else f"exactly {low} authors"
+    return f"at least {low} authors" if low else f"at most {high} authors"
 
 
 def _by_rank(item: tuple[str, int]) -> int:

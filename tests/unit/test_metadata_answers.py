@@ -269,3 +269,41 @@ def test_a_pointer_without_constraints_is_no_list_of_everything() -> None:
     )
     assert (plan.kind, plan.topic) == ("list", "speech recognition")
     assert QuestionParser(CAMPUSES).plan("Which papers address this?").kind == "paper"
+
+
+@pytest.mark.parametrize(
+    ("question", "ids"),
+    [
+        ("How many papers were solo-authored?", {"c1", "c2", "c4", "c5", "c6", "c7", "c8", "c9",
+                                                  "c10", "c11", "c12"}),
+        ("Which papers had exactly two authors?", {"c3"}),
+        ("In how many titles does the word c1 appear?", {"c1"}),
+        ("Which had more papers: Duke University, LMU Munich or KTH?", {"c3", "c4", "c5", "c11"}),
+        ("Out of Duke University, KTH and LMU Munich, which one got the most orals?",
+         {"c4", "c11"}),
+        ("Duke University had 2 papers at ICML 2024 — which ones?", {"c3", "c4"}),
+        ("I'd like to see Bo Yu's papers.", {"c10", "c11", "c12"}),
+        ("Which of Lin Wu's papers were not co-written with Piotr Milos?", {"c2", "c4"}),
+    ],
+)  # fmt: skip
+def test_wordings_of_the_twelfth_block(question: str, ids: set[str]) -> None:
+    plan = QuestionParser(CAMPUSES).plan(question)
+    answer = MetadataAnswerer(CAMPUSES).answer(question, plan)
+    assert answer.aggregate is not None, plan
+    assert {p.paper_id for p in answer.aggregate.papers} == ids, plan
+
+
+def test_a_british_title_word_finds_the_american_spelling() -> None:
+    from rag.catalogue.catalogue import _american
+
+    assert _american("maximisation") == "maximization"
+    assert _american("defence") == "defense" and _american("modelling") == "modeling"
+
+
+def test_topics_with_group_and_lowercase_words_stay_topics() -> None:
+    parser = QuestionParser(CAMPUSES)
+    assert parser.plan("papers on group theory in neural networks").topic == (
+        "group theory in neural networks"
+    )
+    assert parser.plan("ann papers").constraints.authors == []  # "Ann Lee" is only capitalised
+    assert parser.plan("Ann Lee papers").constraints.authors == ["Ann Lee"]

@@ -784,3 +784,18 @@ def test_people_taking_part_and_tasks_in_lowercase_are_answers() -> None:
     assert check_abstract(question, parts, abstract, "Switchable Decision", 1).missing == []
     credited = "Which method did Li et al. (2021) propose, and how does SPABA adapt PAGE?"
     assert contradicted(credited, ["SPABA adapts the PAGE method (Li et al., 2021)."], "S") == ""
+
+
+def test_true_premises_the_third_review_tried_are_not_said_otherwise() -> None:
+    spaba = (
+        "SPABA, an adaptation of the PAGE method for nonconvex optimization in (Li et al., 2021)."
+    )
+    assert (
+        contradicted("How did the authors develop SPABA from the PAGE method?", [spaba], "S") == ""
+    )
+    dais = "DAIS, the method proposed by Geffner & Domke (2021), is analysed here."
+    asked = "What did the authors prove about DAIS, the method proposed by Geffner & Domke?"
+    assert contradicted(asked, [dais], "T") == ""
+    video = "QUAG probes whether models fuse information from video and text jointly."
+    assert contradicted("How does QUAG probe vision-language fusion?", [video], "Q") == ""
+    assert "blanks" not in without_request("Fill in the blanks: X reaches ___ points.")
