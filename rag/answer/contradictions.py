@@ -174,8 +174,8 @@ def _other_domain(question: str, sentences: list[str], title: str) -> str:
     return ""
 
 
-# "not only … but also" adds, it denies nothing; "don't" ends a word, no boundary before it
 _URL = re.compile(r"https?://|www\.|github", re.I)
+# "not only … but also" adds, it denies nothing; "don't" ends a word, no boundary before it
 _NEGATION = re.compile(
     r"(?:\b(?:not|cannot|never|no longer|fails? to|without)\b|n['’]t\b)"
     r"(?!\s+(?:only|just|merely|simply|even)\b)",
