@@ -166,6 +166,11 @@ NAME = re.compile(
 )
 
 
+# A coined name has a second capital or a digit ("CoxSig", "KIVI", "GPT-4"); a capitalised
+# word ("Demystified", "Blender") is as often a title word or a place the question mentions.
+COINED = re.compile(r"^[A-Z].*(?:[A-Z]|\d)")
+
+
 def writes_name(name: str, text: str) -> bool:
     """Whether the text writes the name as a word, spacing, hyphens and TeX aside ("GPT-4"
     is "GPT4", "IC50" is "$IC_{50}$"; "ALE" is not in "scalable")."""

@@ -39,7 +39,7 @@ from rag.retrieval.grouping import PerPaperGrouper
 from rag.retrieval.hits import PaperHit, RetrieverName, cosine_from_chroma
 from rag.settings import RetrievalMode, RetrievalSettings
 from rag.store.chroma import PaperStore
-from rag.text import NAME, content_terms, writes_name
+from rag.text import COINED, NAME, content_terms, writes_name
 from rag.types import Filters, RetrievedPaper
 
 log = logging.getLogger(__name__)
@@ -198,7 +198,8 @@ class PaperRetriever:
         return [
             name
             for name in dict.fromkeys(NAME.findall(query))
-            if 0 < max((count(t) for t in content_terms(name)), default=0) <= NAMED_PAPERS
+            if COINED.search(name)
+            and 0 < max((count(t) for t in content_terms(name)), default=0) <= NAMED_PAPERS
         ]
 
     def _to_paper(self, node: NodeWithScore) -> RetrievedPaper | None:
