@@ -250,10 +250,9 @@ class QuestionParser:
     def __init__(self, catalogue: Catalogue) -> None:
         self.catalogue = catalogue
         self.places = PlaceReader(catalogue)
-        self._typed = ""
 
     def plan(self, question: str) -> QueryPlan:
-        self._typed = question  # as typed: "adam papers" is no person, "Adam Smith papers" is
+        typed = question  # as typed: "adam papers" is no person, "Adam Smith papers" is
         question = plain_question(question)
         compared = compared_items(question)
         if compared:
@@ -283,7 +282,7 @@ class QuestionParser:
             text = text[: exactly.start()] + " " + text[exactly.end() :]
         text = _title_words(text, constraints)
         text = self.places.read(text, constraints, set_like)
-        text = self._authors(text, constraints, unresolved)
+        text = self._authors(text, constraints, unresolved, typed)
         threshold = _AT_LEAST_PAPERS.search(question)
         at_least = 0
         if threshold and _WHO.search(question):  # "Which authors had at least 9 papers?"
@@ -326,8 +325,10 @@ class QuestionParser:
         return _STATUS.sub(lambda m: " papers" if m.group(0).lower().endswith("s") else " ", text)
 
     def _authors(
-        self, text: str, constraints: PlanConstraints, unresolved: list[Unresolved]
+        self, text: str, constraints: PlanConstraints, unresolved: list[Unresolved], typed: str
     ) -> str:
+        """The authors the text names, into `constraints`; `typed`: the question as typed,
+        whose capitals say whether a short query names a person."""
         text = re.sub(r"(\w)['’]s\b", r"\1", text)  # "Foerster's papers"
         words = re.findall(r"[\w.'’-]+", text)
         taken: list[tuple[int, int]] = []
@@ -394,7 +395,7 @@ class QuestionParser:
         if not taken:
             text = self._unknown_author(text, constraints, unresolved)
         if not (taken or unresolved or constraints.affiliations or constraints.any_of):
-            text = self._short_query(text, constraints)
+            text = self._short_query(text, constraints, typed)
         return text
 
     def _acronym(self, typed: str) -> bool:
@@ -405,16 +406,14 @@ class QuestionParser:
             for a, _ in variants
         )
 
-    def _short_query(self, text: str, constraints: PlanConstraints) -> str:
+    def _short_query(self, text: str, constraints: PlanConstraints, typed: str) -> str:
         """ "Dilkina papers", "ecnu orals count": a family name or an institution before
         what is counted, in a query of a few words."""
         found = _SHORT_QUERY.match(text)
         if found is None:
             return text
         name = found.group("name")
-        capital = (
-            re.search(rf"\b{re.escape(name)}\b", self._typed) is not None and name[:1].isupper()
-        )
+        capital = re.search(rf"\b{re.escape(name)}\b", typed) is not None and name[:1].isupper()
         match = self.catalogue.match_author(name, suggest=False)
         if capital and match.unique is not None:  # "Dilkina", not "adam papers"
             constraints.authors.append(match.unique.name)

@@ -66,7 +66,6 @@ _EXCLUDED = re.compile(
     r"(?:the\s+|(?P<from>from|at)\s+(?:the\s+)?)?(?P<span>[^?,;.()\x00]+)",
     re.I,
 )
-_GROUP = re.compile(r"(?<=[A-Za-z])\s+(?:group|team)\b(?!\s+(?:of|on)\b)")
 _PART_OF = frozenset({"campus", "branch", "site", "office", "lab", "labs"})
 # Words that may follow an excluded place: the question goes on, the place has ended.
 _JOINING = frozenset(
@@ -100,13 +99,11 @@ INSTITUTION_WORDS = 8  # "Hong Kong University of Science and Technology" is sev
 class PlaceReader:
     def __init__(self, catalogue: Catalogue) -> None:
         self.catalogue = catalogue
-        self._set_like = True
 
     def read(self, text: str, constraints: PlanConstraints, set_like: bool = True) -> str:
         """The question's institutions into `constraints`; the text without them.
         `set_like`: the question asks about papers as a set; else a lowercase word after
         "at" or "from" is an idiom ("at scale", "from scratch"), not an institution."""
-        self._set_like = set_like
         text = _ABBREVIATED.sub("University", text)
         text = _AFFILIATED.sub(r"\1", text)  # "a Huawei-affiliated author"
         text = _POSSESSIVE.sub("", text)  # "LMU Munich's orals", "HIT's Shenzhen campus"
@@ -123,7 +120,7 @@ class PlaceReader:
             listed = pattern.search(text)
             if listed and self._either(listed.group("span").split(), constraints):
                 text = text[: listed.start("span")] + text[listed.end("span") :]
-        text = self._included(text, constraints)
+        text = self._included(text, constraints, set_like)
         included = constraints.affiliations or constraints.any_of
         for i, (phrase, span, cued) in enumerate(held):
             # "but not Oxford Pets": a dataset's name, not Oxford; "not Shenzhen" needs a
@@ -163,7 +160,7 @@ class PlaceReader:
                 return name
         return ""
 
-    def _included(self, text: str, constraints: PlanConstraints) -> str:
+    def _included(self, text: str, constraints: PlanConstraints, set_like: bool) -> str:
         patterns = (
             (_INSTITUTION_AFTER, False),
             (_INSTITUTION_BEFORE, True),
@@ -186,7 +183,7 @@ class PlaceReader:
                 if found is None:
                     continue
                 name = " ".join(found).strip(" '\"")
-                if not self._set_like and name.islower() and " " not in name:
+                if not set_like and name.islower() and " " not in name:
                     continue  # "learns skills at scale": Scale AI is not meant
                 if self.catalogue.has_person(name):
                     continue  # "papers from Sergey Levine": a person, not a place
