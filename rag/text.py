@@ -166,6 +166,15 @@ NAME = re.compile(
 )
 
 
+# Numbers written as words, as questions and abstracts count ("three algorithms").
+NUMBER_WORDS = {
+    w: n
+    for n, w in enumerate(
+        "zero one two three four five six seven eight nine ten eleven twelve".split()
+    )
+}
+
+
 # A coined name has a second capital or a digit ("CoxSig", "KIVI", "GPT-4"); a capitalised
 # word ("Demystified", "Blender") is as often a title word or a place the question mentions.
 COINED = re.compile(r"^[A-Z].*(?:[A-Z]|\d)")

@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable
 
 from rag.answer.question_parts import initials, stems_match
-from rag.text import NAME, content_terms
+from rag.text import NAME, NUMBER_WORDS, content_terms
 
 # Read one way only: a federated paper is compared with centralized training all the time,
 # but a question saying "centralized" of a federated paper has its premise wrong.
@@ -308,12 +308,6 @@ def _turned(question: str, sentences: list[str], title: str) -> str:
     return ""
 
 
-_NUMBERS = {
-    w: n
-    for n, w in enumerate(
-        "zero one two three four five six seven eight nine ten eleven twelve".split()
-    )
-}
 # "three algorithms", "two new algorithms": a count, at most one word between, and a plural
 # noun; not "GPT-4 outputs", "Llama 2 models", "2.5 times" ("one" is too often a pronoun).
 _COUNTED = re.compile(
@@ -332,7 +326,7 @@ def _counts(text: str) -> dict[str, set[int]]:
         before = text[max(0, m.start() - 30) : m.start()]
         if noun in _NOT_COUNTED or (_NAMED_NUMBER.search(before) and before.strip()[-1:] != "."):
             continue
-        value = int(number) if number.isdigit() else _NUMBERS[number]
+        value = int(number) if number.isdigit() else NUMBER_WORDS[number]
         found.setdefault(noun, set()).add(value)
     return found
 

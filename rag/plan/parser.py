@@ -18,7 +18,7 @@ from rag.catalogue.catalogue import Catalogue, NameMatch
 from rag.catalogue.names import acronym, fold
 from rag.plan.framing import plain_question
 from rag.plan.places import PlaceReader
-from rag.text import content_terms
+from rag.text import NUMBER_WORDS, content_terms
 from rag.types import PlanConstraints, PlanKind, QueryPlan, Unresolved
 
 _VENUE = re.compile(
@@ -179,13 +179,8 @@ _GENERIC_TOPIC = {"paper", "author", "publish", "icml", "2024", "accept", "confe
                   "submiss", "select", "given", "time",
                   # "did he co-author", "I picked X", "people in Adelaide"
                   "he", "she", "him", "her", "pick", "one", "work", "titl", "group", "team"}  # fmt: skip
-# How the list should be ordered: the table sorts; no topic.
-_COUNT_WORDS = {
-    w: n
-    for n, w in enumerate(
-        "zero one two three four five six seven eight nine ten eleven twelve".split()
-    )
-} | {"fifteen": 15, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50}
+# Counts as questions write them ("top three", "more than twenty authors")
+_COUNT_WORDS = NUMBER_WORDS | {"fifteen": 15, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50}
 _AT_LEAST_PAPERS = re.compile(
     rf"\b(?:(at least|more than|over|no fewer than)\s+(\d+|{'|'.join(_COUNT_WORDS)})|"
     r"(\d+)\s+or\s+more)\s+(?:\w+\s+){0,3}?(?:papers|orals|spotlights|posters|publications)\b",
