@@ -103,18 +103,21 @@ class Pipeline:
         bm25 = BM25Index(store, settings, fingerprint, index)
         # the chunk -> paper map filters need, read beside the open, not in a question
         threading.Thread(target=index.warm_filters, name="warm-filters", daemon=True).start()
-        # 3. retrieval: dense over Chroma + BM25, fused per paper
-        retriever = PaperRetriever(settings.retrieval, store, embed_model, metadata, bm25)
-        # 4. evidence: sentence scoring with the catalogue's term statistics (counts kept
-        #    in the same file, read per word: rag.catalogue.terms)
+        # 3. the catalogue's term statistics (counts kept in the same file, read per word:
+        #    rag.catalogue.terms), for retrieval's rare names and the evidence
         stats = TermStats(
             index.paper_counter(),
             len(catalogue),
             index.prefix_finder(),
             lambda word: metadata.has_person(word) or metadata.knows_institution(word),
         )
+        # 4. retrieval: dense over Chroma + BM25, fused per paper
+        retriever = PaperRetriever(
+            settings.retrieval, store, embed_model, metadata, bm25, stats.doc_freq
+        )
+        # 5. evidence: sentence scoring with those statistics
         scorer = EvidenceScorer(embed_model, stats)
-        # 5. the engine that writes, validates and abstains
+        # 6. the engine that writes, validates and abstains
         engine = CitedQueryEngine(
             retrieval=settings.retrieval,
             answering=settings.answering,

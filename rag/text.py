@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import Stemmer
@@ -178,6 +178,15 @@ NUMBER_WORDS = {
 # A coined name has a second capital or a digit ("CoxSig", "KIVI", "GPT-4"); a capitalised
 # word ("Demystified", "Blender") is as often a title word or a place the question mentions.
 COINED = re.compile(r"^[A-Z].*(?:[A-Z]|\d)")
+
+
+def rare_names(text: str, doc_freq: Callable[[str], int], papers: int) -> list[str]:
+    """The coined names of `text` ("CoxSig") that at most `papers` papers write."""
+    return [
+        name
+        for name in dict.fromkeys(NAME.findall(text))
+        if COINED.search(name) and 0 < doc_freq(name) <= papers
+    ]
 
 
 def writes_name(name: str, text: str) -> bool:

@@ -40,7 +40,7 @@ from rag.answer.question_parts import (
 from rag.catalogue.terms import paper_words
 from rag.embedding.lru import LRUCache
 from rag.retrieval.retriever import NAMED_PAPERS
-from rag.text import COINED, NAME, content_terms, split_sentences, writes_name
+from rag.text import NAME, content_terms, rare_names, split_sentences, writes_name
 from rag.types import Paper, RetrievedPaper
 
 LEXICAL_WEIGHT = 0.35
@@ -225,10 +225,7 @@ class EvidenceScorer:
 
     def _writes_rare_name_in(self, question: str, text: str, papers: int) -> bool:
         return any(
-            COINED.search(name)
-            and 0 < self.stats.doc_freq(name) <= papers
-            and writes_name(name, text)
-            for name in NAME.findall(question)
+            writes_name(name, text) for name in rare_names(question, self.stats.doc_freq, papers)
         )
 
     def _named_alone(self, question: str, n: int, texts: list[str]) -> bool:

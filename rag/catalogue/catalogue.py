@@ -377,8 +377,8 @@ class Catalogue:
         return found
 
 
-# A misspelt institution word is corrected only when long and close: "Berkley" (.93 of
-# "berkeley"), "Michagan" (.875); short words are too easily another name.
+# A misspelt institution word ("Berkley", "Michagan") is corrected only when long and close:
+# short words are too easily another name.
 TYPO_LENGTH = 5
 TYPO_CUTOFF = 0.85
 

@@ -12,7 +12,7 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import httpx
@@ -39,7 +39,7 @@ from rag.retrieval.grouping import PerPaperGrouper
 from rag.retrieval.hits import PaperHit, RetrieverName, cosine_from_chroma
 from rag.settings import RetrievalMode, RetrievalSettings
 from rag.store.chroma import PaperStore
-from rag.text import COINED, NAME, content_terms, writes_name
+from rag.text import rare_names, writes_name
 from rag.types import Filters, RetrievedPaper
 
 log = logging.getLogger(__name__)
@@ -86,12 +86,15 @@ class PaperRetriever:
         embed_model: BaseEmbedding,
         catalogue: Catalogue,
         bm25: BM25Index,
+        doc_freq: Callable[[str], int] | None = None,
     ) -> None:
+        """`doc_freq`: papers using a word (the evidence's TermStats.doc_freq), for the
+        question's rare names; without it no name is put first."""
         self.settings = settings
         self.store = store
         self.catalogue = catalogue
         self.bm25 = bm25
-        self._doc_freq = bm25.index.paper_counter() if isinstance(bm25, BM25Index) else None
+        self._doc_freq = doc_freq
         # Hits' text and metadata from the store's lexical index, when there is one.
         rows = bm25.index.chunk_rows if isinstance(bm25, BM25Index) else None
         # The index hands its callback manager to the embedding model (llama-index's
@@ -192,15 +195,9 @@ class PaperRetriever:
 
     def _rare_names(self, query: str) -> list[str]:
         """The question's names ("CoxSig") that at most NAMED_PAPERS papers write."""
-        count = self._doc_freq
-        if count is None:
+        if self._doc_freq is None:
             return []
-        return [
-            name
-            for name in dict.fromkeys(NAME.findall(query))
-            if COINED.search(name)
-            and 0 < max((count(t) for t in content_terms(name)), default=0) <= NAMED_PAPERS
-        ]
+        return rare_names(query, self._doc_freq, NAMED_PAPERS)
 
     def _to_paper(self, node: NodeWithScore) -> RetrievedPaper | None:
         assert isinstance(node, PaperHit)
