@@ -191,7 +191,7 @@ def _order(paper: Paper) -> tuple[int, str]:
 
 
 def _summary(plan: QueryPlan, listed: list[Paper], people: set[str]) -> str:
-    """The answer's first line; `people`: the excluded names that are authors."""
+    """The answer's first line; `people`: the excluded and either-or names that are authors."""
     c = plan.constraints
     count = len(listed)
     conditions = " and ".join(
@@ -200,13 +200,7 @@ def _summary(plan: QueryPlan, listed: list[Paper], people: set[str]) -> str:
             *([f"{c.first_author} as the first author"] if c.first_author else []),
             *([f"{c.last_author} as the last author"] if c.last_author else []),
             *(f"an author from {a}" for a in c.affiliations),
-            *(
-                [f"{' or '.join(c.any_of)} as an author"]
-                if c.any_of and set(c.any_of) <= people
-                else [f"an author from {' or '.join(c.any_of)}"]
-                if c.any_of
-                else []
-            ),
+            *([_either_said(c.any_of, people)] if c.any_of else []),
             *(f"not {e} as an author" for e in c.excluded if e in people),
             *(f"no “{e}” affiliation" for e in c.excluded if e not in people),
             *(
@@ -241,6 +235,12 @@ def _summary(plan: QueryPlan, listed: list[Paper], people: set[str]) -> str:
     if conditions:
         return f"{papers} {'lists' if count == 1 else 'list'} {conditions}{mix}:"
     return f"There {'is' if count == 1 else 'are'} {papers}{mix}:"
+
+
+def _either_said(either: list[str], people: set[str]) -> str:
+    """ "Haggai Maron or Ethan Fetaya as an author", "an author from MIT or Stanford"."""
+    joined = " or ".join(either)
+    return f"{joined} as an author" if set(either) <= people else f"an author from {joined}"
 
 
 def _authors_said(low: int, high: int) -> str:
