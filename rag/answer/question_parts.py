@@ -21,7 +21,7 @@ PartKind = Literal["number", "name", "other"]
 
 # A question splits into parts at ", and" / "and" / ";" followed by a new question word.
 _PART_SPLIT = re.compile(
-    r"(?:,\s*(?:and\s+)?|;\s*|\s+and\s+)(?=(?:(?:on|in|from|for|with|by|to|at)\s+)?"
+    r"(?:,\s*(?:and\s+)?|;\s*|\s+and\s+)(?=(?:(?:on|in|from|for|with|by|to|at|under)\s+)?"
     r"(?:how|what|which|who|where|when|why|is|are|does|do|did|was|were)\b)",
     re.I,
 )
@@ -38,15 +38,19 @@ _BY_HOW = re.compile(
 )
 # "What FID does …", "what speed-up …": a measure asked for is a number.
 _MEASURES = (
+    # "what significance level", "what cost limit"; not "what security level" (a quality)
+    r"(?:(?:significance|confidence|noise|privacy|cvar|risk|sparsity|contamination|corruption)"
+    r"\s+level|(?:cost|time|memory|token|length|context)\s+limit|"
     r"(?:false\s+positive\s+|true\s+positive\s+|error\s+|success\s+|win\s+|compression\s+)?"
     r"(?:rate|accuracy|fid|mos|bleu|auc|auroc|f1|perplexity|speed-?ups?|factor|percentage|"
     r"fraction|value|score|throughput|latency|margin|gap|ratio|regret\s+bound|cost|budget|"
     r"number|amount|size|count|reduction|improvement|gain|learning\s+rate|batch\s+size|seed|"
-    r"memory|footprint|consumption|energy|emissions|runtime|time)"
+    r"memory|footprint|consumption|energy|emissions|runtime|time|p-?values?|share|proportion))"
 )
 _AT_RATE = re.compile(r"\bat\s+what\s+rate\b", re.I)
 _GENERIC_MEASURE = re.compile(
-    r"fraction|percentage|value|number|amount|size|count|reduction|improvement|gain|factor",
+    r"fraction|percentage|value|number|amount|size|count|reduction|improvement|gain|factor|"
+    r"share|proportion",
     re.I,
 )
 _IN_UNIT = re.compile(
@@ -63,7 +67,7 @@ _NAMEABLE = (
     r"gpus?|hardware|proof\s+assistants?|platforms?|tasks?|games?|languages?|domains?|"
     r"architectures?|baselines?|jurisdictions?|countries|simulators?|librar(?:y|ies)|"
     r"families|model\s+families|robots?|suites?|corpora|corpus|competitions?|tools?|"
-    r"frameworks?|metrics?|toolkits?|solvers?|optimi[sz]ers?)"
+    r"frameworks?|metrics?|toolkits?|solvers?|optimi[sz]ers?|licen[cs]es?)"
 )
 # Words of a sentence that reports what a method was run on or against.
 _EVALUATED = frozenset(
@@ -253,10 +257,15 @@ def _names_a_thing(rest: str) -> bool:
     if following is None:
         return False
     word = following.group(1)
+    if word.lower() in _SYMBOLS:  # "the CVaR level alpha", "the constant c": the value's symbol
+        return False
     return not (_NP_END.fullmatch(word) or _MEASURE_WORD.match(word) or word.lower() in _AUX)
 
 
 _AUX = frozenset("and or but than the a an of as".split())
+_SYMBOLS = frozenset(
+    "alpha beta gamma delta epsilon eta theta kappa lambda mu rho sigma tau".split()
+) | frozenset("bcdefghjklmnpqrstuvwxyz")
 
 
 def question_parts(question: str) -> list[QuestionPart]:
@@ -321,17 +330,24 @@ def _magnitude(tokens: list[str], i: int) -> bool:
 
 
 def _has_number_near(
-    sentence: str, terms: frozenset[str], window: int, magnitude: bool = False
+    sentence: str,
+    terms: frozenset[str],
+    window: int,
+    magnitude: bool = False,
+    asked: frozenset[str] = frozenset(),
 ) -> bool:
     """A quantity within `window` words of one of `terms` in `sentence`; "two types of
-    agents" counts types, not agents. `magnitude`: only quantities that say how much."""
+    agents" counts types, not agents. `magnitude`: only quantities that say how much.
+    `asked`: the question's own quantities, which do not answer it."""
     stems, numbers, magnitudes = _read(sentence)
     if magnitude:
         numbers = magnitudes
+    tokens = sentence.split() if asked else []
     numbers = tuple(
         j
         for j in numbers
-        if not (
+        if not (asked and tokens[j].strip(_TOKEN_EDGES).lower() in asked)
+        and not (
             j + 1 < len(stems)
             and set(stems[j + 1]) & _KIND_WORDS
             and not any(stems_match(s, terms) for s in stems[j + 1])
@@ -341,6 +357,15 @@ def _has_number_near(
         return False
     near = [i for i, words in enumerate(stems) if any(stems_match(s, terms) for s in words)]
     return any(abs(i - j) <= window for i in near for j in numbers)
+
+
+@lru_cache(maxsize=1024)
+def _quantities(question: str) -> frozenset[str]:
+    return frozenset(
+        t.strip(_TOKEN_EDGES).lower()
+        for t in question.split()
+        if is_quantity(t) and t.strip(_TOKEN_EDGES).lower() not in _NUMBER_WORDS
+    )
 
 
 # A size or change asked of nothing more specific: any reported margin answers it.
@@ -369,13 +394,14 @@ def supplies(
     about = (part.target - name_terms) or part.target
     if part.degree and _said_in_degree(sentence, part):
         return True
+    asked = _quantities(question)  # "up to 4-WL-indistinguishable graphs" restates the question
     if part.kind == "number" and part.window >= SENTENCE_WINDOW:
         terms = part.target
         if terms <= _CHANGE_WORDS:  # "how big was the best gain": "up to N points"
             terms = terms | _CHANGE_WORDS | _EVALUATED
-        return _has_number_near(sentence, terms, part.window, part.compared)
+        return _has_number_near(sentence, terms, part.window, part.compared, asked)
     if part.kind == "number":
-        return _has_number_near(sentence, about, part.window)
+        return _has_number_near(sentence, about, part.window, asked=asked)
     words = content_terms(sentence)
     # "which base language model": "LLaMA-2 7B model" names it even though the paper's own
     # title says "language model"; "which datasets": "on ImageNet and COCO" names them.

@@ -799,3 +799,40 @@ def test_true_premises_the_third_review_tried_are_not_said_otherwise() -> None:
     video = "QUAG probes whether models fuse information from video and text jointly."
     assert contradicted("How does QUAG probe vision-language fusion?", [video], "Q") == ""
     assert "blanks" not in without_request("Fill in the blanks: X reaches ___ points.")
+
+
+def test_levels_limits_shares_and_p_values_ask_for_numbers() -> None:
+    abstract = (
+        "We propose a statistical test for attention maps with a rigorously controlled error "
+        "rate. We demonstrate it on brain images."
+    )
+    question = "At what significance level is the error rate controlled?"
+    parts = question_parts(question)
+    assert [p.kind for p in parts] == ["number"]
+    assert check_abstract(question, parts, abstract, "Attention test", 1).missing == parts
+    stated = "The error rate is controlled at significance level 0.05 on brain images."
+    assert check_abstract(question, parts, stated, "Attention test", 1).missing == []
+    # a quality, not a number: "a comparable security level"
+    assert question_parts("What security level does GroupCover reach?")[0].kind != "number"
+    for asked in (
+        "What cost limit (safety budget) do the experiments use?",
+        "What share of the long-term outcomes was missing?",
+        "What was the CVaR level alpha used in the experiments?",
+        "and at what p-value does it hold?",
+    ):
+        assert question_parts(asked)[-1].kind == "number", asked
+
+
+def test_the_questions_own_numbers_do_not_answer_it() -> None:
+    question = "APG converges like $O(e^{-ct})$ with varying step sizes. What is the value of c?"
+    abstract = "We show that APG converges like $O(e^{-ct})$ with time-varying step sizes."
+    parts = question_parts(question)
+    assert check_abstract(question, parts, abstract, "APG", 1).missing == parts
+    valued = "We show that APG converges like $O(e^{-ct})$ with c = 0.5 for step sizes."
+    assert check_abstract(question, parts, valued, "APG", 1).missing == []
+
+
+def test_a_licence_is_its_own_part() -> None:
+    question = "Is there a public code release for Ai-sampler, and under what licence?"
+    parts = question_parts(question)
+    assert [p.kind for p in parts] == ["other", "name"]
