@@ -133,11 +133,72 @@ def contradicted(
         or _credited_elsewhere(question, sentences)
         or _other_domain(question, sentences, title)
         or _first_of_its_kind(question, sentences)
+        or _overgeneral(question, sentences)
         or (_of_earlier_work(question, sentences, title, doc_freq) if doc_freq else "")
     )
 
 
-# "not only … but also" adds, it denies nothing
+# "for any non-convex potential", "whatever the noise level": a claim about every case
+# ("across all nodes" says how a method works, not where a result holds).
+_EVERY_CASE = re.compile(
+    r"\b(?:(?:for|on|to|with|under)\s+(?:any|every|arbitrary)|"
+    r"whatever(?:\s+the)?|regardless\s+of(?:\s+the)?)\s+((?:[\w-]+\s+){0,2}[\w-]+)",
+    re.I,
+)
+_PHRASE_END = re.compile(
+    r"\b(?:of|on|at|in|to|for|with|and|or|is|are|was|were|does|do|can|that|which|where|"
+    r"when|as|by|from|so|but|then|its|their)\b",
+    re.I,
+)
+# An abstract that claims every case too: "for all SNR regimes", "general graphs",
+# "distribution-agnostic", "a wide range of".
+_ALL_CASES = re.compile(
+    r"\b(?:any|all|every|arbitrary|general|generic|universal|universally|broad|wide|whatever|"
+    r"regardless|agnostic|free|independent|various|varying|different|diverse|many|most)\b",
+    re.I,
+)
+SCOPE_WINDOW = 4  # words between a universal word and the thing it ranges over
+# A sentence that bounds where its claim holds: "in the noiseless setting", "under some
+# assumptions", "for data coming from a mixture of …".
+_SOME_CASES = re.compile(
+    r"\b(?:only|under|when|if|assum\w*|settings?|cases?|class(?:es)?|famil(?:y|ies)|mixtures?|"
+    r"special|restricted|specific|certain|particular|some|provided|whenever|coming from|"
+    r"\w+less)\b",
+    re.I,
+)
+
+
+def _overgeneral(question: str, sentences: list[str]) -> str:
+    """The sentence that writes the thing a question claims of every case, when no
+    sentence claims it of every case ("for any non-convex potential" against "for
+    non-convex periodic functions")."""
+    for claim in _EVERY_CASE.finditer(question):
+        phrase = _PHRASE_END.split(claim.group(1), maxsplit=1)[0]
+        stems = frozenset(t for t in content_terms(phrase) if len(t) >= 4)
+        if not stems:
+            continue
+        writing: list[str] = []
+        for sentence in sentences:
+            words = re.findall(r"[\w-]+", sentence)
+            places = [
+                i
+                for i, w in enumerate(words)
+                if any(stems_match(t, stems) for t in content_terms(w))
+            ]
+            if not places:
+                continue
+            near = " ".join(
+                " ".join(words[max(0, i - SCOPE_WINDOW) : i + SCOPE_WINDOW + 1]) for i in places
+            )
+            if _ALL_CASES.search(near):
+                return ""  # the abstract says it of every case too
+            writing.append(sentence)
+        bounded = [s for s in writing if _SOME_CASES.search(s)]
+        if bounded:
+            return bounded[0]
+    return ""
+
+
 # Kinds of data, each a group of kinds a paper is about one of: "voice recordings" asked of
 # a paper on images, "protein networks" of one on citation networks.
 _DOMAINS = (
@@ -289,10 +350,13 @@ def _turned(question: str, sentences: list[str], title: str) -> str:
                 not _DENIED.search(low[max(0, m.start() - 40) : m.start()])
                 for m in re.finditer(rf"\b(?:{said})\b", _AT_LEAST.sub(" ", low))
             )
-            shared = len(words & set(content_terms(sentence)))
+            held = set(content_terms(sentence))
+            shared = len(words & held)
             if thing and not _names_thing(sentence, thing, after):
                 continue
-            if turned and not kept and shared >= SHARED_WORDS:
+            # "always harmful" against "either beneficial or harmful": the word qualified
+            qualified = (said, opposite) == _ALWAYS and bool(set(content_terms(after)[:1]) & held)
+            if turned and not kept and (shared >= SHARED_WORDS or qualified):
                 return sentence
         # the title says what the paper is: "A General Online Algorithm …" asked "offline"
         low = title.lower()
@@ -493,13 +557,25 @@ def _of_earlier_work(
         return ""
     own = set(content_terms(title))
     terms = [set(content_terms(s)) for s in sentences]  # stemmed once, read for every word
+    opening = next((i for i, s in enumerate(sentences) if _OWN_START.search(s)), 0)
+    # "This attack is commonly performed via loopy BP, which, however, lacks guarantees":
+    # a shortcoming told before the paper says what it does is earlier work's
+    flawed = {s for s in sentences[:opening] if _SHORTCOMING.search(s)}
     for word in dict.fromkeys(content_terms(question)):
         if word in own or word in _ASKING or not 0 < doc_freq(word) <= PRIOR_WORK_DOCS:
             continue
         holding = [s for s, held in zip(sentences, terms, strict=True) if word in held]
-        if holding and all(_disowned(s, word) for s in holding):
+        if holding and all(s in flawed or _disowned(s, word) for s in holding):
             return holding[0]
     return ""
+
+
+_OWN_START = re.compile(r"\b(?:we|our|this (?:paper|work|study))\b", re.I)
+_SHORTCOMING = re.compile(
+    r"\b(?:however|lacks?|fails?|suffers?|struggles?|limited|limitations?|often|commonly|"
+    r"typically|usually|do not|does not|cannot|costly|expensive|inefficient|prohibitive)\b",
+    re.I,
+)
 
 
 # "without requiring heat kernel estimations", "instead of the denoising approach"

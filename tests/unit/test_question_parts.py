@@ -836,3 +836,42 @@ def test_a_licence_is_its_own_part() -> None:
     question = "Is there a public code release for Ai-sampler, and under what licence?"
     parts = question_parts(question)
     assert [p.kind for p in parts] == ["other", "name"]
+
+
+def test_a_claim_of_every_case_against_an_abstract_that_bounds_it() -> None:
+    sentences = [
+        "We give closed-form EM updates for two-component mixed linear regression.",
+        "In the noiseless setting, the EM iterates trace out a cycloid.",
+    ]
+    asked = "Why do the EM iterates trace out a cycloid whatever the noise level?"
+    assert contradicted(asked, sentences, "EM for 2MLR") == sentences[1]
+    # the abstract claims every case too, or says how a method works "across all nodes"
+    general = ["The EM iterates trace out a cycloid for all noise levels."]
+    assert contradicted(asked, general, "EM for 2MLR") == ""
+    nodes = ["In the case of graphs with node features, attention helps."]
+    assert contradicted("How does it attend across all nodes?", nodes, "Graph attention") == ""
+
+
+def test_always_is_said_otherwise_of_the_word_it_qualifies() -> None:
+    sentence = "Heavy tails can be either beneficial or harmful depending on the problem."
+    asked = "Why are heavy tails always harmful for generalization?"
+    assert contradicted(asked, [sentence], "Heavy-Tailed SDEs") == sentence
+    assert contradicted("Why are heavy tails always rare?", [sentence], "Heavy-Tailed SDEs") == ""
+
+
+def test_a_shortcoming_told_before_the_paper_speaks_is_earlier_works() -> None:
+    sentences = [
+        "The attack is commonly performed via loopy belief propagation, which lacks guarantees.",
+        "In this paper, we develop ExSASCA, an exact inference method via knowledge compilation.",
+    ]
+    asked = "How does ExSASCA modify loopy belief propagation?"
+
+    def rarely(word: str) -> int:
+        return 1 if word == "loopi" else rare(word)
+
+    assert contradicted(asked, sentences, "ExSASCA", rarely) == sentences[0]
+    # what the paper then does with the word is its own
+    owned = [*sentences, "We also speed up loopy belief propagation with our compiled circuits."]
+    assert contradicted(asked, owned, "ExSASCA", rarely) == ""
+    avoided = "How does ExSASCA avoid loopy belief propagation?"
+    assert contradicted(avoided, sentences, "ExSASCA", rarely) == ""
