@@ -21,7 +21,8 @@ PartKind = Literal["number", "name", "other"]
 
 # A question splits into parts at ", and" / "and" / ";" followed by a new question word.
 _PART_SPLIT = re.compile(
-    r"(?:,\s*(?:and\s+)?|;\s*|\s+and\s+)(?=(?:(?:on|in|from|for|with|by|to|at|under)\s+)?"
+    r"(?:,\s*(?:and\s+|as\s+well\s+as\s+|plus\s+)?|;\s*|\s+and\s+|\s+as\s+well\s+as\s+|"
+    r"\s+plus\s+)(?=(?:(?:on|in|from|for|with|by|to|at|under)\s+)?"
     r"(?:how|what|which|who|where|when|why|is|are|does|do|did|was|were)\b)",
     re.I,
 )
@@ -58,8 +59,11 @@ _IN_UNIT = re.compile(
     r"joules|watts|gpu[\s-]hours|hours|days|minutes|seconds|milliseconds|ms|flops|petaflops)\b",
     re.I,
 )
+# "what does that cost": the verb, not the measure (no auxiliary before the measure word)
 _WHAT_MEASURE = re.compile(
-    rf"\b(?:what|which)\s+(?:(?:is|was|are)\s+the\s+)?(?:[\w-]+\s+){{0,2}}?({_MEASURES})(?:e?s)?\b",
+    rf"\b(?:what|which)\s+(?:(?:is|was|are)\s+the\s+)?"
+    rf"(?:(?!(?:does|do|did|is|are|was|were|can|will|would)\b)[\w-]+\s+){{0,2}}?"
+    rf"({_MEASURES})(?:e?s)?\b",
     re.I,
 )
 _NAMEABLE = (
@@ -99,7 +103,11 @@ _EMBEDDED = re.compile(
 )
 _WHICH_YEAR = re.compile(r"\b(?:which|what)\s+(?:years?|decades?|dates?)\b", re.I)
 _WHAT_ABOUT = re.compile(r"\W*(?:and\s+)?what about\b", re.I)  # turns to the next part
-_KINDS_OF = re.compile(r"\b(?:what|which)\s+(?:kinds?|types?|sorts?|classes|class)\s+of\b", re.I)
+_KINDS_OF = re.compile(
+    r"\b(?:what|which)\s+(?:(?:two|three|four|five|\d+)\s+)?(?:kinds?|types?|sorts?|classes|class)"
+    r"\s+of\b",
+    re.I,
+)
 _COMPARATIVE = re.compile(
     r"\s*(?:faster|slower|larger|smaller|bigger|higher|lower|better|worse|more|less|fewer|"
     r"greater|cheaper|longer|shorter|stronger|weaker|quicker|easier|harder)\b",
@@ -108,7 +116,7 @@ _COMPARATIVE = re.compile(
 # "which base model", not "guess what the model would answer" (a clause, after "the")
 _WHICH_NAME = re.compile(
     rf"\b(?:which|what)\s+(?!(?:the|a|an|this|that|its|their|his|her)\b)"
-    rf"((?:[\w-]+\s+){{0,3}}?{_NAMEABLE})\b",
+    rf"((?:[\w-]+\s+){{0,3}}?{_NAMEABLE})(?![\w-])",  # "robot-learning tasks", not "robot"
     re.I,
 )
 # Where the thing counted ends: "how many expert demonstrations | per task does …".
@@ -361,6 +369,8 @@ def _has_number_near(
 
 @lru_cache(maxsize=1024)
 def _quantities(question: str) -> frozenset[str]:
+    """The quantities a question writes in digits or maths; number words ("the two
+    datasets") are how it speaks, not values it restates."""
     return frozenset(
         t.strip(_TOKEN_EDGES).lower()
         for t in question.split()
@@ -394,14 +404,14 @@ def supplies(
     about = (part.target - name_terms) or part.target
     if part.degree and _said_in_degree(sentence, part):
         return True
-    asked = _quantities(question)  # "up to 4-WL-indistinguishable graphs" restates the question
+    restated = _quantities(question)  # the question's own "$O(e^{-ct})$" does not answer it
     if part.kind == "number" and part.window >= SENTENCE_WINDOW:
         terms = part.target
         if terms <= _CHANGE_WORDS:  # "how big was the best gain": "up to N points"
             terms = terms | _CHANGE_WORDS | _EVALUATED
-        return _has_number_near(sentence, terms, part.window, part.compared, asked)
+        return _has_number_near(sentence, terms, part.window, part.compared, restated)
     if part.kind == "number":
-        return _has_number_near(sentence, about, part.window, asked=asked)
+        return _has_number_near(sentence, about, part.window, asked=restated)
     words = content_terms(sentence)
     # "which base language model": "LLaMA-2 7B model" names it even though the paper's own
     # title says "language model"; "which datasets": "on ImageNet and COCO" names them.
@@ -451,7 +461,7 @@ _URL = re.compile(r"https?://\S+|\bwww\.\S+|\S+\.github\.io\S*", re.I)
 
 _KINDS_LISTED = frozenset(content_terms("tasks domains applications problems settings modalities"))
 _LISTED = re.compile(
-    r"\b[a-z][\w-]+(?: [a-z][\w-]+)?, [a-z][\w-]+(?: [a-z][\w-]+)?,? (?:and|or) [a-z][\w-]+"
+    r"\b[a-z][\w-]+(?: [a-z][\w-]+){0,2}, [a-z][\w-]+(?: [a-z][\w-]+){0,2},? (?:and|or) [a-z][\w-]+"
 )
 _MADE = re.compile(
     r"\b(?:was|were|is|are|got|gets)\s+(?:\w+\s+)?(?:built|proposed|introduced|developed|"

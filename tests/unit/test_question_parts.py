@@ -875,3 +875,21 @@ def test_a_shortcoming_told_before_the_paper_speaks_is_earlier_works() -> None:
     assert contradicted(asked, owned, "ExSASCA", rarely) == ""
     avoided = "How does ExSASCA avoid loopy belief propagation?"
     assert contradicted(avoided, sentences, "ExSASCA", rarely) == ""
+
+
+def test_parts_joined_by_as_well_as_and_verbs_that_look_like_measures() -> None:
+    question = (
+        "What extra objective does the framework add, as well as which robot-learning tasks "
+        "is it evaluated on?"
+    )
+    parts = question_parts(question)
+    assert [p.kind for p in parts] == ["other", "name"]
+    abstract = (
+        "We demonstrate the effectiveness of our framework on a variety of tasks, such as "
+        "video segmentation, pose tracking, vision-based robotic locomotion, and manipulation."
+    )
+    assert check_abstract(question, parts, abstract, "Frame Prediction", 1).missing == []
+    verb = "What does that cost per iteration compared with plain Q-learning?"
+    assert question_parts(verb)[0].kind == "other"
+    assert question_parts("What is the cost per iteration?")[0].kind == "number"
+    assert question_parts("For which two kinds of models do they give advice?")[0].kind == "other"
