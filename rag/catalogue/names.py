@@ -68,7 +68,22 @@ ALIASES = {
     "umass amherst": ("university of massachusetts amherst",),
     "lmu": ("ludwig maximilians universitat munchen", "university of munich", "lmu munich"),
     "lmu munich": ("lmu", "ludwig maximilians universitat munchen", "university of munich"),
+    "helmholtz munich": ("helmholtz zentrum munchen",),
+    "army research laboratory": (
+        "us army research laboratory",
+        "devcom army research laboratory",
+        "us devcom army research laboratory",
+    ),
 }
+# German names as affiliations write them and users translate them ("TU Darmstadt",
+# "Karlsruher Institut für Technologie", "München")
+_GERMAN = (
+    (re.compile(r"^(?:tu|technical university(?: of)?) (\w+)$"), r"technische universitat \1"),
+    (re.compile(r"^(?:tu|technische universitat) (\w+)$"), r"technical university \1"),
+    (re.compile(r"^(\w+?)e? institute of technology$"), r"\1er institut fur technologie"),
+    (re.compile(r"^university of (\w+)$"), r"universitat \1"),
+    (re.compile(r"\bmunich\b"), "munchen"),
+)
 # Words users shorten, spelled both ways ("Allen Institute for AI" is "… for Artificial
 # Intelligence" in most affiliations).
 _SHORTENED = {"ai": "artificial intelligence", "ml": "machine learning"}
@@ -137,6 +152,8 @@ def spellings(key: str) -> tuple[str, ...]:
             names.append(padded.replace(f" {short} ", f" {long} ").strip())
         elif f" {long} " in padded:
             names.append(padded.replace(f" {long} ", f" {short} ").strip())
+    for pattern, german in _GERMAN:
+        names += [pattern.sub(german, n) for n in names if pattern.search(n)]
     words = key.split()
     if len(words) >= 2 and words[-1] in _NOUNS:
         names.append(f"{words[-1]} of {' '.join(words[:-1])}")

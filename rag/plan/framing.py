@@ -7,7 +7,9 @@ orders a table, it names no topic.
 
 from __future__ import annotations
 
+import difflib
 import re
+import unicodedata
 
 _GREETING = re.compile(r"^\s*(?:hi|hello|hey|dear \w+)(?:\s+there)?(?![\w-])[\s!,.:]*", re.I)
 _REQUEST = re.compile(
@@ -34,7 +36,13 @@ _HONORIFIC = re.compile(r"\b(?:Prof(?:essor)?|Dr|Mrs?|Ms)\b\.?\s+(?=[A-Z])")
 def plain_question(question: str) -> str:
     """The question without a greeting or a request around it: "Hi! Could you tell me how
     many …" asks "how many …"; "I'm looking for X. How many are there?" asks "How many X?"."""
-    text = _GREETING.sub("", question, count=1)
+    text = _typed_plainly(question)
+    text = _GREETING.sub("", text, count=1)
+    taken = _TAKE.match(text)
+    if taken and _ITS.search(taken.group("rest")):  # "Take X. How many of its papers …"
+        what = taken.group("what").strip()
+        text = _ITS.sub(lambda m: f"{what}'s" if m.group(0).lower() in ("its", "their") else what,
+                        taken.group("rest"), count=1)  # fmt: skip
     text = _THANKS.sub("", text)
     if not _LOOKING_FOR.match(text):
         text = _context_dropped(text)
@@ -50,6 +58,74 @@ def plain_question(question: str) -> str:
         text = f"{'How many' if then.startswith('how many') else 'Which'} {what}?"
     text = text.strip()
     return text[:1].upper() + text[1:] if text else question
+
+
+# How people type in a chat box: markdown, emoji, hashtags, shorthand, a field syntax.
+_MARKUP = re.compile(r"\*\*|__|`|(?<!\w)#(?=\w)")
+_SHORTHAND = {"hw": "how", "hv": "have", "pls": "please", "plz": "please"}
+_SHORTHAND_WORD = re.compile(r"\bhw(?=\s+(?:many|much|do|does|did)\b)|\b(?:hv|pls|plz)\b", re.I)
+# Words of a question's frame, and their typos ("wich", "publsh", "paper's")
+_FRAME_TYPED = ("which", "papers", "publish", "published", "accepted", "authors", "spotlights")
+_REAL_WORDS = frozenset(
+    "paper author spotlight accept accepts publishes publisher publishing witch wish whish "
+    "white while".split()
+)
+_FIELD = re.compile(r"\b(author|status|venue|affiliation|institution|title):(\"[^\"]+\"|\S+)", re.I)
+# "Give me the list, no commentary.": how to answer, not what
+_NO_COMMENT = re.compile(
+    r"[\s.,;]*(?:give me |just )?(?:the )?(?:list|titles?)(?: only)?[,;]?\s*"
+    r"(?:no|without)\s+(?:commentary|comments?|explanations?|details)\b[.!]?"
+    r"|[\s.,;]*(?:no|without)\s+(?:commentary|comments?|explanations?)\b[.!]?",
+    re.I,
+)
+
+
+_TAKE = re.compile(
+    r"^\s*(?:take|consider|look at|as for|about|regarding)\s+(?P<what>[^.?!:]+)[.:]\s*(?P<rest>.+)$",
+    re.I,
+)
+_ITS = re.compile(r"\b(?:its|their|it|they)\b", re.I)
+
+
+def _typed_plainly(text: str) -> str:
+    """The question as it would be written out: no emoji or markdown, shorthand spelled
+    ("hw many … hv @ icml"), typos of frame words mended, field syntax in words."""
+    text = "".join(c for c in text if unicodedata.category(c) not in ("So", "Sk", "Cs"))
+    text = _MARKUP.sub("", text)
+    text = _NO_COMMENT.sub(".", text).strip()
+    fields = _FIELD.findall(text)
+    if fields:
+        text = _fields_said(fields, _FIELD.sub(" ", text))
+    text = re.sub(r"\s@\s", " at ", text)
+    text = re.sub(r"(?<=['’]s)\s+\d{1,3}(?=\s)", "", text)  # "Hamburg's 2 orals": its orals
+    text = _SHORTHAND_WORD.sub(lambda m: _SHORTHAND[m.group(0).lower()], text)
+    return re.sub(r"(?<![\w'’\"‘“])[A-Za-z]{3,}(?:['’]s)?(?![\w'’\"”])", _frame_word, text)
+
+
+def _frame_word(found: re.Match[str]) -> str:
+    word = found.group(0)
+    lower = word.lower().replace("’", "'")
+    if lower in _FRAME_TYPED or (word[0].isupper() and found.start() > 0):
+        return word  # a name ("Wich" inside a question) stays as typed
+    close = difflib.get_close_matches(lower.replace("'", ""), _FRAME_TYPED, n=1, cutoff=0.85)
+    if not close or lower in _REAL_WORDS:
+        return word
+    return close[0].capitalize() if word[0].isupper() else close[0]
+
+
+def _fields_said(fields: list[tuple[str, str]], rest: str) -> str:
+    """'author:"A" status:oral' as "Which orals by A?"."""
+    said = {k.lower(): v.strip('"') for k, v in fields}
+    status = said.get("status", "").lower().rstrip("s")
+    text = f"Which {status + 's' if status in ('oral', 'spotlight', 'poster') else 'papers'}"
+    if "author" in said:
+        text += f" by {said['author']}"
+    place = said.get("affiliation") or said.get("institution")
+    if place:
+        text += f" from {place}"
+    if "title" in said:
+        text += f" with '{said['title']}' in the title"
+    return f"{text} {rest.strip()}".strip() + "?"
 
 
 _THANKS = re.compile(

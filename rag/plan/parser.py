@@ -23,7 +23,7 @@ from rag.types import PlanConstraints, PlanKind, QueryPlan, Unresolved
 
 _VENUE = re.compile(
     r"\b(?:at|in|from|of)?\s*(?:the\s+)?(?:2024['’]s\s+)?icml(?:\s*[-'’]?\s*(?:20)?24)?\b"
-    r"(?:\s+conference)?",
+    r"(?:\s+conference)?(?:\s+in\s+vienna)?",
     re.I,
 )
 # "How many papers …" counts a set; "How many GPUs …" asks about one paper.
@@ -123,7 +123,8 @@ STATUSES = ("Oral", "Spotlight", "Poster")
 _STATUS_NOUN = re.compile(
     r"\b(?:orals|spotlights|posters|non-?(?:oral|spotlight|poster)|talks?|"
     r"(?:an?|as\s+an?)\s+(?:oral|spotlight|poster)|(?:oral|spotlight|poster)-only|"
-    r"(?:oral|spotlight|poster)\s+(?:papers?|presentations?|talks?))\b",
+    r"(?:oral|spotlight|poster)\s+(?:papers?|presentations?|talks?)|"
+    r"(?:make\s+it|made\s+it|promoted|upgraded)\s+(?:to|as)\s+(?:an?\s+)?(?:oral|spotlight|poster))\b",
     re.I,
 )
 _SPOTLIGHT_POSTER = re.compile(r"\bspotlight\s+posters?\b", re.I)
@@ -178,7 +179,9 @@ _GENERIC_TOPIC = {"paper", "author", "publish", "icml", "2024", "accept", "confe
                   # "submissions got accepted as an oral", "selected for", "given a spotlight"
                   "submiss", "select", "given", "time",
                   # "did he co-author", "I picked X", "people in Adelaide"
-                  "he", "she", "him", "her", "pick", "one", "work", "titl", "group", "team"}  # fmt: skip
+                  "he", "she", "him", "her", "pick", "one", "work", "titl", "group", "team",
+                  # "what's the tally", "make it to oral", "the fewest", "break down … by status"
+                  "talli", "make", "fewest", "most", "more", "fewer", "break", "status"}  # fmt: skip
 # Counts as questions write them ("top three", "more than twenty authors")
 _COUNT_WORDS = NUMBER_WORDS | {"fifteen": 15, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50}
 _AT_LEAST_PAPERS = re.compile(
@@ -499,7 +502,7 @@ _FRAME_WORDS = {
 _AUTHOR_FRAME = re.compile(
     r"\b(?:at least one|an?|any|one or more)?\s*(?:co-?)?authors?\b"
     r"(?:\s+(?:affiliated with|from|at|of))?|\bco-?author(?:ed|s)?\b|\bpublish(?:ed)?\b"
-    r"|\b(?:and\s+)?(?:write|wrote|written)(?:\s+together)?\b|\btogether\b",
+    r"|\b(?:and\s+)?(?:co-?)?(?:write|wrote|written)(?:\s+together)?\b|\btogether\b",
     re.I,
 )
 
@@ -576,6 +579,8 @@ def _split_items(text: str) -> list[str]:
 def _topic(text: str) -> str:
     """What is left of the question once its frame is taken away ("" when nothing is)."""
     text = re.sub(r"\s+", " ", _AUTHOR_FRAME.sub(" ", text)).strip(" ?.!")
+    # "(listed last)", "(oral / spotlight / poster)": an aside on the constraints, not "(ECG)"
+    text = _ASIDE.sub(" ", text).strip(" ?.!:")
     parts = re.split(r"\bpapers?\b", text, maxsplit=1, flags=re.I)
     if len(parts) == 2:
         before, after = parts
@@ -584,6 +589,13 @@ def _topic(text: str) -> str:
     for _ in range(3):
         text = _TRAIL.sub("", _LEAD.sub("", text.strip(" ?.!,"))).strip(" ?.!,")
     return text if _content(text) else ""
+
+
+_ASIDE = re.compile(
+    r"\s*\((?:\s*(?:listed|last|first|senior|lead|position|only|author|oral|spotlight|poster)s?"
+    r"\s*[/,]?)+\)",
+    re.I,
+)
 
 
 def _content(text: str) -> bool:

@@ -55,6 +55,12 @@ _WHO_MORE = re.compile(
     r"\b(?:who|which)\b[^,:?]*\bmore\b[^,:?]*[,:]\s*(?P<span>[^?]+?\s+or\s+[^,?]+?)\s*\??\s*$",
     re.I,
 )
+# "Did KIT or the University of Macau have more papers?"
+_DID_MORE = re.compile(
+    r"^\s*(?:did|does|do)\s+(?P<span>[^?]+?\s+or\s+[^?]+?)\s+(?:have|get|publish|present)\s+"
+    r"(?:more|fewer)\b",
+    re.I,
+)
 # "Out of A, B and C, which one got the most orals?"
 _OUT_OF_LIST = re.compile(
     r"^\s*(?:out\s+of|of|among|between)\s+(?P<span>[^?]+?\s+(?:and|or)\s+[^,?]+?),\s*"
@@ -84,6 +90,9 @@ _CAMPUS = re.compile(r"\b(?:the\s+)?(?:[\w-]+\s+){0,2}campus\b", re.I)
 _NAMED = r"(?:[A-Z][\w&.*-]*\s+(?:(?:of|for|and|de|at|the|or)\s+)?){0,5}[A-Z][\w&.*-]*"
 _INSTITUTION_PAPERS = re.compile(rf"(?P<span>{_NAMED})\s+papers\b")
 _ABBREVIATED = re.compile(r"\bUniv\b\.?", re.I)
+# "Uni Helsinki" is the University of Helsinki, "Korea U." Korea University
+_UNI = re.compile(r"\bUni\s+(?=[A-Z])")
+_U_DOT = re.compile(r"(?<=[a-z])\s+U\.(?=\s|$|[?,])")
 _AFFILIATED = re.compile(r"\b([\w&]+)-affiliated(?=\s+(?:co-?)?authors?\b|\s+researchers?\b)", re.I)
 # "How many orals did INRIA have?": an institution as the subject of having or getting
 # "Beijing University of Posts and Telecommunications had 2 orals": the subject
@@ -105,6 +114,7 @@ class PlaceReader:
         `set_like`: the question asks about papers as a set; else a lowercase word after
         "at" or "from" is an idiom ("at scale", "from scratch"), not an institution."""
         text = _ABBREVIATED.sub("University", text)
+        text = _U_DOT.sub(" University", _UNI.sub("University of ", text))
         text = _AFFILIATED.sub(r"\1", text)  # "a Huawei-affiliated author"
         text = _POSSESSIVE.sub("", text)  # "LMU Munich's orals", "HIT's Shenzhen campus"
         # "no co-author from Berkeley", "not Shenzhen": set aside while the included
@@ -116,7 +126,7 @@ class PlaceReader:
                 span = match.group("span") or match.groupdict().get("involved") or ""
                 held.append((match.group(0), span, cued))
                 text = f"{text[: match.start()]} \x00{len(held) - 1}\x00 {text[match.end() :]}"
-        for pattern in (_WHO_MORE, _OUT_OF_LIST):
+        for pattern in (_WHO_MORE, _DID_MORE, _OUT_OF_LIST):
             listed = pattern.search(text)
             if listed and self._either(listed.group("span").split(), constraints):
                 text = text[: listed.start("span")] + text[listed.end("span") :]

@@ -307,3 +307,63 @@ def test_topics_with_group_and_lowercase_words_stay_topics() -> None:
     )
     assert parser.plan("ann papers").constraints.authors == []  # "Ann Lee" is only capitalised
     assert parser.plan("Ann Lee papers").constraints.authors == ["Ann Lee"]
+
+
+ABROAD = Catalogue.of(
+    [
+        _paper("g1", ["Eva Roth"], ["Technische Universität Darmstadt"], "Spotlight"),
+        _paper("g2", ["Eva Roth", "Jan Alt"], ["Universität Hamburg"], "Oral"),
+        _paper("g3", ["Jan Alt", "Pietro Lio"], ["Helmholtz Zentrum München"]),
+        _paper("g4", ["Jan Alt"], ["Karlsruher Institut für Technologie"]),
+        _paper("g5", ["Mia Berg"], ["University of Helsinki"]),
+        _paper("g6", ["Mia Berg"], ["Korea University"]),
+        _paper("g7", ["Mia Berg", "Eva Roth"], ["US Army Research Laboratory"]),
+        _paper("g8", ["Ole Dahl"], ["Flatiron Institute"]),
+        _paper("g9", ["Ole Dahl"], ["Flatiron Institute"], "Oral"),
+        _paper("g10", ["Li Wei"], ["University of Macau"]),
+    ]
+)
+
+
+@pytest.mark.parametrize(
+    ("question", "ids"),
+    [
+        ("TU Darmstadt spotlights at ICML 2024. Give me the list, no commentary.", {"g1"}),
+        ("Which were the University of Hamburg's 2 ICML 2024 orals?", {"g2"}),
+        ("Which papers by people at Helmholtz Munich did Pietro Lio co-write at ICML 2024?",
+         {"g3"}),
+        ("Did Karlsruhe Institute of Technology or the University of Macau have more ICML "
+         "2024 papers?", {"g4", "g10"}),
+        ("Papers from Uni Helsinki at ICML 2024?", {"g5"}),
+        ("How many papers does Korea U. have at ICML 2024?", {"g6"}),
+        ("Which papers have an author from the Army Research Laboratory?", {"g7"}),
+        ("Take the Flatiron Institute. How many of its ICML 2024 papers were posters?", {"g8"}),
+        ("hw many papers did mia berg hv @ icml 2024??", {"g5", "g6", "g7"}),
+        ("Wich paper's did Jan Alt publsh at ICML 2024?", {"g2", "g3", "g4"}),
+        ("Show me **all** ICML 2024 papers co-authored by `Ole Dahl`.", {"g8", "g9"}),
+        ('author:"Eva Roth" status:oral venue:ICML2024', {"g2"}),
+        ("🎓 Did any Flatiron papers make it to oral or spotlight at ICML 2024? 🙏", {"g9"}),
+        ("What did Ole Dahl present at ICML in Vienna?", {"g8", "g9"}),
+        ("What's the tally of ICML 2024 papers for Mia Berg?", {"g5", "g6", "g7"}),
+        ("Eva Roth as senior author (listed last): which ICML 2024 papers?", {"g1", "g7"}),
+        ("Break down Eva Roth's ICML 2024 papers by status (oral / spotlight / poster).",
+         {"g1", "g2", "g7"}),
+    ],
+)  # fmt: skip
+def test_how_people_type_metadata_questions(question: str, ids: set[str]) -> None:
+    plan = QuestionParser(ABROAD).plan(question)
+    answer = MetadataAnswerer(ABROAD).answer(question, plan)
+    assert answer.aggregate is not None, plan
+    assert {p.paper_id for p in answer.aggregate.papers} == ids, plan
+
+
+def test_typing_is_mended_only_in_the_frame() -> None:
+    from rag.plan.framing import plain_question
+
+    assert plain_question("Which paper introduces Medusa?") == "Which paper introduces Medusa?"
+    quoted = "Which titles contain both 'paper' and 'c1'?"
+    assert plain_question(quoted) == quoted
+    assert plain_question("What is r squared?") == "What is r squared?"
+    assert plain_question("How does the Wich estimator work?") == (
+        "How does the Wich estimator work?"
+    )
