@@ -20,21 +20,32 @@ _CENTRALIZED = (r"centralized|centralised", r"decentralized|decentralised|federa
 # "always harmful" against "either beneficial or harmful …", one way only.
 _ALWAYS = (r"always", r"either\b[^.;]*\bor|depending on|depends on|not always|in some cases")
 _ONE_WAY = (_CENTRALIZED, _ALWAYS)
+# Kinds of input a paper is about one of, though it may name the other ("for both
+# continuous and discrete"): said otherwise only when the abstract never writes the asked one.
+_CONTINUOUS = (r"continuous", r"categorical|discrete")
+_DEPTH = (r"rgb-?d|depth (?:maps?|sensors?|cameras?)|stereo", r"monocular")
 # Papers on learning without labels write about labeled data too.
 _SUPERVISION = (
     r"(?<!-)supervised|(?<!-)labeled|labelled",
     r"unsupervised|self-supervised|unlabeled|unlabelled|label-free|weakly[- ]supervised|"
     r"weak (?:supervision|annotations?|labels?)",
 )
+# "a positive externality" against "a negative externality", not where "positive pairs"
+# are written beside "negative pairs"
+_SIGN = (r"positive", r"negative")
+_UNLESS_WRITTEN = frozenset(
+    t for pair in (_SUPERVISION, _CONTINUOUS, _DEPTH) for t in (pair, (pair[1], pair[0]))
+)
 # A premise and an abstract that go opposite ways: "end up with higher variance" against
 # "reduce variance", "fall behind DT" against "outperform DT", "NP-hard" against "polynomial".
 _DIRECTIONS = (
     (
         r"higher|larger|greater|more|increases?|increased|increasing|grows?|worsens?|"
-        r"rais(?:e|es|ed|ing)",
+        r"rais(?:e|es|ed|ing)|inflated|overestimat(?:e|es|ed|ing)",
         r"lower|smaller|fewer|less|reduces?|reduced|reducing|decreases?|decreased|shrinks?|"
-        r"sav(?:es?|ed|ings?)|lowers?|lowering",
+        r"sav(?:es?|ed|ings?)|lowers?|lowering|deflated|underestimat(?:e|es|ed|ing)",
     ),
+    _SIGN,
     (
         r"worse|falls? behind|underperforms?|lags? behind|fails? to|degrades?|hurts?|"
         r"los(?:e|es|ing) (?:performance|accuracy)",
@@ -74,6 +85,8 @@ _OPPOSITES = (
     (r"(?<!-)convex", r"non-convex|nonconvex"),
     (r"synthetic", r"real-world"),
     (r"white-box", r"black-box"),
+    _CONTINUOUS,
+    _DEPTH,
     (r"approximation errors?|approximate solutions?|inexact", r"exact solutions?|exactly"),
     *_ONE_WAY,
 )
@@ -94,6 +107,14 @@ def _changed_thing(after: str) -> str:
         if terms and terms[0] not in _ASKING and word not in _FILLERS:
             return terms[0]
     return ""
+
+
+def _says_of(low: str, said: str, thing: str) -> bool:
+    """The sentence writes the direction word with the thing right after it."""
+    return any(
+        thing in content_terms(" ".join(low[m.end() :].split()[:3]))
+        for m in re.finditer(rf"\b(?:{said})\b", low)
+    )
 
 
 def _names_thing(sentence: str, thing: str, after: str) -> bool:
@@ -128,6 +149,7 @@ def contradicted(
     return (
         _turned(question, sentences, title)
         or _miscounted(question, sentences)
+        or _misnumbered(question, sentences)
         or _misquoted(question, sentences)
         or _negated(question, sentences)
         or _credited_elsewhere(question, sentences)
@@ -327,11 +349,14 @@ def _turned(question: str, sentences: list[str], title: str) -> str:
         # "more reward" is turned by "less reward", not by "reduced variance"
         after = question[claim.end() : claim.end() + 60]  # "fall behind Decision Transformer"
         thing = _changed_thing(after.lower()) if (said, opposite) in _DIRECTED else ""
+        signed = set((said, opposite)) == set(_SIGN)
+        if signed and thing and any(_says_of(s.lower(), said, thing) for s in sentences):
+            continue  # "positive pairs" written too: the abstract agrees somewhere
         if (said, opposite) in _TITLED and re.search(rf"\b(?:{said})\b", title.lower()):
             continue  # the title says it: "… for Constrained Non-Convex Optimization"
         # an abstract that says "always" (or, of its title, the asked setting) itself agrees
         stated = any(re.search(rf"\b(?:{said})\b", s.lower()) for s in sentences)
-        if stated and ((said, opposite) == _ALWAYS or set((said, opposite)) == set(_SUPERVISION)):
+        if stated and ((said, opposite) == _ALWAYS or (said, opposite) in _UNLESS_WRITTEN):
             continue  # "labeled source data" beside the "self-supervised" the abstract writes too
         # "Why is Y slower than the method?" agrees with "the method is faster than Y":
         # a sentence with the question's subject after its own direction word
@@ -410,6 +435,31 @@ def _miscounted(question: str, sentences: list[str]) -> str:
 
 
 # A measured value: "93.2%", "3.5x", "$2\times$", "10 times"; its kind is its unit.
+# "a 2-approximation" against "a 4-approximate solution", "4-bit" against "2-bit and 3-bit"
+_NUMBERED = re.compile(r"(?<![\w.-])(\d+(?:\.\d+)?)-([a-z]{3,})\b", re.I)
+
+
+def _misnumbered(question: str, sentences: list[str]) -> str:
+    """The sentence giving a number-word compound of the question's another number, when
+    no sentence gives the question's number with that word."""
+    for asked in _NUMBERED.finditer(question):
+        number, stem = asked.group(1), asked.group(2).lower()[:6]
+        spelled = [w for w, n in NUMBER_WORDS.items() if str(n) == number]
+        if any(re.search(rf"\b{w}-{stem}", s, re.I) for w in spelled for s in sentences):
+            continue  # "two-layer" written for the asked "2-layer"
+        others = ""
+        for sentence in sentences:
+            for said in _NUMBERED.finditer(sentence):
+                if said.group(2).lower()[:6] != stem:
+                    continue
+                if said.group(1) == number:
+                    return ""  # the abstract says the asked one too
+                others = others or sentence
+        if others:
+            return others
+    return ""
+
+
 _MEASURED = re.compile(
     r"(?<![\w.,])(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s*"
     r"(?:(%|percent\b)|(x\b|×|\$?\\times\$?|-?fold\b|\s+times\b)|"

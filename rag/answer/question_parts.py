@@ -15,9 +15,9 @@ from functools import lru_cache
 from typing import Literal
 
 from rag.answer.citations import MARKER
-from rag.text import NAME, content_terms, split_sentences
+from rag.text import NAME, content_terms, split_sentences, writes_name
 
-PartKind = Literal["number", "name", "other"]
+PartKind = Literal["number", "name", "choice", "other"]
 
 # A question splits into parts at ", and" / "and" / ";" followed by a new question word.
 _PART_SPLIT = re.compile(
@@ -27,12 +27,12 @@ _PART_SPLIT = re.compile(
     re.I,
 )
 _ASKS = re.compile(
-    r"\b(?:how|what|which|who|where|when|why|whether)\b|^\s*(?:is|are|does|do|did|was|were|"
-    r"can|could|has|have)\b",
+    r"\b(?:how|what|which|who|where|when|why|whether)\b|(?:^|[,;]\s*)(?:is|are|does|do|did|was|"
+    r"were|can|could|has|have)\b",
     re.I,
 )
 _HOW_NUMBER = re.compile(
-    r"\bhow\s+(many|much|large|big|long|fast|often|small|high|low)\b(.*)", re.I
+    r"\bhow\s+(many|much|large|big|long|fast|often|small|high|low|far)\b(.*)", re.I
 )
 _BY_HOW = re.compile(
     r"\bby\s+(?:how\s+much|how\s+many|what\s+(?:factor|margin|percentage|amount|ratio))", re.I
@@ -62,7 +62,7 @@ _IN_UNIT = re.compile(
 # "what does that cost": the verb, not the measure (no auxiliary before the measure word)
 _WHAT_MEASURE = re.compile(
     rf"\b(?:what|which)\s+(?:(?:is|was|are)\s+the\s+)?"
-    rf"(?:(?!(?:does|do|did|is|are|was|were|can|will|would)\b)[\w-]+\s+){{0,2}}?"
+    rf"(?:(?!(?:does|do|did|is|are|was|were|can|will|would)\b)[\w-]+\s+){{0,3}}?"
     rf"({_MEASURES})(?:e?s)?\b",
     re.I,
 )
@@ -71,7 +71,7 @@ _NAMEABLE = (
     r"gpus?|hardware|proof\s+assistants?|platforms?|tasks?|games?|languages?|domains?|"
     r"architectures?|baselines?|jurisdictions?|countries|simulators?|librar(?:y|ies)|"
     r"families|model\s+families|robots?|suites?|corpora|corpus|competitions?|tools?|"
-    r"frameworks?|metrics?|toolkits?|solvers?|optimi[sz]ers?|licen[cs]es?)"
+    r"frameworks?|metrics?|toolkits?|solvers?|optimi[sz]ers?|licen[cs]es?|accelerators?)"
 )
 # Words of a sentence that reports what a method was run on or against.
 _EVALUATED = frozenset(
@@ -173,11 +173,14 @@ class QuestionPart:
     window: int = NUMBER_WINDOW  # how near a quantity must be to a target word
     compared: bool = False  # "by how much", "how much faster": a magnitude, not a count
     degree: bool = False  # "how much better / code": "dramatically better", "minimal code"
+    named: tuple[str, ...] = ()  # "which Atari games": the name an answer must write
 
     def describe(self) -> str:
         """The part as asked, for "the abstract does not state …"."""
         text = self.text.strip(" ?.,;")
-        return text[:1].lower() + text[1:] if text[:2].isupper() is False else text
+        first = text.split(" ", 1)[0]
+        named = any(c.isupper() or c.isdigit() for c in first[1:])  # "FairGrad's", "GPT-4"
+        return text if named else text[:1].lower() + text[1:]
 
 
 def _noun_phrase(rest: str) -> str:
@@ -245,13 +248,28 @@ def classify(text: str, context: frozenset[str] = frozenset()) -> QuestionPart:
         return QuestionPart(
             text, "number", frozenset(content_terms(measure.group(0))) - _QUESTION_WORDS, focus, 8
         )
+    options = _CHOICE.search(text)
+    if options:  # "is it written in PyTorch or JAX": one of them, as the abstract writes it
+        chosen = frozenset(content_terms(f"{options.group(1)} {options.group(2)}"))
+        return QuestionPart(text, "choice", chosen, focus, named=options.group(1, 2))
     named = _WHICH_PRIOR.search(text) or _WHICH_NAME.search(text)
     if named:
         target = frozenset(content_terms(named.group(1)))
         if {"data", "set"} <= target:  # "which two data sets": datasets
             target |= _TESTED_ON
-        return QuestionPart(text, "name", target, focus)
+        family = tuple(
+            n for n in re.findall(r"\b[A-Z][\w-]*", named.group(1)) if n.lower() not in _NAME_KINDS
+        )
+        return QuestionPart(text, "name", target, focus, named=family)
     return QuestionPart(text, "other", focus, focus)
+
+
+# "is it written in PyTorch or JAX", "does it use GPT-4 or Llama": a choice between names
+_CHOICE = re.compile(
+    r"(?:^|[,;]\s*)(?:is|are|was|were|does|do|did)\b[^?,]*?\b([A-Z][\w.+-]*)\s+or\s+"
+    r"([A-Z][\w.+-]*)"
+)
+_NAME_KINDS = frozenset("llm llms gpu gpus nlp cv".split())  # "which LLMs": a kind, no family
 
 
 _NEXT_WORD = re.compile(r"^[\s-]*([A-Za-z][\w-]*)")
@@ -265,12 +283,18 @@ def _names_a_thing(rest: str) -> bool:
     if following is None:
         return False
     word = following.group(1)
+    if word.lower() in _VERBS:  # "what p-value backs up the claim": the measure is asked
+        return False
     if word.lower() in _SYMBOLS:  # "the CVaR level alpha", "the constant c": the value's symbol
         return False
     return not (_NP_END.fullmatch(word) or _MEASURE_WORD.match(word) or word.lower() in _AUX)
 
 
 _AUX = frozenset("and or but than the a an of as".split())
+_VERBS = frozenset(
+    "back backs support supports show shows hold holds justify justifies reach reaches "
+    "get gets come comes make makes give gives".split()
+)
 _SYMBOLS = frozenset(
     "alpha beta gamma delta epsilon eta theta kappa lambda mu rho sigma tau".split()
 ) | frozenset("bcdefghjklmnpqrstuvwxyz")
@@ -401,6 +425,12 @@ def supplies(
     if part.kind == "other":
         return True
     sentence = _URL.sub(" ", sentence)  # "github.com/Gank0078/FineSSL" names no model
+    if part.kind == "choice":
+        return any(writes_name(option, sentence) for option in part.named)
+    if part.named and not any(
+        writes_name(n, sentence) or n.lower().rstrip("s") in initials(sentence) for n in part.named
+    ):
+        return False  # "which Atari games": games of another family do not answer it
     about = (part.target - name_terms) or part.target
     if part.degree and _said_in_degree(sentence, part):
         return True

@@ -893,3 +893,54 @@ def test_parts_joined_by_as_well_as_and_verbs_that_look_like_measures() -> None:
     assert question_parts(verb)[0].kind == "other"
     assert question_parts("What is the cost per iteration?")[0].kind == "number"
     assert question_parts("For which two kinds of models do they give advice?")[0].kind == "other"
+
+
+def test_a_choice_between_names_and_a_family_of_names_need_their_names() -> None:
+    question = "FairGrad's code is on GitHub; is it written in PyTorch or JAX?"
+    parts = question_parts(question)
+    assert parts[-1].kind == "choice"
+    silent = "The code is available at https://github.com/OptMN-Lab/fairgrad."
+    assert check_abstract(question, parts, silent, "FairGrad", 1).missing == parts[-1:]
+    said = "Our JAX implementation is available online."
+    assert check_abstract(question, parts, said, "FairGrad", 1).missing == []
+    assert parts[-1].describe().startswith("FairGrad's")
+    atari = "Which Atari games showed the biggest gains?"
+    gym = "In the experiments, we study two environments from Gymnasium-Robotics."
+    parts = question_parts(atari)
+    assert check_abstract(atari, parts, gym, "Max-reward RL", 1).missing == parts
+    games = "Experiments on Atari games such as Pong show gains."
+    assert check_abstract(atari, parts, games, "Max-reward RL", 1).missing == []
+    gnn = "Which GNN architectures were tested?"
+    spelled = "We evaluate on graph neural networks such as GCN and GAT."
+    assert check_abstract(gnn, question_parts(gnn), spelled, "T", 1).missing == []
+
+
+def test_a_p_value_that_backs_up_a_claim_and_how_far_ask_for_numbers() -> None:
+    assert question_parts('What statistical test and p-value back up "significant"?')[0].kind == (
+        "number"
+    )
+    assert question_parts("How far did it shrink the mesh?")[0].kind == "number"
+
+
+def test_numbered_words_signs_and_kinds_of_input_said_otherwise() -> None:
+    four = "Fast-Sampling finds a 4-approximate solution in near-linear time."
+    asked = "Fast-Sampling gets a 2-approximation; how many centers does it open?"
+    assert contradicted(asked, [four], "Fast-Sampling") == four
+    assert contradicted("Why is the 4-approximation fast?", [four], "Fast-Sampling") == ""
+    assert (
+        contradicted("Why does a 2-layer net fit?", ["A two-layer net and a 3-layer one."], "T")
+        == ""
+    )
+    negative = "A key component is the negative externality buyers induce on one another."
+    asked = "Buyers benefit one another through a positive externality; how does it help?"
+    assert contradicted(asked, [negative], "Data markets") == negative
+    pairs = ["We mine hard negative pairs.", "Positive pairs come from augmentations."]
+    assert contradicted("How are positive pairs chosen?", pairs, "Contrastive") == ""
+    discrete = "For items described by discrete features, the lack of natural ordering matters."
+    asked = "The designs are built for continuous, ordered features; why combinatorial search?"
+    assert contradicted(asked, [discrete], "Diversity") == discrete
+    both = [discrete, "Continuous features are handled as in prior work."]
+    assert contradicted(asked, both, "Diversity") == ""
+    monocular = "OSN: Infinite Representations of Dynamic 3D Scenes from Monocular Videos"
+    asked = "How does OSN reconstruct dynamic scenes from RGB-D captures?"
+    assert contradicted(asked, [], monocular) == monocular
