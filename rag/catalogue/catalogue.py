@@ -201,6 +201,14 @@ class Catalogue:
         rows = self._rows("select paper_id from paper_people where key = ?", (key,)) if key else []
         return {str(r[0]) for r in rows}
 
+    def family_named(self, family: str) -> set[str]:
+        """The papers with an author of this family name ("Bhattacharyya et al.")."""
+        key = fold(family)
+        rows = (
+            self._rows("select paper_id from paper_people where family = ?", (key,)) if key else []
+        )
+        return {str(r[0]) for r in rows}
+
     def knows_author(self, typed: str) -> bool:
         return bool(self.match_author(typed, suggest=False).people)
 

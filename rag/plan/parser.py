@@ -145,6 +145,10 @@ _AUTHOR_CUE = re.compile(
     r"\b(?:by|did|does)\s+(?P<name>[A-Za-zÀ-ÿ.'-]+)(?:['’]s)?\b(?!\s+et\s+al)",
     re.I,
 )
+_ET_AL = re.compile(
+    r"(?:\b(?:would\s+be\s+)?cited\s+as\s+)?[\"'“‘]?(?P<family>(?-i:[A-Z])[\w'’-]+)\s+et\s+al\b\.?[\"'”’]?",
+    re.I,
+)
 # The frame around a topic, removed from the front and back of what is left.
 _LEAD = re.compile(
     r"^(?:(?:how many|which|what|who|top|most prolific|leading|list|show(?: me)?|count|find|give me|name|are there(?: any)?|is there|"
@@ -279,6 +283,12 @@ class QuestionParser:
             constraints.min_authors = constraints.max_authors = n
             text = text[: exactly.start()] + " " + text[exactly.end() :]
         text = _title_words(text, constraints)
+        cited = _ET_AL.search(text) if set_like else None
+        if cited and self.catalogue.family_named(cited.group("family")):
+            # "cited as Bhattacharyya et al.": that family's name first, three or more authors
+            constraints.first_author = cited.group("family")
+            constraints.min_authors = max(constraints.min_authors, 3)
+            text = text[: cited.start()] + " " + text[cited.end() :]
         text = self.places.read(text, constraints, set_like)
         text = self._authors(text, constraints, unresolved, typed)
         threshold = _AT_LEAST_PAPERS.search(question)

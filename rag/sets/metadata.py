@@ -114,8 +114,20 @@ def constrained(catalogue: Catalogue, c: PlanConstraints) -> tuple[set[str], lis
     for name, place in ((c.first_author, 0), (c.last_author, -1)):
         if name:  # the catalogue keeps each paper's authors in their order
             key = fold(name)
-            records = catalogue.papers.many(catalogue.people_named(name))
-            found.append({p.id for p in records if p.authors and fold(p.authors[place]) == key})
+            family = " " not in key  # "Bhattacharyya et al.": whoever of that family
+            ids = catalogue.family_named(name) if family else catalogue.people_named(name)
+            found.append(
+                {
+                    p.id
+                    for p in catalogue.papers.many(ids)
+                    if p.authors
+                    and (
+                        fold(p.authors[place]).split()[-1:] == [key]
+                        if family
+                        else fold(p.authors[place]) == key
+                    )
+                }
+            )
     left_out = set(c.excluded)  # the parts ruled out of an affiliation ("not Shenzhen")
     for typed in c.affiliations:
         match = catalogue.match_institution(typed)

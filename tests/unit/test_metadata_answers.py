@@ -321,6 +321,9 @@ ABROAD = Catalogue.of(
         _paper("g8", ["Ole Dahl"], ["Flatiron Institute"]),
         _paper("g9", ["Ole Dahl"], ["Flatiron Institute"], "Oral"),
         _paper("g10", ["Li Wei"], ["University of Macau"]),
+        _paper("g11", ["Ha Kim", "Bo Park", "Su Lee"], ["KAIST"]),
+        _paper("g12", ["Jo Kim", "Bo Park"], ["KAIST"]),
+        _paper("g13", ["Bo Park", "Ha Kim", "Su Lee"], ["KAIST"]),
     ]
 )
 
@@ -348,6 +351,7 @@ ABROAD = Catalogue.of(
         ("Eva Roth as senior author (listed last): which ICML 2024 papers?", {"g1", "g7"}),
         ("Break down Eva Roth's ICML 2024 papers by status (oral / spotlight / poster).",
          {"g1", "g2", "g7"}),
+        ('Which ICML 2024 papers would be cited as "Kim et al."?', {"g11"}),
     ],
 )  # fmt: skip
 def test_how_people_type_metadata_questions(question: str, ids: set[str]) -> None:
