@@ -155,6 +155,7 @@ def contradicted(
         or _credited_elsewhere(question, sentences)
         or _other_domain(question, sentences, title)
         or _first_of_its_kind(question, sentences)
+        or _none_exists(question, sentences)
         or _overgeneral(question, sentences)
         or (_of_earlier_work(question, sentences, title, doc_freq) if doc_freq else "")
     )
@@ -296,6 +297,47 @@ def _negated(question: str, sentences: list[str]) -> str:
                 near = {t for ts in asked[max(0, i - NEGATED_WINDOW) : i] for t in ts}
                 if sum(b in near for b in before) >= NEGATED_SUBJECT:
                     return sentence
+    return ""
+
+
+# "What test has been proposed to …", "Is there a method for …": supposes one exists
+_ASKED_KIND = re.compile(
+    r"^\s*(?:(?:what|which)\s+(?:[\w-]+\s+){0,2}?(?P<kind>[\w-]+)\s+(?:has|have|had|was|were)\s+"
+    r"(?:been\s+)?(?:proposed|developed|introduced|designed|devised|suggested)|"
+    r"(?:is|are)\s+there\s+(?:an?\s+|any\s+)?(?:[\w-]+\s+)?(?P<there>[\w-]+)\s+(?:for|to|that))\b",
+    re.I,
+)
+# "there is still no reliable test for consciousness", "the lack of a principled method"
+_NONE = re.compile(
+    r"\b(?:there\s+(?:is|are|exists?)\s+(?:still\s+|currently\s+|as\s+yet\s+)?no|"
+    r"(?:a|the)\s+lack\s+of|absence\s+of|(?:do|does)\s+not\s+(?:yet\s+|currently\s+)?have|"
+    r"no(?=\s+(?:reliable|known|existing|principled|general|practical)\b))"
+    r"\s+(?:an?\s+|any\s+)?(?P<said>(?:[\w-]+\s+){0,7}[\w-]+)",
+    re.I,
+)
+_OWN_MAKING = re.compile(
+    r"\b(?:we|our|this (?:paper|work))\b[^.]*\b(?:propose|introduce|develop|present|design)", re.I
+)
+
+
+def _none_exists(question: str, sentences: list[str]) -> str:
+    """A sentence saying no such thing exists, when the question supposes one was made
+    ("What test has been proposed to detect whether an LLM is conscious?" against "there
+    is still no reliable test for consciousness"), unless the paper then makes one."""
+    asked = _ASKED_KIND.search(question)
+    if asked is None:
+        return ""
+    kind = (asked.group("kind") or asked.group("there")).lower()[:5]  # "method" is a stopword
+    rest = set(content_terms(question[asked.end() :])) - _ASKING
+    for sentence in sentences:
+        for none in _NONE.finditer(sentence):
+            said = none.group("said").lower()
+            if re.search(rf"\b{re.escape(kind)}", said) and set(content_terms(said)) & rest:
+                owned = any(
+                    _OWN_MAKING.search(s) and re.search(rf"\b{re.escape(kind)}", s.lower())
+                    for s in sentences
+                )
+                return "" if owned else sentence
     return ""
 
 

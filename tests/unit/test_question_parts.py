@@ -944,3 +944,14 @@ def test_numbered_words_signs_and_kinds_of_input_said_otherwise() -> None:
     monocular = "OSN: Infinite Representations of Dynamic 3D Scenes from Monocular Videos"
     asked = "How does OSN reconstruct dynamic scenes from RGB-D captures?"
     assert contradicted(asked, [], monocular) == monocular
+
+
+def test_a_thing_supposed_made_that_the_abstract_says_no_one_has() -> None:
+    none = "Unfortunately, we still do not have a reliable test for consciousness in AI."
+    asked = "What test has been proposed to detect whether a language model has consciousness?"
+    assert contradicted(asked, [none], "Enforced amnesia") == none
+    made = [none, "We propose a test for consciousness based on memory."]
+    assert contradicted(asked, made, "Enforced amnesia") == ""
+    sorting = "There is no reliable method for spike sorting yet."
+    assert contradicted("Is there a method for spike sorting?", [sorting], "T") == sorting
+    assert contradicted("Is there a method for ranking?", [sorting], "T") == ""
