@@ -136,6 +136,9 @@ class PlanConstraints(BaseModel):
     affiliations: list[str] = Field(default_factory=list, description="Institutions as typed.")
     first_author: str = Field(default="", description="Catalogue name: the papers' first author.")
     last_author: str = Field(default="", description="Catalogue name: the papers' last author.")
+    not_first: bool = Field(
+        default=False, description="The one author named is on the papers, but not first."
+    )
     any_of: list[str] = Field(
         default_factory=list,
         description="Institutions as typed, joined by 'or': an author from one of them.",

@@ -18,12 +18,15 @@ from rag.text import NAME, NUMBER_WORDS, content_terms
 # but a question saying "centralized" of a federated paper has its premise wrong.
 _CENTRALIZED = (r"centralized|centralised", r"decentralized|decentralised|federated")
 # "always harmful" against "either beneficial or harmful …", one way only.
-_ALWAYS = (r"always", r"either\b[^.;]*\bor|depending on|depends on|not always|in some cases")
+_ALWAYS = (
+    r"always",
+    r"either\b[^.;]*\bor|depending on|depends on|not always|['’]t always|in some cases",
+)
 _ONE_WAY = (_CENTRALIZED, _ALWAYS)
 # Kinds of input a paper is about one of, though it may name the other ("for both
 # continuous and discrete"): said otherwise only when the abstract never writes the asked one.
 _CONTINUOUS = (r"continuous", r"categorical|discrete")
-_DEPTH = (r"rgb-?d|depth (?:maps?|sensors?|cameras?)|stereo", r"monocular")
+_DEPTH = (r"rgb-?d|stereo", r"monocular")
 # Papers on learning without labels write about labeled data too.
 _SUPERVISION = (
     r"(?<!-)supervised|(?<!-)labeled|labelled",
@@ -33,6 +36,10 @@ _SUPERVISION = (
 # "a positive externality" against "a negative externality", not where "positive pairs"
 # are written beside "negative pairs"
 _SIGN = (r"positive", r"negative")
+_AVOIDED = re.compile(
+    r"\b(?:avoid\w*|prevent\w*|mitigat\w*|reduc\w*|without|no|eliminat\w*)\W+(?:\w+\W+)?$"
+)
+_COVERING = re.compile(r"\b(?:both|general|arbitrary|any)\b")
 _UNLESS_WRITTEN = frozenset(
     t for pair in (_SUPERVISION, _CONTINUOUS, _DEPTH) for t in (pair, (pair[1], pair[0]))
 )
@@ -67,7 +74,8 @@ _DIRECTIONS = (
     # "how quickly does it grow with the number of objectives" against "independent of the
     # number of objectives"
     (
-        r"grows? with|scales? with|increases? with|depends? on|grow as",
+        r"grows? with|scales? with|increases? with|depends? on|grow as|"
+        r"(?:linear|linearly|quadratic|quadratically|polynomial|polynomially) in",
         r"independent of|does not depend on|regardless of|free of",
     ),
 )
@@ -176,17 +184,22 @@ _PHRASE_END = re.compile(
 # An abstract that claims every case too: "for all SNR regimes", "general graphs",
 # "distribution-agnostic", "a wide range of".
 _ALL_CASES = re.compile(
-    r"\b(?:any|all|every|arbitrary|general|generic|universal|universally|broad|wide|whatever|"
-    r"regardless|agnostic|free|independent|various|varying|different|diverse|many|most)\b",
+    r"\b(?:any|all|every|each|arbitrary|general|generic|universal|universally|broad|wide|"
+    r"whatever|regardless|no matter|agnostic|free|independent|various|varying|different|"
+    r"diverse|many|most)\b",
     re.I,
 )
 SCOPE_WINDOW = 4  # words between a universal word and the thing it ranges over
+# Said of every case wherever it stands in the sentence: "regardless of the nature of …"
+_EVERY_WAY = re.compile(
+    r"\b(?:regardless of|irrespective of|no matter|for (?:all|any|every)|whatever)\b", re.I
+)
 # A sentence that bounds where its claim holds: "in the noiseless setting", "under some
 # assumptions", "for data coming from a mixture of …".
 _SOME_CASES = re.compile(
-    r"\b(?:only|under|when|if|assum\w*|settings?|cases?|class(?:es)?|famil(?:y|ies)|mixtures?|"
-    r"special|restricted|specific|certain|particular|some|provided|whenever|coming from|"
-    r"\w+less)\b",
+    r"\b(?:only|under|assum\w*|settings?|cases?|class(?:es)?|famil(?:y|ies)|mixtures?|"
+    r"special|restricted|specific|certain|particular|some|provided|coming from|"
+    r"(?!regard)\w+less)(?![\w-])",
     re.I,
 )
 
@@ -196,7 +209,7 @@ def _overgeneral(question: str, sentences: list[str]) -> str:
     sentence claims it of every case ("for any non-convex potential" against "for
     non-convex periodic functions")."""
     for claim in _EVERY_CASE.finditer(question):
-        phrase = _PHRASE_END.split(claim.group(1), maxsplit=1)[0]
+        phrase = _PHRASE_END.split(re.sub(r"^(?:whether|if)\s+", "", claim.group(1)), 1)[0]
         stems = frozenset(t for t in content_terms(phrase) if len(t) >= 4)
         if not stems:
             continue
@@ -213,7 +226,7 @@ def _overgeneral(question: str, sentences: list[str]) -> str:
             near = " ".join(
                 " ".join(words[max(0, i - SCOPE_WINDOW) : i + SCOPE_WINDOW + 1]) for i in places
             )
-            if _ALL_CASES.search(near):
+            if _ALL_CASES.search(near) or _EVERY_WAY.search(sentence):
                 return ""  # the abstract says it of every case too
             writing.append(sentence)
         bounded = [s for s in writing if _SOME_CASES.search(s)]
@@ -231,6 +244,7 @@ _DOMAINS = (
         # "sounds interesting", "her voice": only as data
         "audio": r"audio|speech|music|acoustic|spoken|(?:voice|sound) (?:recordings?|data|signals?)",
         "tabular": r"tabular",
+        "touch": r"tactile|touch|haptic",
     },
     {
         "citation": r"citation",
@@ -250,7 +264,7 @@ def _other_domain(question: str, sentences: list[str], title: str) -> str:
     for group in _DOMAINS:
         said = {k for k, words in group.items() if re.search(rf"\b(?:{words})\b", asked)}
         written = {k for k, words in group.items() if re.search(rf"\b(?:{words})\b", text)}
-        if said and not said & written and written:
+        if said - written and written - said:  # "audio" of a vision-and-touch paper
             other = "|".join(group[k] for k in written)
             return next(
                 (s for s in [title, *sentences] if re.search(rf"\b(?:{other})\b", s.lower())), ""
@@ -381,7 +395,11 @@ def _turned(question: str, sentences: list[str], title: str) -> str:
     named = set(content_terms(question)) & set(content_terms(title))
     for said, opposite in _TURNS:
         claim = re.search(rf"\b(?:{said})\b", asked)
-        if claim is None or re.search(rf"\b(?:{opposite})\b", asked):
+        # "does not depend on" holds "depend on": the opposite outside the claim itself
+        if claim is None or any(
+            not (claim.start() <= m.start() and m.end() <= claim.end())
+            for m in re.finditer(rf"\b(?:{opposite})\b", asked)
+        ):
             continue
         before = asked[max(0, claim.start() - 40) : claim.start()]
         if _UNDONE.search(before) or _COMPARED.search(before):
@@ -411,6 +429,16 @@ def _turned(question: str, sentences: list[str], title: str) -> str:
                 continue
             if turned and _OTHERS.search(low[: turned.start()]):
                 continue  # "previous efforts have resulted in …": said of earlier work
+            guarded = signed or (said, opposite) in _UNLESS_WRITTEN
+            if (
+                turned
+                and guarded
+                and _AVOIDED.search(low[max(0, turned.start() - 30) : turned.start()])
+            ):
+                continue  # "avoiding negative transfer" says the positive one
+            near = low[max(0, turned.start() - 60) : turned.end() + 60] if turned else ""
+            if turned and guarded and _COVERING.search(near):
+                continue  # "categorical … as well as general bounded observations"
             # "saving more than 40% memory": "more than" a number is a quantity, no direction;
             # "cannot be addressed by offline methods": what the paper is not
             kept = any(
@@ -487,8 +515,9 @@ def _misnumbered(question: str, sentences: list[str]) -> str:
     for asked in _NUMBERED.finditer(question):
         number, stem = asked.group(1), asked.group(2).lower()[:6]
         spelled = [w for w, n in NUMBER_WORDS.items() if str(n) == number]
-        if any(re.search(rf"\b{w}-{stem}", s, re.I) for w in spelled for s in sentences):
-            continue  # "two-layer" written for the asked "2-layer"
+        written = [rf"\b{w}-{stem}" for w in spelled] + [rf"(?<![\d.]){re.escape(number)}\s+{stem}"]
+        if any(re.search(pattern, s, re.I) for pattern in written for s in sentences):
+            continue  # "two-layer" for the asked "2-layer"; "1-5 digit" for "5-digit"
         others = ""
         for sentence in sentences:
             for said in _NUMBERED.finditer(sentence):
@@ -652,7 +681,11 @@ def _of_earlier_work(
     opening = next((i for i, s in enumerate(sentences) if _OWN_START.search(s)), 0)
     # "This attack is commonly performed via loopy BP, which, however, lacks guarantees":
     # a shortcoming told before the paper says what it does is earlier work's
-    flawed = {s for s in sentences[:opening] if _SHORTCOMING.search(s)}
+    flawed = (
+        {s for s in sentences[:opening] if _SHORTCOMING.search(s)}
+        if not _COPING.search(question)  # "how does it cope with data that are not …"
+        else set()
+    )
     for word in dict.fromkeys(content_terms(question)):
         if word in own or word in _ASKING or not 0 < doc_freq(word) <= PRIOR_WORK_DOCS:
             continue
@@ -662,6 +695,11 @@ def _of_earlier_work(
     return ""
 
 
+_COPING = re.compile(
+    r"\b(?:cope|copes|coping|deal|deals|dealing|handle|handles|handling|robust|resilient|"
+    r"tolerate|tolerates|despite|even\s+(?:when|if|with)|with\s+no|without|not)\b",
+    re.I,
+)
 _OWN_START = re.compile(r"\b(?:we|our|this (?:paper|work|study))\b", re.I)
 _SHORTCOMING = re.compile(
     r"\b(?:however|lacks?|fails?|suffers?|struggles?|limited|limitations?|often|commonly|"

@@ -49,6 +49,14 @@ _MEASURES = (
     r"memory|footprint|consumption|energy|emissions|runtime|time|p-?values?|share|proportion))"
 )
 _AT_RATE = re.compile(r"\bat\s+what\s+rate\b", re.I)
+# Measures as often named as valued ("what noise level does it estimate", "what proportion
+# does it use as the reward"): a value only where the question asks for one.
+_DESCRIBED_MEASURE = re.compile(r"level|limit|p-?values?|share|proportion", re.I)
+_VALUE_ASKED = re.compile(
+    r"\bat\s+what\b|\bwhat\s+(?:is|was|were|are)\s+the\b|\b(?:share|proportion)\s+of\b|"
+    r"\bexperiments?\b|\b(?:back|backs|support|supports|justify|justifies)\b|\bset\s+to\b",
+    re.I,
+)
 _GENERIC_MEASURE = re.compile(
     r"fraction|percentage|value|number|amount|size|count|reduction|improvement|gain|factor|"
     r"share|proportion",
@@ -71,7 +79,7 @@ _NAMEABLE = (
     r"gpus?|hardware|proof\s+assistants?|platforms?|tasks?|games?|languages?|domains?|"
     r"architectures?|baselines?|jurisdictions?|countries|simulators?|librar(?:y|ies)|"
     r"families|model\s+families|robots?|suites?|corpora|corpus|competitions?|tools?|"
-    r"frameworks?|metrics?|toolkits?|solvers?|optimi[sz]ers?|licen[cs]es?|accelerators?)"
+    r"frameworks?|metrics?|toolkits?|solvers?|optimi[sz]ers?|licen[cs]es?|accelerators?|variants?)"
 )
 # Words of a sentence that reports what a method was run on or against.
 _EVALUATED = frozenset(
@@ -140,7 +148,7 @@ _NUMBER_WORDS = frozenset(
 # "$2\\times$", "$O(N)$", "five". Digits inside a name ("GPT-4", "CIFAR-10", "3D", "H100")
 # are not quantities.
 _QUANTITY = re.compile(
-    r"\d[\d,.]*(?:\s*-\s*\d[\d,.]*)?(?:%|x|×|[kmbt]|-?fold|[kmbt]-[a-z]+)?", re.I
+    r"\d[\d,.]*(?:\s*-\s*\d[\d,.]*)?(?:%|x|×|[kmbt]|-?fold|[kmbt]-[a-z]+)?|\d+:\d+", re.I
 )
 _ENUMERATOR = re.compile(r"\(?(?:\d{1,2}|[ivx]{1,4}|[a-h])\)", re.I)
 _MULTIPLIERS = frozenset("twice double triple thrice half".split())
@@ -238,6 +246,8 @@ def classify(text: str, context: frozenset[str] = frozenset()) -> QuestionPart:
     if unit:  # "… cost in US dollars": the unit must stand by a quantity
         return QuestionPart(text, "number", frozenset(content_terms(unit.group(1))), focus, 2)
     measure = _WHAT_MEASURE.search(text)
+    if measure and _DESCRIBED_MEASURE.search(measure.group(1)) and not _VALUE_ASKED.search(text):
+        measure = None  # "what p-values does it use": empirical ones, not a value
     if measure and _names_a_thing(text[measure.end() :]):
         measure = None  # "what score function", "what cost function": a thing, not a number
     # "At what rate does it decay": an order ("of order $1/\sqrt{n}$") is no "rate" word
@@ -257,8 +267,11 @@ def classify(text: str, context: frozenset[str] = frozenset()) -> QuestionPart:
         target = frozenset(content_terms(named.group(1)))
         if {"data", "set"} <= target:  # "which two data sets": datasets
             target |= _TESTED_ON
+        # "which Atari games" must write Atari; "Atari-style environments" need not
         family = tuple(
-            n for n in re.findall(r"\b[A-Z][\w-]*", named.group(1)) if n.lower() not in _NAME_KINDS
+            n
+            for n in re.findall(r"(?<![\w-])[A-Z][\w-]*", named.group(1))
+            if n.lower() not in _NAME_KINDS and not _LIKENED.search(n)
         )
         return QuestionPart(text, "name", target, focus, named=family)
     return QuestionPart(text, "other", focus, focus)
@@ -270,6 +283,7 @@ _CHOICE = re.compile(
     r"([A-Z][\w.+-]*)"
 )
 _NAME_KINDS = frozenset("llm llms gpu gpus nlp cv".split())  # "which LLMs": a kind, no family
+_LIKENED = re.compile(r"-(?:style|like|type|esque|inspired|based)$", re.I)
 
 
 _NEXT_WORD = re.compile(r"^[\s-]*([A-Za-z][\w-]*)")
@@ -393,12 +407,12 @@ def _has_number_near(
 
 @lru_cache(maxsize=1024)
 def _quantities(question: str) -> frozenset[str]:
-    """The quantities a question writes in digits or maths; number words ("the two
-    datasets") are how it speaks, not values it restates."""
+    """The formulas a question writes ("$O(e^{-ct})$"); a plain value ("is it 2.3x?") is
+    one the abstract may confirm."""
     return frozenset(
         t.strip(_TOKEN_EDGES).lower()
         for t in question.split()
-        if is_quantity(t) and t.strip(_TOKEN_EDGES).lower() not in _NUMBER_WORDS
+        if is_quantity(t) and _MATH_QUANTITY.search(t) and "\\times" not in t and "×" not in t
     )
 
 
@@ -427,9 +441,7 @@ def supplies(
     sentence = _URL.sub(" ", sentence)  # "github.com/Gank0078/FineSSL" names no model
     if part.kind == "choice":
         return any(writes_name(option, sentence) for option in part.named)
-    if part.named and not any(
-        writes_name(n, sentence) or n.lower().rstrip("s") in initials(sentence) for n in part.named
-    ):
+    if part.named and not any(_holds_name(n, sentence) for n in part.named):
         return False  # "which Atari games": games of another family do not answer it
     about = (part.target - name_terms) or part.target
     if part.degree and _said_in_degree(sentence, part):
@@ -463,7 +475,7 @@ def supplies(
     # titled "… Denoising AutoEncoder and Normalizing Flow …").
     own_asked = _MADE.search(part.text) is not None
     return any(
-        name.lower() not in asked
+        not re.search(rf"(?<![\w-]){re.escape(name.lower().rstrip('s'))}s?(?![\w-])", asked)
         and (own_asked or not _own_name(name, title))
         and folded(name).rstrip("s") not in FIELD_ACRONYMS
         for name in NAME.findall(sentence)
@@ -472,6 +484,13 @@ def supplies(
 
 # A field's or a kind of model's acronym names no particular thing ("on NLP tasks", "LLMs").
 FIELD_ACRONYMS = frozenset("nlp ml ai rl cv llm vlm mllm sota".split())
+
+
+def _holds_name(name: str, sentence: str) -> bool:
+    """The sentence writes the name, inside a longer one too ("TinyLlama-1.1B", "LLaMA2"),
+    or its initials ("GNN" for graph neural networks)."""
+    key = name.lower().rstrip("s")
+    return key in sentence.lower() or key in initials(sentence)
 
 
 def _said_in_degree(sentence: str, part: QuestionPart) -> bool:

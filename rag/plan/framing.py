@@ -41,7 +41,7 @@ def plain_question(question: str) -> str:
     taken = _TAKE.match(text)
     if taken and _ITS.search(taken.group("rest")):  # "Take X. How many of its papers …"
         what = taken.group("what").strip()
-        text = _ITS.sub(lambda m: f"{what}'s" if m.group(0).lower() in ("its", "their") else what,
+        text = _ITS.sub(lambda m: f"{what}'s" if m.group(0).lower() in _OWNING else what,
                         taken.group("rest"), count=1)  # fmt: skip
     text = _THANKS.sub("", text)
     if not _LOOKING_FOR.match(text):
@@ -61,9 +61,11 @@ def plain_question(question: str) -> str:
 
 
 # How people type in a chat box: markdown, emoji, hashtags, shorthand, a field syntax.
-_MARKUP = re.compile(r"\*\*|__|`|(?<!\w)#(?=\w)")
+_MARKUP = re.compile(r"`|(?<!\w)#(?=[A-Za-z])")  # "`Kersting`", "#ICML2024", not "#1"
+_EMPHASIS = re.compile(r"(\*\*)(?=\S)(.+?)(?<=\S)\1")  # "**all**"; "__init__" is code
 _SHORTHAND = {"hw": "how", "hv": "have", "pls": "please", "plz": "please"}
-_SHORTHAND_WORD = re.compile(r"\bhw(?=\s+(?:many|much|do|does|did)\b)|\b(?:hv|pls|plz)\b", re.I)
+# lower case only: "PLS" and "HV" are methods' names
+_SHORTHAND_WORD = re.compile(r"\bhw(?=\s+(?:many|much|do|does|did)\b)|\b(?:hv|pls|plz)\b")
 # Words of a question's frame, and their typos ("wich", "publsh", "paper's")
 _FRAME_TYPED = ("which", "papers", "publish", "published", "accepted", "authors", "spotlights")
 _REAL_WORDS = frozenset(
@@ -80,24 +82,31 @@ _NO_COMMENT = re.compile(
 )
 
 
+_OWNING = ("its", "their", "his", "her")
 _TAKE = re.compile(
     r"^\s*(?:take|consider|look at|as for|about|regarding)\s+(?P<what>[^.?!:]+)[.:]\s*(?P<rest>.+)$",
     re.I,
 )
-_ITS = re.compile(r"\b(?:its|their|it|they)\b", re.I)
+_ITS = re.compile(r"\b(?:its|their|his|her|it|they|he|she)\b", re.I)
 
 
 def _typed_plainly(text: str) -> str:
     """The question as it would be written out: no emoji or markdown, shorthand spelled
     ("hw many … hv @ icml"), typos of frame words mended, field syntax in words."""
     text = "".join(c for c in text if unicodedata.category(c) not in ("So", "Sk", "Cs"))
-    text = _MARKUP.sub("", text)
+    text = _MARKUP.sub("", _EMPHASIS.sub(r"\2", text))
     text = _NO_COMMENT.sub(".", text).strip()
     fields = _FIELD.findall(text)
     if fields:
         text = _fields_said(fields, _FIELD.sub(" ", text))
     text = re.sub(r"\s@\s", " at ", text)
-    text = re.sub(r"(?<=['’]s)\s+\d{1,3}(?=\s)", "", text)  # "Hamburg's 2 orals": its orals
+    # "Hamburg's 2 ICML 2024 orals": its orals, however many there are
+    text = re.sub(
+        r"(?<=['’]s)\s+\d{1,3}(?=\s+(?:ICML\s*(?:20)?24\s+)?(?:orals|spotlights|posters|papers)\b)",
+        "",
+        text,
+        flags=re.I,
+    )
     text = _SHORTHAND_WORD.sub(lambda m: _SHORTHAND[m.group(0).lower()], text)
     return re.sub(r"(?<![\w'’\"‘“])[A-Za-z]{3,}(?:['’]s)?(?![\w'’\"”])", _frame_word, text)
 
@@ -108,8 +117,8 @@ def _frame_word(found: re.Match[str]) -> str:
     if lower in _FRAME_TYPED or (word[0].isupper() and found.start() > 0):
         return word  # a name ("Wich" inside a question) stays as typed
     close = difflib.get_close_matches(lower.replace("'", ""), _FRAME_TYPED, n=1, cutoff=0.85)
-    if not close or lower in _REAL_WORDS:
-        return word
+    if not close or lower in _REAL_WORDS or close[0] in lower:
+        return word  # "unpublished", "coauthors": words of their own
     return close[0].capitalize() if word[0].isupper() else close[0]
 
 

@@ -230,6 +230,11 @@ _LAST_AUTHOR = re.compile(
     r"(?:last|senior)[- ]authored\s+by)\b",
     re.I,
 )
+_NOT_FIRST = re.compile(
+    r",?\s*(?:but\s+)?not\s+(?:in\s+(?:the\s+)?first\s+(?:position|place|slot)|"
+    r"as\s+(?:the\s+)?first\s+author|(?:the\s+)?first\s+author|first)\b",
+    re.I,
+)
 _AS_COAUTHOR = re.compile(r"\bas\s+(?:an?\s+)?(?:co-?)?authors?\b", re.I)
 
 
@@ -393,7 +398,10 @@ class QuestionParser:
             if end:  # "Luo, Yu" is taken as "Luo Yu": the words with what stands between
                 spelled = r"[\s,]+".join(re.escape(w) for w in words[start:end])
                 text = re.sub(rf"(?:{_WITHOUT_CUE}\s+)?{spelled}", " ", text, count=1)
-        if _FIRST_AUTHOR.search(text) and len(constraints.authors) == 1:  # "X as first author"
+        if _NOT_FIRST.search(text) and len(constraints.authors) == 1:  # "but not first author"
+            constraints.not_first = True
+            text = _NOT_FIRST.sub(" ", text)
+        elif _FIRST_AUTHOR.search(text) and len(constraints.authors) == 1:  # "X as first author"
             constraints.first_author = constraints.authors.pop()
             text = _FIRST_AUTHOR.sub(" ", text)
         elif _LAST_AUTHOR.search(text) and len(constraints.authors) == 1:
@@ -603,7 +611,7 @@ def _topic(text: str) -> str:
 
 _ASIDE = re.compile(
     r"\s*\((?:\s*(?:listed|last|first|senior|lead|position|only|author|oral|spotlight|poster)s?"
-    r"\s*[/,]?)+\)",
+    r"\s*[/,]?)+\)|\s*\([\s/,|-]*\)",
     re.I,
 )
 

@@ -87,7 +87,10 @@ _CAMPUS = re.compile(r"\b(?:the\s+)?(?:[\w-]+\s+){0,2}campus\b", re.I)
 # "the Microsoft papers": a capitalised name right before "papers" (not "Bayesian papers":
 # it must be an institution the catalogue knows)
 # A capitalised name, small words inside it ("University of Chicago", "X or Y")
-_NAMED = r"(?:[A-Z][\w&.*-]*\s+(?:(?:of|for|and|de|at|the|or)\s+)?){0,5}[A-Z][\w&.*-]*"
+_NAMED = (
+    r"(?:[A-Z][\w&.*-]*\s+(?:(?:of|for|and|de|at|the|or|für|fur|der|des|du|di|la|le)\s+)?){0,5}"
+    r"[A-Z][\w&.*-]*"
+)
 _INSTITUTION_PAPERS = re.compile(rf"(?P<span>{_NAMED})\s+papers\b")
 _ABBREVIATED = re.compile(r"\bUniv\b\.?", re.I)
 # "Uni Helsinki" is the University of Helsinki, "Korea U." Korea University
@@ -100,7 +103,8 @@ _INSTITUTION_SUBJECT = re.compile(
     rf"^\s*(?:the\s+)?(?P<span>{_NAMED})\s+(?i:had|has|got|published|presented)\b"
 )
 _INSTITUTION_HAS = re.compile(
-    rf"\b(?i:did|does|do)\s+(?:the\s+)?(?P<span>{_NAMED})\s+(?i:have|get|win|publish|present)\b"
+    rf"\b(?i:did|does|do)\s+(?:the\s+)?(?P<span>{_NAMED})\s+"
+    r"(?:(?i:group|team|lab|labs|people|researchers)\s+)?(?i:have|get|win|publish|present)\b"
 )
 INSTITUTION_WORDS = 8  # "Hong Kong University of Science and Technology" is seven
 

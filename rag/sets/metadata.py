@@ -128,6 +128,10 @@ def constrained(catalogue: Catalogue, c: PlanConstraints) -> tuple[set[str], lis
                     )
                 }
             )
+    if c.not_first and len(c.authors) == 1:  # "on the author list, but not in first position"
+        key = fold(c.authors[0])
+        records = catalogue.papers.many(catalogue.people_named(c.authors[0]))
+        found.append({p.id for p in records if p.authors and fold(p.authors[0]) != key})
     left_out = set(c.excluded)  # the parts ruled out of an affiliation ("not Shenzhen")
     for typed in c.affiliations:
         match = catalogue.match_institution(typed)
@@ -208,7 +212,7 @@ def _summary(plan: QueryPlan, listed: list[Paper], people: set[str]) -> str:
     count = len(listed)
     conditions = " and ".join(
         [
-            *(f"{a} as an author" for a in c.authors),
+            *(f"{a} as an author{', not first' if c.not_first else ''}" for a in c.authors),
             *([f"{c.first_author} as the first author"] if c.first_author else []),
             *([f"{c.last_author} as the last author"] if c.last_author else []),
             *(f"an author from {a}" for a in c.affiliations),

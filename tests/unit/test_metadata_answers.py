@@ -371,3 +371,28 @@ def test_typing_is_mended_only_in_the_frame() -> None:
     assert plain_question("How does the Wich estimator work?") == (
         "How does the Wich estimator work?"
     )
+
+
+@pytest.mark.parametrize(
+    ("typed", "kept"),
+    [
+        ("Which ICML 2024 papers were unpublished?", "unpublished"),
+        ("How many coauthors did Bo Yu have?", "coauthors"),
+        ("Which papers use PLS regression?", "PLS"),
+        ("Which papers optimise HV?", "HV"),
+        ("Show me the #1 paper on RL", "#1"),
+        ("ICML 2024's 3 most prolific authors?", "3 most"),
+        ('Which titles contain "__init__"?', "__init__"),
+    ],
+)
+def test_words_that_only_look_like_typing_stay(typed: str, kept: str) -> None:
+    from rag.plan.framing import plain_question
+
+    assert kept in plain_question(typed)
+
+
+def test_his_and_her_stand_for_the_person_taken_first() -> None:
+    from rag.plan.framing import plain_question
+
+    said = plain_question("Take Eva Roth. How many of her papers were orals?")
+    assert said == "How many of Eva Roth's papers were orals?"

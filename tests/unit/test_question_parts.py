@@ -955,3 +955,68 @@ def test_a_thing_supposed_made_that_the_abstract_says_no_one_has() -> None:
     sorting = "There is no reliable method for spike sorting yet."
     assert contradicted("Is there a method for spike sorting?", [sorting], "T") == sorting
     assert contradicted("Is there a method for ranking?", [sorting], "T") == ""
+
+
+def test_touch_data_sign_words_and_names_the_question_already_holds() -> None:
+    tactile = "This work introduces a dataset of 44K in-the-wild vision-touch pairs."
+    asked = "The dataset pairs in-the-wild video with recorded audio. How many pairs?"
+    assert contradicted(asked, [tactile], "TVL") == tactile
+    av = "We pair videos with their audio tracks."
+    assert contradicted(asked, [av], "AV") == ""
+    probes = "Some concepts allow guidance, but others either remain difficult or need tuning."
+    asked = "The best probes aren't always the best for steering; which concepts were hard?"
+    assert contradicted(asked, [probes], "Latent guidance") == ""
+    linear = "The sample complexity is linear in the observation dimension n."
+    asked = "The sample complexity does not depend on the observation dimension; how?"
+    assert contradicted(asked, [linear], "LTI") == linear
+    question = "Which three GNN variants was the reverse process applied to?"
+    abstract = "We apply the design principle of the reverse process to three variants of GNNs."
+    parts = question_parts(question)
+    assert check_abstract(question, parts, abstract, "Reverse GNN", 1).missing == parts
+
+
+@pytest.mark.parametrize(
+    ("asked", "abstract"),
+    [
+        ("Which Atari-style environments is VEB-RL tested on?", "We test on MinAtar and Atari."),
+        ("Which Llama base models does SPHINX-X train over?", "We use LLaMA2-13B and TinyLlama."),
+        ("What speedup does SqueezeLLM get on an A6000, is it 2.3x?", "It gets up to 2.3x speedup."),
+        ("What p-values does the g-BH procedure use?", "g-BH uses empirical p-values."),
+        ("What noise level does Robust-HDP estimate?", "It estimates the true noise level."),
+        ("What proportion of dogs to cats is in the training set?", "A 1:1 proportion of dogs."),
+    ],
+)  # fmt: skip
+def test_answers_the_second_review_found_flagged_are_answers(asked: str, abstract: str) -> None:
+    assert check_abstract(asked, question_parts(asked), abstract, "T", 1).missing == []
+
+
+@pytest.mark.parametrize(
+    ("asked", "sentences"),
+    [
+        ("Do models fine-tuned on 5-digit addition generalize to 12-digit addition?",
+         ["Models trained on 1-5 digit addition generalize to 12-digit addition."]),
+        ("Do transformers reason by cases regardless of whether a scratchpad is used?",
+         ["Transformers use case-based reasoning no matter whether scratchpad is used.",
+          "If the scratchpad is long, case-based reasoning holds."]),
+        ("Must the Lipschitz constant grow whatever the degradation?",
+         ["The constant must grow regardless of the nature of the degradation."]),
+        ("Does PHATGOOSE route among experts for any token at any layer?",
+         ["PHATGOOSE routes among experts for each token and at each layer, if needed."]),
+        ("How does adaptive conformal inference cope with data that are not exchangeable?",
+         ["Conformal methods commonly require exchangeable data, which often fails.",
+          "We propose adaptive conformal inference by betting."]),
+        ("Does RidCDR achieve positive transfer across domains?",
+         ["RidCDR transfers knowledge while avoiding negative transfer."]),
+        ("Does it build confidence sequences for continuous bounded observations?",
+         ["We build them for categorical as well as general bounded observations."]),
+        ("Can BadPart fool models based on depth sensors?",
+         ["Monocular depth estimation is widely used."]),
+    ],
+)  # fmt: skip
+def test_true_premises_the_second_review_found_flagged_are_not(
+    asked: str, sentences: list[str]
+) -> None:
+    def rarely(word: str) -> int:
+        return 1 if word.startswith("exchang") else rare(word)
+
+    assert contradicted(asked, sentences, "T", rarely) == ""
