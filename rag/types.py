@@ -139,6 +139,12 @@ class PlanConstraints(BaseModel):
     not_first: bool = Field(
         default=False, description="The one author named is on the papers, but not first."
     )
+    not_last: bool = Field(
+        default=False, description="The one author named is on the papers, but not last."
+    )
+    position: int = Field(
+        default=0, description="The one author named is at this place (1 = first) in the list."
+    )
     any_of: list[str] = Field(
         default_factory=list,
         description="Institutions as typed, joined by 'or': an author from one of them.",
@@ -151,6 +157,12 @@ class PlanConstraints(BaseModel):
     )
     statuses: list[str] = Field(default_factory=list, description="Oral, Spotlight, Poster.")
     title_words: list[str] = Field(default_factory=list)
+    not_title_words: list[str] = Field(
+        default_factory=list, description="Words the papers' titles must not hold."
+    )
+    only_one: bool = Field(
+        default=False, description="Exactly one of the people in `any_of`, not several."
+    )
     min_authors: int = Field(default=0, description="Papers with at least this many authors.")
     max_authors: int = Field(default=0, description="Papers with at most this many authors.")
     read_as: dict[str, str] = Field(
@@ -188,8 +200,9 @@ class QueryPlan(BaseModel):
     kind: PlanKind
     topic: str = Field(default="", description="The topic words, without the question's frame.")
     constraints: PlanConstraints = Field(default_factory=PlanConstraints)
-    ranking: Literal["authors"] | None = Field(
-        default=None, description="'Who has the most papers'."
+    ranking: Literal["authors", "coauthors"] | None = Field(
+        default=None,
+        description="'Who has the most papers'; 'coauthors': with the named author(s) most.",
     )
     at_least: int = Field(
         default=0, description="`ranking`: every author with at least this many papers."

@@ -21,7 +21,7 @@ from typing import Any
 
 from rag.catalogue import index as paper_index
 from rag.catalogue.close_names import CloseNames
-from rag.catalogue.names import fold, name_fits, names_institution, spellings
+from rag.catalogue.names import NICKNAMES, fold, name_fits, names_institution, spellings
 from rag.catalogue.records import PaperRecords, rows_in
 from rag.types import Filters, Paper
 
@@ -137,6 +137,13 @@ class Catalogue:
                 for p in self._people("family", tokens[-1])
                 if len(p.tokens) > len(tokens) and p.tokens[-len(tokens) :] == tokens
             ]
+        if not found and tokens[0] in NICKNAMES and len(tokens) >= 2:
+            # "Mike Matthews" is Michael Matthews: a short given name for the long one
+            for given in NICKNAMES[tokens[0]]:
+                formal = (given, *tokens[1:])
+                found += [
+                    p for p in self._people("family", tokens[-1]) if name_fits(formal, p.tokens)
+                ]
         found.sort(key=lambda p: (-len(p.papers), p.name))
         if found or not suggest:
             return NameMatch(typed, tuple(found))
@@ -213,10 +220,15 @@ class Catalogue:
         return bool(self.match_author(typed, suggest=False).people)
 
     def top_authors(
-        self, within: set[str] | None = None, limit: int = 10, at_least: int = 0
+        self,
+        within: set[str] | None = None,
+        limit: int = 10,
+        at_least: int = 0,
+        excluding: set[str] = frozenset(),  # type: ignore[assignment]
     ) -> list[tuple[str, int]]:
         """Authors with the most papers (among `within`), ties kept at the cut (and in the
-        order the names were first indexed); with `at_least`, every author with that many."""
+        order the names were first indexed); with `at_least`, every author with that many;
+        `excluding`: names left out (a co-author ranking leaves out the author asked of)."""
         everyone = self._everyone()
         if within is None:
             counts = everyone
@@ -227,7 +239,9 @@ class Catalogue:
                 owned.setdefault(key, set()).add(pid)
             counts = {key: (name, len(owned.get(key, ()))) for key, (name, _) in everyone.items()}
         ranked = sorted(
-            ((name, n) for name, n in counts.values() if n > 0), key=lambda r: r[1], reverse=True
+            ((name, n) for name, n in counts.values() if n > 0 and name not in excluding),
+            key=lambda r: r[1],
+            reverse=True,
         )
         if at_least:
             return [(name, n) for name, n in ranked if n >= at_least]

@@ -68,6 +68,7 @@ ALIASES = {
     "umass amherst": ("university of massachusetts amherst",),
     "lmu": ("ludwig maximilians universitat munchen", "university of munich", "lmu munich"),
     "lmu munich": ("lmu", "ludwig maximilians universitat munchen", "university of munich"),
+    "hebrew university": ("hebrew university of jerusalem",),
     "helmholtz munich": ("helmholtz zentrum munchen",),
     "army research laboratory": (
         "us army research laboratory",
@@ -84,6 +85,20 @@ _GERMAN = (
     (re.compile(r"^university of (\w+)$"), r"universitat \1"),
     (re.compile(r"\bmunich\b"), "munchen"),
 )
+# Given names people shorten ("Mike Matthews" for Michael Matthews): the long forms to try.
+NICKNAMES = {
+    "mike": ("michael",), "bill": ("william",), "will": ("william",), "bob": ("robert",),
+    "rob": ("robert",), "jim": ("james",), "jimmy": ("james",), "tom": ("thomas",),
+    "dave": ("david",), "chris": ("christopher", "christian", "christina"),
+    "alex": ("alexander", "alexandre", "alexandra", "alexey", "alexei"),
+    "ben": ("benjamin",), "dan": ("daniel",), "sam": ("samuel", "samantha"),
+    "nick": ("nicholas", "nicolas"), "matt": ("matthew", "matthias"), "steve": ("steven", "stephen"),
+    "joe": ("joseph",), "tony": ("anthony",), "andy": ("andrew", "andreas"),
+    "kate": ("katherine", "kathryn", "katharina"), "liz": ("elizabeth",), "jen": ("jennifer",),
+    "greg": ("gregory",), "jon": ("jonathan",), "josh": ("joshua",), "max": ("maximilian",),
+    "fred": ("frederick", "frederic"), "pete": ("peter",), "rich": ("richard",),
+    "rick": ("richard",), "ed": ("edward",), "vic": ("victor",), "zach": ("zachary",),
+}  # fmt: skip
 # Words users shorten, spelled both ways ("Allen Institute for AI" is "… for Artificial
 # Intelligence" in most affiliations).
 _SHORTENED = {"ai": "artificial intelligence", "ml": "machine learning"}

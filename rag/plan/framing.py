@@ -30,6 +30,9 @@ _LOOKING_FOR = re.compile(
 )
 
 
+_ROUGHLY = re.compile(
+    r"^\s*(?:roughly|approximately|about|around|so|and|ok(?:ay)?,?)\s+(?=how\s+many\b)", re.I
+)
 _HONORIFIC = re.compile(r"\b(?:Prof(?:essor)?|Dr|Mrs?|Ms)\b\.?\s+(?=[A-Z])")
 
 
@@ -49,6 +52,7 @@ def plain_question(question: str) -> str:
     text = _GREETING.sub("", text, count=1)
     text = _TELL_ME.sub("", _REQUEST.sub("", text, count=1), count=1)
     text = _HONORIFIC.sub("", text)  # "Prof. Kyunghyun Cho" is Kyunghyun Cho
+    text = _ROUGHLY.sub("", text)  # "Roughly how many …": the count is exact anyway
     text = re.sub(r"\bw/\s*", "with ", text)  # "papers w/ authors from …"
     text = _SORTED.sub("", text)
     wanted = _LOOKING_FOR.match(text)
@@ -197,6 +201,7 @@ def _context_dropped(text: str) -> str:
 
 
 _SORTED = re.compile(
+    r",?\s*(?:newest|oldest|latest|most\s+recent)\s+first\b|"
     r",?\s*(?:sorted|ordered|ranked|arranged)\s+(?:by|on)\s+(?:the\s+)?\w+|"
     r",?\s*in\s+(?:alphabetical|chronological)\s+order",
     re.I,

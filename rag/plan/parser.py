@@ -74,6 +74,18 @@ _ITEM_EDGES = re.compile(
     r"|the\s+model\s+)|(?:'s)?\s+(?:approach|method|paper)$",
     re.I,
 )
+_COAUTHORS = re.compile(
+    r"\bco-?author(?:ed|s)?\s+with\s+most\b|\b(?:collaborat\w*|worked|work|wrote|written)\s+"
+    r"(?:\w+\s+)?with\s+(?:the\s+)?most\b|\bmost\s+(?:frequent|common|regular|prolific)\s+"
+    r"(?:co-?authors?|collaborators?)\b",
+    re.I,
+)
+_MOST_WITH = re.compile(
+    r"\b(?:(?:co-?author(?:ed|s)?|collaborat\w*|worked|work|wrote|written)\s+)?(?:\w+\s+)?"
+    r"with\s+(?:the\s+)?most(?:\s+(?:often|frequently|papers))?\b|\bmost\s+(?:often|frequently)\b|"
+    r"\bmost\s+(?:frequent|common|regular|prolific)\s+(?:co-?authors?|collaborators?)\b",
+    re.I,
+)
 _RANKING = re.compile(
     r"\b(?:which|what|who)\b.*\bauthors?\b.*\b(?:most|top)\b"
     # "which researchers had the most papers", not "… proposed the most efficient attention"
@@ -98,6 +110,15 @@ _TITLE_APPEARS = re.compile(
     r"(?:appear|occur|show\s+up)",
     re.I,
 )
+_TITLE_LACKS = re.compile(
+    r"\b(?:(?:do|does)\s*n['’]?o?t|without|that\s+lack|lacking)\s+(?:mention(?:ing)?|contain(?:ing)?|"
+    r"hav(?:e|ing)|us(?:e|ing)|the\s+word)?\s*['\"“]?(?P<word>[\w-]+)['\"”]?\s+in\s+(?:the(?:ir)?\s+)?"
+    r"titles?\b",
+    re.I,
+)
+_POSITION_PAPERS = re.compile(
+    r"\bposition\s+papers\b", re.I
+)  # a set; "the position paper X" is one
 _TITLE_START = re.compile(
     r"\btitles?\s+(?:that\s+|which\s+)?(?:start(?:s|ing)?|begin(?:s|ning)?)\s+with\s+(?:the\s+word\s+)?"
     r"(?:['\"“](?P<quoted>[\w-]+)['\"”]|(?P<word>(?-i:[A-Z])[\w-]*))",
@@ -124,7 +145,8 @@ _STATUS_NOUN = re.compile(
     r"\b(?:orals|spotlights|posters|non-?(?:oral|spotlight|poster)|talks?|"
     r"(?:an?|as\s+an?)\s+(?:oral|spotlight|poster)|(?:oral|spotlight|poster)-only|"
     r"(?:oral|spotlight|poster)\s+(?:papers?|presentations?|talks?)|"
-    r"(?:make\s+it|made\s+it|promoted|upgraded)\s+(?:to|as)\s+(?:an?\s+)?(?:oral|spotlight|poster))\b",
+    r"(?:make\s+it|made\s+it|promoted|upgraded)\s+(?:to|as)\s+(?:an?\s+)?(?:oral|spotlight|poster)|"
+    r"(?:one|two|three|\d+|any|no)\s+(?:oral|spotlight|poster))\b",
     re.I,
 )
 _SPOTLIGHT_POSTER = re.compile(r"\bspotlight\s+posters?\b", re.I)
@@ -185,7 +207,9 @@ _GENERIC_TOPIC = {"paper", "author", "publish", "icml", "2024", "accept", "confe
                   # "did he co-author", "I picked X", "people in Adelaide"
                   "he", "she", "him", "her", "pick", "one", "work", "titl", "group", "team",
                   # "what's the tally", "make it to oral", "the fewest", "break down … by status"
-                  "talli", "make", "fewest", "most", "more", "fewer", "break", "status"}  # fmt: skip
+                  "talli", "make", "fewest", "most", "more", "fewer", "break", "status",
+                  # "pubs", "the X folks", "made it into", "got in", "this year", "appear"
+                  "pub", "folk", "made", "appear", "least", "newest", "oldest", "latest"}  # fmt: skip
 # Counts as questions write them ("top three", "more than twenty authors")
 _COUNT_WORDS = NUMBER_WORDS | {"fifteen": 15, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50}
 _AT_LEAST_PAPERS = re.compile(
@@ -202,6 +226,11 @@ _WHO = re.compile(
 _MANY_AUTHORS = re.compile(
     rf"\b(?:(at least|more than|over|no fewer than)\s+(\d+|{'|'.join(_COUNT_WORDS)})|"
     r"(\d+)\s+or\s+more)\s+(?:co-?)?authors\b",
+    re.I,
+)
+_FEW_AUTHORS = re.compile(
+    rf"\b(?:(fewer than|less than|under)|(at most|no more than))\s+(\d+|{'|'.join(_COUNT_WORDS)})"
+    r"\s+(?:co-?)?authors\b",
     re.I,
 )
 _EXACT_AUTHORS = re.compile(
@@ -229,6 +258,16 @@ _LAST_AUTHOR = re.compile(
     r"\b(?:(?:as|is|was)\s+(?:the\s+|their\s+)?(?:last|senior)\s+author|"
     r"(?:last|senior)[- ]authored\s+by)\b",
     re.I,
+)
+_NOT_BOTH = re.compile(r",?\s*but\s+not\s+both\b", re.I)
+_MIDDLE = re.compile(
+    r"\b(?:(?:is\s+)?(?:he|she|they)?\s*neither\s+(?:the\s+)?first\s+nor\s+(?:the\s+)?last"
+    r"(?:\s+author)?|(?:as\s+)?(?:an?\s+)?middle\s+author)\b",
+    re.I,
+)
+_PLACES = {"second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4, "fifth": 5}
+_PLACED = re.compile(
+    rf"\b(?:is|as|was)\s+(?:the\s+)?(?P<place>{'|'.join(_PLACES)})[- ]author\b", re.I
 )
 _NOT_FIRST = re.compile(
     r",?\s*(?:but\s+)?not\s+(?:in\s+(?:the\s+)?first\s+(?:position|place|slot)|"
@@ -282,6 +321,10 @@ class QuestionParser:
             more = (many.group(1) or "").lower().startswith(("more", "over"))
             constraints.min_authors = _count(many.group(2) or many.group(3)) + int(more)
             text = text[: many.start()] + " " + text[many.end() :]
+        few = _FEW_AUTHORS.search(text)
+        if few:  # "with fewer than five authors", "at most 3 authors"
+            constraints.max_authors = _count(few.group(3)) - int(bool(few.group(1)))
+            text = text[: few.start()] + " " + text[few.end() :]
         exactly = _EXACT_AUTHORS.search(text)
         if exactly:  # "solo-authored", "single-author papers", "exactly two authors"
             n = 1 if exactly.group("solo") else _count(exactly.group("n") or exactly.group("n2"))
@@ -303,14 +346,18 @@ class QuestionParser:
             at_least = _count(threshold.group(2) or threshold.group(3)) + int(more)
             text = _AT_LEAST_PAPERS.sub(" ", _STATUS_HELD.sub(" ", text))
         text = _TOP_N.sub("top", text)  # "the top 3 authors on X": the topic is X
+        if _COAUTHORS.search(question):  # "co-author with most often": the ranking's words
+            text = _MOST_WITH.sub(" ", text)
         similar = _SIMILAR.search(text)
         topic = similar.group("ref").strip(" '\"") if similar else _topic(text)
         named = self.catalogue.named_paper(topic) if similar else None
         kind = _kind(question, bool(topic), constraints, unresolved, named is not None)
         if kind == "metadata" and constraints.is_empty() and _POINTER.search(question):
             kind = "paper"  # "Which papers address this?": about something said before
-        ranking: Literal["authors"] | None = None
-        if _RANKING.search(question) or at_least:
+        ranking: Literal["authors", "coauthors"] | None = None
+        if _COAUTHORS.search(question) and constraints.authors:
+            kind, ranking = "metadata", "coauthors"  # "Who did X co-author with most often?"
+        elif _RANKING.search(question) or at_least:
             kind, ranking = "metadata", "authors"
         return QueryPlan(
             kind=kind,
@@ -388,17 +435,37 @@ class QuestionParser:
                     text = text.replace(name, " ", 1)
         # "Who had more papers, Haggai Maron or Ethan Fetaya?": one of them, each counted
         spans = sorted(named)
-        for first, second in pairwise(spans):
-            if [w.lower() for w in words[first[1] : second[0]]] == ["or"]:
-                for span in (first, second):
-                    if named[span] in constraints.authors:
-                        constraints.authors.remove(named[span])
-                        constraints.any_of.append(named[span])
+        gaps = [[w.lower() for w in words[a[1] : b[0]]] for a, b in pairwise(spans)]
+        # "A, B or C" (commas are gone from `words`): a run of names ending in "or"
+        run: list[tuple[int, int]] = []
+        for (first, second), gap in zip(pairwise(spans), gaps, strict=True):
+            if gap in ([], ["or"]):
+                run = run or [first]
+                run.append(second)
+                if gap == ["or"]:
+                    for span in run:
+                        if named[span] in constraints.authors:
+                            constraints.authors.remove(named[span])
+                            constraints.any_of.append(named[span])
+                    run = []
+            else:
+                run = []
+        if len(constraints.any_of) >= 2 and _NOT_BOTH.search(text):  # "…, but not both"
+            constraints.only_one = True
+            text = _NOT_BOTH.sub(" ", text)
         for start, end in taken:
             if end:  # "Luo, Yu" is taken as "Luo Yu": the words with what stands between
                 spelled = r"[\s,]+".join(re.escape(w) for w in words[start:end])
                 text = re.sub(rf"(?:{_WITHOUT_CUE}\s+)?{spelled}", " ", text, count=1)
-        if _NOT_FIRST.search(text) and len(constraints.authors) == 1:  # "but not first author"
+        placed = _PLACED.search(text) if len(constraints.authors) == 1 else None
+        middle = _MIDDLE.search(text) if len(constraints.authors) == 1 else None
+        if middle:  # "neither the first nor the last author", "a middle author"
+            constraints.not_first = constraints.not_last = True
+            text = _MIDDLE.sub(" ", text)
+        elif placed:  # "is second author", "as the third author"
+            constraints.position = _PLACES[placed.group("place").lower()]
+            text = _PLACED.sub(" ", text)
+        elif _NOT_FIRST.search(text) and len(constraints.authors) == 1:  # "but not first author"
             constraints.not_first = True
             text = _NOT_FIRST.sub(" ", text)
         elif _FIRST_AUTHOR.search(text) and len(constraints.authors) == 1:  # "X as first author"
@@ -474,8 +541,10 @@ def record_author(
         ),
         reverse=True,
     )
-    close = [s for r, s in ratios if r >= NAME_TYPO_RATIO]
+    close = [s for r, s in ratios if r >= NAME_TYPO_RATIO or _slip(name, s)]
     margin = ratios[0][0] - ratios[1][0] if len(ratios) > 1 else 1.0
+    if _slip(name, close[0] if close else ""):
+        margin = 1.0  # two letters swapped or a family name's initial: this one name
     # "Yang Lui" is as close to Yang Li as to Yang Liu: asked, not guessed
     if not match.people and len(close) == 1 and margin >= NAME_TYPO_MARGIN:
         constraints.authors.append(close[0])  # "Marzyeh Ghessemi": one name this close
@@ -491,9 +560,25 @@ def record_author(
     )
 
 
+def _slip(typed: str, name: str) -> bool:
+    """The catalogue name `name` typed with two adjacent letters swapped ("Emiyl Fox"), or
+    with its family name cut to an initial ("Armand J.")."""
+    a, b = fold(typed).split(), fold(name).split()
+    if len(a) != len(b) or not a:
+        return False
+    if len(a[-1]) == 1 and a[:-1] == b[:-1]:
+        return b[-1].startswith(a[-1])
+    diffs = [(x, y) for x, y in zip(a, b, strict=True) if x != y]
+    if len(diffs) != 1 or len(diffs[0][0]) != len(diffs[0][1]):
+        return False
+    x, y = diffs[0]
+    at = [i for i in range(len(x)) if x[i] != y[i]]
+    return len(at) == 2 and at[1] == at[0] + 1 and x[at[0]] == y[at[1]] and x[at[1]] == y[at[0]]
+
+
 _NAMED_PERSON = re.compile(
     r"(?:\b(?:did|does|has|by|of|list)\s+)(?P<name>[A-Z][\w.'’-]*(?:\s+[A-Z][\w.'’-]*){1,3})"
-    r"(?=\s+(?:co-?author|author|write|wrote|publish|present|have|has|as)|\s*[?.]?$)"
+    r"(?=\s+(?:co-?author|author|write|wrote|publish|present|have|has|as|got|get|had)|\s*[?.]?$)"
 )
 # "Dilkina papers", "ecnu orals count" (statuses already read as "papers")
 _SHORT_QUERY = re.compile(
@@ -526,6 +611,14 @@ _AUTHOR_FRAME = re.compile(
 
 
 def _title_words(text: str, constraints: PlanConstraints) -> str:
+    position = _POSITION_PAPERS.search(text)
+    if position:  # "position papers": titled "Position: …"
+        constraints.title_words.append("^position")
+        text = text[: position.start()] + " papers" + text[position.end() :]
+    lacking = _TITLE_LACKS.search(text)
+    if lacking:  # "don't mention forecasting in the title"
+        constraints.not_title_words.append(lacking.group("word"))
+        return text[: lacking.start()] + " " + text[lacking.end() :]
     appears = _TITLE_APPEARS.search(text)
     if appears:  # "In how many titles does the word X appear?"
         constraints.title_words.append(appears.group("word"))

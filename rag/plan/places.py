@@ -12,7 +12,7 @@ import re
 
 from rag.catalogue.catalogue import Catalogue
 from rag.catalogue.names import GENERIC_WORDS as _GENERIC
-from rag.catalogue.names import fold, spellings
+from rag.catalogue.names import acronym, fold, spellings
 from rag.text import STOPWORDS
 from rag.types import PlanConstraints
 
@@ -91,6 +91,8 @@ _NAMED = (
     r"(?:[A-Z][\w&.*-]*\s+(?:(?:of|for|and|de|at|the|or|für|fur|der|des|du|di|la|le)\s+)?){0,5}"
     r"[A-Z][\w&.*-]*"
 )
+# "Zicheng Liu (Zhejiang University)": which of the people so named
+_INSTITUTION_ASIDE = re.compile(rf"\((?P<span>{_NAMED})\)")
 _INSTITUTION_PAPERS = re.compile(rf"(?P<span>{_NAMED})\s+papers\b")
 _ABBREVIATED = re.compile(r"\bUniv\b\.?", re.I)
 # "Uni Helsinki" is the University of Helsinki, "Korea U." Korea University
@@ -104,7 +106,7 @@ _INSTITUTION_SUBJECT = re.compile(
 )
 _INSTITUTION_HAS = re.compile(
     rf"\b(?i:did|does|do)\s+(?:the\s+)?(?P<span>{_NAMED})\s+"
-    r"(?:(?i:group|team|lab|labs|people|researchers)\s+)?(?i:have|get|win|publish|present)\b"
+    r"(?:(?i:group|team|lab|labs|people|researchers|folks)\s+)?(?i:have|get|win|publish|present)\b"
 )
 INSTITUTION_WORDS = 8  # "Hong Kong University of Science and Technology" is seven
 
@@ -177,6 +179,7 @@ class PlaceReader:
     def _included(self, text: str, constraints: PlanConstraints, set_like: bool) -> str:
         patterns = (
             (_INSTITUTION_AFTER, False),
+            (_INSTITUTION_ASIDE, False),
             (_INSTITUTION_BEFORE, True),
             (_INSTITUTION_PAPERS, True),
             (_INSTITUTION_HAS, True),
@@ -275,7 +278,11 @@ class PlaceReader:
         ("Microsoft Research"; "LMU Munich" for "Ludwig-Maximilians-Universität München")."""
         keys = spellings(fold(name))
         variants = self.catalogue.match_institution(name).variants
-        return any(fold(a).startswith(keys) for a, _ in variants)
+        # "MIPT" for "Moscow Institute of Physics and Technology": the initials lead it
+        short = name.isupper() and len(name) >= 3
+        return any(
+            fold(a).startswith(keys) or (short and acronym(a) == fold(name)) for a, _ in variants
+        )
 
     def _longest_institution(self, words: list[str], from_end: bool) -> list[str] | None:
         if from_end and len(words) > 1 and words[-1].lower() in ("group", "team"):

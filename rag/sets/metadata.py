@@ -32,7 +32,7 @@ class MetadataAnswerer:
         if plan.unresolved:
             text, aggregate = self._unresolved(plan)
             return set_answer(question, standalone, plan, text, [], aggregate)
-        if plan.ranking == "authors":
+        if plan.ranking in ("authors", "coauthors"):
             text, aggregate = self._ranking(plan, allowed)
             return set_answer(question, standalone, plan, text, [], aggregate)
         ids, notes = self._select(plan)
@@ -82,7 +82,10 @@ class MetadataAnswerer:
         within = None if plan.constraints.is_empty() else self._select(plan)[0]
         if allowed is not None:
             within = allowed if within is None else within & allowed
-        ranked = self.catalogue.top_authors(within, limit=plan.top or 10, at_least=plan.at_least)
+        named = set(plan.constraints.authors) if plan.ranking == "coauthors" else set()
+        ranked = self.catalogue.top_authors(
+            within, limit=plan.top or 10, at_least=plan.at_least, excluding=named
+        )
         lines = [f"{i}. {name} — {plural(n, 'paper')}" for i, (name, n) in enumerate(ranked, 1)]
         note = (
             "Counts are per name as the catalogue spells it: one name may stand for several "
@@ -95,6 +98,8 @@ class MetadataAnswerer:
             if plan.at_least
             else f"Authors with the most {noun}s"
         )
+        if named:  # "Who did Yoshua Bengio co-author with most often?"
+            heading = f"Co-authors of {' and '.join(sorted(named))} on the most {noun}s"
         if plan.topic:
             heading += f" clearly about “{plan.topic}”"
         if not lines:
@@ -128,10 +133,11 @@ def constrained(catalogue: Catalogue, c: PlanConstraints) -> tuple[set[str], lis
                     )
                 }
             )
-    if c.not_first and len(c.authors) == 1:  # "on the author list, but not in first position"
+    if (c.not_first or c.not_last or c.position) and len(c.authors) == 1:
+        # "but not in first position", "neither first nor last", "second author"
         key = fold(c.authors[0])
         records = catalogue.papers.many(catalogue.people_named(c.authors[0]))
-        found.append({p.id for p in records if p.authors and fold(p.authors[0]) != key})
+        found.append({p.id for p in records if _placed(p, key, c)})
     left_out = set(c.excluded)  # the parts ruled out of an affiliation ("not Shenzhen")
     for typed in c.affiliations:
         match = catalogue.match_institution(typed)
@@ -149,7 +155,11 @@ def constrained(catalogue: Catalogue, c: PlanConstraints) -> tuple[set[str], lis
             other = ", ".join(f"{a} ({n})" for a, n in match.related[:4])
             notes.append(f"Not counted (other institutions with these words): {other}")
     if c.any_of:  # "from ANU or KU Leuven", "Haggai Maron or Ethan Fetaya": one of them
-        found.append(set().union(*(_papers_of(catalogue, typed) for typed in c.any_of)))
+        each = [_papers_of(catalogue, typed) for typed in c.any_of]
+        either = set().union(*each)
+        if c.only_one:  # "…, but not both"
+            either = {p for p in either if sum(p in papers for papers in each) == 1}
+        found.append(either)
         for typed in c.any_of:
             if not catalogue.people_named(typed):
                 match = catalogue.match_institution(typed)
@@ -167,6 +177,8 @@ def constrained(catalogue: Catalogue, c: PlanConstraints) -> tuple[set[str], lis
         found.append(catalogue.with_status(c.statuses))
     for words in c.title_words:
         found.append(catalogue.titled(words))
+    for words in c.not_title_words:  # "don't mention forecasting in the title"
+        without |= catalogue.titled(words)
     if c.min_authors or c.max_authors:  # the catalogue's author lists are whole
         pool = set.intersection(*found) if found else set(catalogue.papers)
         low, high = c.min_authors or 1, c.max_authors or 10**6
@@ -206,13 +218,36 @@ def _order(paper: Paper) -> tuple[int, str]:
     return rank, paper.title.casefold()
 
 
+def _placed(paper: Paper, key: str, c: PlanConstraints) -> bool:
+    """Whether the author (folded `key`) stands where the constraints put them."""
+    places = [i for i, a in enumerate(paper.authors) if fold(a) == key]
+    if not places:
+        return False
+    last = len(paper.authors) - 1
+    return (
+        not (c.not_first and 0 in places)
+        and not (c.not_last and last in places)
+        and (not c.position or c.position - 1 in places)
+    )
+
+
+_ORDINAL = {2: "second", 3: "third", 4: "fourth", 5: "fifth"}
+
+
+def _placing(c: PlanConstraints) -> str:
+    if c.position:
+        return f"the {_ORDINAL.get(c.position, str(c.position) + 'th')} author"
+    unless = [w for w, on in (("first", c.not_first), ("last", c.not_last)) if on]
+    return "an author" + (f", not {' or '.join(unless)}" if unless else "")
+
+
 def _summary(plan: QueryPlan, listed: list[Paper], people: set[str]) -> str:
     """The answer's first line; `people`: the excluded and either-or names that are authors."""
     c = plan.constraints
     count = len(listed)
     conditions = " and ".join(
         [
-            *(f"{a} as an author{', not first' if c.not_first else ''}" for a in c.authors),
+            *(f"{a} as {_placing(c)}" for a in c.authors),
             *([f"{c.first_author} as the first author"] if c.first_author else []),
             *([f"{c.last_author} as the last author"] if c.last_author else []),
             *(f"an author from {a}" for a in c.affiliations),

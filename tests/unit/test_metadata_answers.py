@@ -396,3 +396,64 @@ def test_his_and_her_stand_for_the_person_taken_first() -> None:
 
     said = plain_question("Take Eva Roth. How many of her papers were orals?")
     assert said == "How many of Eva Roth's papers were orals?"
+
+
+def _titled(pid: str, authors: list[str], title: str, status: str = "Poster") -> Paper:
+    return Paper(
+        id=pid, title=title, abstract="An abstract.", authors=authors, status=status,
+        extra={"affiliations": ["Moscow Institute of Physics and Technology"] * len(authors),
+               "pmlr_key": f"key{pid}"},
+    )  # fmt: skip
+
+
+PEOPLE = Catalogue.of(
+    [
+        _titled("p1", ["Michael Matthews", "Emily Fox"], "Forecasting with Flows"),
+        _titled(
+            "p2", ["Emily Fox", "Michael Matthews", "Armand Joulin"], "Sparse Models", "Spotlight"
+        ),
+        _titled(
+            "p3",
+            ["Armand Joulin", "Emily Fox", "Nora Quist", "Tim Ode"],
+            "Position: Benchmarks Matter",
+            "Oral",
+        ),
+        _titled("p4", ["Nora Quist", "Tim Ode"], "Forecasting Tides"),
+    ]
+)
+
+
+@pytest.mark.parametrize(
+    ("question", "ids"),
+    [
+        ("Anything from Mike Matthews at ICML 2024?", {"p1", "p2"}),
+        ("ICML 2024 papers by Armand J.?", {"p2", "p3"}),
+        ("How many papers has Emiyl Fox got at ICML 2024?", {"p1", "p2", "p3"}),
+        ("Emily Fox at ICML 2024: on which papers is she neither the first nor the last "
+         "author?", {"p3"}),
+        ("Papers where Emily Fox is second author (ICML 2024)?", {"p1", "p3"}),
+        ("On how many papers does at least one of Michael Matthews, Armand Joulin or Tim Ode "
+         "appear?", {"p1", "p2", "p3", "p4"}),
+        ("Papers with Michael Matthews or Armand Joulin on them, but not both?", {"p1", "p3"}),
+        ("Which of Emily Fox's papers don't mention forecasting in the title?", {"p2", "p3"}),
+        ("Emily Fox's ICML 2024 papers with fewer than four authors?", {"p1", "p2"}),
+        ("List Emily Fox's ICML 2024 papers, newest first.", {"p1", "p2", "p3"}),
+        ("MIPT's ICML orals this year?", {"p3"}),
+        ("Roughly how many MIPT papers made it into ICML 2024?", {"p1", "p2", "p3", "p4"}),
+        ("How many of the ICML 2024 position papers were orals?", {"p3"}),
+        ("Did Emily Fox get more than one spotlight at ICML 2024?", {"p2"}),
+    ],
+)  # fmt: skip
+def test_how_researchers_ask_about_people(question: str, ids: set[str]) -> None:
+    plan = QuestionParser(PEOPLE).plan(question)
+    answer = MetadataAnswerer(PEOPLE).answer(question, plan)
+    assert answer.aggregate is not None, plan
+    assert {p.paper_id for p in answer.aggregate.papers} == ids, plan
+
+
+def test_who_someone_wrote_with_most() -> None:
+    question = "Who did Emily Fox co-author with most often at ICML 2024?"
+    plan = QuestionParser(PEOPLE).plan(question)
+    answer = MetadataAnswerer(PEOPLE).answer(question, plan)
+    assert plan.ranking == "coauthors" and answer.aggregate is not None
+    assert answer.aggregate.ranking[:2] == [("Michael Matthews", 2), ("Armand Joulin", 2)]
