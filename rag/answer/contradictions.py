@@ -36,6 +36,12 @@ _SUPERVISION = (
 # "a positive externality" against "a negative externality", not where "positive pairs"
 # are written beside "negative pairs"
 _SIGN = (r"positive", r"negative")
+# "has to send many queries" against "with merely one or a few queries"
+_MANY = (  # one way: "a single" in a question is too often a plain article
+    r"(?<!how )(?<!so )(?<!as )(?<!of )(?:many|numerous|lots of|a large number of)",
+    r"(?:(?:only|merely|just)\s+(?:one|a few|a single|a handful of)(?:\s+or\s+a\s+few)?|"
+    r"(?:merely|only)\s+one\s+or\s+a\s+few)(?![\w-])",
+)
 _AVOIDED = re.compile(
     r"\b(?:avoid\w*|prevent\w*|mitigat\w*|reduc\w*|without|no|eliminat\w*)\W+(?:\w+\W+)?$"
 )
@@ -53,6 +59,7 @@ _DIRECTIONS = (
         r"sav(?:es?|ed|ings?)|lowers?|lowering|deflated|underestimat(?:e|es|ed|ing)",
     ),
     _SIGN,
+    _MANY,
     (
         r"worse|falls? behind|underperforms?|lags? behind|fails? to|degrades?|hurts?|"
         r"los(?:e|es|ing) (?:performance|accuracy)",
@@ -102,7 +109,7 @@ _OPPOSITES = (
 _TURNS = tuple(
     turn
     for pair in _OPPOSITES
-    for turn in ((pair,) if pair in _ONE_WAY else (pair, (pair[1], pair[0])))
+    for turn in ((pair,) if pair in (*_ONE_WAY, _MANY) else (pair, (pair[1], pair[0])))
 )
 _DIRECTED = frozenset(t for t in _TURNS if any(set(t) == set(d) for d in _DIRECTIONS))
 
@@ -409,7 +416,7 @@ def _turned(question: str, sentences: list[str], title: str) -> str:
         # "more reward" is turned by "less reward", not by "reduced variance"
         after = question[claim.end() : claim.end() + 60]  # "fall behind Decision Transformer"
         thing = _changed_thing(after.lower()) if (said, opposite) in _DIRECTED else ""
-        signed = set((said, opposite)) == set(_SIGN)
+        signed = set((said, opposite)) in (set(_SIGN), set(_MANY))
         if signed and thing and any(_says_of(s.lower(), said, thing) for s in sentences):
             continue  # "positive pairs" written too: the abstract agrees somewhere
         if (said, opposite) in _TITLED and re.search(rf"\b(?:{said})\b", title.lower()):
@@ -451,6 +458,9 @@ def _turned(question: str, sentences: list[str], title: str) -> str:
                 continue
             # "always harmful" against "either beneficial or harmful": the word qualified
             qualified = (said, opposite) == _ALWAYS and bool(set(content_terms(after)[:1]) & held)
+            qualified = qualified or (signed and bool(thing))  # the thing itself is shared
+            if signed and not thing:
+                continue  # "picking one model out of many": many of nothing named
             if turned and not kept and (shared >= SHARED_WORDS or qualified):
                 return sentence
         # the title says what the paper is: "A General Online Algorithm …" asked "offline"
@@ -627,13 +637,17 @@ def _credited_elsewhere(question: str, sentences: list[str]) -> str:
         return ""
     if re.search(r"\bet al\b|\b(?:19|20)\d{2}\b|\b(?:proposed|introduced) by\b", question):
         return ""  # the question itself credits someone ("the method Li et al. proposed")
-    # the name right after the claim ("design the PAGE estimator"), not one after "from"
-    named = re.match(
-        r"\s+(?:the\s+|a\s+)?(?P<name>[A-Z][\w#+-]*[A-Z0-9#+][\w#+-]*)", question[claim.end() :]
+    # the name right after the claim ("design the PAGE estimator"), not one after "from";
+    # or a term of two or three words ("introduces the leap exponent to …")
+    rest = question[claim.end() :]
+    named = re.match(r"\s+(?:the\s+|a\s+)?(?P<name>[A-Z][\w#+-]*[A-Z0-9#+][\w#+-]*)", rest)
+    termed = re.match(
+        r"\s+(?:the|a|an)\s+(?P<term>(?:[a-z][\w-]*\s+){1,2}[a-z][\w-]*?)(?=\s+(?:to|that|which|for|in|as|and|,)\b|[,?.])",
+        rest,
     )
-    if named is None:
+    if named is None and termed is None:
         return ""
-    name = named.group("name")
+    name = named.group("name") if named else termed.group("term") if termed else ""
     for sentence in sentences:
         for cited in _CITATION.finditer(sentence):
             before = sentence[max(0, cited.start() - CREDITED_WINDOW) : cited.start()]

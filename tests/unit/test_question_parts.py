@@ -1020,3 +1020,17 @@ def test_true_premises_the_second_review_found_flagged_are_not(
         return 1 if word.startswith("exchang") else rare(word)
 
     assert contradicted(asked, sentences, "T", rarely) == ""
+
+
+def test_many_against_one_or_a_few_and_a_term_credited_to_cited_work() -> None:
+    few = "It expands idea exploration with merely one or a few queries."
+    asked = "It has to send many queries per problem; how does it keep the cost down?"
+    assert contradicted(asked, [few], "Algorithm of Thoughts") == few
+    single = "We integrate comparisons into a single-elimination tournament."
+    assert contradicted("How does it pick one model out of many?", [single], "T") == ""
+    assert contradicted("Is it state of the art on a single task?", ["Many tasks."], "T") == ""
+    cited = "GD is limited by the information exponent (Ben Arous et al., 2021) and leap exponent (Abbe et al., 2023)."
+    asked = "The paper introduces the leap exponent to say which targets GD learns. How?"
+    assert contradicted(asked, [cited], "Batch reuse") == cited
+    own = "We introduce the leap exponent, a new measure of difficulty."
+    assert contradicted(asked, [own], "Batch reuse") == ""
