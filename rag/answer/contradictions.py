@@ -11,8 +11,11 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from rag.answer.claims import ASKING, CONTRASTING, EARLIER
+from rag.answer.credited import credited_elsewhere, first_of_its_kind, none_exists, of_earlier_work
+from rag.answer.misstated import miscounted, misnumbered, misquoted
 from rag.answer.question_parts import initials, stems_match
-from rag.text import NAME, NUMBER_WORDS, content_terms
+from rag.text import content_terms
 
 # Read one way only: a federated paper is compared with centralized training all the time,
 # but a question saying "centralized" of a federated paper has its premise wrong.
@@ -119,7 +122,7 @@ def _changed_thing(after: str) -> str:
     words ("more *reward*", "higher *variance*"); "" when none follows."""
     for word in re.findall(r"[a-z][\w-]*", after)[:3]:
         terms = content_terms(word)
-        if terms and terms[0] not in _ASKING and word not in _FILLERS:
+        if terms and terms[0] not in ASKING and word not in _FILLERS:
             return terms[0]
     return ""
 
@@ -146,7 +149,6 @@ _FILLERS = frozenset(
 # A title's "Improved …" is no claim about what a question asks; its "Online …" is.
 _TITLED = frozenset(t for t in _TURNS if not any(set(t) == set(d) for d in _DIRECTIONS))
 SHARED_WORDS = 2  # content words a premise and a sentence must share to be about one thing
-PRIOR_WORK_DOCS = 40  # a question word this rare names a part of a method, not the problem
 
 
 def contradicted(
@@ -163,16 +165,16 @@ def contradicted(
     implementation")."""
     return (
         _turned(question, sentences, title)
-        or _miscounted(question, sentences)
-        or _misnumbered(question, sentences)
-        or _misquoted(question, sentences)
+        or miscounted(question, sentences)
+        or misnumbered(question, sentences)
+        or misquoted(question, sentences)
         or _negated(question, sentences)
-        or _credited_elsewhere(question, sentences)
+        or credited_elsewhere(question, sentences)
         or _other_domain(question, sentences, title)
-        or _first_of_its_kind(question, sentences)
-        or _none_exists(question, sentences)
+        or first_of_its_kind(question, sentences)
+        or none_exists(question, sentences)
         or _overgeneral(question, sentences)
-        or (_of_earlier_work(question, sentences, title, doc_freq) if doc_freq else "")
+        or (of_earlier_work(question, sentences, title, doc_freq) if doc_freq else "")
     )
 
 
@@ -298,11 +300,11 @@ NEGATED_WINDOW = 6  # words between the subject and the predicate in the questio
 def _negated(question: str, sentences: list[str]) -> str:
     """A sentence denying what the question states: "volume-preserving flows are not
     universal" against "If volume-preserving flows are universal, …"."""
-    if _NEGATION.search(question) or _ENABLING.search(question) or _CONTRASTING.search(question):
+    if _NEGATION.search(question) or _ENABLING.search(question) or CONTRASTING.search(question):
         return ""
     asked = [content_terms(w) for w in re.findall(r"[\w-]+", question)]
     for sentence in sentences:
-        if _EARLIER.search(sentence):
+        if EARLIER.search(sentence):
             continue  # what earlier work cannot do is no denial of the question's claim
         for negation in _NEGATION.finditer(sentence):
             before = content_terms(
@@ -321,69 +323,6 @@ def _negated(question: str, sentences: list[str]) -> str:
     return ""
 
 
-# "What test has been proposed to …", "Is there a method for …": supposes one exists
-_ASKED_KIND = re.compile(
-    r"^\s*(?:(?:what|which)\s+(?:[\w-]+\s+){0,2}?(?P<kind>[\w-]+)\s+(?:has|have|had|was|were)\s+"
-    r"(?:been\s+)?(?:proposed|developed|introduced|designed|devised|suggested)|"
-    r"(?:is|are)\s+there\s+(?:an?\s+|any\s+)?(?:[\w-]+\s+)?(?P<there>[\w-]+)\s+(?:for|to|that))\b",
-    re.I,
-)
-# "there is still no reliable test for consciousness", "the lack of a principled method"
-_NONE = re.compile(
-    r"\b(?:there\s+(?:is|are|exists?)\s+(?:still\s+|currently\s+|as\s+yet\s+)?no|"
-    r"(?:a|the)\s+lack\s+of|absence\s+of|(?:do|does)\s+not\s+(?:yet\s+|currently\s+)?have|"
-    r"no(?=\s+(?:reliable|known|existing|principled|general|practical)\b))"
-    r"\s+(?:an?\s+|any\s+)?(?P<said>(?:[\w-]+\s+){0,7}[\w-]+)",
-    re.I,
-)
-_OWN_MAKING = re.compile(
-    r"\b(?:we|our|this (?:paper|work))\b[^.]*\b(?:propose|introduce|develop|present|design)", re.I
-)
-
-
-def _none_exists(question: str, sentences: list[str]) -> str:
-    """A sentence saying no such thing exists, when the question supposes one was made
-    ("What test has been proposed to detect whether an LLM is conscious?" against "there
-    is still no reliable test for consciousness"), unless the paper then makes one."""
-    asked = _ASKED_KIND.search(question)
-    if asked is None:
-        return ""
-    kind = (asked.group("kind") or asked.group("there")).lower()[:5]  # "method" is a stopword
-    rest = set(content_terms(question[asked.end() :])) - _ASKING
-    for sentence in sentences:
-        for none in _NONE.finditer(sentence):
-            said = none.group("said").lower()
-            if re.search(rf"\b{re.escape(kind)}", said) and set(content_terms(said)) & rest:
-                owned = any(
-                    _OWN_MAKING.search(s) and re.search(rf"\b{re.escape(kind)}", s.lower())
-                    for s in sentences
-                )
-                return "" if owned else sentence
-    return ""
-
-
-def _first_of_its_kind(question: str, sentences: list[str]) -> str:
-    """ "Which earlier algorithm with logarithmic regret does it improve on?" against "the
-    first … with logarithmic regret": the question supposes what the abstract says no one
-    did before."""
-    if not _WHICH_EARLIER.search(question):
-        return ""
-    words = set(content_terms(question)) - _ASKING
-    for sentence in sentences:
-        shared = len(words & set(content_terms(sentence)))
-        if _FIRST.search(sentence) and shared >= FIRST_SHARED:
-            return sentence
-    return ""
-
-
-_WHICH_EARLIER = re.compile(r"\b(?:which|what)\s+(?:earlier|previous|prior|existing)\b", re.I)
-_FIRST = re.compile(
-    r"\b(?:is|are|be|as) the first\b|\bfor the first time\b|\bthe first (?:to|work|method|algorithm|result)",
-    re.I,
-)
-FIRST_SHARED = 3  # words a "first" sentence shares with the question: the same thing
-
-
 _OTHERS = re.compile(
     r"\b(?:previous|prior|existing|earlier|conventional|traditional)\s+(?:\w+\s+)?"
     r"(?:efforts?|methods?|works?|approach(?:es)?|models?|studies|techniques|algorithms)\b"
@@ -398,7 +337,7 @@ _DENIED = re.compile(
 
 def _turned(question: str, sentences: list[str], title: str) -> str:
     asked = question.lower()
-    words = set(content_terms(question)) - set(content_terms(title)) - _ASKING
+    words = set(content_terms(question)) - set(content_terms(title)) - ASKING
     named = set(content_terms(question)) & set(content_terms(title))
     for said, opposite in _TURNS:
         claim = re.search(rf"\b(?:{said})\b", asked)
@@ -428,7 +367,7 @@ def _turned(question: str, sentences: list[str], title: str) -> str:
         # "Why is Y slower than the method?" agrees with "the method is faster than Y":
         # a sentence with the question's subject after its own direction word
         compared = re.match(r"\s*than\b", question[claim.end() : claim.end() + 30].lower())
-        subject = set(content_terms(asked[max(0, claim.start() - 60) : claim.start()])) - _ASKING
+        subject = set(content_terms(asked[max(0, claim.start() - 60) : claim.start()])) - ASKING
         for sentence in sentences:
             low = sentence.lower()
             turned = re.search(rf"\b(?:{opposite})\b", low)
@@ -468,275 +407,13 @@ def _turned(question: str, sentences: list[str], title: str) -> str:
         if (
             (said, opposite) in _TITLED
             and not stated
-            and not _CONTRASTING.search(question)  # "how does it depart from the usual …"
+            and not CONTRASTING.search(question)  # "how does it depart from the usual …"
             and re.search(rf"\b(?:{opposite})\b", low)
             and not re.search(rf"\b(?:{said})\b", low)
             and len(named - set(content_terms(claim.group(0)))) >= SHARED_WORDS
         ):
             return title
     return ""
-
-
-# "three algorithms", "two new algorithms": a count, at most one word between, and a plural
-# noun; not "GPT-4 outputs", "Llama 2 models", "2.5 times" ("one" is too often a pronoun).
-_COUNTED = re.compile(
-    r"(?<![\w.,-])(two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\d{1,3})"
-    r"(?![\w.,-])\s+(?:[a-z][\w-]*\s+)?([a-z][a-z-]+[^s\W]s)\b",
-    re.I,
-)
-_NAMED_NUMBER = re.compile(r"[A-Z][\w-]*\s+$")  # "Llama 2 models": a name's number
-_NOT_COUNTED = frozenset({"times", "across", "this", "its", "was", "has", "as", "is", "orders"})
-
-
-def _counts(text: str) -> dict[str, set[int]]:
-    found: dict[str, set[int]] = {}
-    for m in _COUNTED.finditer(text):
-        number, noun = m[1].lower(), m[2].lower()
-        before = text[max(0, m.start() - 30) : m.start()]
-        if noun in _NOT_COUNTED or (_NAMED_NUMBER.search(before) and before.strip()[-1:] != "."):
-            continue
-        value = int(number) if number.isdigit() else NUMBER_WORDS[number]
-        found.setdefault(noun, set()).add(value)
-    return found
-
-
-def _miscounted(question: str, sentences: list[str]) -> str:
-    """A sentence giving another count of things the question counts, where the abstract
-    never gives the question's count."""
-    asked = _counts(question)
-    if not asked:
-        return ""
-    given = [(_counts(s), s) for s in sentences]
-    for noun, numbers in asked.items():
-        stated = set().union(*(counts.get(noun, set()) for counts, _ in given))
-        if stated and not stated & numbers:
-            return next(s for counts, s in given if noun in counts)
-    return ""
-
-
-# A measured value: "93.2%", "3.5x", "$2\times$", "10 times"; its kind is its unit.
-# "a 2-approximation" against "a 4-approximate solution", "4-bit" against "2-bit and 3-bit"
-_NUMBERED = re.compile(r"(?<![\w.-])(\d+(?:\.\d+)?)-([a-z]{3,})\b", re.I)
-
-
-def _misnumbered(question: str, sentences: list[str]) -> str:
-    """The sentence giving a number-word compound of the question's another number, when
-    no sentence gives the question's number with that word."""
-    for asked in _NUMBERED.finditer(question):
-        number, stem = asked.group(1), asked.group(2).lower()[:6]
-        spelled = [w for w, n in NUMBER_WORDS.items() if str(n) == number]
-        written = [rf"\b{w}-{stem}" for w in spelled] + [rf"(?<![\d.]){re.escape(number)}\s+{stem}"]
-        if any(re.search(pattern, s, re.I) for pattern in written for s in sentences):
-            continue  # "two-layer" for the asked "2-layer"; "1-5 digit" for "5-digit"
-        others = ""
-        for sentence in sentences:
-            for said in _NUMBERED.finditer(sentence):
-                if said.group(2).lower()[:6] != stem:
-                    continue
-                if said.group(1) == number:
-                    return ""  # the abstract says the asked one too
-                others = others or sentence
-        if others:
-            return others
-    return ""
-
-
-_MEASURED = re.compile(
-    r"(?<![\w.,])(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s*"
-    r"(?:(%|percent\b)|(x\b|×|\$?\\times\$?|-?fold\b|\s+times\b)|"
-    # a unit of its own: "49 FPS", "12 ms", "3.5 bits"
-    r"(fps|ms|milliseconds|seconds|hours|days|gb|tb|mb|bits|bpp|db)\b)",
-    re.I,
-)
-MEASURE_WINDOW = 3  # words between a value and what it measures ("93.2% top-1 accuracy")
-MEASURE_TOLERANCE = 0.05  # "90%" and "89.7%" are one value, as people round
-MEASURE_SHARED = 3  # content words the value's sentence shares with the question
-
-
-def _measures(text: str) -> list[tuple[float, str, frozenset[str]]]:
-    """Each value with its unit ("%" or "x") and the content words beside it; a value in
-    words ("in half", "a third", "twice") as the number it stands for."""
-    found = []
-    for m in [*_MEASURED.finditer(text), *_SAID_MEASURE.finditer(text)]:
-        before = re.findall(r"[\w-]+", text[: m.start()])[-MEASURE_WINDOW:]
-        after = re.findall(r"[\w-]+", text[m.end() :])[:MEASURE_WINDOW]
-        words = frozenset(content_terms(" ".join(before + after))) - _ASKING
-        if m.re is _SAID_MEASURE:
-            value, unit = _SAID_VALUES[next(g for g in m.groups() if g).lower()]
-        else:
-            value = float(m[1].replace(",", ""))
-            unit = "%" if m[2] else m[4].lower() if m[4] else "x"
-            if unit == "x" and value > 1 and _FEWER.match(text[m.end() :]):
-                value, unit = round(100 * (1 - 1 / value), 1), "%"  # "2x fewer" is 50% fewer
-        # the measured thing, not a name beside it ("MeZO's peak accuracy")
-        names = {t for n in NAME.findall(" ".join(before + after)) for t in content_terms(n)}
-        found.append((value, unit, words - names))
-    return found
-
-
-_FEWER = re.compile(r"\$?\s*(?:reduction|fewer|less|lower|smaller|cheaper|decrease)\b", re.I)
-# Values said in words: "cut … in half" is 50 % fewer, "twice as fast" is 2x.
-_SAID_VALUES = {
-    "half": (50.0, "%"),
-    "a third": (33.3, "%"),
-    "a quarter": (25.0, "%"),
-    "a tenth": (10.0, "%"),
-    "twice": (2.0, "x"),
-    "double": (2.0, "x"),
-    "triple": (3.0, "x"),
-}
-_SAID_MEASURE = re.compile(
-    r"\b(?:in|by)\s+(half)\b|\bby\s+(a third|a quarter|a tenth)\b|\b(twice|double|triple)\s+"
-    r"(?:as|the)\b",
-    re.I,
-)
-
-
-def _misquoted(question: str, sentences: list[str]) -> str:
-    """A sentence giving another value of what the question quotes ("Given that it reaches
-    90% accuracy" against "reaches 80% accuracy"), where the abstract never gives the
-    question's value."""
-    asked = _measures(question)
-    if not asked:
-        return ""
-    given = [(_measures(s), s) for s in sentences]
-    values = [v for measures, _ in given for v, _, _ in measures]
-    topic = set(content_terms(question)) - _ASKING
-    for value, unit, words in asked:
-        if any(abs(v - value) <= MEASURE_TOLERANCE * max(v, value) for v in values):
-            continue  # the question's value is the abstract's
-        for measures, sentence in given:
-            # the same measure ("accuracy" beside both) in a sentence on the same thing
-            # a named unit ("FPS") says what is measured; "%" and "x" need a word beside
-            same = any(u == unit and (words & w or unit not in ("%", "x")) for _, u, w in measures)
-            said = frozenset(content_terms(sentence))
-            needed = MEASURE_SHARED if unit in ("%", "x") else MEASURE_SHARED - 1
-            if same and sum(stems_match(t, said) for t in topic) >= needed:
-                return sentence
-    return ""
-
-
-_CREDITED = re.compile(
-    r"\b(?:design(?:s|ed)?|propos(?:e|es|ed)|introduc(?:e|es|ed)|invent(?:s|ed)?|"
-    r"develop(?:s|ed)?|discover(?:s|ed)?|came up with|come up with)\b",
-    re.I,
-)
-_CITATION = re.compile(
-    r"\(\s*[A-Z][\w'’-]+(?:\s+et\s+al\.?|\s+(?:and|&)\s+[A-Z][\w'’-]+)?,?\s*\(?\d{4}\)"
-    r"|\b[A-Z][\w'’-]+\s+et\s+al\.?\s*\(\d{4}\)"
-)
-CREDITED_WINDOW = 60  # characters before a citation that the cited work's name sits in
-
-
-def _credited_elsewhere(question: str, sentences: list[str]) -> str:
-    """A sentence crediting to cited earlier work what the question says the paper
-    designed or discovered ("What led the SPABA authors to design the PAGE estimator?"
-    against "the PAGE method (Li et al., 2021)")."""
-    claim = _CREDITED.search(question)
-    if claim is None or _CONTRASTING.search(question[: claim.start()]):
-        return ""
-    if re.search(r"\bet al\b|\b(?:19|20)\d{2}\b|\b(?:proposed|introduced) by\b", question):
-        return ""  # the question itself credits someone ("the method Li et al. proposed")
-    # the name right after the claim ("design the PAGE estimator"), not one after "from";
-    # or a term of two or three words ("introduces the leap exponent to …")
-    rest = question[claim.end() :]
-    named = re.match(r"\s+(?:the\s+|a\s+)?(?P<name>[A-Z][\w#+-]*[A-Z0-9#+][\w#+-]*)", rest)
-    termed = re.match(
-        r"\s+(?:the|a|an)\s+(?P<term>(?:[a-z][\w-]*\s+){1,2}[a-z][\w-]*?)(?=\s+(?:to|that|which|for|in|as|and|,)\b|[,?.])",
-        rest,
-    )
-    if named is None and termed is None:
-        return ""
-    name = named.group("name") if named else termed.group("term") if termed else ""
-    for sentence in sentences:
-        for cited in _CITATION.finditer(sentence):
-            before = sentence[max(0, cited.start() - CREDITED_WINDOW) : cited.start()]
-            if re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])\s+(?:\w+\s+){{0,5}}$", before):
-                return sentence
-    return ""
-
-
-# A sentence whose subject is what came before the paper: "Yet, existing generative models
-# on manifolds rely on …", "In particular, prior methods …" (an opening clause allowed).
-_EARLIER = re.compile(
-    r"^(?:[\w ]{0,25},\s*)?(?:the\s+|most\s+|many\s+)?(?:existing|prior|previous|"
-    r"conventional|traditional|current|earlier)\s+(?:[\w-]+\s+){0,3}?(?:methods|approaches|"
-    r"models|works?|studies|techniques|algorithms|frameworks|solutions)\b",
-    re.I,
-)
-# The paper's own doing, or a comparison with earlier work ("outperform existing …").
-_OURS = re.compile(
-    r"\b(?:we|our|us|this (?:paper|work)|the proposed|compared (?:to|with)|outperforms?|"
-    r"than|unlike|beyond)\b",
-    re.I,
-)
-# "How does the Riemannian Diffusion Mixture approximate the heat kernel …": a mechanism
-# asked of the paper itself.
-_HOW_IT = re.compile(r"^\s*how (?:does|do|is|are|did|can)\b", re.I)
-# A question that asks about earlier work or what the paper changes in it.
-_CONTRASTING = re.compile(
-    r"\b(?:existing|prior|previous|earlier|traditional|conventional|baselines?|limitations?|"
-    r"drawbacks?|weakness(?:es)?|fix(?:es)?|address(?:es)?|overcomes?|avoids?|unlike|"
-    r"compared?|versus|vs|instead|rather|replaces?|problems?|issues?|suffers?|why|fails?|"
-    r"differ(?:s|ent)?|without|than|depart(?:s|ing)?|usual|usually|standard|typical|typically)\b",
-    re.I,
-)
-
-
-def _of_earlier_work(
-    question: str, sentences: list[str], title: str, doc_freq: Callable[[str], int]
-) -> str:
-    """The sentence about earlier work that alone writes a rare word the question gives to
-    the paper itself ("How does the RNN-based slot update in PSB stay stable?")."""
-    if not _HOW_IT.search(question) or _CONTRASTING.search(question):
-        return ""
-    own = set(content_terms(title))
-    terms = [set(content_terms(s)) for s in sentences]  # stemmed once, read for every word
-    opening = next((i for i, s in enumerate(sentences) if _OWN_START.search(s)), 0)
-    # "This attack is commonly performed via loopy BP, which, however, lacks guarantees":
-    # a shortcoming told before the paper says what it does is earlier work's
-    flawed = (
-        {s for s in sentences[:opening] if _SHORTCOMING.search(s)}
-        if not _COPING.search(question)  # "how does it cope with data that are not …"
-        else set()
-    )
-    for word in dict.fromkeys(content_terms(question)):
-        if word in own or word in _ASKING or not 0 < doc_freq(word) <= PRIOR_WORK_DOCS:
-            continue
-        holding = [s for s, held in zip(sentences, terms, strict=True) if word in held]
-        if holding and all(s in flawed or _disowned(s, word) for s in holding):
-            return holding[0]
-    return ""
-
-
-_COPING = re.compile(
-    r"\b(?:cope|copes|coping|deal|deals|dealing|handle|handles|handling|robust|resilient|"
-    r"tolerate|tolerates|despite|even\s+(?:when|if|with)|with\s+no|without|not)\b",
-    re.I,
-)
-_OWN_START = re.compile(r"\b(?:we|our|this (?:paper|work|study))\b", re.I)
-_SHORTCOMING = re.compile(
-    r"\b(?:however|lacks?|fails?|suffers?|struggles?|limited|limitations?|often|commonly|"
-    r"typically|usually|do not|does not|cannot|costly|expensive|inefficient|prohibitive)\b",
-    re.I,
-)
-
-
-# "without requiring heat kernel estimations", "instead of the denoising approach"
-_NOT_OURS = re.compile(
-    r"\b(?:without|instead of|rather than|not require|not rely|no need|avoids?|avoiding|"
-    r"free of|unlike)\b(?:(?!\b(?:but|while|and|yet|whereas|nevertheless|still)\b)[^.;,:])*$",
-    re.I,
-)
-
-
-def _disowned(sentence: str, word: str) -> bool:
-    """Whether every mention of `word` (a stem) in the sentence is not the paper's own:
-    the sentence is about earlier work, or the word follows "without", "instead of" …."""
-    if _EARLIER.search(sentence) and not _OURS.search(sentence):
-        return True
-    places = [m.start() for m in re.finditer(r"[\w-]+", sentence) if word in content_terms(m[0])]
-    return bool(places) and all(_NOT_OURS.search(sentence[max(0, i - 60) : i]) for i in places)
 
 
 _UNDONE = re.compile(
@@ -748,4 +425,3 @@ _UNDONE = re.compile(
 _COMPARED = re.compile(
     r"\b(?:relative to|compared (?:to|with)|than|versus|vs|against|beats?|outperforms?)\b[^.?]*$"
 )
-_ASKING = frozenset(content_terms("why how what which does do did is are paper abstract"))

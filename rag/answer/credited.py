@@ -1,0 +1,178 @@
+"""Whose claim a premise is: a thing the question says the paper made that the abstract
+credits to cited work, says no one has, or says the paper is the first to do; a rare word
+of the question written only about earlier work. Each check returns the sentence that says
+otherwise, or ""."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from rag.answer.claims import ASKING, CONTRASTING, EARLIER, OURS
+from rag.text import content_terms
+
+PRIOR_WORK_DOCS = 40  # a question word this rare names a part of a method, not the problem
+
+
+# "What test has been proposed to …", "Is there a method for …": supposes one exists
+_ASKED_KIND = re.compile(
+    r"^\s*(?:(?:what|which)\s+(?:[\w-]+\s+){0,2}?(?P<kind>[\w-]+)\s+(?:has|have|had|was|were)\s+"
+    r"(?:been\s+)?(?:proposed|developed|introduced|designed|devised|suggested)|"
+    r"(?:is|are)\s+there\s+(?:an?\s+|any\s+)?(?:[\w-]+\s+)?(?P<there>[\w-]+)\s+(?:for|to|that))\b",
+    re.I,
+)
+# "there is still no reliable test for consciousness", "the lack of a principled method"
+_NONE = re.compile(
+    r"\b(?:there\s+(?:is|are|exists?)\s+(?:still\s+|currently\s+|as\s+yet\s+)?no|"
+    r"(?:a|the)\s+lack\s+of|absence\s+of|(?:do|does)\s+not\s+(?:yet\s+|currently\s+)?have|"
+    r"no(?=\s+(?:reliable|known|existing|principled|general|practical)\b))"
+    r"\s+(?:an?\s+|any\s+)?(?P<said>(?:[\w-]+\s+){0,7}[\w-]+)",
+    re.I,
+)
+_OWN_MAKING = re.compile(
+    r"\b(?:we|our|this (?:paper|work))\b[^.]*\b(?:propose|introduce|develop|present|design)", re.I
+)
+
+
+def none_exists(question: str, sentences: list[str]) -> str:
+    """A sentence saying no such thing exists, when the question supposes one was made
+    ("What test has been proposed to detect whether an LLM is conscious?" against "there
+    is still no reliable test for consciousness"), unless the paper then makes one."""
+    asked = _ASKED_KIND.search(question)
+    if asked is None:
+        return ""
+    kind = (asked.group("kind") or asked.group("there")).lower()[:5]  # "method" is a stopword
+    rest = set(content_terms(question[asked.end() :])) - ASKING
+    for sentence in sentences:
+        for none in _NONE.finditer(sentence):
+            said = none.group("said").lower()
+            if re.search(rf"\b{re.escape(kind)}", said) and set(content_terms(said)) & rest:
+                owned = any(
+                    _OWN_MAKING.search(s) and re.search(rf"\b{re.escape(kind)}", s.lower())
+                    for s in sentences
+                )
+                return "" if owned else sentence
+    return ""
+
+
+def first_of_its_kind(question: str, sentences: list[str]) -> str:
+    """ "Which earlier algorithm with logarithmic regret does it improve on?" against "the
+    first … with logarithmic regret": the question supposes what the abstract says no one
+    did before."""
+    if not _WHICH_EARLIER.search(question):
+        return ""
+    words = set(content_terms(question)) - ASKING
+    for sentence in sentences:
+        shared = len(words & set(content_terms(sentence)))
+        if _FIRST.search(sentence) and shared >= FIRST_SHARED:
+            return sentence
+    return ""
+
+
+_WHICH_EARLIER = re.compile(r"\b(?:which|what)\s+(?:earlier|previous|prior|existing)\b", re.I)
+_FIRST = re.compile(
+    r"\b(?:is|are|be|as) the first\b|\bfor the first time\b|\bthe first (?:to|work|method|algorithm|result)",
+    re.I,
+)
+FIRST_SHARED = 3  # words a "first" sentence shares with the question: the same thing
+
+
+_CREDITED = re.compile(
+    r"\b(?:design(?:s|ed)?|propos(?:e|es|ed)|introduc(?:e|es|ed)|invent(?:s|ed)?|"
+    r"develop(?:s|ed)?|discover(?:s|ed)?|came up with|come up with)\b",
+    re.I,
+)
+_CITATION = re.compile(
+    r"\(\s*[A-Z][\w'’-]+(?:\s+et\s+al\.?|\s+(?:and|&)\s+[A-Z][\w'’-]+)?,?\s*\(?\d{4}\)"
+    r"|\b[A-Z][\w'’-]+\s+et\s+al\.?\s*\(\d{4}\)"
+)
+CREDITED_WINDOW = 60  # characters before a citation that the cited work's name sits in
+
+
+def credited_elsewhere(question: str, sentences: list[str]) -> str:
+    """A sentence crediting to cited earlier work what the question says the paper
+    designed or discovered ("What led the SPABA authors to design the PAGE estimator?"
+    against "the PAGE method (Li et al., 2021)")."""
+    claim = _CREDITED.search(question)
+    if claim is None or CONTRASTING.search(question[: claim.start()]):
+        return ""
+    if re.search(r"\bet al\b|\b(?:19|20)\d{2}\b|\b(?:proposed|introduced) by\b", question):
+        return ""  # the question itself credits someone ("the method Li et al. proposed")
+    # the name right after the claim ("design the PAGE estimator"), not one after "from";
+    # or a term of two or three words ("introduces the leap exponent to …")
+    rest = question[claim.end() :]
+    named = re.match(r"\s+(?:the\s+|a\s+)?(?P<name>[A-Z][\w#+-]*[A-Z0-9#+][\w#+-]*)", rest)
+    termed = re.match(
+        r"\s+(?:the|a|an)\s+(?P<term>(?:[a-z][\w-]*\s+){1,2}[a-z][\w-]*?)(?=\s+(?:to|that|which|for|in|as|and|,)\b|[,?.])",
+        rest,
+    )
+    if named is None and termed is None:
+        return ""
+    name = named.group("name") if named else termed.group("term") if termed else ""
+    for sentence in sentences:
+        for cited in _CITATION.finditer(sentence):
+            before = sentence[max(0, cited.start() - CREDITED_WINDOW) : cited.start()]
+            if re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])\s+(?:\w+\s+){{0,5}}$", before):
+                return sentence
+    return ""
+
+
+# "How does the Riemannian Diffusion Mixture approximate the heat kernel …": a mechanism
+# asked of the paper itself.
+_HOW_IT = re.compile(r"^\s*how (?:does|do|is|are|did|can)\b", re.I)
+
+
+def of_earlier_work(
+    question: str, sentences: list[str], title: str, doc_freq: Callable[[str], int]
+) -> str:
+    """The sentence about earlier work that alone writes a rare word the question gives to
+    the paper itself ("How does the RNN-based slot update in PSB stay stable?")."""
+    if not _HOW_IT.search(question) or CONTRASTING.search(question):
+        return ""
+    own = set(content_terms(title))
+    terms = [set(content_terms(s)) for s in sentences]  # stemmed once, read for every word
+    opening = next((i for i, s in enumerate(sentences) if _OWN_START.search(s)), 0)
+    # "This attack is commonly performed via loopy BP, which, however, lacks guarantees":
+    # a shortcoming told before the paper says what it does is earlier work's
+    flawed = (
+        {s for s in sentences[:opening] if _SHORTCOMING.search(s)}
+        if not _COPING.search(question)  # "how does it cope with data that are not …"
+        else set()
+    )
+    for word in dict.fromkeys(content_terms(question)):
+        if word in own or word in ASKING or not 0 < doc_freq(word) <= PRIOR_WORK_DOCS:
+            continue
+        holding = [s for s, held in zip(sentences, terms, strict=True) if word in held]
+        if holding and all(s in flawed or _disowned(s, word) for s in holding):
+            return holding[0]
+    return ""
+
+
+_COPING = re.compile(
+    r"\b(?:cope|copes|coping|deal|deals|dealing|handle|handles|handling|robust|resilient|"
+    r"tolerate|tolerates|despite|even\s+(?:when|if|with)|with\s+no|without|not)\b",
+    re.I,
+)
+_OWN_START = re.compile(r"\b(?:we|our|this (?:paper|work|study))\b", re.I)
+_SHORTCOMING = re.compile(
+    r"\b(?:however|lacks?|fails?|suffers?|struggles?|limited|limitations?|often|commonly|"
+    r"typically|usually|do not|does not|cannot|costly|expensive|inefficient|prohibitive)\b",
+    re.I,
+)
+
+
+# "without requiring heat kernel estimations", "instead of the denoising approach"
+_NOT_OURS = re.compile(
+    r"\b(?:without|instead of|rather than|not require|not rely|no need|avoids?|avoiding|"
+    r"free of|unlike)\b(?:(?!\b(?:but|while|and|yet|whereas|nevertheless|still)\b)[^.;,:])*$",
+    re.I,
+)
+
+
+def _disowned(sentence: str, word: str) -> bool:
+    """Whether every mention of `word` (a stem) in the sentence is not the paper's own:
+    the sentence is about earlier work, or the word follows "without", "instead of" …."""
+    if EARLIER.search(sentence) and not OURS.search(sentence):
+        return True
+    places = [m.start() for m in re.finditer(r"[\w-]+", sentence) if word in content_terms(m[0])]
+    return bool(places) and all(_NOT_OURS.search(sentence[max(0, i - 60) : i]) for i in places)

@@ -1,0 +1,149 @@
+"""Numbers an abstract gives otherwise: "three algorithms" against "two algorithms are
+proposed", "a 2-approximation" against "a 4-approximate solution", "90% accuracy" against
+"80.1% accuracy". Each check returns the sentence that says otherwise, or ""."""
+
+from __future__ import annotations
+
+import re
+
+from rag.answer.claims import ASKING
+from rag.answer.question_parts import stems_match
+from rag.text import NAME, NUMBER_WORDS, content_terms
+
+# "three algorithms", "two new algorithms": a count, at most one word between, and a plural
+# noun; not "GPT-4 outputs", "Llama 2 models", "2.5 times" ("one" is too often a pronoun).
+_COUNTED = re.compile(
+    r"(?<![\w.,-])(two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\d{1,3})"
+    r"(?![\w.,-])\s+(?:[a-z][\w-]*\s+)?([a-z][a-z-]+[^s\W]s)\b",
+    re.I,
+)
+_NAMED_NUMBER = re.compile(r"[A-Z][\w-]*\s+$")  # "Llama 2 models": a name's number
+_NOT_COUNTED = frozenset({"times", "across", "this", "its", "was", "has", "as", "is", "orders"})
+
+
+def _counts(text: str) -> dict[str, set[int]]:
+    found: dict[str, set[int]] = {}
+    for m in _COUNTED.finditer(text):
+        number, noun = m[1].lower(), m[2].lower()
+        before = text[max(0, m.start() - 30) : m.start()]
+        if noun in _NOT_COUNTED or (_NAMED_NUMBER.search(before) and before.strip()[-1:] != "."):
+            continue
+        value = int(number) if number.isdigit() else NUMBER_WORDS[number]
+        found.setdefault(noun, set()).add(value)
+    return found
+
+
+def miscounted(question: str, sentences: list[str]) -> str:
+    """A sentence giving another count of things the question counts, where the abstract
+    never gives the question's count."""
+    asked = _counts(question)
+    if not asked:
+        return ""
+    given = [(_counts(s), s) for s in sentences]
+    for noun, numbers in asked.items():
+        stated = set().union(*(counts.get(noun, set()) for counts, _ in given))
+        if stated and not stated & numbers:
+            return next(s for counts, s in given if noun in counts)
+    return ""
+
+
+# A measured value: "93.2%", "3.5x", "$2\times$", "10 times"; its kind is its unit.
+# "a 2-approximation" against "a 4-approximate solution", "4-bit" against "2-bit and 3-bit"
+_NUMBERED = re.compile(r"(?<![\w.-])(\d+(?:\.\d+)?)-([a-z]{3,})\b", re.I)
+
+
+def misnumbered(question: str, sentences: list[str]) -> str:
+    """The sentence giving a number-word compound of the question's another number, when
+    no sentence gives the question's number with that word."""
+    for asked in _NUMBERED.finditer(question):
+        number, stem = asked.group(1), asked.group(2).lower()[:6]
+        spelled = [w for w, n in NUMBER_WORDS.items() if str(n) == number]
+        written = [rf"\b{w}-{stem}" for w in spelled] + [rf"(?<![\d.]){re.escape(number)}\s+{stem}"]
+        if any(re.search(pattern, s, re.I) for pattern in written for s in sentences):
+            continue  # "two-layer" for the asked "2-layer"; "1-5 digit" for "5-digit"
+        others = ""
+        for sentence in sentences:
+            for said in _NUMBERED.finditer(sentence):
+                if said.group(2).lower()[:6] != stem:
+                    continue
+                if said.group(1) == number:
+                    return ""  # the abstract says the asked one too
+                others = others or sentence
+        if others:
+            return others
+    return ""
+
+
+_MEASURED = re.compile(
+    r"(?<![\w.,])(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s*"
+    r"(?:(%|percent\b)|(x\b|×|\$?\\times\$?|-?fold\b|\s+times\b)|"
+    # a unit of its own: "49 FPS", "12 ms", "3.5 bits"
+    r"(fps|ms|milliseconds|seconds|hours|days|gb|tb|mb|bits|bpp|db)\b)",
+    re.I,
+)
+MEASURE_WINDOW = 3  # words between a value and what it measures ("93.2% top-1 accuracy")
+MEASURE_TOLERANCE = 0.05  # "90%" and "89.7%" are one value, as people round
+MEASURE_SHARED = 3  # content words the value's sentence shares with the question
+
+
+def _measures(text: str) -> list[tuple[float, str, frozenset[str]]]:
+    """Each value with its unit ("%" or "x") and the content words beside it; a value in
+    words ("in half", "a third", "twice") as the number it stands for."""
+    found = []
+    for m in [*_MEASURED.finditer(text), *_SAID_MEASURE.finditer(text)]:
+        before = re.findall(r"[\w-]+", text[: m.start()])[-MEASURE_WINDOW:]
+        after = re.findall(r"[\w-]+", text[m.end() :])[:MEASURE_WINDOW]
+        words = frozenset(content_terms(" ".join(before + after))) - ASKING
+        if m.re is _SAID_MEASURE:
+            value, unit = _SAID_VALUES[next(g for g in m.groups() if g).lower()]
+        else:
+            value = float(m[1].replace(",", ""))
+            unit = "%" if m[2] else m[4].lower() if m[4] else "x"
+            if unit == "x" and value > 1 and _FEWER.match(text[m.end() :]):
+                value, unit = round(100 * (1 - 1 / value), 1), "%"  # "2x fewer" is 50% fewer
+        # the measured thing, not a name beside it ("MeZO's peak accuracy")
+        names = {t for n in NAME.findall(" ".join(before + after)) for t in content_terms(n)}
+        found.append((value, unit, words - names))
+    return found
+
+
+_FEWER = re.compile(r"\$?\s*(?:reduction|fewer|less|lower|smaller|cheaper|decrease)\b", re.I)
+# Values said in words: "cut … in half" is 50 % fewer, "twice as fast" is 2x.
+_SAID_VALUES = {
+    "half": (50.0, "%"),
+    "a third": (33.3, "%"),
+    "a quarter": (25.0, "%"),
+    "a tenth": (10.0, "%"),
+    "twice": (2.0, "x"),
+    "double": (2.0, "x"),
+    "triple": (3.0, "x"),
+}
+_SAID_MEASURE = re.compile(
+    r"\b(?:in|by)\s+(half)\b|\bby\s+(a third|a quarter|a tenth)\b|\b(twice|double|triple)\s+"
+    r"(?:as|the)\b",
+    re.I,
+)
+
+
+def misquoted(question: str, sentences: list[str]) -> str:
+    """A sentence giving another value of what the question quotes ("Given that it reaches
+    90% accuracy" against "reaches 80% accuracy"), where the abstract never gives the
+    question's value."""
+    asked = _measures(question)
+    if not asked:
+        return ""
+    given = [(_measures(s), s) for s in sentences]
+    values = [v for measures, _ in given for v, _, _ in measures]
+    topic = set(content_terms(question)) - ASKING
+    for value, unit, words in asked:
+        if any(abs(v - value) <= MEASURE_TOLERANCE * max(v, value) for v in values):
+            continue  # the question's value is the abstract's
+        for measures, sentence in given:
+            # the same measure ("accuracy" beside both) in a sentence on the same thing
+            # a named unit ("FPS") says what is measured; "%" and "x" need a word beside
+            same = any(u == unit and (words & w or unit not in ("%", "x")) for _, u, w in measures)
+            said = frozenset(content_terms(sentence))
+            needed = MEASURE_SHARED if unit in ("%", "x") else MEASURE_SHARED - 1
+            if same and sum(stems_match(t, said) for t in topic) >= needed:
+                return sentence
+    return ""
