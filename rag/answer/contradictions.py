@@ -97,8 +97,10 @@ _OPPOSITES = (
     (r"online", r"offline"),
     (r"model-free", r"model-based"),
     (
-        r"known in advance|known a priori|known beforehand|prior knowledge of|needs? to know",
-        r"(?:absence of|without|no) (?:any )?prior knowledge|learned on-the-fly|parameter-free",
+        r"known in advance|known a priori|known beforehand|prior knowledge of|needs? to know|"
+        r"(?:supplied|given|specified|provided) (?:in advance|beforehand|a priori)",
+        r"(?:absence of|without|no) (?:any )?(?:prior )?knowledge|learned on-the-fly|"
+        r"parameter-free",
     ),
     (r"(?<!-)convex", r"non-convex|nonconvex"),
     (r"synthetic", r"real-world"),
@@ -315,9 +317,12 @@ def _negated(question: str, sentences: list[str]) -> str:
                 continue
             predicate = after[0]
             for i, terms in enumerate(asked):
-                if predicate not in terms:
+                # "is not known" against "knows": one word family
+                if not any(stems_match(predicate, frozenset([t])) for t in terms):
                     continue
-                near = {t for ts in asked[max(0, i - NEGATED_WINDOW) : i] for t in ts}
+                # the subject before the predicate, or its object after ("knows the function")
+                window = asked[max(0, i - NEGATED_WINDOW) : i + NEGATED_WINDOW + 1]
+                near = {t for ts in window for t in ts} - set(terms)
                 if sum(b in near for b in before) >= NEGATED_SUBJECT:
                     return sentence
     return ""

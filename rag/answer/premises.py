@@ -109,7 +109,9 @@ COMMON_WORDS = frozenset(
 
 # How the asker wants the answer put ("ELI5:", "tl;dr of", "in plain words"): no premise.
 _REQUEST = re.compile(
-    r"\b(?:eli5|tl;?\s?dr|explain (?:it )?like i['’]?m (?:five|5))\b[:,\s-]*(?:of\s+)?"
+    # "I'm a biostatistician pooling …": who asks, not what about
+    r"\b(?:i['’]m|i am|i work as)\s+an?\s+[\w-]+\b"
+    r"|\b(?:eli5|tl;?\s?dr|explain (?:it )?like i['’]?m (?:five|5))\b[:,\s-]*(?:of\s+)?"
     r"|\b(?:in (?:plain|simple) (?:words|english|terms)|in a nutshell|fill in the blanks?)\b[:,]?",
     re.I,
 )
@@ -153,7 +155,8 @@ def unmentioned(
             continue
         acronym = key.rstrip("s")
         if acronym in FIELD_NAMES:  # "RL" is reinforcement learning, not "representation learning"
-            if not any(writes_name(n, text) for n in (name, *FIELD_NAMES[acronym])):
+            # "LLMs" is written "LLM-Style" too
+            if not any(writes_name(n, text) for n in (name, acronym, *FIELD_NAMES[acronym])):
                 absent.append(written)
             continue
         if len(acronym) < 3:

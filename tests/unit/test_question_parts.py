@@ -1034,3 +1034,20 @@ def test_many_against_one_or_a_few_and_a_term_credited_to_cited_work() -> None:
     assert contradicted(asked, [cited], "Batch reuse") == cited
     own = "We introduce the leap exponent, a new measure of difficulty."
     assert contradicted(asked, [own], "Batch reuse") == ""
+
+
+def test_knowing_in_advance_the_askers_role_and_an_acronym_in_its_singular() -> None:
+    unknown = "The transition function is not known to the learner."
+    asked = "The method assumes the learner knows the transition function; how does it work?"
+    assert contradicted(asked, [unknown], "Best of both worlds") == unknown
+    slater = "The framework keeps dual variables small in the absence of knowledge about Slater's parameter."
+    asked = "The framework needs the Slater parameter supplied beforehand; how is it estimated?"
+    assert contradicted(asked, [slater], "Dual balancing") == slater
+    asked = "Which ingredient of how LLMs are trained does PRISE borrow?"
+    title = "PRISE: LLM-Style Sequence Compression"
+    assert unmentioned(asked, title, "We compress action sequences.", rare) == []
+    assert (
+        without_request("I'm a biostatistician pooling data. Does it work?")
+        .strip()
+        .startswith("pooling")
+    )
