@@ -137,6 +137,13 @@ class Catalogue:
                 for p in self._people("family", tokens[-1])
                 if len(p.tokens) > len(tokens) and p.tokens[-len(tokens) :] == tokens
             ]
+        if not found and len(tokens) >= 2:  # "Chunyi Lee" for Chun-Yi Lee, and back
+            given = "".join(tokens[:-1])
+            found = [
+                p
+                for p in self._people("family", tokens[-1])
+                if len(p.tokens) >= 2 and "".join(p.tokens[:-1]) == given
+            ]
         if not found and tokens[0] in NICKNAMES and len(tokens) >= 2:
             # "Mike Matthews" is Michael Matthews: a short given name for the long one
             for given in NICKNAMES[tokens[0]]:

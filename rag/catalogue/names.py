@@ -69,6 +69,9 @@ ALIASES = {
     "lmu": ("ludwig maximilians universitat munchen", "university of munich", "lmu munich"),
     "lmu munich": ("lmu", "ludwig maximilians universitat munchen", "university of munich"),
     "hebrew university": ("hebrew university of jerusalem",),
+    "georgia tech": ("georgia institute of technology",),
+    "iisc": ("indian institute of science",),
+    "william mary": ("college of william and mary", "william and mary"),
     "helmholtz munich": ("helmholtz zentrum munchen",),
     "army research laboratory": (
         "us army research laboratory",
@@ -83,6 +86,8 @@ _GERMAN = (
     (re.compile(r"^(?:tu|technische universitat) (\w+)$"), r"technical university \1"),
     (re.compile(r"^(\w+?)e? institute of technology$"), r"\1er institut fur technologie"),
     (re.compile(r"^university of (\w+)$"), r"universitat \1"),
+    # "UC Merced" is the University of California, Merced (not a German name, but a short one)
+    (re.compile(r"^uc (\w+(?: \w+)?)$"), r"university of california \1"),
     (re.compile(r"\bmunich\b"), "munchen"),
 )
 # Given names people shorten ("Mike Matthews" for Michael Matthews): the long forms to try.

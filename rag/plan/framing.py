@@ -30,6 +30,7 @@ _LOOKING_FOR = re.compile(
 )
 
 
+_HOW_MANY_LAST = re.compile(r"\s*[:,—–-]\s*how\s+many\s*\?*\s*$", re.I)
 _ROUGHLY = re.compile(
     r"^\s*(?:roughly|approximately|about|around|so|and|ok(?:ay)?,?)\s+(?=how\s+many\b)", re.I
 )
@@ -53,6 +54,9 @@ def plain_question(question: str) -> str:
     text = _TELL_ME.sub("", _REQUEST.sub("", text, count=1), count=1)
     text = _HONORIFIC.sub("", text)  # "Prof. Kyunghyun Cho" is Kyunghyun Cho
     text = _ROUGHLY.sub("", text)  # "Roughly how many …": the count is exact anyway
+    asked_last = _HOW_MANY_LAST.search(text)
+    if asked_last:  # "Papers X co-authored: how many?" asks "How many papers X co-authored?"
+        text = f"How many {text[: asked_last.start()].strip()}?"
     text = re.sub(r"\bw/\s*", "with ", text)  # "papers w/ authors from …"
     text = _SORTED.sub("", text)
     wanted = _LOOKING_FOR.match(text)

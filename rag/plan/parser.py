@@ -22,8 +22,10 @@ from rag.text import NUMBER_WORDS, content_terms
 from rag.types import PlanConstraints, PlanKind, QueryPlan, Unresolved
 
 _VENUE = re.compile(
-    r"\b(?:at|in|from|of)?\s*(?:the\s+)?(?:2024['’]s\s+)?icml(?:\s*[-'’]?\s*(?:20)?24)?\b"
-    r"(?:\s+conference)?(?:\s+in\s+vienna)?",
+    r"\b(?:at|in|from|of)?\s*(?:the\s+)?(?:2024['’]s\s+|2024\s+)?"
+    r"(?:icml|international\s+conference\s+on\s+machine\s+learning)(?:\s*[-'’]?\s*(?:20)?24)?\b"
+    r"(?:\s+conference)?(?:\s+in\s+vienna)?(?:\s+(?:this|last)\s+year)?(?:\s+(?:in|of)\s+2024)?"
+    r"|\b(?:in|of|for)\s+2024\b|\bthis\s+year['’]?s?\b",
     re.I,
 )
 # "How many papers …" counts a set; "How many GPUs …" asks about one paper.
@@ -151,9 +153,9 @@ _STATUS_NOUN = re.compile(
 )
 _SPOTLIGHT_POSTER = re.compile(r"\bspotlight\s+posters?\b", re.I)
 _NOT_STATUS = re.compile(
-    r"\b(?:non-?|neither\s+(?:an?\s+)?|not\s+(?:accepted\s+as\s+)?(?:an?\s+)?|"
-    r"n['’]t\s+(?:an?\s+)?|other\s+than\s+(?:an?\s+)?|excluding\s+(?:the\s+)?|"
-    r"except\s+(?:for\s+)?(?:the\s+)?)(?P<statuses>(?:oral|spotlight|poster)s?"
+    r"(?:\b(?:non-?|neither\s+(?:an?\s+)?|not\s+(?:accepted\s+as\s+)?(?:an?\s+)?|"
+    r"other\s+than\s+(?:an?\s+)?|excluding\s+(?:the\s+)?|except\s+(?:for\s+)?(?:the\s+)?)|"
+    r"n['’]t\s+(?:an?\s+)?)(?P<statuses>(?:oral|spotlight|poster)s?"
     r"(?:\s*(?:,|or|nor|and)\s*(?:an?\s+)?(?:oral|spotlight|poster)s?)*)\b",
     re.I,
 )
@@ -209,7 +211,9 @@ _GENERIC_TOPIC = {"paper", "author", "publish", "icml", "2024", "accept", "confe
                   # "what's the tally", "make it to oral", "the fewest", "break down … by status"
                   "talli", "make", "fewest", "most", "more", "fewer", "break", "status",
                   # "pubs", "the X folks", "made it into", "got in", "this year", "appear"
-                  "pub", "folk", "made", "appear", "least", "newest", "oldest", "latest"}  # fmt: skip
+                  "pub", "folk", "made", "appear", "least", "newest", "oldest", "latest",
+                  # "joint papers of A and B", "A and B … combined", "anyone from X"
+                  "joint"}  # fmt: skip
 # Counts as questions write them ("top three", "more than twenty authors")
 _COUNT_WORDS = NUMBER_WORDS | {"fifteen": 15, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50}
 _AT_LEAST_PAPERS = re.compile(
@@ -259,6 +263,19 @@ _LAST_AUTHOR = re.compile(
     r"(?:last|senior)[- ]authored\s+by)\b",
     re.I,
 )
+_MORE_THAN = re.compile(
+    r"^\s*(?:did|does|do|has|have)\s+(?P<a>.+?)\s+(?:publish|have|get|write|present)\s+more\s+"
+    r"(?P<noun>papers|orals|spotlights|posters)?\s*(?:\w+\s+)?than\s+(?P<b>(?-i:[A-Z])[^?]+?)\s*\?*\s*$",
+    re.I,
+)
+
+
+def _more_papers(items: list[str], noun: str | None = None) -> str:
+    """The either-or count question the parser reads: "Who had more papers, A or B?"."""
+    listed = f"{', '.join(items[:-1])} or {items[-1]}"
+    return f"Who had more {noun or 'papers'}, {listed}?"
+
+
 _NOT_BOTH = re.compile(r",?\s*but\s+not\s+both\b", re.I)
 _MIDDLE = re.compile(
     r"\b(?:(?:is\s+)?(?:he|she|they)?\s*neither\s+(?:the\s+)?first\s+nor\s+(?:the\s+)?last"
@@ -301,6 +318,12 @@ class QuestionParser:
         typed = question  # as typed: "adam papers" is no person, "Adam Smith papers" is
         question = plain_question(question)
         compared = compared_items(question)
+        if compared and all(self._known(item) for item in compared):
+            # "CyberAgent vs Emory University: paper counts?": each one's papers, counted
+            compared, question = [], _more_papers(compared)
+        versus = _MORE_THAN.match(question)
+        if versus:  # "Did Jiawei Han publish more papers than Bhavya Kailkhura?"
+            question = _more_papers([versus.group("a"), versus.group("b")], versus.group("noun"))
         if compared:
             return QueryPlan(kind="compare", compared=compared)
         text = _VENUE.sub(" ", question).strip()
@@ -369,6 +392,10 @@ class QuestionParser:
             unresolved=unresolved,
             like_paper=named.id if named is not None and kind == "similar" else "",
         )
+
+    def _known(self, item: str) -> bool:
+        """An author or institution the catalogue holds (a compared name, not a method)."""
+        return self.catalogue.knows_author(item) or self.catalogue.knows_institution(item)
 
     # --- constraints -------------------------------------------------------------------
     def _statuses(self, text: str, constraints: PlanConstraints) -> str:
@@ -605,7 +632,8 @@ _FRAME_WORDS = {
 _AUTHOR_FRAME = re.compile(
     r"\b(?:at least one|an?|any|one or more)?\s*(?:co-?)?authors?\b"
     r"(?:\s+(?:affiliated with|from|at|of))?|\bco-?author(?:ed|s)?\b|\bpublish(?:ed)?\b"
-    r"|\b(?:and\s+)?(?:co-?)?(?:write|wrote|written)(?:\s+together)?\b|\btogether\b",
+    r"|\b(?:and\s+)?(?:co-?)?(?:write|wrote|written)(?:\s+together)?\b|\btogether\b"
+    r"|\b(?:co-?)?authored(?:\s+or\s+co-?authored)?\b",
     re.I,
 )
 
@@ -660,6 +688,7 @@ def compared_items(question: str) -> list[str]:
             items = _split_items(found["items"])
         else:
             items = [found["a"], found["b"]]
+        items = [i.split(":")[0] for i in items]  # "Emory University: paper counts?"
         items = [_ITEM_EDGES.sub("", i).strip(" '\"“”‘’*?.,;") for i in items]
         items = [i for i in items if i]
         described = [i for i in items if _DESCRIBED_ITEM.match(i)]

@@ -88,11 +88,16 @@ _CAMPUS = re.compile(r"\b(?:the\s+)?(?:[\w-]+\s+){0,2}campus\b", re.I)
 # it must be an institution the catalogue knows)
 # A capitalised name, small words inside it ("University of Chicago", "X or Y")
 _NAMED = (
-    r"(?:[A-Z][\w&.*-]*\s+(?:(?:of|for|and|de|at|the|or|für|fur|der|des|du|di|la|le)\s+)?){0,5}"
+    r"(?:[A-Z][\w&.*-]*\s+(?:(?:of|for|and|de|at|the|or|für|fur|der|des|du|di|la|le|&)\s+){0,2}){0,5}"
     r"[A-Z][\w&.*-]*"
 )
+# "IISc and the University of Liverpool … combined": a paper from either, counted once
+_COMBINED = re.compile(r"\b(?:combined|in total|altogether|between them)\b", re.I)
 # "Zicheng Liu (Zhejiang University)": which of the people so named
-_INSTITUTION_ASIDE = re.compile(rf"\((?P<span>{_NAMED})\)")
+_INSTITUTION_ASIDE = re.compile(
+    rf"(?<=[a-z] )\((?P<span>(?=[^)]*\b(?:University|Institute|College|Laboratory|Academy|"
+    rf"School|Universit[äé]t?)\b){_NAMED})\)"
+)  # not "(FL)" after a method's name: an institution's noun inside, after a person
 _INSTITUTION_PAPERS = re.compile(rf"(?P<span>{_NAMED})\s+papers\b")
 _ABBREVIATED = re.compile(r"\bUniv\b\.?", re.I)
 # "Uni Helsinki" is the University of Helsinki, "Korea U." Korea University
@@ -190,7 +195,8 @@ class PlaceReader:
                 if match.group("span").strip() not in text:
                     continue  # inside a name already taken ("… of Texas at Austin")
                 words = match.group("span").split()
-                if keep_end and "or" in words and self._either(words, constraints):
+                joined = "or" in words or (_COMBINED.search(text) and "and" in words)
+                if keep_end and joined and self._either(words, constraints):
                     # "Did Heidelberg University or Anthropic have more orals?"
                     text = text.replace(match.group("span"), " ", 1)
                     continue
@@ -211,6 +217,10 @@ class PlaceReader:
                 )
                 if named_by_place and not self._leads_an_affiliation(name):
                     continue  # "the Statistics papers": a department's word, not a place
+                # "Kyutai in Paris": the city says where, it asks about nothing more
+                text = re.sub(
+                    rf"{re.escape(name)}\s+in\s+[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?", name, text
+                )
                 text = text.replace(name, " ", 1)
                 rest = words[len(found) :]
                 either = self._alternatives(rest) if pattern is _INSTITUTION_AFTER else []

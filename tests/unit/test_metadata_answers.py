@@ -457,3 +457,49 @@ def test_who_someone_wrote_with_most() -> None:
     answer = MetadataAnswerer(PEOPLE).answer(question, plan)
     assert plan.ranking == "coauthors" and answer.aggregate is not None
     assert answer.aggregate.ranking[:2] == [("Michael Matthews", 2), ("Armand Joulin", 2)]
+
+
+EVERYDAY = Catalogue.of(
+    [
+        _paper("e1", ["Chun-Yi Lee", "Ada Byrne"], ["College of William and Mary"], "Oral"),
+        _paper("e2", ["Chun-Yi Lee"], ["Kyutai"]),
+        _paper("e3", ["Ada Byrne"], ["University of California, Merced"], "Spotlight"),
+        _paper("e4", ["Ada Byrne", "Ian Holt"], ["Indian Institute of Science"]),
+        _paper("e5", ["Ian Holt"], ["University of Liverpool"]),
+        _paper("e6", ["Ian Holt"], ["Georgia Institute of Technology"], "Spotlight"),
+    ]
+)
+
+
+@pytest.mark.parametrize(
+    ("question", "ids"),
+    [
+        ("Can you find Chunyi Lee's papers from ICML 2024?", {"e1", "e2"}),
+        ("Joint papers of Chun-Yi Lee and Ada Byrne at ICML 2024?", {"e1"}),
+        ("Did Ada Byrne publish more papers than Ian Holt at ICML 2024?",
+         {"e1", "e3", "e4", "e5", "e6"}),
+        ("Ada Byrne's ICML 2024 papers that weren't posters?", {"e1", "e3"}),
+        ("ICML 2024 papers Ian Holt authored or co-authored: how many?", {"e4", "e5", "e6"}),
+        ("Which ICML 2024 papers came out of Kyutai in Paris?", {"e2"}),
+        ("ICML spotlights from Georgia Tech in 2024?", {"e6"}),
+        ("Anyone from William & Mary get an oral at ICML this year?", {"e1"}),
+        ("How many non-oral papers did UC Merced have at ICML 2024?", {"e3"}),
+        ("Kyutai vs UC Merced: ICML 2024 paper counts?", {"e2", "e3"}),
+        ("How many papers did IISc and the University of Liverpool have combined at ICML 2024?",
+         {"e4", "e5"}),
+        ("Which papers at the International Conference on Machine Learning 2024 came from "
+         "Kyutai?", {"e2"}),
+    ],
+)  # fmt: skip
+def test_everyday_wordings_of_people_and_places(question: str, ids: set[str]) -> None:
+    plan = QuestionParser(EVERYDAY).plan(question)
+    answer = MetadataAnswerer(EVERYDAY).answer(question, plan)
+    assert answer.aggregate is not None, plan
+    assert {p.paper_id for p in answer.aggregate.papers} == ids, plan
+
+
+def test_an_acronym_in_parentheses_after_a_method_is_no_institution() -> None:
+    plan = QuestionParser(EVERYDAY).plan(
+        "How does the paper show that Federated Learning (FL) protects data?"
+    )
+    assert plan.constraints.affiliations == []
