@@ -25,13 +25,16 @@ _VENUE = re.compile(
     r"\b(?:at|in|from|of)?\s*(?:the\s+)?(?:2024['’]s\s+|2024\s+)?"
     r"(?:icml|international\s+conference\s+on\s+machine\s+learning)(?:\s*[-'’]?\s*(?:20)?24)?\b"
     r"(?:\s+conference)?(?:\s+in\s+vienna)?(?:\s+(?:this|last)\s+year)?(?:\s+(?:in|of)\s+2024)?"
-    r"|\b(?:in|of|for)\s+2024\b|\bthis\s+year['’]?s?\b",
+    r"|\bthis\s+year['’]?s?\b",
     re.I,
 )
 # "How many papers …" counts a set; "How many GPUs …" asks about one paper.
+_YEAR = re.compile(r"\b(?:in|of|for)\s+2024\b", re.I)
 _COUNT = re.compile(
     r"^\s*(?:how many|what(?: is| was)? the number of|(?:the\s+)?number of|count(?: of)?)\s+"
     r"(?:(?:icml|2024|icml 2024|oral|spotlight|poster|accepted|the|of the|main[- ]track)\s+)*"
+    # "How many RL papers", "how many graph transformer papers": a topic before the noun
+    r"(?:(?!(?:of|these|those|them|such|above|their|its|his|her)\b)[\w-]+\s+){0,3}?"
     r"(?:papers|publications|works|articles|titles|orals|spotlights|posters)\b",
     re.I,
 )
@@ -76,10 +79,11 @@ _ITEM_EDGES = re.compile(
     r"|the\s+model\s+)|(?:'s)?\s+(?:approach|method|paper)$",
     re.I,
 )
+# "Who did X co-author with most often?", not "papers that work with the most data"
 _COAUTHORS = re.compile(
-    r"\bco-?author(?:ed|s)?\s+with\s+most\b|\b(?:collaborat\w*|worked|work|wrote|written)\s+"
-    r"(?:\w+\s+)?with\s+(?:the\s+)?most\b|\bmost\s+(?:frequent|common|regular|prolific)\s+"
-    r"(?:co-?authors?|collaborators?)\b",
+    r"\b(?:co-?author(?:ed|s)?|collaborat\w*|worked|work|wrote|written)\s+(?:\w+\s+)?with\s+"
+    r"(?:the\s+)?most(?:\s+(?:often|frequently))?(?=\s*(?:[?.,]|$|\s+(?:at|in|on|during)\b))"
+    r"|\bmost\s+(?:frequent|common|regular|prolific)\s+(?:co-?authors?|collaborators?)\b",
     re.I,
 )
 _MOST_WITH = re.compile(
@@ -115,7 +119,7 @@ _TITLE_APPEARS = re.compile(
 _TITLE_LACKS = re.compile(
     r"\b(?:(?:do|does)\s*n['’]?o?t|without|that\s+lack|lacking)\s+(?:mention(?:ing)?|contain(?:ing)?|"
     r"hav(?:e|ing)|us(?:e|ing)|the\s+word)?\s*['\"“]?(?P<word>[\w-]+)['\"”]?\s+in\s+(?:the(?:ir)?\s+)?"
-    r"titles?\b",
+    r"titles?(?=\s*(?:[?.,;]|$))",  # not "without labels in the title generation task"
     re.I,
 )
 _POSITION_PAPERS = re.compile(
@@ -327,6 +331,8 @@ class QuestionParser:
         if compared:
             return QueryPlan(kind="compare", compared=compared)
         text = _VENUE.sub(" ", question).strip()
+        if text != question.strip():  # "ICML spotlights … in 2024": the venue's year too
+            text = _YEAR.sub(" ", text)
         # "…, and how many of them were orals?": the list, with its statuses counted
         text = _OF_THEM.sub("", text)
         constraints = PlanConstraints()

@@ -91,6 +91,17 @@ _NAMED = (
     r"(?:[A-Z][\w&.*-]*\s+(?:(?:of|for|and|de|at|the|or|für|fur|der|des|du|di|la|le|&)\s+){0,2}){0,5}"
     r"[A-Z][\w&.*-]*"
 )
+# Cities an institution is qualified by ("Kyutai in Paris"); any other capitalised words
+# after "in" may be a topic ("Meta in Reinforcement Learning").
+_CITIES = (
+    r"Paris|London|Berlin|Munich|Zurich|Geneva|Lausanne|Vienna|Amsterdam|Tübingen|Tuebingen|"
+    r"Madrid|Barcelona|Rome|Milan|Stockholm|Copenhagen|Helsinki|Oslo|Warsaw|Prague|Moscow|"
+    r"Edinburgh|Oxford|Cambridge|Beijing|Shanghai|Shenzhen|Hangzhou|Nanjing|Wuhan|Chengdu|"
+    r"Guangzhou|Hong Kong|Taipei|Tokyo|Kyoto|Seoul|Singapore|Bangalore|Bengaluru|Delhi|Mumbai|"
+    r"Tel Aviv|Jerusalem|Haifa|Dubai|Abu Dhabi|Sydney|Melbourne|Toronto|Montreal|Vancouver|"
+    r"Boston|New York|Pittsburgh|Seattle|San Francisco|Los Angeles|Chicago|Austin|Atlanta|"
+    r"Berkeley|Palo Alto|Princeton"
+)
 # "IISc and the University of Liverpool … combined": a paper from either, counted once
 _COMBINED = re.compile(r"\b(?:combined|in total|altogether|between them)\b", re.I)
 # "Zicheng Liu (Zhejiang University)": which of the people so named
@@ -127,6 +138,8 @@ class PlaceReader:
         text = _ABBREVIATED.sub("University", text)
         text = _U_DOT.sub(" University", _UNI.sub("University of ", text))
         text = _AFFILIATED.sub(r"\1", text)  # "a Huawei-affiliated author"
+        # a name before "'s" is someone's or somewhere's: "MIPT's orals" may be its initials
+        owners = frozenset(re.findall(r"([A-Z][\w&.-]*)['’]s\b", text))
         text = _POSSESSIVE.sub("", text)  # "LMU Munich's orals", "HIT's Shenzhen campus"
         # "no co-author from Berkeley", "not Shenzhen": set aside while the included
         # institutions are read, then kept out if they name a place, else put back
@@ -141,7 +154,7 @@ class PlaceReader:
             listed = pattern.search(text)
             if listed and self._either(listed.group("span").split(), constraints):
                 text = text[: listed.start("span")] + text[listed.end("span") :]
-        text = self._included(text, constraints, set_like)
+        text = self._included(text, constraints, set_like, owners)
         included = constraints.affiliations or constraints.any_of
         for i, (phrase, span, cued) in enumerate(held):
             # "but not Oxford Pets": a dataset's name, not Oxford; "not Shenzhen" needs a
@@ -181,7 +194,9 @@ class PlaceReader:
                 return name
         return ""
 
-    def _included(self, text: str, constraints: PlanConstraints, set_like: bool) -> str:
+    def _included(
+        self, text: str, constraints: PlanConstraints, set_like: bool, owners: frozenset[str]
+    ) -> str:
         patterns = (
             (_INSTITUTION_AFTER, False),
             (_INSTITUTION_ASIDE, False),
@@ -195,8 +210,10 @@ class PlaceReader:
                 if match.group("span").strip() not in text:
                     continue  # inside a name already taken ("… of Texas at Austin")
                 words = match.group("span").split()
-                joined = "or" in words or (_COMBINED.search(text) and "and" in words)
-                if keep_end and joined and self._either(words, constraints):
+                combined = _COMBINED.search(text) is not None and "and" in words
+                if keep_end and ("or" in words or combined) and self._either(words, constraints):
+                    if combined:  # "… combined": the word asked for the union, no topic
+                        text = _COMBINED.sub(" ", text)
                     # "Did Heidelberg University or Anthropic have more orals?"
                     text = text.replace(match.group("span"), " ", 1)
                     continue
@@ -215,12 +232,10 @@ class PlaceReader:
                     _INSTITUTION_HAS,
                     _INSTITUTION_SUBJECT,
                 )
-                if named_by_place and not self._leads_an_affiliation(name):
+                if named_by_place and not self._leads_an_affiliation(name, name in owners):
                     continue  # "the Statistics papers": a department's word, not a place
                 # "Kyutai in Paris": the city says where, it asks about nothing more
-                text = re.sub(
-                    rf"{re.escape(name)}\s+in\s+[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?", name, text
-                )
+                text = re.sub(rf"{re.escape(name)}\s+in\s+(?:{_CITIES})\b", name, text)
                 text = text.replace(name, " ", 1)
                 rest = words[len(found) :]
                 either = self._alternatives(rest) if pattern is _INSTITUTION_AFTER else []
@@ -283,13 +298,15 @@ class PlaceReader:
                 return text.replace(typed, " ", 1)
         return text
 
-    def _leads_an_affiliation(self, name: str) -> bool:
+    def _leads_an_affiliation(self, name: str, owned: bool = False) -> bool:
         """Whether an affiliation string starts with the name or one of its other names
-        ("Microsoft Research"; "LMU Munich" for "Ludwig-Maximilians-Universität München")."""
+        ("Microsoft Research"; "LMU Munich" for "Ludwig-Maximilians-Universität München");
+        `owned` ("MIPT's orals"): by its initials too, which a topic's acronym ("ICL
+        papers") may share."""
         keys = spellings(fold(name))
         variants = self.catalogue.match_institution(name).variants
         # "MIPT" for "Moscow Institute of Physics and Technology": the initials lead it
-        short = name.isupper() and len(name) >= 3
+        short = owned and name.isupper() and len(name) >= 3
         return any(
             fold(a).startswith(keys) or (short and acronym(a) == fold(name)) for a, _ in variants
         )

@@ -503,3 +503,29 @@ def test_an_acronym_in_parentheses_after_a_method_is_no_institution() -> None:
         "How does the paper show that Federated Learning (FL) protects data?"
     )
     assert plan.constraints.affiliations == []
+
+
+@pytest.mark.parametrize(
+    ("question", "kind", "topic"),
+    [
+        ("How many papers from Kyutai in Reinforcement Learning?", None, "Reinforcement Learning"),
+        ("How many ICL papers are there?", "count", "ICL"),
+        ("How many RL papers are there?", "count", "RL"),
+        ("Which papers by Ian Holt work with the most data?", None, "most data"),
+        ("Which papers study learning without labels in the title generation task?", None,
+         "title generation task"),
+    ],
+)  # fmt: skip
+def test_what_the_second_review_found_misread(question: str, kind: str | None, topic: str) -> None:
+    plan = QuestionParser(EVERYDAY).plan(question)
+    assert plan.ranking is None and not plan.constraints.not_title_words, plan
+    assert topic in plan.topic, plan
+    if kind:
+        assert plan.kind == kind, plan
+
+
+def test_initials_name_an_institution_only_when_it_owns_something() -> None:
+    imperial = Catalogue.of([_paper("i1", ["Ann Lee"], ["Imperial College London"], "Oral")])
+    parser = QuestionParser(imperial)
+    assert parser.plan("How many ICL papers are there?").constraints.affiliations == []
+    assert parser.plan("ICL's orals at ICML 2024?").constraints.affiliations == ["ICL"]
