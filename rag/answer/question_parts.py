@@ -46,7 +46,8 @@ _MEASURES = (
     r"(?:rate|accuracy|fid|mos|bleu|auc|auroc|f1|perplexity|speed-?ups?|factor|percentage|"
     r"fraction|value|score|throughput|latency|margin|gap|ratio|regret\s+bound|cost|budget|"
     r"number|amount|size|count|reduction|improvement|gain|learning\s+rate|batch\s+size|seed|"
-    r"memory|footprint|consumption|energy|emissions|runtime|time|p-?values?|share|proportion))"
+    r"memory|footprint|consumption|energy|emissions|runtime|time|p-?values?|share|proportion|"
+    r"(?:exact\s+|closed[- ]form\s+)?(?:expression|formula)))"
 )
 _AT_RATE = re.compile(r"\bat\s+what\s+rate\b", re.I)
 # Measures as often named as valued ("what noise level does it estimate", "what proportion
@@ -59,7 +60,7 @@ _VALUE_ASKED = re.compile(
 )
 _GENERIC_MEASURE = re.compile(
     r"fraction|percentage|value|number|amount|size|count|reduction|improvement|gain|factor|"
-    r"share|proportion",
+    r"share|proportion|(?:exact\s+|closed[- ]form\s+)?(?:expression|formula)",
     re.I,
 )
 _IN_UNIT = re.compile(
@@ -79,7 +80,8 @@ _NAMEABLE = (
     r"gpus?|hardware|proof\s+assistants?|platforms?|tasks?|games?|languages?|domains?|"
     r"architectures?|baselines?|jurisdictions?|countries|simulators?|librar(?:y|ies)|"
     r"families|model\s+families|robots?|suites?|corpora|corpus|competitions?|tools?|"
-    r"frameworks?|metrics?|toolkits?|solvers?|optimi[sz]ers?|licen[cs]es?|accelerators?|variants?)"
+    r"frameworks?|metrics?|toolkits?|solvers?|optimi[sz]ers?|licen[cs]es?|accelerators?|variants?|"
+    r"recogni[sz]ers?|backbones?|teachers?)"
 )
 # Words of a sentence that reports what a method was run on or against.
 _EVALUATED = frozenset(

@@ -1051,3 +1051,16 @@ def test_knowing_in_advance_the_askers_role_and_an_acronym_in_its_singular() -> 
         .strip()
         .startswith("pooling")
     )
+
+
+def test_a_teacher_is_named_and_a_formula_is_written_near_what_it_gives() -> None:
+    question = "Which pretrained face recognizer serves as the teacher?"
+    parts = question_parts(question)
+    assert [p.kind for p in parts] == ["name"]
+    vague = "The discriminative knowledge of a pretrained recognizer is distilled."
+    assert check_abstract(question, parts, vague, "Masked faces", 1).missing == parts
+    named = "We distil the relations of ArcFace, a pretrained recognizer, into the student."
+    assert check_abstract(question, parts, named, "Masked faces", 1).missing == []
+    formula = "What exact expression does the paper give for the regret?"
+    said = "We prove a regret lower bound of order $\\Omega(d^{2/3} T^{2/3})$."
+    assert check_abstract(formula, question_parts(formula), said, "Borda", 1).missing == []
