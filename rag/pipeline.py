@@ -130,7 +130,7 @@ class Pipeline:
             fingerprint,
             catalogue,
             metadata,
-            QuestionPlanner(QuestionParser(metadata), planner_llm),
+            QuestionPlanner(QuestionParser(metadata, stats.doc_freq), planner_llm),
             MetadataAnswerer(metadata),
             retriever,
             scorer,

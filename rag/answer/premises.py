@@ -135,6 +135,14 @@ FIELD_NAMES = {
 }
 
 
+_CAPITALISED_RUN = re.compile(r"\b[A-Z][a-z]+(?:[\s-]+[A-Z][a-z]+){1,4}\b")
+_TO_DO = re.compile(r"\bto\s+$")
+
+
+def initials_of(phrase: str) -> str:
+    return "".join(w[0] for w in re.split(r"[\s-]+", phrase) if w).upper()
+
+
 def without_request(question: str) -> str:
     return _REQUEST.sub(" ", question)
 
@@ -148,7 +156,17 @@ def unmentioned(
     spelled, shortened = folded(text), initials(text)
     stems = set(content_terms(text))
     absent: list[str] = []
+    # "Direct Preference Optimization" for the abstract's "DPO": a spelled-out acronym
+    spelled_out: set[str] = set()
+    for run in _CAPITALISED_RUN.finditer(question):
+        words = re.split(r"[\s-]+", run.group(0))  # "During Direct Preference Optimization"
+        spans = [(a, b) for a in range(len(words)) for b in range(a + 2, len(words) + 1)]
+        for a, b in spans:
+            if writes_name(initials_of(" ".join(words[a:b])), text):
+                spelled_out.update(words[a:b])
     for written in dict.fromkeys(NAME.findall(question)):
+        if written in spelled_out:
+            continue
         name = _DESCRIBED.sub("", written)  # "UCRL2-inspired": the paper writes "UCRL2"
         key = folded(name)
         if key in CORPUS_WORDS:
@@ -168,6 +186,10 @@ def unmentioned(
         absent.append(written)
     for found in re.finditer(r"[A-Za-z][A-Za-z-]{5,}", question):
         word = found.group(0)
+        if word in spelled_out:
+            continue
+        if _TO_DO.search(question[: found.start()]) and word.islower() and not word.endswith("s"):
+            continue  # "… to stretch an LLM's context window": the asker's verb for its aim
         stem = next(iter(content_terms(word)), "")
         if folded(word) in CORPUS_WORDS | COMMON_WORDS | _FRACTIONS:
             continue

@@ -150,12 +150,14 @@ _NUMBER_WORDS = frozenset(
 # "$2\\times$", "$O(N)$", "five". Digits inside a name ("GPT-4", "CIFAR-10", "3D", "H100")
 # are not quantities.
 _QUANTITY = re.compile(
-    r"\d[\d,.]*(?:\s*-\s*\d[\d,.]*)?(?:%|x|×|[kmbt]|-?fold|[kmbt]-[a-z]+)?|\d+:\d+", re.I
+    r"\d[\d,.]*(?:\s*-\s*\d[\d,.]*)?(?:%|x|×|[kmbt]|-?fold|[kmbt]-[a-z]+|[kmgt]i?b|ms|s|h|hrs?|min)?"
+    r"|\d+:\d+|\d+/\d+",  # "57Gb", "1:1", "about 1/50 training cost"
+    re.I,
 )
 _ENUMERATOR = re.compile(r"\(?(?:\d{1,2}|[ivx]{1,4}|[a-h])\)", re.I)
 _MULTIPLIERS = frozenset("twice double triple thrice half".split())
 _MATH_QUANTITY = re.compile(r"\\times|×|\$|\bO\(")
-_TOKEN_EDGES = "()[]{},;:.~≈!?\"'"
+_TOKEN_EDGES = "()[]{},;:.~≈!?\"'*"  # "**41 days**": markdown around a number
 
 
 def is_quantity(token: str) -> bool:

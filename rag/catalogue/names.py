@@ -70,6 +70,9 @@ ALIASES = {
     "lmu munich": ("lmu", "ludwig maximilians universitat munchen", "university of munich"),
     "hebrew university": ("hebrew university of jerusalem",),
     "georgia tech": ("georgia institute of technology",),
+    "postech": ("pohang university of science and technology",),
+    "sustech": ("southern university of science and technology",),
+    "riken": ("riken aip", "riken center for advanced intelligence project"),
     "iisc": ("indian institute of science",),
     "william mary": ("college of william and mary", "william and mary"),
     "helmholtz munich": ("helmholtz zentrum munchen",),
@@ -192,7 +195,9 @@ def names_institution(affiliation: str, names: tuple[str, ...]) -> bool | None:
         words = [w for w in fold(part).split() if w != "at"]  # "… of Massachusetts at Amherst"
         for name in names:
             typed = [w for w in name.split() if w != "at"]
-            if len(typed) == 1 and (acronym(part) == name or _spelled_out(part, name)):
+            # "UCLA Computer Science Department" spells "ucsd": a department is no acronym's
+            initials = acronym(part) == name and not _DEPARTMENT_PART.search(part)
+            if len(typed) == 1 and (initials or _spelled_out(part, name)):
                 return True
             for start in range(len(words) - len(typed) + 1):
                 if words[start : start + len(typed)] == typed:
@@ -212,6 +217,7 @@ def names_institution(affiliation: str, names: tuple[str, ...]) -> bool | None:
     return verdict
 
 
+_DEPARTMENT_PART = re.compile(r"\b(?:department|dept|school|faculty|division)\b", re.I)
 _SPELLED_OUT = re.compile(r"^\s*(?P<acronym>[A-Z]{2,})\s+[A-Z][a-z]")
 _SPELLED_NOUNS = {*_NOUNS, "center", "centre", "laboratory", "school", "academy"}
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections.abc import Callable
 from itertools import pairwise
 from typing import Literal
 
@@ -96,7 +97,7 @@ _RANKING = re.compile(
     r"\b(?:which|what|who)\b.*\bauthors?\b.*\b(?:most|top)\b"
     # "which researchers had the most papers", not "… proposed the most efficient attention"
     r"|\b(?:which|what)\s+(?:\w+\s+){0,3}?(?:researchers?|people|scientists)\b.*\b(?:most|top)\s+"
-    r"(?:\w+\s+)?(?:papers|orals|spotlights|posters|publications)\b"
+    r"(?:\w+\s+){0,3}?(?:papers|orals|spotlights|posters|publications)\b"
     r"|\b(?:top|most prolific|leading)\s+(?:\w+\s+){0,3}?(?:authors?|researchers?|scientists)\b"
     r"|\bwho\b.*\b(?:most|top)\b.*\b(?:papers|orals|spotlights|posters|publications)\b",
     re.I,
@@ -217,7 +218,7 @@ _GENERIC_TOPIC = {"paper", "author", "publish", "icml", "2024", "accept", "confe
                   # "pubs", "the X folks", "made it into", "got in", "this year", "appear"
                   "pub", "folk", "made", "appear", "least", "newest", "oldest", "latest",
                   # "joint papers of A and B", "A and B … combined", "anyone from X"
-                  "joint"}  # fmt: skip
+                  "joint", "contribut", "mention"}  # fmt: skip
 # Counts as questions write them ("top three", "more than twenty authors")
 _COUNT_WORDS = NUMBER_WORDS | {"fifteen": 15, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50}
 _AT_LEAST_PAPERS = re.compile(
@@ -225,7 +226,12 @@ _AT_LEAST_PAPERS = re.compile(
     r"(\d+)\s+or\s+more)\s+(?:\w+\s+){0,3}?(?:papers|orals|spotlights|posters|publications)\b",
     re.I,
 )
-_TOP_N = re.compile(rf"\btop\s+(\d{{1,2}}|{'|'.join(_COUNT_WORDS)})\b", re.I)
+_TOP_N = re.compile(
+    rf"\btop\s+(\d{{1,2}}|{'|'.join(_COUNT_WORDS)})\b"
+    # "the two most prolific authors"
+    rf"|\b(\d{{1,2}}|{'|'.join(_COUNT_WORDS)})\s+most\s+(?:prolific|productive|published)\b",
+    re.I,
+)
 # what an author did with the papers counted ("had", "presented", "wrote")
 _STATUS_HELD = re.compile(r"\b(?:had|has|have|presented|published|wrote|authored|got)\b", re.I)
 _WHO = re.compile(
@@ -268,8 +274,17 @@ _LAST_AUTHOR = re.compile(
     re.I,
 )
 _MORE_THAN = re.compile(
-    r"^\s*(?:did|does|do|has|have)\s+(?P<a>.+?)\s+(?:publish|have|get|write|present)\s+more\s+"
-    r"(?P<noun>papers|orals|spotlights|posters)?\s*(?:\w+\s+)?than\s+(?P<b>(?-i:[A-Z])[^?]+?)\s*\?*\s*$",
+    r"^\s*(?:did|does|do|has|have)\s+(?P<a>.+?)\s+(?:publish|have|get|write|present)\s+"
+    r"(?:more|(?:a\s+)?(?:higher|larger|greater|bigger))\s+"
+    r"(?:[\w-]+\s+){0,4}?(?P<noun>papers|orals|spotlights|posters)?\s*(?:[\w-]+\s+)?"
+    r"than\s+(?P<b>(?-i:[A-Z])[^?]+?)\s*\?*\s*$",
+    re.I,
+)
+# "Which of Jiayi Ji and Rongrong Ji had the larger number of papers?"
+_WHICH_OF_MORE = re.compile(
+    r"^\s*which\s+of\s+(?P<a>.+?)\s+(?:and|or)\s+(?P<b>.+?)\s+(?:had|has|have|got|published|wrote)"
+    r"\s+(?:the\s+)?(?:more|most|larger|largest|higher|highest|greater|bigger)\b"
+    r"(?:[^?]*?\b(?P<noun>orals|spotlights|posters)\b)?",
     re.I,
 )
 
@@ -314,9 +329,9 @@ def _spans(words: list[str], longest: int = 4) -> list[tuple[int, int]]:
 class QuestionParser:
     """Turns a question into a `QueryPlan` using the catalogue's own vocabularies."""
 
-    def __init__(self, catalogue: Catalogue) -> None:
+    def __init__(self, catalogue: Catalogue, doc_freq: Callable[[str], int] | None = None) -> None:
         self.catalogue = catalogue
-        self.places = PlaceReader(catalogue)
+        self.places = PlaceReader(catalogue, doc_freq)
 
     def plan(self, question: str) -> QueryPlan:
         typed = question  # as typed: "adam papers" is no person, "Adam Smith papers" is
@@ -325,12 +340,14 @@ class QuestionParser:
         if compared and all(self._known(item) for item in compared):
             # "CyberAgent vs Emory University: paper counts?": each one's papers, counted
             compared, question = [], _more_papers(compared)
-        versus = _MORE_THAN.match(question)
-        if versus:  # "Did Jiawei Han publish more papers than Bhavya Kailkhura?"
-            question = _more_papers([versus.group("a"), versus.group("b")], versus.group("noun"))
+        versus = _MORE_THAN.match(question) or _WHICH_OF_MORE.match(question)
+        rivals = [_VENUE.sub(" ", versus.group(k)).strip() for k in "ab"] if versus else []
+        if versus and all(self._known(name) for name in rivals):
+            # "Did Jiawei Han publish more papers than Bhavya Kailkhura?"
+            question = _more_papers(rivals, versus.group("noun"))
         if compared:
             return QueryPlan(kind="compare", compared=compared)
-        text = _VENUE.sub(" ", question).strip()
+        text = re.sub(r"\(\s*\)", " ", _VENUE.sub(" ", question)).strip()  # "(ICML 2024)"
         if text != question.strip():  # "ICML spotlights … in 2024": the venue's year too
             text = _YEAR.sub(" ", text)
         # "…, and how many of them were orals?": the list, with its statuses counted
@@ -394,7 +411,9 @@ class QuestionParser:
             constraints=constraints,
             ranking=ranking,
             at_least=at_least,
-            top=_count(top.group(1)) if ranking and (top := _TOP_N.search(question)) else 0,
+            top=_count(top.group(1) or top.group(2))
+            if ranking and (top := _TOP_N.search(question))
+            else 0,
             unresolved=unresolved,
             like_paper=named.id if named is not None and kind == "similar" else "",
         )

@@ -9,6 +9,7 @@ catalogue knows as an institution, never a person.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from rag.catalogue.catalogue import Catalogue
 from rag.catalogue.names import GENERIC_WORDS as _GENERIC
@@ -122,14 +123,18 @@ _INSTITUTION_SUBJECT = re.compile(
 )
 _INSTITUTION_HAS = re.compile(
     rf"\b(?i:did|does|do)\s+(?:the\s+)?(?P<span>{_NAMED})\s+"
-    r"(?:(?i:group|team|lab|labs|people|researchers|folks)\s+)?(?i:have|get|win|publish|present)\b"
+    r"(?:(?i:group|team|lab|labs|people|researchers|folks)\s+)?"
+    r"(?i:have|get|win|publish|present|appear|contribute|show\s+up)\b"
 )
+ACRONYM_DOCS = 2  # an acronym this few abstracts write is no topic's ("UCSD", not "ICL")
 INSTITUTION_WORDS = 8  # "Hong Kong University of Science and Technology" is seven
 
 
 class PlaceReader:
-    def __init__(self, catalogue: Catalogue) -> None:
+    def __init__(self, catalogue: Catalogue, doc_freq: Callable[[str], int] | None = None) -> None:
         self.catalogue = catalogue
+        # how many abstracts write a word: "ICL" is a topic's acronym, "UCSD" no topic's
+        self.doc_freq = doc_freq
 
     def read(self, text: str, constraints: PlanConstraints, set_like: bool = True) -> str:
         """The question's institutions into `constraints`; the text without them.
@@ -301,12 +306,13 @@ class PlaceReader:
     def _leads_an_affiliation(self, name: str, owned: bool = False) -> bool:
         """Whether an affiliation string starts with the name or one of its other names
         ("Microsoft Research"; "LMU Munich" for "Ludwig-Maximilians-Universität München");
-        `owned` ("MIPT's orals"): by its initials too, which a topic's acronym ("ICL
-        papers") may share."""
+        `owned` ("MIPT's orals") or written in no abstract ("UCSD papers"): by its initials
+        too, which a topic's acronym ("ICL papers") may share."""
         keys = spellings(fold(name))
         variants = self.catalogue.match_institution(name).variants
         # "MIPT" for "Moscow Institute of Physics and Technology": the initials lead it
-        short = owned and name.isupper() and len(name) >= 3
+        unwritten = self.doc_freq is not None and self.doc_freq(name) <= ACRONYM_DOCS
+        short = (owned or unwritten) and name.isupper() and len(name) >= 3
         return any(
             fold(a).startswith(keys) or (short and acronym(a) == fold(name)) for a, _ in variants
         )

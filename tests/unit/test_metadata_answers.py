@@ -529,3 +529,32 @@ def test_initials_name_an_institution_only_when_it_owns_something() -> None:
     parser = QuestionParser(imperial)
     assert parser.plan("How many ICL papers are there?").constraints.affiliations == []
     assert parser.plan("ICL's orals at ICML 2024?").constraints.affiliations == ["ICL"]
+
+
+@pytest.mark.parametrize(
+    ("question", "ids"),
+    [
+        ("Which of Ada Byrne and Ian Holt had the larger number of papers at ICML 2024?",
+         {"e1", "e3", "e4", "e5", "e6"}),
+        ("How many papers does Kyutai appear on at ICML 2024?", {"e2"}),
+        ("Researchers from Kyutai contributed to which ICML 2024 papers?", {"e2"}),
+        ("Who got more papers, Kyutai or UC Merced (ICML 2024)?", {"e2", "e3"}),
+        ("Does Kyutai have a higher ICML 2024 paper count than UC Merced?", {"e2", "e3"}),
+    ],
+)  # fmt: skip
+def test_plain_questions_a_held_out_writer_might_ask(question: str, ids: set[str]) -> None:
+    plan = QuestionParser(EVERYDAY).plan(question)
+    answer = MetadataAnswerer(EVERYDAY).answer(question, plan)
+    assert answer.aggregate is not None, plan
+    assert {p.paper_id for p in answer.aggregate.papers} == ids, plan
+
+
+def test_rankings_of_n_and_within_an_institution_and_departments_spell_no_acronym() -> None:
+    from rag.catalogue.names import names_institution
+
+    plan = QuestionParser(EVERYDAY).plan("Who are the two most prolific authors at ICML 2024?")
+    assert (plan.ranking, plan.top) == ("authors", 2)
+    plan = QuestionParser(EVERYDAY).plan("Which Kyutai researcher had the most ICML 2024 papers?")
+    assert plan.ranking == "authors" and plan.constraints.affiliations == ["Kyutai"]
+    ucla = "UCLA Computer Science Department, University of California, Los Angeles"
+    assert not names_institution(ucla, ("ucsd",))

@@ -1064,3 +1064,19 @@ def test_a_teacher_is_named_and_a_formula_is_written_near_what_it_gives() -> Non
     formula = "What exact expression does the paper give for the regret?"
     said = "We prove a regret lower bound of order $\\Omega(d^{2/3} T^{2/3})$."
     assert check_abstract(formula, question_parts(formula), said, "Borda", 1).missing == []
+
+
+def test_numbers_in_units_fractions_and_bold_and_a_spelled_out_acronym() -> None:
+    question = "How much storage remains after compression?"
+    said = "Our scheme reduces storage from 57Gb to 8.2Gb while retaining performance."
+    assert check_abstract(question, question_parts(question), said, "TALL", 1).missing == []
+    question = "Roughly what fraction of LLaMA2-7B's training cost does DiJiang-7B need?"
+    said = "DiJiang-7B matches LLaMA2-7B while requiring only about 1/50 training cost."
+    assert check_abstract(question, question_parts(question), said, "DiJiang", 1).missing == []
+    question = "How long does SymGNN take compared with precise MD simulations?"
+    said = "Compared to precise MD simulations, SymGNN takes **less than one second**, not **41 days**."
+    assert check_abstract(question, question_parts(question), said, "SymGNN", 1).missing == []
+    asked = "During Direct Preference Optimization training, which abilities improve?"
+    assert unmentioned(asked, "Self-Rewarding Language Models", "We train with DPO.", rare) == []
+    asked = "What attention does SelfExtend build to stretch the context window?"
+    assert unmentioned(asked, "SelfExtend", "SelfExtend extends the window.", rare) == []
