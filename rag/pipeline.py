@@ -110,6 +110,7 @@ class Pipeline:
             len(catalogue),
             index.prefix_finder(),
             lambda word: metadata.has_person(word) or metadata.knows_institution(word),
+            lambda name: len(metadata.papers_naming(name)),
         )
         # 4. retrieval: dense over Chroma + BM25, fused per paper
         retriever = PaperRetriever(

@@ -40,7 +40,7 @@ from rag.answer.question_parts import (
 from rag.catalogue.terms import paper_words
 from rag.embedding.lru import LRUCache
 from rag.retrieval.retriever import NAMED_PAPERS
-from rag.text import NAME, content_terms, rare_names, split_sentences, writes_name
+from rag.text import COINED, NAME, content_terms, rare_names, split_sentences, writes_name
 from rag.types import Paper, RetrievedPaper
 
 LEXICAL_WEIGHT = 0.35
@@ -132,11 +132,14 @@ class TermStats:
         n_docs: int,
         prefixed: Callable[[str], bool] | None = None,
         named: Callable[[str], bool] | None = None,
+        name_count: Callable[[str], int] | None = None,
     ) -> None:
         self.paper_count = paper_count
         self.n_docs = max(1, n_docs)
         self.prefixed = prefixed or (lambda stem: False)  # whether a counted word starts so
         self.named = named or (lambda word: False)  # an author or institution of the catalogue
+        # papers writing a whole name ("VLM-CaR": 1, though "VLM" and "car" are common)
+        self.name_count = name_count or self.doc_freq
 
     @classmethod
     def counted(cls, papers: Mapping[str, Paper]) -> TermStats:
@@ -297,6 +300,13 @@ class EvidenceScorer:
                     self._misnamed(question, n, texts)
                     for n, s in enumerate(sources, start=1)
                     if self._writes_rare_name(question, s.paper, NAMED_PAPERS)
+                    # "What does LoCoCo do that bifurcated attention doesn't?": another
+                    # source named by its title's words makes it a question of two papers
+                    and not any(
+                        title_run(question, o.paper.title, self.stats.doc_freq)
+                        for m, o in enumerate(sources, start=1)
+                        if m != n
+                    )
                 )
             )
         )
@@ -367,8 +377,19 @@ class EvidenceScorer:
             )
 
         if named:
+            # "How do FuRL and VLM-CaR differ?": a coined name beside the paper's own, that
+            # another source writes, is that source's (its words may be common: "VLM", "car")
+            paired = len(set(NAME.findall(question))) >= 2
+
+            def anothers(w: str) -> bool:  # one other paper's coined name, not a baseline's
+                return (
+                    paired and bool(COINED.search(w)) and self.stats.name_count(w) <= RARE_NAME_DOCS
+                )
+
             found.unmentioned = [
-                w for w in absent if doc_freq(w) > RARE_NAME_DOCS or nowhere_else(w)
+                w
+                for w in absent
+                if nowhere_else(w) or (doc_freq(w) > RARE_NAME_DOCS and not anothers(w))
             ]
             return found
         # Not asked of one named paper: words no abstract writes say the papers do not

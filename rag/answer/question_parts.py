@@ -461,7 +461,15 @@ def supplies(
     words = content_terms(sentence)
     # "which base language model": "LLaMA-2 7B model" names it even though the paper's own
     # title says "language model"; "which datasets": "on ImageNet and COCO" names them.
-    if not any(stems_match(w, part.target | (part.focus - name_terms) | _EVALUATED) for w in words):
+    topical = any(
+        stems_match(w, part.target | (part.focus - name_terms) | _EVALUATED) for w in words
+    )
+    # "which model writes the textual explanations" of a paper titled "… Textual
+    # Explanations": two of the part's own words, the title's too, place the sentence
+    if (
+        not topical
+        and sum(any(stems_match(w, frozenset([f])) for w in words) for f in part.focus) < 2
+    ):
         return False
     # "which directed graph datasets": a name in a sentence about directed graphs is a
     # method's part ("Hermitian"), not a dataset, unless the sentence reports a test.

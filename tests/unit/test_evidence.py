@@ -245,3 +245,30 @@ def test_a_misspelt_name_of_a_retrieved_paper_is_no_absent_topic() -> None:
     pu = Paper(id="pu", title="PU learning", abstract="We propose PULCPBF for PU learning.")
     assert _misspelt("PULCBPF", [source(pu)])
     assert not _misspelt("wildfire", [source(pu)])
+
+
+def test_another_papers_coined_name_is_its_own_even_when_its_words_are_common() -> None:
+    furl = Paper(
+        id="furl",
+        title="FuRL: Visual-Language Models as Fuzzy Rewards for Reinforcement Learning",
+        abstract="FuRL aligns visual-language model rewards for reinforcement learning.",
+    )
+    car = Paper(
+        id="car",
+        title="Code as Reward: Empowering Reinforcement Learning with VLMs",
+        abstract="VLM-CaR writes programs from feedback.",
+    )
+    common = [
+        Paper(id=f"c{i}", title="Cars and VLM", abstract="A VLM drives a car.") for i in range(8)
+    ]
+    counted = {p.id: p for p in (furl, car, *common, FA, RLHF, OTHER)}
+    exact = {"VLM-CaR": 1, "SimCLR": 9}
+    stats = TermStats.counted(counted)
+    stats.name_count = lambda name: exact.get(name, 0)
+    scorer = EvidenceScorer(HashingEmbedding(), stats)
+    question = "What do FuRL and VLM-CaR each do to turn visual-language models into fuzzy rewards?"
+    evidence = scorer.score(question, [source(furl), source(car, 2, 2)])
+    assert evidence.gaps.source == 1 and "VLM-CaR" not in evidence.gaps.unmentioned
+    exact["VLM-CaR"] = 9  # a name many papers write (a baseline's) stays a premise FuRL lacks
+    evidence = scorer.score(question, [source(furl), source(car, 2, 2)])
+    assert evidence.gaps.source == 1 and "VLM-CaR" in evidence.gaps.unmentioned

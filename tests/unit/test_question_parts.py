@@ -1080,3 +1080,13 @@ def test_numbers_in_units_fractions_and_bold_and_a_spelled_out_acronym() -> None
     assert unmentioned(asked, "Self-Rewarding Language Models", "We train with DPO.", rare) == []
     asked = "What attention does SelfExtend build to stretch the context window?"
     assert unmentioned(asked, "SelfExtend", "SelfExtend extends the window.", rare) == []
+
+
+def test_a_part_placed_by_two_of_its_own_words_even_the_titles() -> None:
+    question = (
+        "In neuro-symbolic RL with textual explanations, which model writes the explanations?"
+    )
+    title = "End-to-End Neuro-Symbolic Reinforcement Learning with Textual Explanations"
+    abstract = "We design a pipeline to prompt GPT-4 to generate textual explanations."
+    parts = question_parts(question)
+    assert check_abstract(question, parts, abstract, title, 1).missing == []
