@@ -88,6 +88,14 @@ def _paper(pid: str, authors: list[str], places: list[str], status: str = "Poste
     )  # fmt: skip
 
 
+def assert_answered(catalogue: Catalogue, question: str, ids: set[str]) -> None:
+    """The metadata answer to `question` lists exactly the papers `ids`."""
+    plan = QuestionParser(catalogue).plan(question)
+    answer = MetadataAnswerer(catalogue).answer(question, plan)
+    assert answer.aggregate is not None, plan
+    assert {p.paper_id for p in answer.aggregate.papers} == ids, plan
+
+
 CAMPUSES = Catalogue.of(
     [
         _paper("c1", ["Piotr Miłoś"], ["The Chinese University of Hong Kong"], "Spotlight"),
@@ -132,10 +140,7 @@ CAMPUSES = Catalogue.of(
     ],
 )  # fmt: skip
 def test_metadata_wordings_users_type(question: str, ids: set[str]) -> None:
-    plan = QuestionParser(CAMPUSES).plan(question)
-    answer = MetadataAnswerer(CAMPUSES).answer(question, plan)
-    assert answer.aggregate is not None, plan
-    assert {p.paper_id for p in answer.aggregate.papers} == ids, plan
+    assert_answered(CAMPUSES, question, ids)
 
 
 def test_a_misspelt_word_that_is_no_place_is_not_corrected() -> None:
@@ -159,10 +164,7 @@ def test_a_misspelt_word_that_is_no_place_is_not_corrected() -> None:
     ],
 )  # fmt: skip
 def test_either_between_without_and_a_second_question(question: str, ids: set[str]) -> None:
-    plan = QuestionParser(CAMPUSES).plan(question)
-    answer = MetadataAnswerer(CAMPUSES).answer(question, plan)
-    assert answer.aggregate is not None, plan
-    assert {p.paper_id for p in answer.aggregate.papers} == ids, plan
+    assert_answered(CAMPUSES, question, ids)
 
 
 def test_a_list_mixing_statuses_counts_them_and_a_threshold_lists_everyone_at_it() -> None:
@@ -220,10 +222,7 @@ def test_a_country_after_the_name_adds_nothing_inside_it_is_the_name() -> None:
     ],
 )  # fmt: skip
 def test_wordings_of_the_tenth_block(question: str, ids: set[str]) -> None:
-    plan = QuestionParser(CAMPUSES).plan(question)
-    answer = MetadataAnswerer(CAMPUSES).answer(question, plan)
-    assert answer.aggregate is not None, plan
-    assert {p.paper_id for p in answer.aggregate.papers} == ids, plan
+    assert_answered(CAMPUSES, question, ids)
 
 
 def test_either_counts_each_and_top_n_and_n_or_more_rank() -> None:
@@ -257,10 +256,7 @@ def test_a_university_system_counts_its_campuses() -> None:
     ],
 )  # fmt: skip
 def test_wordings_the_second_review_found(question: str, ids: set[str]) -> None:
-    plan = QuestionParser(CAMPUSES).plan(question)
-    answer = MetadataAnswerer(CAMPUSES).answer(question, plan)
-    assert answer.aggregate is not None, plan
-    assert {p.paper_id for p in answer.aggregate.papers} == ids, plan
+    assert_answered(CAMPUSES, question, ids)
 
 
 def test_a_pointer_without_constraints_is_no_list_of_everything() -> None:
@@ -287,10 +283,7 @@ def test_a_pointer_without_constraints_is_no_list_of_everything() -> None:
     ],
 )  # fmt: skip
 def test_wordings_of_the_twelfth_block(question: str, ids: set[str]) -> None:
-    plan = QuestionParser(CAMPUSES).plan(question)
-    answer = MetadataAnswerer(CAMPUSES).answer(question, plan)
-    assert answer.aggregate is not None, plan
-    assert {p.paper_id for p in answer.aggregate.papers} == ids, plan
+    assert_answered(CAMPUSES, question, ids)
 
 
 def test_a_british_title_word_finds_the_american_spelling() -> None:
@@ -355,10 +348,7 @@ ABROAD = Catalogue.of(
     ],
 )  # fmt: skip
 def test_how_people_type_metadata_questions(question: str, ids: set[str]) -> None:
-    plan = QuestionParser(ABROAD).plan(question)
-    answer = MetadataAnswerer(ABROAD).answer(question, plan)
-    assert answer.aggregate is not None, plan
-    assert {p.paper_id for p in answer.aggregate.papers} == ids, plan
+    assert_answered(ABROAD, question, ids)
 
 
 def test_typing_is_mended_only_in_the_frame() -> None:
@@ -445,10 +435,7 @@ PEOPLE = Catalogue.of(
     ],
 )  # fmt: skip
 def test_how_researchers_ask_about_people(question: str, ids: set[str]) -> None:
-    plan = QuestionParser(PEOPLE).plan(question)
-    answer = MetadataAnswerer(PEOPLE).answer(question, plan)
-    assert answer.aggregate is not None, plan
-    assert {p.paper_id for p in answer.aggregate.papers} == ids, plan
+    assert_answered(PEOPLE, question, ids)
 
 
 def test_who_someone_wrote_with_most() -> None:
@@ -492,10 +479,7 @@ EVERYDAY = Catalogue.of(
     ],
 )  # fmt: skip
 def test_everyday_wordings_of_people_and_places(question: str, ids: set[str]) -> None:
-    plan = QuestionParser(EVERYDAY).plan(question)
-    answer = MetadataAnswerer(EVERYDAY).answer(question, plan)
-    assert answer.aggregate is not None, plan
-    assert {p.paper_id for p in answer.aggregate.papers} == ids, plan
+    assert_answered(EVERYDAY, question, ids)
 
 
 def test_an_acronym_in_parentheses_after_a_method_is_no_institution() -> None:
@@ -543,10 +527,7 @@ def test_initials_name_an_institution_only_when_it_owns_something() -> None:
     ],
 )  # fmt: skip
 def test_plain_questions_a_held_out_writer_might_ask(question: str, ids: set[str]) -> None:
-    plan = QuestionParser(EVERYDAY).plan(question)
-    answer = MetadataAnswerer(EVERYDAY).answer(question, plan)
-    assert answer.aggregate is not None, plan
-    assert {p.paper_id for p in answer.aggregate.papers} == ids, plan
+    assert_answered(EVERYDAY, question, ids)
 
 
 def test_rankings_of_n_and_within_an_institution_and_departments_spell_no_acronym() -> None:
