@@ -295,6 +295,11 @@ _NEGATION = re.compile(
 _ENABLING = re.compile(
     r"\b(?:get|gets|make|makes|let|lets|help|helps|allow|allows|enable|enables)\b", re.I
 )
+_YES_NO = re.compile(
+    r"(?:^|[,;?]\s*|\b(?:plus|and|also|or)\s+)(?:did|does|do|is|are|was|were|can|could|has|have)"
+    r"\s+(?:it|they|this|that|the|its|their)\b",
+    re.I,
+)
 NEGATED_SUBJECT = 2  # content words of what the sentence denies of, shared with the question
 NEGATED_WINDOW = 6  # words between the subject and the predicate in the question
 
@@ -304,6 +309,8 @@ def _negated(question: str, sentences: list[str]) -> str:
     universal" against "If volume-preserving flows are universal, …"."""
     if _NEGATION.search(question) or _ENABLING.search(question) or CONTRASTING.search(question):
         return ""
+    if _YES_NO.search(question):
+        return ""  # "… plus did it need any pre-training?" asks; "without any" answers it
     asked = [content_terms(w) for w in re.findall(r"[\w-]+", question)]
     for sentence in sentences:
         if EARLIER.search(sentence):

@@ -85,7 +85,9 @@ _PERCENT = frozenset({"percent", "percents", "percentage", "percentages"})
 _FRACTIONS = frozenset(
     "half halves third thirds quarter quarters fifth fifths sixth sixths seventh sevenths "
     "eighth eighths ninth ninths tenth tenths hundredth hundredths thousandth thousandths "
-    "twice thrice tenfold hundredfold thousandfold twofold threefold fourfold".split()
+    "twice thrice tenfold hundredfold thousandfold twofold threefold fourfold "
+    # units a number is asked in ("how many milliseconds"), which abstracts abbreviate
+    "milliseconds millisecond seconds minutes hours gigabytes megabytes terabytes".split()
 )
 # The 1,000 words spoken English uses most (pyspellchecker's English frequencies, MIT):
 # one the abstracts hardly write is how the asker talks ("a paper *saying* …"), not a

@@ -225,6 +225,13 @@ def classify(text: str, context: frozenset[str] = frozenset()) -> QuestionPart:
         phrase = _noun_phrase(how.group(2))
         counted = frozenset(content_terms(phrase)) - _QUESTION_WORDS
         comparative = re.search(r"\b(?:\w+er|more|less|fewer)\b", phrase, re.I)
+        units = {u for u in counted if u in _UNIT_SHORT}
+        if units and counted == units:
+            # "how many milliseconds": "$2.4$ms less", "2 ms", "from four hours to two"
+            # asked in minutes, written in hours: any unit of the same kind
+            kin = [k for k in _UNIT_KINDS if units & k] or [frozenset(units)]
+            short = frozenset(a for k in kin for u in k for a in (u, *_UNIT_SHORT[u]))
+            return QuestionPart(text, "number", counted | short, focus, SENTENCE_WINDOW)
         if counted and counted <= _TAKING_PART:
             # "how many took part": people, wherever the sentence counts them
             return QuestionPart(text, "number", focus, focus, window=SENTENCE_WINDOW)
@@ -374,9 +381,22 @@ def _magnitude(tokens: list[str], i: int) -> bool:
     before = " ".join(t.lower() for t in tokens[max(0, i - 2) : i])
     return (
         after in ("times", "fold", "orders", "order", "percent", "points", "percentage")
+        or after in _TIME_UNITS  # "from four hours to two hours"
         or token.endswith("fold")
         or before in ("factor of", "by a")  # "by a factor of two", "by a third"
     )
+
+
+_TIME_UNITS = frozenset("seconds minutes hours days weeks months years".split())
+# A unit counted ("how many milliseconds"), as abstracts write it beside a quantity
+_UNIT_SHORT = {
+    "millisecond": ("ms",), "second": ("s", "sec", "secs"), "minut": ("min", "mins"),
+    "hour": ("h", "hr", "hrs"), "gigabyt": ("gb",), "megabyt": ("mb",), "terabyt": ("tb",),
+}  # fmt: skip
+_UNIT_KINDS = (
+    frozenset({"millisecond", "second", "minut", "hour"}),
+    frozenset({"gigabyt", "megabyt", "terabyt"}),
+)
 
 
 def _has_number_near(

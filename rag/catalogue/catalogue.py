@@ -137,6 +137,14 @@ class Catalogue:
                 for p in self._people("family", tokens[-1])
                 if len(p.tokens) > len(tokens) and p.tokens[-len(tokens) :] == tokens
             ]
+        if not found and len(tokens) >= 2:  # "Rupam Mahmood" for A. Rupam Mahmood
+            found = [
+                p
+                for p in self._people("family", tokens[-1])
+                if len(p.tokens) > len(tokens)
+                and len(p.tokens[0]) == 1
+                and name_fits(tokens, p.tokens[1:])
+            ]
         if not found and len(tokens) >= 2:  # "Chunyi Lee" for Chun-Yi Lee, and back
             given = "".join(tokens[:-1])
             found = [

@@ -30,6 +30,17 @@ _LOOKING_FOR = re.compile(
 )
 
 
+_IF_SO = re.compile(r"\?\s*if\s+so,?\s+(?:which|what|list\s+them|which\s+ones?)[^?]*\?\s*$", re.I)
+# Nouns people use for papers ("ICML 2024 works" only beside the venue: "how it works")
+_PAPERS_NOUN = re.compile(
+    r"\b(?:publications|submissions|articles)\b|(?<=ICML 2024 )works\b|(?<=accepted )works\b",
+    re.I,
+)
+_I_NEED = re.compile(r"^\s*(?:i\s+need|i['’]d\s+need|can\s+you\s+list|could\s+you\s+list)\s+", re.I)
+_SUBJECT_FIRST = re.compile(
+    r"^\s*(?P<who>(?:the\s+)?[A-Z][^?]*?)\s+(?:landed|had|got|published|presented)\s+how\s+many\s+"
+    r"(?P<rest>[^?]+?)\s*\?*\s*$"
+)
 _HOW_MANY_LAST = re.compile(r"\s*[:,—–-]\s*how\s+many\s*\?*\s*$", re.I)
 _ROUGHLY = re.compile(
     r"^\s*(?:roughly|approximately|about|around|so|and|ok(?:ay)?,?)\s+(?=how\s+many\b)", re.I
@@ -54,6 +65,12 @@ def plain_question(question: str) -> str:
     text = _TELL_ME.sub("", _REQUEST.sub("", text, count=1), count=1)
     text = _HONORIFIC.sub("", text)  # "Prof. Kyunghyun Cho" is Kyunghyun Cho
     text = _ROUGHLY.sub("", text)  # "Roughly how many …": the count is exact anyway
+    text = _IF_SO.sub("?", text)  # "Is X on any papers? If so, which?": the list asked
+    text = _PAPERS_NOUN.sub("papers", text)  # "publications", "submissions": papers
+    text = _I_NEED.sub("", text, count=1)  # "I need the papers …", "Can you list …"
+    subject_first = _SUBJECT_FIRST.match(text)
+    if subject_first:  # "The University of Sydney landed how many works?"
+        text = f"How many {subject_first.group('rest')} did {subject_first.group('who')} have?"
     asked_last = _HOW_MANY_LAST.search(text)
     if asked_last:  # "Papers X co-authored: how many?" asks "How many papers X co-authored?"
         text = f"How many {text[: asked_last.start()].strip()}?"

@@ -96,7 +96,8 @@ _MOST_WITH = re.compile(
 _RANKING = re.compile(
     r"\b(?:which|what|who)\b.*\bauthors?\b.*\b(?:most|top)\b"
     # "which researchers had the most papers", not "… proposed the most efficient attention"
-    r"|\b(?:which|what)\s+(?:\w+\s+){0,3}?(?:researchers?|people|scientists)\b.*\b(?:most|top)\s+"
+    r"|\b(?:which|what)\s+(?:\w+\s+){0,3}?(?:researchers?|people|scientists|academics?|professors?)\b"
+    r".*\b(?:most|top)\s+"
     r"(?:\w+\s+){0,3}?(?:papers|orals|spotlights|posters|publications)\b"
     r"|\b(?:top|most prolific|leading)\s+(?:\w+\s+){0,3}?(?:authors?|researchers?|scientists)\b"
     r"|\bwho\b.*\b(?:most|top)\b.*\b(?:papers|orals|spotlights|posters|publications)\b",
@@ -218,7 +219,7 @@ _GENERIC_TOPIC = {"paper", "author", "publish", "icml", "2024", "accept", "confe
                   # "pubs", "the X folks", "made it into", "got in", "this year", "appear"
                   "pub", "folk", "made", "appear", "least", "newest", "oldest", "latest",
                   # "joint papers of A and B", "A and B … combined", "anyone from X"
-                  "joint", "contribut", "mention"}  # fmt: skip
+                  "joint", "contribut", "mention", "public", "articl", "need", "academ"}  # fmt: skip
 # Counts as questions write them ("top three", "more than twenty authors")
 _COUNT_WORDS = NUMBER_WORDS | {"fifteen": 15, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50}
 _AT_LEAST_PAPERS = re.compile(
@@ -234,6 +235,10 @@ _TOP_N = re.compile(
 )
 # what an author did with the papers counted ("had", "presented", "wrote")
 _STATUS_HELD = re.compile(r"\b(?:had|has|have|presented|published|wrote|authored|got)\b", re.I)
+_ONE_ASKED = re.compile(
+    r"\bwhich\s+(?:\w+\s+){0,3}?(?:academic|researcher|author|person|scientist|professor)\s",
+    re.I,
+)
 _WHO = re.compile(
     r"\b(?:who|which|what)\s+(?:\w+\s+)?(?:authors?|researchers?|people)\b|^\s*who\b", re.I
 )
@@ -282,7 +287,10 @@ _MORE_THAN = re.compile(
 )
 # "Which of Jiayi Ji and Rongrong Ji had the larger number of papers?"
 _WHICH_OF_MORE = re.compile(
-    r"^\s*which\s+of\s+(?P<a>.+?)\s+(?:and|or)\s+(?P<b>.+?)\s+(?:had|has|have|got|published|wrote)"
+    # "Between A and B, who has more papers?"
+    r"^\s*between\s+(?P<a2>.+?)\s+and\s+(?P<b2>.+?),\s*(?:who|which(?:\s+one)?)\s+(?:has|had|have|got|published)"
+    r"\s+(?:the\s+)?(?:more|most)\b"
+    r"|^\s*which\s+of\s+(?P<a>.+?)\s+(?:and|or)\s+(?P<b>.+?)\s+(?:had|has|have|got|published|wrote)"
     r"\s+(?:the\s+)?(?:more|most|larger|largest|higher|highest|greater|bigger)\b"
     r"(?:[^?]*?\b(?P<noun>orals|spotlights|posters)\b)?",
     re.I,
@@ -341,7 +349,14 @@ class QuestionParser:
             # "CyberAgent vs Emory University: paper counts?": each one's papers, counted
             compared, question = [], _more_papers(compared)
         versus = _MORE_THAN.match(question) or _WHICH_OF_MORE.match(question)
-        rivals = [_VENUE.sub(" ", versus.group(k)).strip() for k in "ab"] if versus else []
+        rivals = (
+            [
+                _VENUE.sub(" ", versus.group(k) or versus.groupdict().get(k + "2") or "").strip()
+                for k in "ab"
+            ]
+            if versus
+            else []
+        )
         if versus and all(self._known(name) for name in rivals):
             # "Did Jiawei Han publish more papers than Bhavya Kailkhura?"
             question = _more_papers(rivals, versus.group("noun"))
@@ -413,6 +428,8 @@ class QuestionParser:
             at_least=at_least,
             top=_count(top.group(1) or top.group(2))
             if ranking and (top := _TOP_N.search(question))
+            else 1  # "Which Tencent researcher had the most papers?": the one (ties kept)
+            if ranking and _ONE_ASKED.search(question)
             else 0,
             unresolved=unresolved,
             like_paper=named.id if named is not None and kind == "similar" else "",

@@ -56,6 +56,10 @@ _WHO_MORE = re.compile(
     r"\b(?:who|which)\b[^,:?]*\bmore\b[^,:?]*[,:]\s*(?P<span>[^?]+?\s+or\s+[^,?]+?)\s*\??\s*$",
     re.I,
 )
+# "Warwick or UCL: which one published more works?"
+_THEN_WHICH = re.compile(
+    r"^\s*(?P<span>[^:?]+?\s+or\s+[^:?]+?)\s*:\s*(?:which|who)\b[^?]*\b(?:more|most|fewer)\b", re.I
+)
 # "Did KIT or the University of Macau have more papers?"
 _DID_MORE = re.compile(
     r"^\s*(?:did|does|do)\s+(?P<span>[^?]+?\s+or\s+[^?]+?)\s+(?:have|get|publish|present)\s+"
@@ -110,7 +114,10 @@ _INSTITUTION_ASIDE = re.compile(
     rf"(?<=[a-z] )\((?P<span>(?=[^)]*\b(?:University|Institute|College|Laboratory|Academy|"
     rf"School|Universit[äé]t?)\b){_NAMED})\)"
 )  # not "(FL)" after a method's name: an institution's noun inside, after a person
-_INSTITUTION_PAPERS = re.compile(rf"(?P<span>{_NAMED})\s+papers\b")
+# "the Microsoft papers", "Which Oxford academic", "Peng Cheng Lab researchers"
+_INSTITUTION_PAPERS = re.compile(
+    rf"(?P<span>{_NAMED})\s+(?:papers|academics?|researchers|scientists|faculty)\b"
+)
 _ABBREVIATED = re.compile(r"\bUniv\b\.?", re.I)
 # "Uni Helsinki" is the University of Helsinki, "Korea U." Korea University
 _UNI = re.compile(r"\bUni\s+(?=[A-Z])")
@@ -120,6 +127,16 @@ _AFFILIATED = re.compile(r"\b([\w&]+)-affiliated(?=\s+(?:co-?)?authors?\b|\s+res
 # "Beijing University of Posts and Telecommunications had 2 orals": the subject
 _INSTITUTION_SUBJECT = re.compile(
     rf"^\s*(?:the\s+)?(?P<span>{_NAMED})\s+(?i:had|has|got|published|presented)\b"
+)
+# "how many orals Nanyang Technological University had", "papers Zhejiang Lab presented"
+_INSTITUTION_DID = re.compile(
+    rf"(?<=[a-z] )(?:the\s+)?(?P<span>{_NAMED})\s+(?i:had|got|published|presented)\b"
+)
+_IN_COUNTRY = re.compile(
+    r"\b(University|Institute|College|Academy|Laboratory)\s+in\s+(?:the\s+)?(?:China|Japan|Korea|"
+    r"South Korea|Germany|France|Canada|Singapore|Switzerland|Australia|India|Israel|Italy|Spain|"
+    r"Netherlands|Sweden|Denmark|Finland|Norway|Austria|Belgium|Taiwan|UK|US|USA|United States|"
+    r"United Kingdom)\b"
 )
 _INSTITUTION_HAS = re.compile(
     rf"\b(?i:did|does|do)\s+(?:the\s+)?(?P<span>{_NAMED})\s+"
@@ -141,6 +158,10 @@ class PlaceReader:
         `set_like`: the question asks about papers as a set; else a lowercase word after
         "at" or "from" is an idiom ("at scale", "from scratch"), not an institution."""
         text = _ABBREVIATED.sub("University", text)
+        # "University of Texas at Austin": one name, not Austin after "at"
+        text = re.sub(r"\b(University of [A-Z][a-z]+) at ([A-Z][a-z]+)", r"\1 \2", text)
+        # "Xidian University in China": the country says where, it names no institution
+        text = _IN_COUNTRY.sub(r"\1", text)
         text = _U_DOT.sub(" University", _UNI.sub("University of ", text))
         text = _AFFILIATED.sub(r"\1", text)  # "a Huawei-affiliated author"
         # a name before "'s" is someone's or somewhere's: "MIPT's orals" may be its initials
@@ -155,7 +176,7 @@ class PlaceReader:
                 span = match.group("span") or match.groupdict().get("involved") or ""
                 held.append((match.group(0), span, cued))
                 text = f"{text[: match.start()]} \x00{len(held) - 1}\x00 {text[match.end() :]}"
-        for pattern in (_WHO_MORE, _DID_MORE, _OUT_OF_LIST):
+        for pattern in (_WHO_MORE, _DID_MORE, _OUT_OF_LIST, _THEN_WHICH):
             listed = pattern.search(text)
             if listed and self._either(listed.group("span").split(), constraints):
                 text = text[: listed.start("span")] + text[listed.end("span") :]
@@ -209,6 +230,7 @@ class PlaceReader:
             (_INSTITUTION_PAPERS, True),
             (_INSTITUTION_HAS, True),
             (_INSTITUTION_SUBJECT, True),
+            (_INSTITUTION_DID, True),
         )
         for pattern, keep_end in patterns:
             for match in list(pattern.finditer(text)):
@@ -227,7 +249,8 @@ class PlaceReader:
                     text = self._misspelt(words, text, constraints)
                 if found is None:
                     continue
-                name = " ".join(found).strip(" '\"")
+                # "The University of Sydney": its strings write it with and without "The"
+                name = re.sub(r"^the\s+", "", " ".join(found).strip(" '\""), flags=re.I)
                 if not set_like and name.islower() and " " not in name:
                     continue  # "learns skills at scale": Scale AI is not meant
                 if self.catalogue.has_person(name):
@@ -236,6 +259,7 @@ class PlaceReader:
                     _INSTITUTION_PAPERS,
                     _INSTITUTION_HAS,
                     _INSTITUTION_SUBJECT,
+                    _INSTITUTION_DID,
                 )
                 if named_by_place and not self._leads_an_affiliation(name, name in owners):
                     continue  # "the Statistics papers": a department's word, not a place
@@ -313,8 +337,13 @@ class PlaceReader:
         # "MIPT" for "Moscow Institute of Physics and Technology": the initials lead it
         unwritten = self.doc_freq is not None and self.doc_freq(name) <= ACRONYM_DOCS
         short = (owned or unwritten) and name.isupper() and len(name) >= 3
+        distinctive = set(fold(name).split()) - _GENERIC
         return any(
-            fold(a).startswith(keys) or (short and acronym(a) == fold(name)) for a, _ in variants
+            fold(a).startswith(keys)
+            or (short and acronym(a) == fold(name))
+            # "the Oxford papers": "University of Oxford" names nothing else
+            or (distinctive and set(fold(a).split()) - _GENERIC == distinctive)
+            for a, _ in variants
         )
 
     def _longest_institution(self, words: list[str], from_end: bool) -> list[str] | None:

@@ -539,3 +539,41 @@ def test_rankings_of_n_and_within_an_institution_and_departments_spell_no_acrony
     assert plan.ranking == "authors" and plan.constraints.affiliations == ["Kyutai"]
     ucla = "UCLA Computer Science Department, University of California, Los Angeles"
     assert not names_institution(ucla, ("ucsd",))
+
+
+PLAIN = Catalogue.of(
+    [
+        _paper("q1", ["A. Rupam Mahmood"], ["University of Alberta"], "Spotlight"),
+        _paper("q2", ["Ann Ross"], ["The University of Sydney"]),
+        _paper("q3", ["Ann Ross", "Bo Wen"], ["University of Sydney"], "Oral"),
+        _paper("q4", ["Bo Wen"], ["University of Texas at Austin"]),
+        _paper("q5", ["Cy Dunn"], ["University of Warwick"]),
+        _paper("q6", ["Cy Dunn"], ["University College London"]),
+        _paper("q7", ["Di Fox"], ["Xidian University"]),
+        _paper("q8", ["Di Fox"], ["Nanyang Technological University"], "Oral"),
+    ]
+)
+
+
+@pytest.mark.parametrize(
+    ("question", "ids"),
+    [
+        ("Tell me which ICML 2024 submissions by Rupam Mahmood were spotlights.", {"q1"}),
+        ("Is Ann Ross on any ICML 2024 publications? If so, which?", {"q2", "q3"}),
+        ("I need the ICML 2024 papers Ann Ross and Bo Wen were on together.", {"q3"}),
+        ("Between Ann Ross and Cy Dunn, who has more ICML 2024 papers?", {"q2", "q3", "q5", "q6"}),
+        ("What are Bo Wen's ICML 2024 papers that include a University of Texas at Austin "
+         "co-author?", {"q4"}),
+        ("Warwick or UCL: which one published more works at ICML 2024?", {"q5", "q6"}),
+        ("What did Xidian University in China have at ICML 2024?", {"q7"}),
+        ("The University of Sydney landed how many ICML 2024 works?", {"q2", "q3"}),
+        ("Tell me how many orals Nanyang Technological University had at ICML 2024.", {"q8"}),
+    ],
+)  # fmt: skip
+def test_how_a_held_out_writer_might_word_it(question: str, ids: set[str]) -> None:
+    assert_answered(PLAIN, question, ids)
+
+
+def test_which_one_person_had_the_most() -> None:
+    plan = QuestionParser(PLAIN).plan("Which Sydney academic authored the most accepted papers?")
+    assert (plan.ranking, plan.top) == ("authors", 1)

@@ -1090,3 +1090,15 @@ def test_a_part_placed_by_two_of_its_own_words_even_the_titles() -> None:
     abstract = "We design a pipeline to prompt GPT-4 to generate textual explanations."
     parts = question_parts(question)
     assert check_abstract(question, parts, abstract, title, 1).missing == []
+
+
+def test_units_asked_in_other_units_and_a_yes_no_clause_asks() -> None:
+    question = "How many milliseconds of latency does SLAB-Swin save compared with Flatten-Swin?"
+    said = "SLAB-Swin has $2.4$ms less latency than Flatten-Swin."
+    assert check_abstract(question, question_parts(question), said, "SLAB", 1).missing == []
+    question = "By how many minutes does ED-Copilot reduce the average wait time?"
+    said = "ED-Copilot reduces the average wait time from four hours to two hours."
+    assert check_abstract(question, question_parts(question), said, "ED-Copilot", 1).missing == []
+    asked = "How many tasks was SymC evaluated on, plus did it need any pre-training?"
+    said = "SymC obtains superior performance on five tasks, without any pre-training."
+    assert contradicted(asked, [said], "SymC") == ""
