@@ -25,7 +25,13 @@ _ALWAYS = (
     r"always",
     r"either\b[^.;]*\bor|depending on|depends on|not always|['’]t always|in some cases",
 )
-_ONE_WAY = (_CENTRALIZED, _ALWAYS)
+# "a high ROC AUC guarantees a high PR AUC" against "does not necessarily imply", one way
+_IMPLIES = (
+    r"guarantees|ensures|implies",
+    r"(?:does|do|need)\s+not\s+necessarily\s+(?:imply|guarantee|ensure|mean|lead\s+to)|"
+    r"need\s+not\s+(?:imply|mean)",
+)
+_ONE_WAY = (_CENTRALIZED, _ALWAYS, _IMPLIES)
 # Kinds of input a paper is about one of, though it may name the other ("for both
 # continuous and discrete"): said otherwise only when the abstract never writes the asked one.
 _CONTINUOUS = (r"continuous", r"categorical|discrete")
@@ -107,6 +113,7 @@ _OPPOSITES = (
     (r"white-box", r"black-box"),
     _CONTINUOUS,
     _DEPTH,
+    _IMPLIES,
     (r"approximation errors?|approximate solutions?|inexact", r"exact solutions?|exactly"),
     *_ONE_WAY,
 )
@@ -215,10 +222,24 @@ _SOME_CASES = re.compile(
 )
 
 
+def _narrowed(sentence: str, stems: frozenset[str], asked: set[str]) -> bool:
+    """The sentence writes the thing with a modifier the question does not have ("linear
+    models" for "any model class"): a kind of it, not every one."""
+    words = re.findall(r"[\w-]+", sentence)
+    for i, word in enumerate(words[1:], start=1):
+        if any(stems_match(t, stems) for t in content_terms(word)):
+            before = content_terms(words[i - 1])
+            if before and not set(before) & (asked | stems) and words[i - 1].isalpha():
+                return True
+    return False
+
+
 def _overgeneral(question: str, sentences: list[str]) -> str:
     """The sentence that writes the thing a question claims of every case, when no
     sentence claims it of every case ("for any non-convex potential" against "for
     non-convex periodic functions")."""
+    if _YES_NO.search(question):
+        return ""  # "Did it succeed on every single task?" asks whether, it claims nothing
     for claim in _EVERY_CASE.finditer(question):
         phrase = _PHRASE_END.split(re.sub(r"^(?:whether|if)\s+", "", claim.group(1)), 1)[0]
         stems = frozenset(t for t in content_terms(phrase) if len(t) >= 4)
@@ -240,9 +261,13 @@ def _overgeneral(question: str, sentences: list[str]) -> str:
             if _ALL_CASES.search(near) or _EVERY_WAY.search(sentence):
                 return ""  # the abstract says it of every case too
             writing.append(sentence)
-        bounded = [s for s in writing if _SOME_CASES.search(s)]
-        if bounded:
-            return bounded[0]
+        asked = set(content_terms(question))
+        # a sentence saying where the claim holds; else one naming a kind of the thing
+        bounded = [s for s in writing if _SOME_CASES.search(s)] or [
+            s for s in writing if _narrowed(s, stems, asked)
+        ]
+        if bounded:  # the one most about what the question asks
+            return max(bounded, key=lambda s: len(asked & set(content_terms(s))))
     return ""
 
 

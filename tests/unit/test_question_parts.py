@@ -1102,3 +1102,22 @@ def test_units_asked_in_other_units_and_a_yes_no_clause_asks() -> None:
     asked = "How many tasks was SymC evaluated on, plus did it need any pre-training?"
     said = "SymC obtains superior performance on five tasks, without any pre-training."
     assert contradicted(asked, [said], "SymC") == ""
+
+
+def test_a_kind_of_the_thing_bounds_a_claim_of_every_case_and_guarantees() -> None:
+    linear = (
+        "We give upper and lower bounds on the excess risk of linear models trained on such data."
+    )
+    asked = "The excess-risk bounds hold for any model class; which losses do they cover?"
+    assert contradicted(asked, [linear], "DP synthetic data") == linear
+    general = "We give bounds on the excess risk for any model trained on such data."
+    assert contradicted(asked, [general], "DP synthetic data") == ""
+    assert (
+        contradicted(
+            "Did it succeed on every single task?", ["100% on the development tasks."], "T"
+        )
+        == ""
+    )
+    auc = "For imbalanced datasets, a good AUC-ROC does not necessarily imply a high AUC-PR."
+    asked = "Since a high AUC-ROC guarantees a high AUC-PR on imbalanced datasets, what follows?"
+    assert contradicted(asked, [auc], "AUC interplay") == auc
