@@ -35,6 +35,7 @@ _ONE_WAY = (_CENTRALIZED, _ALWAYS, _IMPLIES)
 # Kinds of input a paper is about one of, though it may name the other ("for both
 # continuous and discrete"): said otherwise only when the abstract never writes the asked one.
 _CONTINUOUS = (r"continuous", r"categorical|discrete")
+_BANDIT = (r"semi-bandit", r"full-bandit|full bandit")
 _DEPTH = (r"rgb-?d|stereo", r"monocular")
 # Papers on learning without labels write about labeled data too.
 _SUPERVISION = (
@@ -56,7 +57,7 @@ _AVOIDED = re.compile(
 )
 _COVERING = re.compile(r"\b(?:both|general|arbitrary|any)\b")
 _UNLESS_WRITTEN = frozenset(
-    t for pair in (_SUPERVISION, _CONTINUOUS, _DEPTH) for t in (pair, (pair[1], pair[0]))
+    t for pair in (_SUPERVISION, _CONTINUOUS, _DEPTH, _BANDIT) for t in (pair, (pair[1], pair[0]))
 )
 # A premise and an abstract that go opposite ways: "end up with higher variance" against
 # "reduce variance", "fall behind DT" against "outperform DT", "NP-hard" against "polynomial".
@@ -114,6 +115,7 @@ _OPPOSITES = (
     _CONTINUOUS,
     _DEPTH,
     _IMPLIES,
+    _BANDIT,
     (r"approximation errors?|approximate solutions?|inexact", r"exact solutions?|exactly"),
     *_ONE_WAY,
 )
@@ -190,7 +192,7 @@ def contradicted(
 # "for any non-convex potential", "whatever the noise level": a claim about every case
 # ("across all nodes" says how a method works, not where a result holds).
 _EVERY_CASE = re.compile(
-    r"\b(?:(?:for|on|to|with|under)\s+(?:any|every|arbitrary)|"
+    r"\b(?:(?:for|on|to|with|under)\s+(?:any|every|arbitrary)|over\s+(?:any|every)|"
     r"whatever(?:\s+the)?|regardless\s+of(?:\s+the)?)\s+((?:[\w-]+\s+){0,2}[\w-]+)",
     re.I,
 )
@@ -217,7 +219,7 @@ _EVERY_WAY = re.compile(
 _SOME_CASES = re.compile(
     r"\b(?:only|under|assum\w*|settings?|cases?|class(?:es)?|famil(?:y|ies)|mixtures?|"
     r"special|restricted|specific|certain|particular|some|provided|coming from|"
-    r"(?!regard)\w+less)(?![\w-])",
+    r"(?!regard)\w+less)(?![\w-])|\\le(?:q)?\b|≤|\\ge(?:q)?\b|≥",  # "with $\\beta\\le 2$"
     re.I,
 )
 
@@ -278,7 +280,10 @@ _DOMAINS = (
         "image": r"images?|photos?|photographs?|pixels?|vision|visual|imagenet|cifar",
         "video": r"videos?|vision|visual",
         # "sounds interesting", "her voice": only as data
-        "audio": r"audio|speech|music|acoustic|spoken|(?:voice|sound) (?:recordings?|data|signals?)",
+        # "symbolic music" (piano rolls, MIDI) is no audio
+        "audio": r"audio|speech|(?<!symbolic )music|acoustic|spoken|(?:voice|sound) (?:recordings?|data|signals?)",
+        "symbolic music": r"symbolic music|piano[- ]rolls?|midi",
+        "graph": r"graphs?|node[- ]classification",
         "tabular": r"tabular",
         "touch": r"tactile|touch|haptic",
     },

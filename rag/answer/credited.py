@@ -101,19 +101,41 @@ def credited_elsewhere(question: str, sentences: list[str]) -> str:
     # the name right after the claim ("design the PAGE estimator"), not one after "from";
     # or a term of two or three words ("introduces the leap exponent to …")
     rest = question[claim.end() :]
-    named = re.match(r"\s+(?:the\s+|a\s+)?(?P<name>[A-Z][\w#+-]*[A-Z0-9#+][\w#+-]*)", rest)
+    named = re.match(
+        r"\s+(?:the\s+|a\s+)?(?P<name>[A-Z][\w#+-]*[A-Z0-9#+][\w#+-]*)", rest
+    ) or re.search(
+        # "DANE, the federated method proposed in …": the name before the claim
+        r"(?P<name>[A-Z][\w#+-]*[A-Z0-9#+][\w#+-]*),?\s+(?:the|a|an)\s+(?:[\w-]+\s+){0,4}$",
+        question[: claim.start()],
+    )
     termed = re.match(
-        r"\s+(?:the|a|an)\s+(?P<term>(?:[a-z][\w-]*\s+){1,2}[a-z][\w-]*?)(?=\s+(?:to|that|which|for|in|as|and|,)\b|[,?.])",
+        r"\s+(?:the|a|an)\s+(?P<term>(?:(?!(?:to|that|which|for|in|as|and)\b)[a-z][\w-]*\s+){1,3}?"
+        r"[a-z][\w-]*?)(?=\s+(?:to|that|which|for|in|as|and|,)\b|[,?.])",
         rest,
     )
     if named is None and termed is None:
         return ""
     name = named.group("name") if named else termed.group("term") if termed else ""
-    for sentence in sentences:
+    term = rf"(?<![\w-]){re.escape(name)}(?![\w-])"
+    for sentence in (s.replace("*", "") for s in sentences):  # "the *sparse token selection* task"
         for cited in _CITATION.finditer(sentence):
             before = sentence[max(0, cited.start() - CREDITED_WINDOW) : cited.start()]
-            if re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])\s+(?:\w+\s+){{0,5}}$", before):
+            if re.search(rf"{term}\s+(?:\w+\s+){{0,5}}$", before):
                 return sentence
+            # "Sanford et al. (2023) proposed the sparse token selection task"
+            after = sentence[cited.end() : cited.end() + CREDITED_WINDOW]
+            if re.match(
+                rf"\s*(?:\w+\s+)?{_CREDITED.pattern}\s+(?:the\s+|a\s+)?{term}", after, re.I
+            ):
+                return sentence
+        # "we revisit DANE, an established method": not the paper's own
+        if re.search(
+            rf"\b(?:revisit(?:s|ing)?|re-examine\w*)\s+(?:the\s+)?{term}|{term},?\s+an?\s+"
+            rf"(?:established|existing|classical|classic|well-known|popular|standard)\b",
+            sentence,
+            re.I,
+        ):
+            return sentence
     return ""
 
 

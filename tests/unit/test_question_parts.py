@@ -1121,3 +1121,23 @@ def test_a_kind_of_the_thing_bounds_a_claim_of_every_case_and_guarantees() -> No
     auc = "For imbalanced datasets, a good AUC-ROC does not necessarily imply a high AUC-PR."
     asked = "Since a high AUC-ROC guarantees a high AUC-PR on imbalanced datasets, what follows?"
     assert contradicted(asked, [auc], "AUC interplay") == auc
+
+
+def test_credit_before_the_term_an_established_method_and_domains_settings() -> None:
+    sanford = "Sanford et al. (2023) proposed the *sparse token selection* task."
+    asked = "As the work that first introduced the sparse token selection task, how does it learn?"
+    assert contradicted(asked, [sanford], "Transformers vs FCNs") != ""
+    dane = "In this work, we revisit DANE, an established method in distributed optimization."
+    asked = "DANE, the federated method proposed in the drift correction work, reduces what?"
+    assert contradicted(asked, [dane], "Drift correction") == dane
+    ours = "We propose DANE, a new federated method."
+    assert contradicted(asked, [ours], "Drift correction") == ""
+    full = "NegUCB is tailored for full-bandit feedback."
+    asked = "How does NegUCB exploit the semi-bandit feedback it gets on each component?"
+    assert contradicted(asked, [full], "Negotiation bandits") == full
+    images = "Experiments use popular image classification benchmarks."
+    asked = "It was tested on graph node-classification benchmarks; how well did it transfer?"
+    assert contradicted(asked, [images], "Meta-learned SGMCMC") == images
+    sobolev = r"Near minimax optimality holds when $p_0$ lies in a $\beta$-Sobolev space with $\beta\le 2$."
+    asked = "It is nearly minimax optimal over every Sobolev class, however smooth; why stop early?"
+    assert contradicted(asked, [sobolev], "Kernel score") == sobolev
