@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
-from rag.answer.question_parts import folded, initials, stems_match
+from rag.answer.question_parts import UNIT_WORDS, folded, initials, stems_match
 from rag.text import NAME, content_terms, writes_name
 
 # A name the corpus hardly uses points at one paper; a word that rare, absent from the
@@ -82,12 +82,13 @@ CORPUS_WORDS = frozenset(
 )
 _PERCENT = frozenset({"percent", "percents", "percentage", "percentages"})
 # A number said in words ("under a tenth of the storage" for "less than 10%"): no premise.
-_FRACTIONS = frozenset(
-    "half halves third thirds quarter quarters fifth fifths sixth sixths seventh sevenths "
-    "eighth eighths ninth ninths tenth tenths hundredth hundredths thousandth thousandths "
-    "twice thrice tenfold hundredfold thousandfold twofold threefold fourfold "
-    # units a number is asked in ("how many milliseconds"), which abstracts abbreviate
-    "milliseconds millisecond seconds minutes hours gigabytes megabytes terabytes".split()
+_FRACTIONS = (
+    frozenset(
+        "half halves third thirds quarter quarters fifth fifths sixth sixths seventh sevenths "
+        "eighth eighths ninth ninths tenth tenths hundredth hundredths thousandth thousandths "
+        "twice thrice tenfold hundredfold thousandfold twofold threefold fourfold".split()
+    )
+    | UNIT_WORDS
 )
 # The 1,000 words spoken English uses most (pyspellchecker's English frequencies, MIT):
 # one the abstracts hardly write is how the asker talks ("a paper *saying* …"), not a

@@ -388,6 +388,11 @@ def _magnitude(tokens: list[str], i: int) -> bool:
 
 
 _TIME_UNITS = frozenset("seconds minutes hours days weeks months years".split())
+# Units a number is asked in ("how many milliseconds"), which abstracts abbreviate ("ms"):
+# words of the question's frame, no premise a paper must write
+UNIT_WORDS = frozenset(
+    "milliseconds millisecond seconds minutes hours gigabytes megabytes terabytes".split()
+)
 # A unit counted ("how many milliseconds"), as abstracts write it beside a quantity
 _UNIT_SHORT = {
     "millisecond": ("ms",), "second": ("s", "sec", "secs"), "minut": ("min", "mins"),

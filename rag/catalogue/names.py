@@ -29,10 +29,13 @@ GENERIC_WORDS = _GENERIC = frozenset(
 )
 # A country after the name ("Harbin Institute of Technology (Shenzhen), China") adds no
 # institution; inside a name ("Korea University", "… of China") it is the name.
+COUNTRIES = (
+    r"China|USA|United States|UK|United Kingdom|Canada|Germany|France|Japan|(?:South )?Korea|"
+    r"Singapore|Switzerland|Australia|India|Israel|Netherlands|Italy|Spain|Sweden|Belgium|"
+    r"Austria|Denmark|Finland|Norway|Taiwan"
+)
 _TRAILING_COUNTRY = re.compile(
-    r",\s*(?:P\.?\s*R\.?\s*)?(?:China|USA|U\.S\.A?\.?|United States|UK|United Kingdom|Canada|"
-    r"Germany|France|Japan|(?:South )?Korea|Singapore|Switzerland|Australia|India|Israel|"
-    r"Netherlands|Italy|Spain|Sweden|Belgium|Austria|Denmark|Finland|Norway|Taiwan)\.?\s*$",
+    rf",\s*(?:P\.?\s*R\.?\s*)?(?:{COUNTRIES}|U\.S\.A?\.?)\.?\s*$",
     re.I,
 )
 _FOLD_WORD = re.compile(r"[a-z0-9]+")

@@ -12,8 +12,8 @@ import re
 from collections.abc import Callable
 
 from rag.catalogue.catalogue import Catalogue
+from rag.catalogue.names import COUNTRIES, acronym, fold, spellings
 from rag.catalogue.names import GENERIC_WORDS as _GENERIC
-from rag.catalogue.names import acronym, fold, spellings
 from rag.text import STOPWORDS
 from rag.types import PlanConstraints
 
@@ -133,10 +133,7 @@ _INSTITUTION_DID = re.compile(
     rf"(?<=[a-z] )(?:the\s+)?(?P<span>{_NAMED})\s+(?i:had|got|published|presented)\b"
 )
 _IN_COUNTRY = re.compile(
-    r"\b(University|Institute|College|Academy|Laboratory)\s+in\s+(?:the\s+)?(?:China|Japan|Korea|"
-    r"South Korea|Germany|France|Canada|Singapore|Switzerland|Australia|India|Israel|Italy|Spain|"
-    r"Netherlands|Sweden|Denmark|Finland|Norway|Austria|Belgium|Taiwan|UK|US|USA|United States|"
-    r"United Kingdom)\b"
+    rf"\b(University|Institute|College|Academy|Laboratory)\s+in\s+(?:the\s+)?(?:{COUNTRIES}|US)\b"
 )
 _INSTITUTION_HAS = re.compile(
     rf"\b(?i:did|does|do)\s+(?:the\s+)?(?P<span>{_NAMED})\s+"
