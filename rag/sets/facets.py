@@ -43,7 +43,7 @@ GENERIC_HEADS = frozenset(
 _JOINS = (
     "applied to", "combined with", "in combination with", "together with", "in the context of",
     "for", "in", "on", "of", "with", "under", "using", "via", "to", "through", "within",
-    "over",
+    "over", "from", "against",
 )  # fmt: skip
 # "jailbreaking | large language models", "explainable or interpretable | reinforcement
 # learning": one modifier (or two alternative ones) before a longer phrase.
@@ -178,7 +178,12 @@ def written(phrase: str, support: Support) -> int:
 def phrase_support(phrase: str, support: Support) -> int:
     """Abstracts writing the phrase or one of its alternatives ("backdoor attacks or
     defenses" → "backdoor attacks", "defenses")."""
-    return max(written(c, support) for c in [phrase, *alternatives(phrase)])
+    said = [c for c in alternatives(phrase) if not _empty_words(c)]  # not "study it" → "it"
+    return max(written(c, support) for c in [phrase, *said])
+
+
+def _empty_words(text: str) -> bool:
+    return all(w.lower() in _SMALL_MODIFIERS for w in words(text))
 
 
 def _supported(side: str, support: Support, total: int) -> bool:
@@ -222,7 +227,7 @@ def _facets(
     text = _clean(text)
     if not text or room < 1:
         return None
-    if written(text, support) >= MIN_SUPPORT:
+    if written(text, support) >= MIN_SUPPORT or _each_written(text, support):
         return [text]
     memo = {} if memo is None else memo
     if (text, room) in memo:
@@ -234,6 +239,15 @@ def _facets(
         split = [text]  # its alternatives are written ("code generation or program synthesis")
     memo[(text, room)] = split
     return split
+
+
+def _each_written(text: str, support: Support) -> bool:
+    """Alternatives the abstracts each write: "backdoor attacks or defenses against
+    backdoors" is one facet, not cut at "against"."""
+    said = [_clean(c) for c in re.split(r"\bor\b", text)]
+    if any(not c or words(c)[0].lower() in _JOIN_WORDS for c in said):
+        return False  # "…, for time series" joins a facet
+    return len(said) > 1 and all(written(c, support) >= MIN_SUPPORT for c in said)
 
 
 def _best_split(text: str, support: Support, total: int, room: int, memo: Memo) -> list[str] | None:
@@ -327,7 +341,10 @@ def _specific(facet: str, support: Support) -> bool:
     return len(ws) <= 3 and all(support(w) > 0 for w in ws)
 
 
-_VERB_ALONE = re.compile(rf"^(?:{_LISTED_VERBS}|get|gets|handle|handles|keep|keeps|tell|do)$", re.I)
+_VERB_ALONE = re.compile(
+    rf"^(?:{_LISTED_VERBS}|get|gets|handle|handles|keep|keeps|tell|do|scale|scales|let|lets)$",
+    re.I,
+)
 
 
 def _read(topic: str, support: Support, total: int) -> TopicReading:

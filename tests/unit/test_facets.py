@@ -71,6 +71,15 @@ WRITTEN = {
     "get": 24,
     "continual learning": 40,
     "online": 200,
+    "imitation learning": 40,
+    "suboptimal demonstrations": 2,
+    "imperfect": 30,
+    "certified robustness": 5,
+    "certified": 25,
+    "adversarial perturbations": 9,
+    "backdoor attacks": 20,
+    "defenses against backdoors": 3,
+    "backdoors": 12,
 }
 
 
@@ -96,6 +105,23 @@ def read(topic: str) -> tuple[list[str], bool]:
 )  # fmt: skip
 def test_a_topic_splits_where_each_side_is_written(topic: str, facets: list[str]) -> None:
     assert read(topic) == (facets, False)
+
+
+@pytest.mark.parametrize(
+    ("topic", "facets"),
+    [
+        ("imitation learning from imperfect or suboptimal demonstrations", ["imitation learning", "imperfect or suboptimal demonstrations"]),
+        ("certified robustness against adversarial perturbations", ["certified robustness", "adversarial perturbations"]),
+    ],
+)  # fmt: skip
+def test_from_and_against_join_facets(topic: str, facets: list[str]) -> None:
+    assert read(topic) == (facets, False)
+
+
+def test_alternatives_each_written_are_not_cut_inside_one() -> None:
+    # "defenses against backdoors" is one of two alternatives, not a cut at "against"
+    topic = "backdoor attacks or defenses against backdoors"
+    assert read(topic) == ([topic], False)
 
 
 @pytest.mark.parametrize(
