@@ -168,6 +168,12 @@ class PlanConstraints(BaseModel):
     read_as: dict[str, str] = Field(
         default_factory=dict, description="Misspelt names as typed -> the catalogue's name."
     )
+    affiliation_place: Literal["", "first", "last", "every"] = Field(
+        default="",
+        description="Whose affiliation the institutions must be: the first author's, the "
+        "last author's, or every author's ('written entirely by people from X'); empty: "
+        "any author's.",
+    )
 
     def is_empty(self) -> bool:
         return not (

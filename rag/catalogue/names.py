@@ -15,7 +15,12 @@ from rag.types import Paper
 
 # Words that do not make an institution's name distinctive, and are left out of acronyms.
 _ACRONYM_SKIP = frozenset({"of", "and", "the", "for", "at", "de", "in", "&"})
-SEGMENT_SPLIT = re.compile(r"\s*(?:[,;()/]|\s-\s|\s–\s)\s*")
+# (" & " before another institution: "Zhejiang University & Westlake University"; not
+# "William & Mary")
+SEGMENT_SPLIT = re.compile(
+    r"\s*(?:[,;()/]|\s-\s|\s–\s|\s&\s(?=[^,;]*\b(?:University|Institute|Laborator(?:y|ies)|"
+    r"Lab|College|Academy)\b))\s*"
+)
 # Words an affiliation may add around an institution's name without naming another one
 # ("Stanford" in "Computer Science Department, Stanford University"); any other word makes
 # it a different institution that shares the name ("National Tsing Hua University" for

@@ -278,6 +278,47 @@ _LAST_AUTHOR = re.compile(
     r"(?:last|senior)[- ]authored\s+by)\b",
     re.I,
 )
+# "a first author from ETH Zurich", "written entirely by people from Mila": whose
+# affiliation the institution must be; read off before the institution itself.
+_AFFILIATION_PLACES = (
+    ("first", re.compile(
+        r"\b(?:(?:with|having|has|have|had|whose)\s+)?(?:(?:a|an|the|their|its)\s+)?"
+        r"(?:first|lead|leading)[- ]authors?(?:['’]s\s+affiliation)?\s+(?:(?:is|was|are|were|being|"
+        r"who\s+(?:is|was))\s+)?(?:from|at|affiliated\s+with|based\s+at|working\s+at)\s+"
+        r"|\bfirst[- ]authored\s+by\s+(?:someone|somebody|people|researchers?|authors?|a\s+"
+        r"researcher)\s+(?:from|at)\s+",
+        re.I,
+    )),
+    ("last", re.compile(
+        r"\b(?:(?:with|having|has|have|had|whose)\s+)?(?:(?:a|an|the|their|its)\s+)?"
+        r"(?:last|senior)[- ]authors?(?:['’]s\s+affiliation)?\s+(?:(?:is|was|are|were|being|"
+        r"who\s+(?:is|was))\s+)?(?:from|at|affiliated\s+with|based\s+at|working\s+at)\s+",
+        re.I,
+    )),
+    ("every", re.compile(
+        r"\b(?:(?:written|authored|co-?authored|produced)\s+)?(?:entirely|exclusively|solely|"
+        r"only|wholly|purely)\s+by\s+(?:people|authors|researchers|folks|scientists)\s+"
+        r"(?:from|at)\s+"
+        r"|\b(?:where\s+|in\s+which\s+|whose\s+)?(?:all|every\s+one)\s+(?:of\s+(?:the|their|"
+        r"its)\s+)?(?:authors|co-?authors)\s+(?:(?:are|were|come|came|is|was)\s+)?(?:from|at|"
+        r"affiliated\s+with)\s+"
+        r"|\bwhose\s+authors\s+(?:are|were)\s+all\s+(?:from|at)\s+"
+        r"|\bevery\s+(?:author|co-?author)\s+(?:(?:is|was|comes|came)\s+)?(?:from|at|"
+        r"affiliated\s+with)\s+",
+        re.I,
+    )),
+)  # fmt: skip
+
+
+def _affiliation_place(text: str) -> tuple[str, str]:
+    """The text with a place-of-author phrase said plainly ("with an author from"), and
+    the place ("first", "last", "every"; "" when the question gives none)."""
+    for place, pattern in _AFFILIATION_PLACES:
+        if pattern.search(text):
+            return pattern.sub(" with an author from ", text, count=1), place
+    return text, ""
+
+
 _MORE_THAN = re.compile(
     r"^\s*(?:did|does|do|has|have)\s+(?P<a>.+?)\s+(?:publish|have|get|write|present)\s+"
     r"(?:more|(?:a\s+)?(?:higher|larger|greater|bigger))\s+"
@@ -398,7 +439,10 @@ class QuestionParser:
             constraints.first_author = cited.group("family")
             constraints.min_authors = max(constraints.min_authors, 3)
             text = text[: cited.start()] + " " + text[cited.end() :]
+        text, place = _affiliation_place(text)
         text = self.places.read(text, constraints, set_like)
+        if place and constraints.affiliations:
+            constraints.affiliation_place = place  # type: ignore[assignment]
         text = self._authors(text, constraints, unresolved, typed)
         threshold = _AT_LEAST_PAPERS.search(question)
         at_least = 0

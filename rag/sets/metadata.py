@@ -42,12 +42,15 @@ class MetadataAnswerer:
             notes.append(f"{plural(cut, 'more paper')} left out by the filters.")
         papers = sorted(self.catalogue.papers.many(ids), key=_order)
         rows = [row(n, p, _facts(p, plan)) for n, p in enumerate(papers, start=1)]
+        exact = not any(n.startswith(UNKNOWN_PLACE) for n in notes)
         aggregate = Aggregate(
-            kind="metadata", count=len(rows), exact=True, papers=rows, notes=notes
+            kind="metadata", count=len(rows), exact=exact, papers=rows, notes=notes
         )
         c = plan.constraints
         people = {e for e in [*c.excluded, *c.any_of] if self.catalogue.people_named(e)}
         summary = _summary(plan, papers, people)
+        if not exact:  # some papers cannot be told: the count is a lower bound
+            summary = f"At least {summary}" if papers else f"None known: {summary}"
         if len(c.any_of) > 1 and rows:  # "Who had more, A or B?": each one's count
             counts = ", ".join(f"{t}: {len(_papers_of(self.catalogue, t) & ids)}" for t in c.any_of)
             summary = f"{summary.rstrip(':')} ({counts}):"
@@ -149,6 +152,11 @@ def constrained(catalogue: Catalogue, c: PlanConstraints) -> tuple[set[str], lis
             variants = [(a, n) for a, n in variants if not any(_writes(a, e) for e in parts)]
             papers = catalogue.papers_listing(a for a, _ in variants)
             notes.append(f"Not counted (excluded): {', '.join(sorted(parts))}")
+        if c.affiliation_place:  # "a first author from X": the author's own entry
+            strings = {a for a, _ in variants}
+            papers, unknown = _placed_at(catalogue.papers.many(papers), strings, c)
+            if unknown:
+                notes.append(_unplaced_note(typed, c.affiliation_place, unknown))
         found.append(papers)
         notes.append(f"“{typed}” counted as: {_counted(variants)}")
         if match.related:
@@ -185,6 +193,48 @@ def constrained(catalogue: Catalogue, c: PlanConstraints) -> tuple[set[str], lis
         found.append({p.id for p in catalogue.papers.many(pool) if low <= len(p.authors) <= high})
     ids = set.intersection(*found) if found else set(catalogue.papers)
     return ids - without, notes
+
+
+def _placed_at(
+    papers: list[Paper], strings: set[str], c: PlanConstraints
+) -> tuple[set[str], list[Paper]]:
+    """The papers whose first / last / every author is from the institution (its
+    affiliation `strings`), and those the catalogue cannot tell: their affiliations are not
+    listed author by author (fewer or more entries than authors, or that author's empty)."""
+    held: set[str] = set()
+    unknown: list[Paper] = []
+    for paper in papers:
+        raw = paper.extra.get("affiliations") or []
+        listed = [str(a).strip() for a in (raw.split(";") if isinstance(raw, str) else raw)]
+        if c.affiliation_place == "every":
+            if any(a and a not in strings for a in listed):
+                continue  # someone is from elsewhere, whoever it is
+            aligned = len(listed) == len(paper.authors) and all(listed)
+        else:
+            at = 0 if c.affiliation_place == "first" else -1
+            aligned = len(listed) == len(paper.authors) and bool(listed) and bool(listed[at])
+            if aligned and listed[at] not in strings:
+                continue
+        if aligned:
+            held.add(paper.id)
+        else:
+            unknown.append(paper)
+    return held, unknown
+
+
+def _unplaced_note(typed: str, place: str, unknown: list[Paper]) -> str:
+    whose = "every author" if place == "every" else f"the {place} author"
+    titles = "; ".join(f"*{p.title}*" for p in sorted(unknown, key=_order)[:5])
+    more = " …" if len(unknown) > 5 else ""
+    return (
+        f"{UNKNOWN_PLACE} {plural(len(unknown), 'more paper')} that "
+        f"{'lists' if len(unknown) == 1 else 'list'} “{typed}”: their affiliations are not "
+        f"given author by author, so whether {whose} is from there cannot be told "
+        f"({titles}{more})."
+    )
+
+
+UNKNOWN_PLACE = "Not known for"  # a note that leaves the count a lower bound
 
 
 def _papers_of(catalogue: Catalogue, typed: str) -> set[str]:
@@ -250,7 +300,7 @@ def _summary(plan: QueryPlan, listed: list[Paper], people: set[str]) -> str:
             *(f"{a} as {_placing(c)}" for a in c.authors),
             *([f"{c.first_author} as the first author"] if c.first_author else []),
             *([f"{c.last_author} as the last author"] if c.last_author else []),
-            *(f"an author from {a}" for a in c.affiliations),
+            *(_from(c, a) for a in c.affiliations),
             *([_either_said(c.any_of, people)] if c.any_of else []),
             *(f"not {e} as an author" for e in c.excluded if e in people),
             *(f"no “{e}” affiliation" for e in c.excluded if e not in people),
@@ -286,6 +336,17 @@ def _summary(plan: QueryPlan, listed: list[Paper], people: set[str]) -> str:
     if conditions:
         return f"{papers} {'lists' if count == 1 else 'list'} {conditions}{mix}:"
     return f"There {'is' if count == 1 else 'are'} {papers}{mix}:"
+
+
+def _from(c: PlanConstraints, institution: str) -> str:
+    place = c.affiliation_place
+    if place == "every":
+        return f"{institution} as every author's affiliation"
+    return (
+        f"{institution} as the {place} author's affiliation"
+        if place
+        else f"an author from {institution}"
+    )
 
 
 def _either_said(either: list[str], people: set[str]) -> str:

@@ -577,3 +577,41 @@ def test_how_a_held_out_writer_might_word_it(question: str, ids: set[str]) -> No
 def test_which_one_person_had_the_most() -> None:
     plan = QuestionParser(PLAIN).plan("Which Sydney academic authored the most accepted papers?")
     assert (plan.ranking, plan.top) == ("authors", 1)
+
+
+PLACED = Catalogue.of(
+    [
+        _paper("p1", ["Ann Lee", "Bo Yu"], ["Duke University", "University of Edinburgh"]),
+        _paper("p2", ["Bo Yu", "Ann Lee"], ["University of Edinburgh", "Duke University"]),
+        _paper("p3", ["Ann Lee", "Lin Wu"], ["Duke University", "Duke University"]),
+        # three authors, two entries: whose entry is whose cannot be told
+        _paper("p4", ["Lin Wu", "Bo Yu", "Ann Lee"], ["Duke University", "Duke University"]),
+        _paper("p5", ["Lin Wu", "Bo Yu", "Ann Lee"], ["Duke University", "KTH"]),
+    ]
+)
+
+
+@pytest.mark.parametrize(
+    ("question", "ids"),
+    [
+        ("How many ICML 2024 papers have a first author from Duke University?", {"p1", "p3"}),
+        ("Which papers have their last author at Duke University?", {"p2", "p3"}),
+        ("Which papers were written entirely by people from Duke University?", {"p3"}),
+        ("List papers where all authors are from Duke University.", {"p3"}),
+        ("Which papers have an author from Duke University?", {"p1", "p2", "p3", "p4", "p5"}),
+    ],
+)  # fmt: skip
+def test_whose_affiliation_the_institution_is(question: str, ids: set[str]) -> None:
+    assert_answered(PLACED, question, ids)
+
+
+def test_papers_whose_authors_places_cannot_be_told_make_the_count_a_lower_bound() -> None:
+    question = "How many papers have a first author from Duke University?"
+    answer = MetadataAnswerer(PLACED).answer(question, QuestionParser(PLACED).plan(question))
+    assert answer.aggregate is not None and not answer.aggregate.exact
+    assert answer.answer.startswith("At least 2 ICML 2024 papers list Duke University as the first")
+    assert "Not known for 2 more papers" in answer.answer  # p4 and p5
+    # every author: p5 has someone from KTH, so only p4 cannot be told
+    question = "Which papers were written entirely by people from Duke University?"
+    answer = MetadataAnswerer(PLACED).answer(question, QuestionParser(PLACED).plan(question))
+    assert "Not known for 1 more paper " in answer.answer
