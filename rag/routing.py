@@ -115,7 +115,7 @@ class Router:
         # statuses go to the filters as they are; the rest to the papers they allow
         rest = c.model_copy(update={"statuses": []})
         if not rest.is_empty() or c.excluded:
-            ids, _ = constrained(self.catalogue, rest)
+            ids = constrained(self.catalogue, rest).ids
             merged.paper_ids = sorted(ids & set(merged.paper_ids) if merged.paper_ids else ids)
         if c.statuses and not merged.status:
             merged.status = list(c.statuses)

@@ -241,12 +241,18 @@ def _spelled_out(part: str, name: str) -> bool:
     return city or not _SPELLED_NOUNS.isdisjoint(fold(part).split()[1:])
 
 
-def affiliations_of(paper: Paper) -> set[str]:
-    """The paper's distinct affiliation strings (the corpus keeps them as an extra field)."""
+def affiliation_entries(paper: Paper) -> list[str]:
+    """The paper's affiliation entries in the corpus's order (an extra field; one per
+    author where the source aligned them), empty ones kept as ""."""
     raw = paper.extra.get("affiliations") or []
     if isinstance(raw, str):
-        raw = [part for part in raw.split(";")]
-    return {str(a).strip() for a in raw if str(a).strip()}
+        raw = raw.split(";")
+    return [str(a).strip() for a in raw]
+
+
+def affiliations_of(paper: Paper) -> set[str]:
+    """The paper's distinct affiliation strings."""
+    return {a for a in affiliation_entries(paper) if a}
 
 
 def lookup_keys(affiliation: str) -> set[str]:

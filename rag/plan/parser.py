@@ -278,23 +278,27 @@ _LAST_AUTHOR = re.compile(
     r"(?:last|senior)[- ]authored\s+by)\b",
     re.I,
 )
+
+
 # "a first author from ETH Zurich", "written entirely by people from Mila": whose
 # affiliation the institution must be; read off before the institution itself.
+def _author_from(place: str) -> str:
+    """ "(with) a first author (who is) from", "their senior author's affiliation is at"."""
+    return (
+        r"\b(?:(?:with|having|has|have|had|whose)\s+)?(?:(?:a|an|the|their|its)\s+)?"
+        rf"(?:{place})[- ]authors?(?:['’]s\s+affiliation)?\s+(?:(?:is|was|are|were|being|"
+        r"who\s+(?:is|was))\s+)?(?:from|at|affiliated\s+with|based\s+at|working\s+at)\s+"
+    )
+
+
 _AFFILIATION_PLACES = (
     ("first", re.compile(
-        r"\b(?:(?:with|having|has|have|had|whose)\s+)?(?:(?:a|an|the|their|its)\s+)?"
-        r"(?:first|lead|leading)[- ]authors?(?:['’]s\s+affiliation)?\s+(?:(?:is|was|are|were|being|"
-        r"who\s+(?:is|was))\s+)?(?:from|at|affiliated\s+with|based\s+at|working\s+at)\s+"
-        r"|\bfirst[- ]authored\s+by\s+(?:someone|somebody|people|researchers?|authors?|a\s+"
+        _author_from("first|lead|leading")
+        + r"|\bfirst[- ]authored\s+by\s+(?:someone|somebody|people|researchers?|authors?|a\s+"
         r"researcher)\s+(?:from|at)\s+",
         re.I,
     )),
-    ("last", re.compile(
-        r"\b(?:(?:with|having|has|have|had|whose)\s+)?(?:(?:a|an|the|their|its)\s+)?"
-        r"(?:last|senior)[- ]authors?(?:['’]s\s+affiliation)?\s+(?:(?:is|was|are|were|being|"
-        r"who\s+(?:is|was))\s+)?(?:from|at|affiliated\s+with|based\s+at|working\s+at)\s+",
-        re.I,
-    )),
+    ("last", re.compile(_author_from("last|senior"), re.I)),
     ("every", re.compile(
         r"\b(?:(?:written|authored|co-?authored|produced)\s+)?(?:entirely|exclusively|solely|"
         r"only|wholly|purely)\s+by\s+(?:people|authors|researchers|folks|scientists)\s+"

@@ -9,9 +9,10 @@ said plainly.
 from __future__ import annotations
 
 from collections import Counter
+from typing import NamedTuple
 
 from rag.catalogue.catalogue import Catalogue
-from rag.catalogue.names import affiliations_of, fold
+from rag.catalogue.names import affiliation_entries, affiliations_of, fold
 from rag.sets.answer_rows import citation, listed_text, plural, row, set_answer
 from rag.types import Aggregate, Answer, Paper, PlanConstraints, QueryPlan
 
@@ -35,21 +36,21 @@ class MetadataAnswerer:
         if plan.ranking in ("authors", "coauthors"):
             text, aggregate = self._ranking(plan, allowed)
             return set_answer(question, standalone, plan, text, [], aggregate)
-        ids, notes = self._select(plan)
+        ids, notes, open_ = self._select(plan)
         if allowed is not None and ids - allowed:
             cut = len(ids - allowed)
             ids &= allowed
             notes.append(f"{plural(cut, 'more paper')} left out by the filters.")
         papers = sorted(self.catalogue.papers.many(ids), key=_order)
         rows = [row(n, p, _facts(p, plan)) for n, p in enumerate(papers, start=1)]
-        exact = not any(n.startswith(UNKNOWN_PLACE) for n in notes)
+        exact = not open_  # papers whose author place cannot be told: a lower bound
         aggregate = Aggregate(
             kind="metadata", count=len(rows), exact=exact, papers=rows, notes=notes
         )
         c = plan.constraints
         people = {e for e in [*c.excluded, *c.any_of] if self.catalogue.people_named(e)}
         summary = _summary(plan, papers, people)
-        if not exact:  # some papers cannot be told: the count is a lower bound
+        if not exact:
             summary = f"At least {summary}" if papers else f"None known: {summary}"
         if len(c.any_of) > 1 and rows:  # "Who had more, A or B?": each one's count
             counts = ", ".join(f"{t}: {len(_papers_of(self.catalogue, t) & ids)}" for t in c.any_of)
@@ -57,7 +58,7 @@ class MetadataAnswerer:
         text = listed_text(summary, rows, notes)
         return set_answer(question, standalone, plan, text, [citation(r) for r in rows], aggregate)
 
-    def _select(self, plan: QueryPlan) -> tuple[set[str], list[str]]:
+    def _select(self, plan: QueryPlan) -> Selection:
         return constrained(self.catalogue, plan.constraints)
 
     def _unresolved(self, plan: QueryPlan) -> tuple[str, Aggregate | None]:
@@ -113,9 +114,16 @@ class MetadataAnswerer:
         )
 
 
-def constrained(catalogue: Catalogue, c: PlanConstraints) -> tuple[set[str], list[str]]:
+class Selection(NamedTuple):
+    ids: set[str]  # the papers meeting every constraint
+    notes: list[str]  # how institutions were read, what was left out
+    open: int  # papers left out because whose affiliation is whose cannot be told
+
+
+def constrained(catalogue: Catalogue, c: PlanConstraints) -> Selection:
     """The papers meeting every constraint, and notes on how institutions were read."""
     found: list[set[str]] = []  # each constraint's papers; every paper when none
+    open_ = 0
     notes = [f"“{typed}” read as {name}." for typed, name in c.read_as.items()]
     for name in c.authors:
         found.append(catalogue.people_named(name))
@@ -155,6 +163,7 @@ def constrained(catalogue: Catalogue, c: PlanConstraints) -> tuple[set[str], lis
         if c.affiliation_place:  # "a first author from X": the author's own entry
             strings = {a for a, _ in variants}
             papers, unknown = _placed_at(catalogue.papers.many(papers), strings, c)
+            open_ += len(unknown)
             if unknown:
                 notes.append(_unplaced_note(typed, c.affiliation_place, unknown))
         found.append(papers)
@@ -192,7 +201,7 @@ def constrained(catalogue: Catalogue, c: PlanConstraints) -> tuple[set[str], lis
         low, high = c.min_authors or 1, c.max_authors or 10**6
         found.append({p.id for p in catalogue.papers.many(pool) if low <= len(p.authors) <= high})
     ids = set.intersection(*found) if found else set(catalogue.papers)
-    return ids - without, notes
+    return Selection(ids - without, notes, open_)
 
 
 def _placed_at(
@@ -204,8 +213,7 @@ def _placed_at(
     held: set[str] = set()
     unknown: list[Paper] = []
     for paper in papers:
-        raw = paper.extra.get("affiliations") or []
-        listed = [str(a).strip() for a in (raw.split(";") if isinstance(raw, str) else raw)]
+        listed = affiliation_entries(paper)
         if c.affiliation_place == "every":
             if any(a and a not in strings for a in listed):
                 continue  # someone is from elsewhere, whoever it is
@@ -227,14 +235,11 @@ def _unplaced_note(typed: str, place: str, unknown: list[Paper]) -> str:
     titles = "; ".join(f"*{p.title}*" for p in sorted(unknown, key=_order)[:5])
     more = " …" if len(unknown) > 5 else ""
     return (
-        f"{UNKNOWN_PLACE} {plural(len(unknown), 'more paper')} that "
+        f"Not known for {plural(len(unknown), 'more paper')} that "
         f"{'lists' if len(unknown) == 1 else 'list'} “{typed}”: their affiliations are not "
         f"given author by author, so whether {whose} is from there cannot be told "
         f"({titles}{more})."
     )
-
-
-UNKNOWN_PLACE = "Not known for"  # a note that leaves the count a lower bound
 
 
 def _papers_of(catalogue: Catalogue, typed: str) -> set[str]:
