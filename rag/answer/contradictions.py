@@ -397,6 +397,8 @@ def _turned(question: str, sentences: list[str], title: str) -> str:
         # "more reward" is turned by "less reward", not by "reduced variance"
         after = question[claim.end() : claim.end() + 60]  # "fall behind Decision Transformer"
         thing = _changed_thing(after.lower()) if (said, opposite) in _DIRECTED else ""
+        if (said, opposite) in _DIRECTED and _POINTED.match(after):
+            continue  # "to what value did it lower it": a change of a thing asked before
         signed = set((said, opposite)) in (set(_SIGN), set(_MANY))
         if signed and thing and any(_says_of(s.lower(), said, thing) for s in sentences):
             continue  # "positive pairs" written too: the abstract agrees somewhere
@@ -458,6 +460,7 @@ def _turned(question: str, sentences: list[str], title: str) -> str:
     return ""
 
 
+_POINTED = re.compile(r"\s+(?:it|them)\b", re.I)
 _UNDONE = re.compile(
     r"\b(?:tackle|tackles|address|addresses|avoid|avoids|overcome|overcomes|reduce|reduces|"
     r"mitigate|mitigates|eliminate|eliminates|instead of|rather than|not|without|beyond|"

@@ -106,7 +106,9 @@ COMMON_WORDS = frozenset(
     "exactly really basically anywhere somewhere whatever whoever "
     "usually typically somehow anything something everything "
     # how a paper is described ("Billed as the first proof …"), not what it is about
-    "billed touted hailed dubbed marketed advertised pitched branded".split()
+    "billed touted hailed dubbed marketed advertised pitched branded "
+    # how the asker frames asking ("I'm also curious …")
+    "curious wondering".split()
 )
 
 
@@ -115,7 +117,8 @@ _REQUEST = re.compile(
     # "I'm a biostatistician pooling …": who asks, not what about
     r"\b(?:i['’]m|i am|i work as)\s+an?\s+[\w-]+\b"
     r"|\b(?:eli5|tl;?\s?dr|explain (?:it )?like i['’]?m (?:five|5))\b[:,\s-]*(?:of\s+)?"
-    r"|\b(?:in (?:plain|simple) (?:words|english|terms)|in a nutshell|fill in the blanks?)\b[:,]?",
+    r"|\b(?:in (?:plain|simple) (?:words|english|terms)|in a nutshell|fill in the blanks?)\b[:,]?"
+    r"|\b(?:two|three)[- ]parter\b|\bQ\d:",  # "Two-parter on FedRank: …", "Q1: … Q2: …"
     re.I,
 )
 
@@ -144,6 +147,18 @@ _TO_DO = re.compile(r"\bto\s+$")
 
 def initials_of(phrase: str) -> str:
     return "".join(w[0] for w in re.split(r"[\s-]+", phrase) if w).upper()
+
+
+def spelled_capitals(text: str) -> set[str]:
+    """Initials of the capitalised word runs a text writes ("Variational Inference" -> "vi"):
+    an acronym that short names only what is spelled out with capitals."""
+    out: set[str] = set()
+    for run in _CAPITALISED_RUN.finditer(text):
+        words = re.split(r"[\s-]+", run.group(0))
+        for a in range(len(words)):
+            for b in range(a + 2, len(words) + 1):
+                out.add(initials_of(" ".join(words[a:b])).lower())
+    return out
 
 
 def without_request(question: str) -> str:
@@ -181,6 +196,8 @@ def unmentioned(
                 absent.append(written)
             continue
         if len(acronym) < 3:
+            if acronym in spelled_capitals(text):
+                continue  # "VI" of an abstract's "Gaussian Variational Inference"
             acronym = ""  # "uc" fits any 2 words
         if writes_name(name, text) or acronym in shortened or (acronym and acronym in spelled):
             continue

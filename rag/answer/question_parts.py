@@ -22,7 +22,7 @@ PartKind = Literal["number", "name", "choice", "other"]
 # A question splits into parts at ", and" / "and" / ";" followed by a new question word.
 _PART_SPLIT = re.compile(
     r"(?:,\s*(?:and\s+|as\s+well\s+as\s+|plus\s+)?|;\s*|\s+and\s+|\s+as\s+well\s+as\s+|"
-    r"\s+plus\s+)(?=(?:(?:on|in|from|for|with|by|to|at|under)\s+)?"
+    r"\s+plus\s+)(?=(?:(?:on|in|from|for|with|by|to|at|under|at\s+most|at\s+least)\s+)?"
     r"(?:how|what|which|who|where|when|why|is|are|does|do|did|was|were)\b)",
     re.I,
 )
@@ -107,7 +107,9 @@ _WHICH_PRIOR = re.compile(
 )
 _EMBEDDED = re.compile(
     r"\b(?:works?\s+out|estimat\w*|infer\w*|determin\w*|figures?\s+out|learns?|predicts?|"
-    r"decides?|chooses?|adapts?)\s+(?:by itself\s+|itself\s+|automatically\s+|"
+    r"decides?|chooses?|adapts?|"
+    # "did restricting how much experts could override it help": a policy, no number asked
+    r"(?:restrict|limit|control|cap|constrain|regulat)\w*)\s+(?:by itself\s+|itself\s+|automatically\s+|"
     r"on its own\s+)?how\s+(?:much|many)\b",
     re.I,
 )
@@ -166,7 +168,7 @@ def is_quantity(token: str) -> bool:
         return False
     if _MATH_QUANTITY.search(token):
         return True
-    bare = token.strip(_TOKEN_EDGES)
+    bare = token.strip(_TOKEN_EDGES).lstrip("-−+")  # "Vina score (-9.07)": a signed value
     return bool(_QUANTITY.fullmatch(bare)) or bare.lower() in _NUMBER_WORDS
 
 
@@ -183,7 +185,7 @@ class QuestionPart:
     target: frozenset[str]  # stemmed words of the thing asked for ("demonstr", "expert")
     focus: frozenset[str]  # stemmed content words of the part, question words removed
     window: int = NUMBER_WINDOW  # how near a quantity must be to a target word
-    compared: bool = False  # "by how much", "how much faster": a magnitude, not a count
+    compared: bool = False  # "by how much", "what accuracy": a magnitude, not a count
     degree: bool = False  # "how much better / code": "dramatically better", "minimal code"
     named: tuple[str, ...] = ()  # "which Atari games": the name an answer must write
 
@@ -264,11 +266,14 @@ def classify(text: str, context: frozenset[str] = frozenset()) -> QuestionPart:
     # "At what rate does it decay": an order ("of order $1/\sqrt{n}$") is no "rate" word
     if (measure and _GENERIC_MEASURE.fullmatch(measure.group(1))) or _AT_RATE.search(text):
         # "What fraction of the model is recovered": "97% of the secret model".
+        if focus <= _CHANGE_WORDS | _POINTING:
+            # "and to what value did it lower it": a new value of the bound asked before
+            return QuestionPart(text, "number", focus | context, focus, SENTENCE_WINDOW, True)
         return QuestionPart(text, "number", focus, focus, window=SENTENCE_WINDOW)
     if measure:
-        return QuestionPart(
-            text, "number", frozenset(content_terms(measure.group(0))) - _QUESTION_WORDS, focus, 8
-        )
+        # "what top-1 accuracy": written in digits or maths, not "one of the first works"
+        measured = frozenset(content_terms(measure.group(0))) - _QUESTION_WORDS
+        return QuestionPart(text, "number", measured, focus, 8, compared=True)
     options = _CHOICE.search(text)
     if options:  # "is it written in PyTorch or JAX": one of them, as the abstract writes it
         chosen = frozenset(content_terms(f"{options.group(1)} {options.group(2)}"))
@@ -330,7 +335,9 @@ def question_parts(question: str) -> list[QuestionPart]:
     context = frozenset(t for t in content_terms(question) if t not in _QUESTION_WORDS)
     pieces: list[str] = []
     # One space per run: the split pattern's `\s+and\s+` backtracks on long blank runs.
-    for piece in _PART_SPLIT.split(" ".join(question.split())):
+    # "…? I'm also curious what …": a question mark ends a part, whatever opens the next.
+    sentences = re.split(r"(?<=\?)\s+(?=\S)", " ".join(question.split()))
+    for piece in (p for sentence in sentences for p in _PART_SPLIT.split(sentence)):
         if not piece.strip(" ?.,;"):
             continue
         if pieces and not _ASKS.search(pieces[-1]):
@@ -375,6 +382,8 @@ def _magnitude(tokens: list[str], i: int) -> bool:
     """A quantity that can say how much bigger: digits ("2.5x", "40%"), maths, "twice",
     or a number word with "times" or "-fold" ("three times"), not "three steps"."""
     token = tokens[i].strip(_TOKEN_EDGES).lower()
+    if re.fullmatch(r"(?:19|20)\d\d", token):
+        return False  # "(FOCS 2012)": a year says no size
     if any(c.isdigit() for c in token) or _MATH_QUANTITY.search(token) or token in _MULTIPLIERS:
         return True
     after = tokens[i + 1].strip(_TOKEN_EDGES).lower() if i + 1 < len(tokens) else ""
@@ -454,6 +463,10 @@ _CHANGE_WORDS = frozenset(
     )
 )
 _KIND_WORDS = frozenset(content_terms("types kinds sorts categories classes forms families"))
+# A part made only of these words asks about what an earlier part named.
+_POINTING = frozenset(
+    content_terms("value values lower lowered raise raised improve improved bring brought push")
+)
 
 
 def supplies(
@@ -482,7 +495,7 @@ def supplies(
             terms = terms | _CHANGE_WORDS | _EVALUATED
         return _has_number_near(sentence, terms, part.window, part.compared, restated)
     if part.kind == "number":
-        return _has_number_near(sentence, about, part.window, asked=restated)
+        return _has_number_near(sentence, about, part.window, part.compared, restated)
     words = content_terms(sentence)
     # "which base language model": "LLaMA-2 7B model" names it even though the paper's own
     # title says "language model"; "which datasets": "on ImageNet and COCO" names them.
@@ -515,8 +528,12 @@ def supplies(
         not re.search(rf"(?<![\w-]){re.escape(name.lower().rstrip('s'))}s?(?![\w-])", asked)
         and (own_asked or not _own_name(name, title))
         and folded(name).rstrip("s") not in FIELD_ACRONYMS
-        for name in NAME.findall(sentence)
+        for name in NAME.findall(sentence) + _CALLED.findall(sentence)
     )
+
+
+# "an open source library called dclib": a name, though written in lower case
+_CALLED = re.compile(r"(?<!so-)\b(?:called|dubbed|termed)\s+([A-Za-z][\w-]*[\w])")
 
 
 # A field's or a kind of model's acronym names no particular thing ("on NLP tasks", "LLMs").

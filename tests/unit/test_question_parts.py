@@ -1141,3 +1141,51 @@ def test_credit_before_the_term_an_established_method_and_domains_settings() -> 
     sobolev = r"Near minimax optimality holds when $p_0$ lies in a $\beta$-Sobolev space with $\beta\le 2$."
     asked = "It is nearly minimax optimal over every Sobolev class, however smooth; why stop early?"
     assert contradicted(asked, [sobolev], "Kernel score") == sobolev
+
+
+def test_parts_that_point_back_signed_values_and_embedded_how_much() -> None:
+    asked = "What was the best-known hardness bound before the study, and to what value did it lower it?"
+    said = [
+        "We study online matching, for which the optimal ratio is still unknown (FOCS 2012).",
+        "The algorithm agent learns for algorithms with larger competitive ratios.",
+        "This improves the best-known hardness result, from $0.621$ (FOCS 2012) to $0.597$.",
+    ]
+    gaps = check_abstract(asked, question_parts(asked), " ".join(said), "Online matching", 1)
+    assert gaps.missing == [] and gaps.supplied == {1: 2}  # the new value, not a year
+    assert contradicted(asked, said, "Online matching") == ""  # "lower it": nothing named
+    assert check_abstract(asked, question_parts(asked), said[0], "Online matching", 1).missing
+    asked = "What docking score does the method reach, and on which benchmark?"
+    said = "Our method achieves the best Vina score (-9.07) on the CrossDocked2020 dataset."
+    assert (
+        check_abstract(asked, question_parts(asked), said, "SDE policy gradients", 1).missing == []
+    )
+    asked = "How many took part, and did restricting how much experts could override it help?"
+    assert [p.kind for p in question_parts(asked)] == ["number", "other"]
+
+
+def test_a_question_mark_ends_a_part_and_a_measure_needs_digits() -> None:
+    asked = "Which architecture does Med-ST use? I'm also curious what objective it uses."
+    assert len(question_parts(asked)) == 2
+    asked = "D-iGPT. Q1: what does it predict? Q2: what top-1 accuracy does it get on ImageNet?"
+    one = "This paper enhances image-GPT, one of the first works on ImageNet pretraining."
+    assert check_abstract(asked, question_parts(asked), one, "D-iGPT", 1).missing
+    digits = "D-iGPT achieves **90.0%** top-1 accuracy on ImageNet-1K."
+    assert check_abstract(asked, question_parts(asked), digits, "D-iGPT", 1).missing == []
+    asked = "How many tasks did it win? And one more: what is its open-source library called?"
+    said = "It wins 7 out of 8 tasks. We release an open source library called dclib."
+    assert check_abstract(asked, question_parts(asked), said, "Prompt sketching", 1).missing == []
+    assert check_abstract(asked, question_parts(asked), "It wins 7 out of 8 tasks.", "P", 1).missing
+
+
+def test_how_the_asker_frames_asking_and_short_acronyms_spelled_in_capitals() -> None:
+    vits = "We propose VITS, based on Gaussian Variational Inference. TS needs the posterior."
+    asked = "vits - what kind of VI does it use for the TS posterior"
+    assert unmentioned(asked, "VITS", vits, rare) == []
+    assert unmentioned("what kind of VA does it use", "VITS", vits, rare) == ["VA"]
+    assert unmentioned("what kind of VI is used", "X", "We use variational inference.", rare) == [
+        "VI"
+    ]
+    asked = without_request("Two-parter on FedRank: how does it frame client selection?")
+    assert unmentioned(asked, "FedRank", "FedRank views client selection as ranking.", rare) == []
+    asked = "Which architecture does Med-ST use? I'm also curious what objective it uses."
+    assert unmentioned(asked, "Med-ST", "Med-ST employs a Mixture of View Experts.", rare) == []
