@@ -145,7 +145,7 @@ def cmd_papers(args: argparse.Namespace, settings: Settings) -> int:
     """`rag papers`: the catalogue's exact answer, in the format scripts want."""
     from rag.assistant import Assistant
     from rag.catalogue.catalogue import Catalogue
-    from rag.plan.parser import record_author
+    from rag.plan.people import record_author
     from rag.sets.exports import bibtex, table, to_csv
     from rag.sets.metadata import MetadataAnswerer
     from rag.store.chroma import PaperStore

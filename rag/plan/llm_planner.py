@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel, Field
 
-from rag.plan.parser import QuestionParser, record_author
+from rag.plan.parser import QuestionParser
+from rag.plan.people import record_author
 from rag.types import PlanConstraints, PlanKind, QueryPlan, Unresolved
 
 if TYPE_CHECKING:

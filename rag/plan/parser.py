@@ -1,6 +1,6 @@
 """Question analysis without a model: what kind of question, which constraints, what topic.
 
-Deterministic and offline. Names are found by looking the question's word spans up in the
+Deterministic and offline. Names are found (rag.plan.people) by looking word spans up in the
 catalogue (so "volkan cevher", typed in lower case, is still an author), institutions
 after the words that introduce them ("from", "at", "affiliated with", "… author"), and the
 topic is what remains once the question's frame ("Which ICML 2024 papers …") and the
@@ -9,15 +9,13 @@ constraints are taken away. A question about one paper keeps `kind="paper"`: tod
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Callable
-from itertools import pairwise
 from typing import Literal
 
-from rag.catalogue.catalogue import Catalogue, NameMatch
-from rag.catalogue.names import acronym, fold
+from rag.catalogue.catalogue import Catalogue
 from rag.plan.framing import plain_question
+from rag.plan.people import PeopleReader
 from rag.plan.places import PlaceReader
 from rag.text import NUMBER_WORDS, content_terms
 from rag.types import PlanConstraints, PlanKind, QueryPlan, Unresolved
@@ -167,14 +165,6 @@ _NOT_STATUS = re.compile(
 )
 # "a long talk", "accepted talks": orals
 _TALK = re.compile(r"\b(?:long|accepted|contributed|oral)\s+(talk|presentation)(s?)\b", re.I)
-# A family name alone counts only right after "by", "did" or "does": elsewhere a capitalised
-# word is far more often a method ("What does Adam …" asks about an optimiser).
-# not "the framework proposed by Steinke and Zakynthinou" (a citation in a claim)
-_AUTHOR_CUE = re.compile(
-    r"(?<!proposed )(?<!introduced )(?<!developed )(?<!defined )(?<!described )(?<!studied )"
-    r"\b(?:by|did|does)\s+(?P<name>[A-Za-zÀ-ÿ.'-]+)(?:['’]s)?\b(?!\s+et\s+al)",
-    re.I,
-)
 _ET_AL = re.compile(
     r"(?:\b(?:would\s+be\s+)?cited\s+as\s+)?[\"'“‘]?(?P<family>(?-i:[A-Z])[\w'’-]+)\s+et\s+al\b\.?[\"'”’]?",
     re.I,
@@ -262,22 +252,6 @@ _POINTER = re.compile(
     r"\b(?:address|about|on|study|studies|tackle|cover|do)\s+(?:this|that|it|these|those)\b", re.I
 )
 _OF_THEM = re.compile(r",?\s+and\s+how\s+many\s+of\s+(?:them|these|those)\b[^?]*", re.I)
-_WITHOUT_CUE = (
-    r"\b(?:without|excluding|except|not with|but not|not by|with no|"
-    r"not co-?(?:written|authored) with|not (?:written|authored) (?:together )?with|"
-    r"(?:didn['’]t|did not|don['’]t|do not|doesn['’]t|does not) (?:have|include|involve))"
-)
-_WITHOUT = re.compile(rf"{_WITHOUT_CUE}$", re.I)
-_FIRST_AUTHOR = re.compile(
-    r"\b(?:as\s+(?:the\s+|their\s+)?first\s+author|first[- ]authored\s+by|"
-    r"(?:is|was)\s+(?:the\s+)?first\s+author(?:\s+(?:of|on))?)\b",
-    re.I,
-)
-_LAST_AUTHOR = re.compile(
-    r"\b(?:(?:as|is|was)\s+(?:the\s+|their\s+)?(?:last|senior)\s+author|"
-    r"(?:last|senior)[- ]authored\s+by)\b",
-    re.I,
-)
 
 
 # "a first author from ETH Zurich", "written entirely by people from Mila": whose
@@ -348,35 +322,8 @@ def _more_papers(items: list[str], noun: str | None = None) -> str:
     return f"Who had more {noun or 'papers'}, {listed}?"
 
 
-_NOT_BOTH = re.compile(r",?\s*but\s+not\s+both\b", re.I)
-_MIDDLE = re.compile(
-    r"\b(?:(?:is\s+)?(?:he|she|they)?\s*neither\s+(?:the\s+)?first\s+nor\s+(?:the\s+)?last"
-    r"(?:\s+author)?|(?:as\s+)?(?:an?\s+)?middle\s+author)\b",
-    re.I,
-)
-_PLACES = {"second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4, "fifth": 5}
-_PLACED = re.compile(
-    rf"\b(?:is|as|was)\s+(?:the\s+)?(?P<place>{'|'.join(_PLACES)})[- ]author\b", re.I
-)
-_NOT_FIRST = re.compile(
-    r",?\s*(?:but\s+)?not\s+(?:in\s+(?:the\s+)?first\s+(?:position|place|slot)|"
-    r"as\s+(?:the\s+)?first\s+author|(?:the\s+)?first\s+author|first)\b",
-    re.I,
-)
-_AS_COAUTHOR = re.compile(r"\bas\s+(?:an?\s+)?(?:co-?)?authors?\b", re.I)
-
-
 def _count(said: str) -> int:
     return int(said) if said.isdigit() else _COUNT_WORDS[said.lower()]
-
-
-def _spans(words: list[str], longest: int = 4) -> list[tuple[int, int]]:
-    """Word spans, longest first, left to right."""
-    return [
-        (start, start + size)
-        for size in range(longest, 0, -1)
-        for start in range(len(words) - size + 1)
-    ]
 
 
 class QuestionParser:
@@ -385,6 +332,7 @@ class QuestionParser:
     def __init__(self, catalogue: Catalogue, doc_freq: Callable[[str], int] | None = None) -> None:
         self.catalogue = catalogue
         self.places = PlaceReader(catalogue, doc_freq)
+        self.people = PeopleReader(catalogue)
 
     def plan(self, question: str) -> QueryPlan:
         typed = question  # as typed: "adam papers" is no person, "Adam Smith papers" is
@@ -447,7 +395,7 @@ class QuestionParser:
         text = self.places.read(text, constraints, set_like)
         if place and constraints.affiliations:
             constraints.affiliation_place = place  # type: ignore[assignment]
-        text = self._authors(text, constraints, unresolved, typed)
+        text = self.people.read(text, constraints, unresolved, typed)
         threshold = _AT_LEAST_PAPERS.search(question)
         at_least = 0
         if threshold and _WHO.search(question):  # "Which authors had at least 9 papers?"
@@ -500,223 +448,6 @@ class QuestionParser:
         constraints.statuses = sorted(set(found), key=found.index)
         # "LMU Munich's orals" are its papers: the noun stays for the institution patterns
         return _STATUS.sub(lambda m: " papers" if m.group(0).lower().endswith("s") else " ", text)
-
-    def _authors(
-        self, text: str, constraints: PlanConstraints, unresolved: list[Unresolved], typed: str
-    ) -> str:
-        """The authors the text names, into `constraints`; `typed`: the question as typed,
-        whose capitals say whether a short query names a person."""
-        text = re.sub(r"(\w)['’]s\b", r"\1", text)  # "Foerster's papers"
-        words = re.findall(r"[\w.'’-]+", text)
-        taken: list[tuple[int, int]] = []
-        named: dict[tuple[int, int], str] = {}  # each author's words, as the catalogue has it
-        for start, end in _spans(words):
-            if any(s < end and start < e for s, e in taken) or end - start < 2:
-                continue
-            name = " ".join(words[start:end]).strip(".'’")
-            if not _looks_like_name(words[start:end]):
-                continue
-            match = self.catalogue.match_author(name, suggest=False)
-            if not match.people:
-                continue
-            taken.append((start, end))
-            if _WITHOUT.search(" ".join(words[max(0, start - 4) : start])):
-                # "Loureiro's papers without Luca Arnaboldi": a co-author ruled out
-                kept = PlanConstraints()
-                record_author(name, match, kept, unresolved)
-                constraints.excluded += kept.authors
-                continue
-            before = len(constraints.authors)
-            record_author(name, match, constraints, unresolved)
-            if len(constraints.authors) > before:
-                named[(start, end)] = constraints.authors[-1]
-        for cue in _AUTHOR_CUE.finditer(text):  # a family name alone, after "by", "did", …
-            name = cue.group("name").strip(".'’")
-            if re.match(r"\s+[A-Z][a-z]", text[cue.end() :]):
-                continue  # "did Alexander Korottin": a full name, misspelt or not
-            if any(name in " ".join(words[s:e]) for s, e in taken) or len(name) < 2:
-                continue
-            # "by AI/ML influencers": an acronym is no family name ("Ai" is one), nor is a
-            # coined name with capitals inside ("How does BiSHop achieve …")
-            coined = re.search(r"[a-z][A-Z]", name) is not None
-            if (
-                name[0].isupper()
-                and not name.isupper()
-                and not coined
-                and name.lower() not in _NOT_NAMES
-            ):
-                match = self.catalogue.match_author(name, suggest=False)
-                if match.people:
-                    taken.append((0, 0))
-                    record_author(name, match, constraints, unresolved)
-                    text = text.replace(name, " ", 1)
-        # "Who had more papers, Haggai Maron or Ethan Fetaya?": one of them, each counted
-        spans = sorted(named)
-        gaps = [[w.lower() for w in words[a[1] : b[0]]] for a, b in pairwise(spans)]
-        # "A, B or C" (commas are gone from `words`): a run of names ending in "or"
-        run: list[tuple[int, int]] = []
-        for (first, second), gap in zip(pairwise(spans), gaps, strict=True):
-            if gap in ([], ["or"]):
-                run = run or [first]
-                run.append(second)
-                if gap == ["or"]:
-                    for span in run:
-                        if named[span] in constraints.authors:
-                            constraints.authors.remove(named[span])
-                            constraints.any_of.append(named[span])
-                    run = []
-            else:
-                run = []
-        if len(constraints.any_of) >= 2 and _NOT_BOTH.search(text):  # "…, but not both"
-            constraints.only_one = True
-            text = _NOT_BOTH.sub(" ", text)
-        for start, end in taken:
-            if end:  # "Luo, Yu" is taken as "Luo Yu": the words with what stands between
-                spelled = r"[\s,]+".join(re.escape(w) for w in words[start:end])
-                text = re.sub(rf"(?:{_WITHOUT_CUE}\s+)?{spelled}", " ", text, count=1)
-        placed = _PLACED.search(text) if len(constraints.authors) == 1 else None
-        middle = _MIDDLE.search(text) if len(constraints.authors) == 1 else None
-        if middle:  # "neither the first nor the last author", "a middle author"
-            constraints.not_first = constraints.not_last = True
-            text = _MIDDLE.sub(" ", text)
-        elif placed:  # "is second author", "as the third author"
-            constraints.position = _PLACES[placed.group("place").lower()]
-            text = _PLACED.sub(" ", text)
-        elif _NOT_FIRST.search(text) and len(constraints.authors) == 1:  # "but not first author"
-            constraints.not_first = True
-            text = _NOT_FIRST.sub(" ", text)
-        elif _FIRST_AUTHOR.search(text) and len(constraints.authors) == 1:  # "X as first author"
-            constraints.first_author = constraints.authors.pop()
-            text = _FIRST_AUTHOR.sub(" ", text)
-        elif _LAST_AUTHOR.search(text) and len(constraints.authors) == 1:
-            constraints.last_author = constraints.authors.pop()
-            text = _LAST_AUTHOR.sub(" ", text)
-        text = _AS_COAUTHOR.sub(" ", text)
-        if not taken:
-            text = self._unknown_author(text, constraints, unresolved)
-        if not (taken or unresolved or constraints.affiliations or constraints.any_of):
-            text = self._short_query(text, constraints, typed)
-        return text
-
-    def _acronym(self, typed: str) -> bool:
-        """Whether a lowercase word is an institution's acronym ("ecnu"), not a word ("park")."""
-        variants = self.catalogue.match_institution(typed).variants
-        return " " not in typed and any(
-            acronym(a) == typed.lower() or re.search(rf"\b{re.escape(typed.upper())}\b", a)
-            for a, _ in variants
-        )
-
-    def _short_query(self, text: str, constraints: PlanConstraints, typed: str) -> str:
-        """ "Dilkina papers", "ecnu orals count": a family name or an institution before
-        what is counted, in a query of a few words."""
-        found = _SHORT_QUERY.match(text)
-        if found is None:
-            return text
-        name = found.group("name")
-        capital = re.search(rf"\b{re.escape(name)}\b", typed) is not None and name[:1].isupper()
-        match = self.catalogue.match_author(name, suggest=False)
-        if capital and match.unique is not None:  # "Dilkina", not "adam papers"
-            constraints.authors.append(match.unique.name)
-        elif (capital or self._acronym(name)) and self.catalogue.knows_institution(name):
-            constraints.affiliations.append(name)
-        else:
-            return text
-        return text.replace(name, " ", 1)
-
-    def _unknown_author(
-        self, text: str, constraints: PlanConstraints, unresolved: list[Unresolved]
-    ) -> str:
-        """A capitalised name where the question expects a person, that fits no one."""
-        match = _NAMED_PERSON.search(text)
-        if match is None:
-            return text
-        name = match.group("name")
-        if self.catalogue.knows_institution(name):
-            return text
-        # Initials the span search skipped ("A. G. Wilson") resolve here; a name that fits
-        # no one is kept with the closest names.
-        record_author(name, self.catalogue.match_author(name), constraints, unresolved)
-        return text.replace(name, " ", 1)
-
-
-NAME_TYPO_RATIO = 0.9  # a misspelt full name ("Ghessemi") read as the one catalogue name this close
-NAME_TYPO_MARGIN = 0.1  # and closer than the next name by this much
-
-
-def record_author(
-    name: str, match: NameMatch, constraints: PlanConstraints, unresolved: list[Unresolved]
-) -> None:
-    """A name that fits one person becomes a constraint; any other is left unresolved,
-    with the people it fits (or the closest names) for the answer to offer."""
-    if match.unique is not None:
-        constraints.authors.append(match.unique.name)
-        return
-    ratios = sorted(
-        (
-            (difflib.SequenceMatcher(None, fold(name), fold(s)).ratio(), s)
-            for s in match.suggestions
-        ),
-        reverse=True,
-    )
-    close = [s for r, s in ratios if r >= NAME_TYPO_RATIO or _slip(name, s)]
-    margin = ratios[0][0] - ratios[1][0] if len(ratios) > 1 else 1.0
-    if _slip(name, close[0] if close else ""):
-        margin = 1.0  # two letters swapped or a family name's initial: this one name
-    # "Yang Lui" is as close to Yang Li as to Yang Liu: asked, not guessed
-    if not match.people and len(close) == 1 and margin >= NAME_TYPO_MARGIN:
-        constraints.authors.append(close[0])  # "Marzyeh Ghessemi": one name this close
-        constraints.read_as[name] = close[0]
-        return
-    unresolved.append(
-        Unresolved(
-            kind="author",
-            text=name,
-            candidates=[(p.name, len(p.papers)) for p in match.people],
-            suggestions=list(match.suggestions),
-        )
-    )
-
-
-def _slip(typed: str, name: str) -> bool:
-    """The catalogue name `name` typed with two adjacent letters swapped ("Emiyl Fox"), or
-    with its family name cut to an initial ("Armand J.")."""
-    a, b = fold(typed).split(), fold(name).split()
-    if len(a) != len(b) or not a:
-        return False
-    if len(a[-1]) == 1 and a[:-1] == b[:-1]:
-        return b[-1].startswith(a[-1])
-    diffs = [(x, y) for x, y in zip(a, b, strict=True) if x != y]
-    if len(diffs) != 1 or len(diffs[0][0]) != len(diffs[0][1]):
-        return False
-    x, y = diffs[0]
-    at = [i for i in range(len(x)) if x[i] != y[i]]
-    return len(at) == 2 and at[1] == at[0] + 1 and x[at[0]] == y[at[1]] and x[at[1]] == y[at[0]]
-
-
-_NAMED_PERSON = re.compile(
-    r"(?:\b(?:did|does|has|by|of|list)\s+)(?P<name>[A-Z][\w.'’-]*(?:\s+[A-Z][\w.'’-]*){1,3})"
-    r"(?=\s+(?:co-?author|author|write|wrote|publish|present|have|has|as|got|get|had)|\s*[?.]?$)"
-)
-# "Dilkina papers", "ecnu orals count" (statuses already read as "papers")
-_SHORT_QUERY = re.compile(
-    r"^\s*(?P<name>[\w.'’-]+(?:\s+[\w.'’-]+)?)\s+papers?(?:\s+(?:count|list|number))?\s*[?.]?\s*$",
-    re.I,
-)
-_NOT_NAMES = {"the", "a", "an", "which", "what", "papers", "paper", "icml", "many", "most"}
-
-
-def _looks_like_name(words: list[str]) -> bool:
-    """A span worth looking up as a person: no frame word in it (an initial, "A.", is fine)."""
-    lowered = [w.lower().strip(".'’") for w in words if not re.fullmatch(r"[A-Z]\.", w)]
-    return bool(lowered) and not any(w in _NOT_NAMES or w in _FRAME_WORDS for w in lowered)
-
-
-_FRAME_WORDS = {
-    "how", "papers", "paper", "did", "does", "do", "is", "are", "have", "has", "by", "from",
-    "at", "of", "on", "about", "list", "show", "which", "what", "author", "authors",
-    "co-author", "coauthor", "publish", "published", "icml", "2024", "and", "or", "with",
-    "in", "as", "an", "the", "to", "for", "me", "all", "many",
-}  # fmt: skip
 
 
 _AUTHOR_FRAME = re.compile(
