@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from functools import lru_cache
+from itertools import pairwise
 
 from rag.types import Paper
 
@@ -117,7 +118,7 @@ NICKNAMES = {
 }  # fmt: skip
 # Words users shorten, spelled both ways ("Allen Institute for AI" is "… for Artificial
 # Intelligence" in most affiliations).
-_SHORTENED = {"ai": "artificial intelligence", "ml": "machine learning"}
+_SHORTENED = {"ai": "artificial intelligence", "ml": "machine learning", "lab": "laboratory"}
 
 
 # Letters Unicode does not decompose into a base letter and an accent ("Miłoś" is "Milos").
@@ -190,6 +191,14 @@ def spellings(key: str) -> tuple[str, ...]:
         names.append(f"{words[-1]} of {' '.join(words[:-1])}")
     elif len(words) >= 3 and words[0] in _NOUNS and words[1] == "of":
         names.append(f"{' '.join(words[2:])} {words[0]}")
+    # "Peng Cheng Lab" is written "PengCheng Lab" too: two name words run together
+    for name in list(names):
+        parts = name.split()
+        names += [
+            " ".join([*parts[:i], parts[i] + parts[i + 1], *parts[i + 2 :]])
+            for i in range(len(parts) - 1)
+            if not {parts[i], parts[i + 1]} & (_GENERIC | _ACRONYM_SKIP)
+        ]
     return tuple(dict.fromkeys(names))
 
 
@@ -199,10 +208,14 @@ def names_institution(affiliation: str, names: tuple[str, ...]) -> bool | None:
     verdict: bool | None = None
     own_words = {w for name in names for w in name.split()}  # "ETHZ - ETH Zurich" is one
     affiliation = _TRAILING_COUNTRY.sub("", affiliation)
-    for part in [affiliation, *SEGMENT_SPLIT.split(affiliation)]:
-        words = [w for w in fold(part).split() if w != "at"]  # "… of Massachusetts at Amherst"
+    segments = SEGMENT_SPLIT.split(affiliation)
+    # "University of Massachusetts, Amherst": a name cut by a comma is two segments
+    paired = [f"{a} {b}" for a, b in pairwise(segments)]
+    for part in [affiliation, *segments, *paired]:
+        # "… of Massachusetts at Amherst"; "National Labs" is one national lab
+        words = [_ONE.get(w, w) for w in fold(part).split() if w != "at"]
         for name in names:
-            typed = [w for w in name.split() if w != "at"]
+            typed = [_ONE.get(w, w) for w in name.split() if w != "at"]
             # "UCLA Computer Science Department" spells "ucsd": a department is no acronym's
             initials = acronym(part) == name and not _DEPARTMENT_PART.search(part)
             if len(typed) == 1 and (initials or _spelled_out(part, name)):
@@ -225,6 +238,7 @@ def names_institution(affiliation: str, names: tuple[str, ...]) -> bool | None:
     return verdict
 
 
+_ONE = {"labs": "lab", "laboratories": "laboratory"}
 _DEPARTMENT_PART = re.compile(r"\b(?:department|dept|school|faculty|division)\b", re.I)
 _SPELLED_OUT = re.compile(r"^\s*(?P<acronym>[A-Z]{2,})\s+[A-Z][a-z]")
 _SPELLED_NOUNS = {*_NOUNS, "center", "centre", "laboratory", "school", "academy"}

@@ -26,7 +26,7 @@ _INSTITUTION_AFTER = re.compile(  # a lookahead, so "at least one author at MIT"
     re.I,
 )
 _INSTITUTION_BEFORE = re.compile(
-    r"(?P<span>(?:\S+\s+){0,4}\S+)\s+(?:authors?|co-?authors?|researchers?)\b", re.I
+    r"(?P<span>(?:\S+\s+){0,8}\S+)\s+(?:authors?|co-?authors?|researchers?)\b", re.I
 )
 _POSSESSIVE = re.compile(r"(?<=[A-Za-z])['’]s\b")
 _NO_ONE = (
@@ -271,10 +271,12 @@ class PlaceReader:
                         text = re.sub(rf"\sor\s+(?:the\s+)?{re.escape(other)}", " ", text, count=1)
                     continue
                 constraints.affiliations.append(name)
-                both = pattern is _INSTITUTION_AFTER and (
-                    match.group("both") or match.group("between")
-                )
-                rest = rest if both else []
+                if keep_end:  # "Xiamen University and Peng Cheng Lab researchers": both
+                    for other in self._joined_before(words[: len(words) - len(found)]):
+                        constraints.affiliations.append(other)
+                        text = re.sub(rf"{re.escape(other)}\s+(?:and|&)\s", " ", text, count=1)
+                # "from both Harvard and Meta", "from Xiamen University and Tencent": each
+                rest = rest if pattern is _INSTITUTION_AFTER else []
                 # "from both Harvard and Meta": every institution joined by "and"
                 while rest[:1] and rest[0].lower() in ("and", "&"):
                     more = self._longest_institution(rest[1:], from_end=False)
@@ -285,6 +287,17 @@ class PlaceReader:
                     text = re.sub(rf"\s(?:and|&)\s+{re.escape(named)}", " ", text, count=1)
                     rest = rest[1 + len(more) :]
         return text
+
+    def _joined_before(self, words: list[str]) -> list[str]:
+        """The institutions joined by "and" that end `words` ("Xiamen University and")."""
+        found: list[str] = []
+        while len(words) >= 2 and words[-1].lower() in ("and", "&"):
+            more = self._longest_institution(words[:-1], from_end=True)
+            if more is None:
+                break
+            found.append(" ".join(more).strip(" '\""))
+            words = words[: -1 - len(more)]
+        return found
 
     def _either(self, words: list[str], constraints: PlanConstraints) -> bool:
         """Institutions listed with "or" (or "A, B and C"), each the catalogue knows, into

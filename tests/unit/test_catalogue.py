@@ -151,3 +151,19 @@ def test_fold_and_acronym() -> None:
     assert fold("Hüllermeier, Eyke!") == "hullermeier eyke"
     assert acronym("Korea Advanced Institute of Science & Technology") == "kaist"
     assert acronym("École Polytechnique Fédérale de Lausanne") == "epfl"
+
+
+def test_a_name_cut_by_a_comma_run_together_or_in_the_plural() -> None:
+    from rag.catalogue.names import names_institution, spellings
+
+    umass = spellings("umass amherst")
+    cut = "College of Information and Computer Science, University of Massachusetts, Amherst"
+    assert names_institution(cut, umass) is True
+    assert names_institution("University of Massachusetts, Boston", umass) is not True
+    peng = spellings(fold("Peng Cheng Lab"))
+    assert "pengcheng lab" in peng and "peng cheng laboratory" in peng
+    assert names_institution("PengCheng Lab", peng) is True
+    assert names_institution("Pengcheng Labs", peng) is True
+    assert names_institution("Zhejiang Lab", peng) is None
+    llnl = spellings(fold("Lawrence Livermore National Lab"))
+    assert names_institution("Lawrence Livermore National Labs", llnl) is True

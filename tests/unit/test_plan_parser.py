@@ -76,6 +76,10 @@ def test_kind_and_topic(question: str, kind: str, topic: str) -> None:
         # two institutions on one paper; an abbreviated "University"
         ("Which ICML 2024 papers have authors from both Harvard and Meta?", [],
          ["Harvard", "Meta"], []),
+        ("Which ICML 2024 papers have authors from Harvard and Meta?", [],
+         ["Harvard", "Meta"], []),
+        ("Any ICML 2024 publications co-written by Harvard University and Meta researchers?",
+         [], ["Meta", "Harvard University"], []),
         ("Which ICML 2024 papers have authors from Michigan State Univ.?", [],
          ["Michigan State University"], []),
         ("I'm looking for the ICML 2024 papers that got either an oral or a spotlight. How "
