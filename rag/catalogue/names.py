@@ -85,6 +85,8 @@ ALIASES = {
     "iisc": ("indian institute of science",),
     "william mary": ("college of william and mary", "william and mary"),
     "helmholtz munich": ("helmholtz zentrum munchen",),
+    "xidian university": ("xi an university of electronic science and technology",),
+    "ens": ("ecole normale superieure", "ecole normale superieure de paris", "ens paris"),
     "army research laboratory": (
         "us army research laboratory",
         "devcom army research laboratory",
@@ -191,6 +193,11 @@ def spellings(key: str) -> tuple[str, ...]:
         names.append(f"{words[-1]} of {' '.join(words[:-1])}")
     elif len(words) >= 3 and words[0] in _NOUNS and words[1] == "of":
         names.append(f"{' '.join(words[2:])} {words[0]}")
+    # "Bosch Center for AI" is written "Bosch Artificial Intelligence Center" too
+    for name in list(names):
+        found = re.fullmatch(r"(.+) (center|centre|institute|lab|laboratory) for (.+)", name)
+        if found:
+            names.append(f"{found.group(1)} {found.group(3)} {found.group(2)}")
     # "Peng Cheng Lab" is written "PengCheng Lab" too: two name words run together
     for name in list(names):
         parts = name.split()

@@ -167,3 +167,15 @@ def test_a_name_cut_by_a_comma_run_together_or_in_the_plural() -> None:
     assert names_institution("Zhejiang Lab", peng) is None
     llnl = spellings(fold("Lawrence Livermore National Lab"))
     assert names_institution("Lawrence Livermore National Labs", llnl) is True
+
+
+def test_other_word_orders_and_other_names_of_an_institution() -> None:
+    from rag.catalogue.names import names_institution, spellings
+
+    bosch = spellings(fold("Bosch Center for AI"))
+    assert names_institution("Bosch Artificial Intelligence Center", bosch) is True
+    assert names_institution("Bosch Center for Artificial Intelligence", bosch) is True
+    assert names_institution("Ecole Normale Supérieure de Paris", spellings("ens")) is True
+    xidian = spellings("xidian university")
+    assert names_institution("Xi'an University of Electronic Science and Technology", xidian)
+    assert not names_institution("Xi'an Jiaotong University", xidian)
