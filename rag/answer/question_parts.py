@@ -226,6 +226,14 @@ def classify(text: str, context: frozenset[str] = frozenset()) -> QuestionPart:
     if how and how.group(1).lower() in ("many", "much"):
         phrase = _noun_phrase(how.group(2))
         counted = frozenset(content_terms(phrase)) - _QUESTION_WORDS
+        kinds = re.match(
+            r"\s*(?:[\w-]+\s+){0,2}?(?:ways?|kinds?|types?|sorts?|forms?)\s+of\s+", how.group(2)
+        )
+        if kinds and counted <= _KIND_WORDS | _WAYS:
+            # "how many ways of defining alignment": "8 such notions of alignment", where
+            # the thing counted may be the title's word too
+            counted |= frozenset(content_terms(_noun_phrase(how.group(2)[kinds.end() :])))
+            return QuestionPart(text, "number", counted, focus, SENTENCE_WINDOW)
         comparative = re.search(r"\b(?:\w+er|more|less|fewer)\b", phrase, re.I)
         units = {u for u in counted if u in _UNIT_SHORT}
         if units and counted == units:
@@ -463,6 +471,7 @@ _CHANGE_WORDS = frozenset(
     )
 )
 _KIND_WORDS = frozenset(content_terms("types kinds sorts categories classes forms families"))
+_WAYS = frozenset(content_terms("ways way"))
 # A part made only of these words asks about what an earlier part named.
 _POINTING = frozenset(
     content_terms("value values lower lowered raise raised improve improved bring brought push")

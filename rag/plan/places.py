@@ -28,6 +28,14 @@ _INSTITUTION_AFTER = re.compile(  # a lookahead, so "at least one author at MIT"
 _INSTITUTION_BEFORE = re.compile(
     r"(?P<span>(?:\S+\s+){0,8}\S+)\s+(?:authors?|co-?authors?|researchers?)\b", re.I
 )
+# "OpenAI's Babbage models", not "MIPT's orals" or "Google's research team"
+_MAKER = re.compile(
+    r"\b((?-i:[A-Z])[\w&.-]*)['’]s\s+(?!(?:papers?|orals?|spotlights?|posters?|works?|"
+    r"publications?|submissions?|authors?|researchers?|scientists?|team|group|labs?|faculty|"
+    r"people|accepted|icml|research|contributions?|computer|cs|departments?|dept|schools?|"
+    r"college|campus|division|institutes?|cent(?:er|re)s?|office|branch|\d)\b)(?=[A-Za-z])",
+    re.I,
+)
 _POSSESSIVE = re.compile(r"(?<=[A-Za-z])['’]s\b")
 _NO_ONE = (
     r"(?:without|with\s+no|(?:have|has|had)\s+no|no|"
@@ -163,6 +171,8 @@ class PlaceReader:
         text = _AFFILIATED.sub(r"\1", text)  # "a Huawei-affiliated author"
         # a name before "'s" is someone's or somewhere's: "MIPT's orals" may be its initials
         owners = frozenset(re.findall(r"([A-Z][\w&.-]*)['’]s\b", text))
+        # "stealing … from OpenAI's Babbage models": the maker of a thing, not an affiliation
+        makers = frozenset(m.group(1) for m in _MAKER.finditer(text))
         text = _POSSESSIVE.sub("", text)  # "LMU Munich's orals", "HIT's Shenzhen campus"
         # "no co-author from Berkeley", "not Shenzhen": set aside while the included
         # institutions are read, then kept out if they name a place, else put back
@@ -177,7 +187,7 @@ class PlaceReader:
             listed = pattern.search(text)
             if listed and self._either(listed.group("span").split(), constraints):
                 text = text[: listed.start("span")] + text[listed.end("span") :]
-        text = self._included(text, constraints, set_like, owners)
+        text = self._included(text, constraints, set_like, owners, makers)
         included = constraints.affiliations or constraints.any_of
         for i, (phrase, span, cued) in enumerate(held):
             # "but not Oxford Pets": a dataset's name, not Oxford; "not Shenzhen" needs a
@@ -218,7 +228,12 @@ class PlaceReader:
         return ""
 
     def _included(
-        self, text: str, constraints: PlanConstraints, set_like: bool, owners: frozenset[str]
+        self,
+        text: str,
+        constraints: PlanConstraints,
+        set_like: bool,
+        owners: frozenset[str],
+        makers: frozenset[str] = frozenset(),
     ) -> str:
         patterns = (
             (_INSTITUTION_AFTER, False),
@@ -252,6 +267,8 @@ class PlaceReader:
                     continue  # "learns skills at scale": Scale AI is not meant
                 if self.catalogue.has_person(name):
                     continue  # "papers from Sergey Levine": a person, not a place
+                if pattern is _INSTITUTION_AFTER and name in makers:
+                    continue
                 named_by_place = pattern in (
                     _INSTITUTION_PAPERS,
                     _INSTITUTION_HAS,

@@ -341,3 +341,12 @@ def test_list_the_work_on_a_topic_is_a_list() -> None:
 )
 def test_show_and_work_as_verbs_ask_of_one_paper(question: str) -> None:
     assert PARSER.plan(question).kind == "paper"
+
+
+def test_the_maker_of_a_model_is_no_affiliation() -> None:
+    plan = QuestionParser(PLACES).plan(
+        "Did stealing the projection matrix from Microsoft's Phi models cost more than $50?"
+    )
+    assert plan.constraints.affiliations == []
+    plan = QuestionParser(PLACES).plan("Which ICML 2024 papers have authors from Microsoft?")
+    assert plan.constraints.affiliations == ["Microsoft"]

@@ -1189,3 +1189,17 @@ def test_how_the_asker_frames_asking_and_short_acronyms_spelled_in_capitals() ->
     assert unmentioned(asked, "FedRank", "FedRank views client selection as ranking.", rare) == []
     asked = "Which architecture does Med-ST use? I'm also curious what objective it uses."
     assert unmentioned(asked, "Med-ST", "Med-ST employs a Mixture of View Experts.", rare) == []
+
+
+def test_money_in_words_a_maker_of_models_and_ways_of_counted_things() -> None:
+    said = "For under $20 USD, our attack extracts the projection matrix of Ada and Babbage."
+    asked = "Did stealing it from Ada cost more or less than fifty dollars?"
+    assert unmentioned(asked, "Stealing part of a production language model", said, rare) == []
+    once = "Did it cost fifty dollars?"
+    assert unmentioned(once, "Stealing", "For under $20 USD, we extract it.", lambda w: 1) == []
+    assert unmentioned(once, "Stealing", "We extract it in 20 minutes.", lambda w: 1) == ["dollars"]
+    asked = "Roughly how many ways of defining alignment are compared?"
+    said = "Comparing the limitations of 8 such notions of alignment, we find they all err."
+    assert check_abstract(asked, question_parts(asked), said, "AI Alignment", 1).missing == []
+    said = "We compare notions of alignment, and find they all err."
+    assert check_abstract(asked, question_parts(asked), said, "AI Alignment", 1).missing
