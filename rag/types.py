@@ -160,6 +160,9 @@ class PlanConstraints(BaseModel):
     not_title_words: list[str] = Field(
         default_factory=list, description="Words the papers' titles must not hold."
     )
+    any_title_words: list[str] = Field(
+        default_factory=list, description="Words of which the titles must hold at least one."
+    )
     only_one: bool = Field(
         default=False, description="Exactly one of the people in `any_of`, not several."
     )
@@ -184,6 +187,7 @@ class PlanConstraints(BaseModel):
             or self.any_of
             or self.statuses
             or self.title_words
+            or self.any_title_words
             or self.min_authors
             or self.max_authors
         )
@@ -206,9 +210,10 @@ class QueryPlan(BaseModel):
     kind: PlanKind
     topic: str = Field(default="", description="The topic words, without the question's frame.")
     constraints: PlanConstraints = Field(default_factory=PlanConstraints)
-    ranking: Literal["authors", "coauthors"] | None = Field(
+    ranking: Literal["authors", "coauthors", "first_authors", "last_authors"] | None = Field(
         default=None,
-        description="'Who has the most papers'; 'coauthors': with the named author(s) most.",
+        description="'Who has the most papers'; 'coauthors': with the named author(s) most; "
+        "'first_authors' / 'last_authors': most papers as the first / last author.",
     )
     at_least: int = Field(
         default=0, description="`ranking`: every author with at least this many papers."

@@ -240,12 +240,26 @@ class Catalogue:
         limit: int = 10,
         at_least: int = 0,
         excluding: set[str] = frozenset(),  # type: ignore[assignment]
+        place: int | None = None,
     ) -> list[tuple[str, int]]:
         """Authors with the most papers (among `within`), ties kept at the cut (and in the
         order the names were first indexed); with `at_least`, every author with that many;
-        `excluding`: names left out (a co-author ranking leaves out the author asked of)."""
+        `excluding`: names left out (a co-author ranking leaves out the author asked of);
+        `place`: 0 or -1, counting only the papers where the author is listed first / last."""
         everyone = self._everyone()
-        if within is None:
+        if place is not None:
+            # each paper's authors are indexed in their order: its first / last row
+            end = "min" if place == 0 else "max"
+            query = (
+                f"select key, paper_id from paper_people where rowid in "
+                f"(select {end}(rowid) from paper_people group by paper_id) and key != ''"
+            )
+            placed: dict[str, set[str]] = {}
+            for key, pid in self._rows(query):
+                if within is None or pid in within:
+                    placed.setdefault(key, set()).add(pid)
+            counts = {key: (name, len(placed.get(key, ()))) for key, (name, _) in everyone.items()}
+        elif within is None:
             counts = everyone
         else:
             owned: dict[str, set[str]] = {}

@@ -85,6 +85,10 @@ ALIASES = {
     "iisc": ("indian institute of science",),
     "william mary": ("college of william and mary", "william and mary"),
     "helmholtz munich": ("helmholtz zentrum munchen",),
+    "ecole des ponts": (
+        "ecole nationale des ponts et chaussees",
+        "ecole nationale des ponts et chausees",
+    ),
     "xidian university": ("xi an university of electronic science and technology",),
     "ens": ("ecole normale superieure", "ecole normale superieure de paris", "ens paris"),
     "army research laboratory": (
@@ -103,6 +107,7 @@ _GERMAN = (
     # "UC Merced" is the University of California, Merced (not a German name, but a short one)
     (re.compile(r"^uc (\w+(?: \w+)?)$"), r"university of california \1"),
     (re.compile(r"\bmunich\b"), "munchen"),
+    (re.compile(r"\buniversity\b"), "universite"),  # "Sorbonne University": "Sorbonne Université"
 )
 # Given names people shorten ("Mike Matthews" for Michael Matthews): the long forms to try.
 NICKNAMES = {

@@ -36,6 +36,8 @@ _PAPERS_NOUN = re.compile(
     r"\b(?:publications|submissions|articles)\b|(?<=ICML 2024 )works\b|(?<=accepted )works\b",
     re.I,
 )
+# "List everything from X": every paper from X
+_EVERYTHING = re.compile(r"^(\s*(?:list|show(?:\s+me)?|give\s+me)\s+)everything\b", re.I)
 _I_NEED = re.compile(r"^\s*(?:i\s+need|i['’]d\s+need|can\s+you\s+list|could\s+you\s+list)\s+", re.I)
 _SUBJECT_FIRST = re.compile(
     r"^\s*(?P<who>(?:the\s+)?[A-Z][^?]*?)\s+(?:landed|had|got|published|presented)\s+how\s+many\s+"
@@ -59,6 +61,9 @@ def plain_question(question: str) -> str:
         text = _ITS.sub(lambda m: f"{what}'s" if m.group(0).lower() in _OWNING else what,
                         taken.group("rest"), count=1)  # fmt: skip
     text = _THANKS.sub("", text)
+    quick = _QUICK_COUNT.match(text)
+    if quick:
+        text = f"How many ICML 2024 papers does {quick.group('what').strip()} have?"
     if not _LOOKING_FOR.match(text):
         text = _context_dropped(text)
     text = _GREETING.sub("", text, count=1)
@@ -68,6 +73,7 @@ def plain_question(question: str) -> str:
     text = _IF_SO.sub("?", text)  # "Is X on any papers? If so, which?": the list asked
     text = _PAPERS_NOUN.sub("papers", text)  # "publications", "submissions": papers
     text = _I_NEED.sub("", text, count=1)  # "I need the papers …", "Can you list …"
+    text = _EVERYTHING.sub(r"\1all papers", text, count=1)
     subject_first = _SUBJECT_FIRST.match(text)
     if subject_first:  # "The University of Sydney landed how many works?"
         text = f"How many {subject_first.group('rest')} did {subject_first.group('who')} have?"
@@ -163,8 +169,14 @@ def _fields_said(fields: list[tuple[str, str]], rest: str) -> str:
 
 
 _THANKS = re.compile(
-    r"[\s,.!]*(?:(?:many|great)\s+)?thanks?(?:\s+you)?(?:\s+(?:so\s+much|a\s+lot|in\s+advance))?"
-    r"[\s.!]*$",
+    r"[\s,.!]*\b(?:(?:(?:many|great)\s+)?thanks?(?:\s+you)?(?:\s+(?:so\s+much|a\s+lot|in\s+advance))?|"
+    r"thx|ty|cheers|(?:i\s+)?appreciate\s+it|much\s+appreciated)[\s.!]*$",
+    re.I,
+)
+# "Quick count: Karsten Kreis, ICML 2024.": how many papers the name has
+_QUICK_COUNT = re.compile(
+    r"^\s*(?:quick|fast)?\s*(?:count|number|tally)\s*:\s*(?P<what>[^?.!]+?)"
+    r"(?:,?\s*(?:at\s+|in\s+)?ICML\s*(?:20)?24)?\s*[.?!]*\s*$",
     re.I,
 )
 # "Since I'm applying for a PhD at Aalto, …": the asker's situation, not the question

@@ -130,6 +130,22 @@ _TITLE_START = re.compile(
     r"(?:['\"“](?P<quoted>[\w-]+)['\"”]|(?P<word>(?-i:[A-Z])[\w-]*))",
     re.I,
 )
+# "with 'minimax' or 'benchmark' in the title", "titles mentioning either 'a' or 'b'"
+_TITLE_EITHER = re.compile(
+    r"['\"“](?P<first>[^'\"”]+)['\"”]\s+or\s+['\"“](?P<second>[^'\"”]+)['\"”]\s+in\s+"
+    r"(?:the|their|its)\s+titles?"
+    r"|\btitles?\s+(?:that\s+|which\s+)?(?:contain|mention|include|ha(?:ve|s)|us(?:e|es)|with)"
+    r"(?:s|ing)?\s+(?:either\s+)?['\"“](?P<first2>[^'\"”]+)['\"”]\s+or\s+['\"“](?P<second2>[^'\"”]+)['\"”]",
+    re.I,
+)
+# "titles mention 'video' but not 'image'"
+_TITLE_BUT_NOT = re.compile(
+    r"\btitles?\s+(?:that\s+|which\s+)?(?:contain|mention|include|ha(?:ve|s)|us(?:e|es)|with)"
+    r"(?:s|ing)?\s+['\"“](?P<first>[^'\"”]+)['\"”]\s+(?:but|and)\s+not\s+['\"“](?P<second>[^'\"”]+)['\"”]"
+    r"|['\"“](?P<first2>[^'\"”]+)['\"”]\s+but\s+not\s+['\"“](?P<second2>[^'\"”]+)['\"”]\s+in\s+"
+    r"(?:the|their|its)\s+titles?",
+    re.I,
+)
 _TITLE_BOTH = re.compile(
     r"\btitles?\s+(?:that\s+|which\s+)?(?:contain|mention|include|ha(?:ve|s)|us(?:e|es)|with)s?"
     r"\s+both\s+(?:the\s+words?\s+)?['\"“](?P<first>[^'\"”]+)['\"”]\s+and\s+"
@@ -225,6 +241,18 @@ _TOP_N = re.compile(
 )
 # what an author did with the papers counted ("had", "presented", "wrote")
 _STATUS_HELD = re.compile(r"\b(?:had|has|have|presented|published|wrote|authored|got)\b", re.I)
+# "first author on the most papers", "most often the last-listed author", "first-authored"
+_RANK_PLACE = re.compile(
+    r"\b(?P<place>first|last|senior|lead|leading)(?:[- ]listed|[- ]named)?[- ]"
+    r"(?:authors?(?:ed|ships?)?|authored)\b|\bauthors?\s+(?:listed\s+)?(?P<place2>first|last)\b",
+    re.I,
+)
+# "on more papers than anyone else", "most frequently": who leads
+_BEYOND_ANYONE = re.compile(
+    r"\bmore\b(?=[^?]*\bthan\s+any(?:one|body)(?:\s+else)?\b)|\bthan\s+any(?:one|body)"
+    r"(?:\s+else)?\b|\bmost\s+(?:often|frequently)\b",
+    re.I,
+)
 _ONE_ASKED = re.compile(
     r"\bwhich\s+(?:\w+\s+){0,3}?(?:academic|researcher|author|person|scientist|professor)\s",
     re.I,
@@ -402,6 +430,13 @@ class QuestionParser:
             more = (threshold.group(1) or "").lower().startswith(("more", "over"))
             at_least = _count(threshold.group(2) or threshold.group(3)) + int(more)
             text = _AT_LEAST_PAPERS.sub(" ", _STATUS_HELD.sub(" ", text))
+        placed_rank = None
+        if not (constraints.authors or constraints.first_author or constraints.last_author) and (
+            _RANKING.search(question) or _BEYOND_ANYONE.search(question)
+        ):
+            placed_rank = _RANK_PLACE.search(text)  # "first author on the most papers"
+        if placed_rank:
+            text = _BEYOND_ANYONE.sub(" most ", _RANK_PLACE.sub(" author ", text))
         text = _TOP_N.sub("top", text)  # "the top 3 authors on X": the topic is X
         if _COAUTHORS.search(question):  # "co-author with most often": the ranking's words
             text = _MOST_WITH.sub(" ", text)
@@ -411,9 +446,13 @@ class QuestionParser:
         kind = _kind(question, bool(topic), constraints, unresolved, named is not None)
         if kind == "metadata" and constraints.is_empty() and _POINTER.search(question):
             kind = "paper"  # "Which papers address this?": about something said before
-        ranking: Literal["authors", "coauthors"] | None = None
+        ranking: Literal["authors", "coauthors", "first_authors", "last_authors"] | None = None
         if _COAUTHORS.search(question) and constraints.authors:
             kind, ranking = "metadata", "coauthors"  # "Who did X co-author with most often?"
+        elif placed_rank:
+            place = (placed_rank.group("place") or placed_rank.group("place2")).lower()
+            first = place in ("first", "lead", "leading")
+            kind, ranking = "metadata", "first_authors" if first else "last_authors"
         elif _RANKING.search(question) or at_least:
             kind, ranking = "metadata", "authors"
         return QueryPlan(
@@ -425,7 +464,7 @@ class QuestionParser:
             top=_count(top.group(1) or top.group(2))
             if ranking and (top := _TOP_N.search(question))
             else 1  # "Which Tencent researcher had the most papers?": the one (ties kept)
-            if ranking and _ONE_ASKED.search(question)
+            if ranking and (_ONE_ASKED.search(question) or _BEYOND_ANYONE.search(question))
             else 0,
             unresolved=unresolved,
             like_paper=named.id if named is not None and kind == "similar" else "",
@@ -476,6 +515,21 @@ def _title_words(text: str, constraints: PlanConstraints) -> str:
     if start:  # "titles starting with 'Differentially'": the first word
         constraints.title_words.append("^" + (start.group("quoted") or start.group("word")))
         return text[: start.start()] + " " + text[start.end() :]
+    either = _TITLE_EITHER.search(text)
+    if either:
+        first, second = (
+            either.group("first") or either.group("first2"),
+            either.group("second") or either.group("second2"),
+        )
+        constraints.any_title_words += [first.strip(), second.strip()]
+        return text[: either.start()] + " titles " + text[either.end() :]
+    but_not = _TITLE_BUT_NOT.search(text)
+    if but_not:
+        constraints.title_words.append((but_not.group("first") or but_not.group("first2")).strip())
+        constraints.not_title_words.append(
+            (but_not.group("second") or but_not.group("second2")).strip()
+        )
+        return text[: but_not.start()] + " titles " + text[but_not.end() :]
     both = _TITLE_BOTH.search(text)
     if both:  # "titles contain both 'backdoor' and 'attack'": each must be in the title
         constraints.title_words += [both.group("first").strip(), both.group("second").strip()]

@@ -47,6 +47,7 @@ _LAST_AUTHOR = re.compile(
     re.I,
 )
 
+_EACH = re.compile(r"\b(?:each|respectively|separately|individually)\b", re.I)
 _NOT_BOTH = re.compile(r",?\s*but\s+not\s+both\b", re.I)
 
 _MIDDLE = re.compile(
@@ -139,6 +140,10 @@ _NAMED_PERSON = re.compile(
     r"(?=\s+(?:co-?author|author|write|wrote|publish|present|have|has|as|got|get|had)|\s*[?.]?$)"
 )
 
+_NAME_BEFORE_PAPERS = re.compile(
+    r"(?P<name>\b[A-Z][a-z]+(?:\s+[A-Z][\w'’-]+){1,2})\s+(?=(?:papers?|orals?|spotlights?|posters?|"
+    r"publications?)\b)"
+)
 # "Dilkina papers", "ecnu orals count" (statuses already read as "papers")
 _SHORT_QUERY = re.compile(
     r"^\s*(?P<name>[\w.'’-]+(?:\s+[\w.'’-]+)?)\s+papers?(?:\s+(?:count|list|number))?\s*[?.]?\s*$",
@@ -234,6 +239,10 @@ class PeopleReader:
                     run = []
             else:
                 run = []
+        listed = [a for a in named.values() if a in constraints.authors]
+        if len(listed) >= 2 and _EACH.search(text):  # "A and B each had how many papers?"
+            constraints.authors = [a for a in constraints.authors if a not in listed]
+            constraints.any_of += listed
         if len(constraints.any_of) >= 2 and _NOT_BOTH.search(text):  # "…, but not both"
             constraints.only_one = True
             text = _NOT_BOTH.sub(" ", text)
@@ -296,7 +305,7 @@ class PeopleReader:
         """A capitalised name where the question expects a person, that fits no one."""
         match = _NAMED_PERSON.search(text)
         if match is None:
-            return text
+            return self._misspelt_owner(text, constraints)
         name = match.group("name")
         if self.catalogue.knows_institution(name):
             return text
@@ -304,3 +313,18 @@ class PeopleReader:
         # no one is kept with the closest names.
         record_author(name, self.catalogue.match_author(name), constraints, unresolved)
         return text.replace(name, " ", 1)
+
+    def _misspelt_owner(self, text: str, constraints: PlanConstraints) -> str:
+        """ "What's Himabindu Lakkaaju's paper count": a capitalised name before what is
+        counted, taken only when, misspelt, it is one catalogue name (else a topic's)."""
+        for found in _NAME_BEFORE_PAPERS.finditer(text):
+            words = found.group("name").split()
+            for start in range(len(words) - 1):  # "What Himabindu Lakkaaju": from the 2nd
+                name = " ".join(words[start:])
+                read = PlanConstraints()
+                record_author(name, self.catalogue.match_author(name), read, [])
+                if read.authors:
+                    constraints.authors += read.authors
+                    constraints.read_as.update(read.read_as)
+                    return text.replace(name, " ", 1)
+        return text

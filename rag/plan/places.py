@@ -21,12 +21,14 @@ _INSTITUTION_AFTER = re.compile(  # a lookahead, so "at least one author at MIT"
     r"\b(?:from|at|out of|affiliated with|affiliation(?: with)?|working at|employed at|"
     r"(?:working|based|located|people|researchers|authors|labs?)\s+in|"
     r"(?P<between>between))\s+(?:the\s+)?"
-    # "University of California, Berkeley": a comma before a capitalised word stays
-    r"(?P<both>both\s+)?(?=(?P<span>(?:[^?,;.()]|,\s*(?=[A-Z]))+))",
+    # "University of California, Berkeley": a comma before a capitalised word stays;
+    # "from either X or Y": one of them (the "or" is read after the first)
+    r"(?:(?P<both>both\s+)(?:the\s+)?|either\s+(?:the\s+)?)?"
+    r"(?=(?P<span>(?:[^?,;.()]|,\s*(?=[A-Z]))+))",
     re.I,
 )
 _INSTITUTION_BEFORE = re.compile(
-    r"(?P<span>(?:\S+\s+){0,8}\S+)\s+(?:authors?|co-?authors?|researchers?)\b", re.I
+    r"(?P<span>(?:\S+\s+){0,8}\S+)\s+(?:authors?|co-?authors?|researchers?|affiliations?)\b", re.I
 )
 # "OpenAI's Babbage models", not "MIPT's orals" or "Google's research team"
 _MAKER = re.compile(
@@ -126,6 +128,16 @@ _INSTITUTION_ASIDE = re.compile(
 _INSTITUTION_PAPERS = re.compile(
     rf"(?P<span>{_NAMED})\s+(?:papers|academics?|researchers|scientists|faculty)\b"
 )
+# "Any orals for Notre Dame", "papers by Mila": a capitalised name after "for" / "by"
+_INSTITUTION_FOR = re.compile(
+    rf"\b(?i:orals?|spotlights?|posters?|papers?|works|publications)\s+(?i:for|by)\s+"
+    rf"(?:the\s+)?(?P<span>{_NAMED})"
+)
+_AFFILIATION_WORD = re.compile(
+    r"\b(?:(?:carry|carries|carrying|have|has|having|with|list|lists|listing)\s+)?"
+    r"(?:an?\s+)?affiliations?\b",
+    re.I,
+)
 _ABBREVIATED = re.compile(r"\bUniv\b\.?", re.I)
 # "Uni Helsinki" is the University of Helsinki, "Korea U." Korea University
 _UNI = re.compile(r"\bUni\s+(?=[A-Z])")
@@ -148,6 +160,7 @@ _INSTITUTION_HAS = re.compile(
     r"(?:(?i:group|team|lab|labs|people|researchers|folks)\s+)?"
     r"(?i:have|get|win|publish|present|appear|contribute|show\s+up)\b"
 )
+_NOUN_WORDS = frozenset("university institute college academy laboratory lab school".split())
 ACRONYM_DOCS = 2  # an acronym this few abstracts write is no topic's ("UCSD", not "ICL")
 INSTITUTION_WORDS = 8  # "Hong Kong University of Science and Technology" is seven
 
@@ -163,6 +176,8 @@ class PlaceReader:
         `set_like`: the question asks about papers as a set; else a lowercase word after
         "at" or "from" is an idiom ("at scale", "from scratch"), not an institution."""
         text = _ABBREVIATED.sub("University", text)
+        if not any(c.isupper() for c in text[1:]):
+            text = self._capitalised(text)  # "did sorbonne university get into icml"
         # "University of Texas at Austin": one name, not Austin after "at"
         text = re.sub(r"\b(University of [A-Z][a-z]+) at ([A-Z][a-z]+)", r"\1 \2", text)
         # "Xidian University in China": the country says where, it names no institution
@@ -202,8 +217,29 @@ class PlaceReader:
             text = text.replace(f"\x00{i}\x00", phrase, 1)
         if not (constraints.affiliations or constraints.any_of):
             return text
+        text = _AFFILIATION_WORD.sub(" ", text)  # "papers that carry a TUM affiliation"
         # "Maryland's computer science department", "HIT's Shenzhen campus": parts of it
         return _DEPARTMENT.sub(" ", _CAMPUS.sub(" ", text))
+
+    def _capitalised(self, text: str) -> str:
+        """A question typed in lower case with its institutions capitalised, where a run of
+        words holding an institution's noun ("sorbonne university") is one the catalogue
+        knows; the other words stay as typed (a topic is no institution)."""
+        words = [w.strip(",.?!;:'\"") for w in text.split()]
+        taken = [False] * len(words)
+        for size in range(min(len(words), INSTITUTION_WORDS), 1, -1):
+            for start in range(len(words) - size + 1):
+                span = words[start : start + size]
+                if any(taken[start : start + size]) or not _NOUN_WORDS & set(span):
+                    continue
+                if span[0] in STOPWORDS or span[-1] in STOPWORDS:
+                    continue
+                named = [w for w in span if w not in STOPWORDS and w not in _GENERIC]
+                if named and self.catalogue.knows_institution(" ".join(span)):
+                    title = " ".join(w if w in STOPWORDS else w.capitalize() for w in span)
+                    text = re.sub(rf"\b{re.escape(' '.join(span))}\b", title, text, count=1)
+                    taken[start : start + size] = [True] * size
+        return text
 
     def _excluded_place(self, words: list[str], included: list[str]) -> str:
         """The longest start of `words` that is an institution, or that the affiliations of
@@ -238,6 +274,7 @@ class PlaceReader:
         patterns = (
             (_INSTITUTION_AFTER, False),
             (_INSTITUTION_ASIDE, False),
+            (_INSTITUTION_FOR, False),
             (_INSTITUTION_BEFORE, True),
             (_INSTITUTION_PAPERS, True),
             (_INSTITUTION_HAS, True),

@@ -33,7 +33,7 @@ class MetadataAnswerer:
         if plan.unresolved:
             text, aggregate = self._unresolved(plan)
             return set_answer(question, standalone, plan, text, [], aggregate)
-        if plan.ranking in ("authors", "coauthors"):
+        if plan.ranking is not None:
             text, aggregate = self._ranking(plan, allowed)
             return set_answer(question, standalone, plan, text, [], aggregate)
         ids, notes, open_ = self._select(plan)
@@ -87,8 +87,9 @@ class MetadataAnswerer:
         if allowed is not None:
             within = allowed if within is None else within & allowed
         named = set(plan.constraints.authors) if plan.ranking == "coauthors" else set()
+        place = {"first_authors": 0, "last_authors": -1}.get(plan.ranking or "")
         ranked = self.catalogue.top_authors(
-            within, limit=plan.top or 10, at_least=plan.at_least, excluding=named
+            within, limit=plan.top or 10, at_least=plan.at_least, excluding=named, place=place
         )
         lines = [f"{i}. {name} — {plural(n, 'paper')}" for i, (name, n) in enumerate(ranked, 1)]
         note = (
@@ -102,6 +103,9 @@ class MetadataAnswerer:
             if plan.at_least
             else f"Authors with the most {noun}s"
         )
+        if place is not None:  # "Who was first author on the most papers?"
+            role = "first" if place == 0 else "last"
+            heading = f"Authors listed {role} on the most {noun}s"
         if named:  # "Who did Yoshua Bengio co-author with most often?"
             heading = f"Co-authors of {' and '.join(sorted(named))} on the most {noun}s"
         if plan.topic:
@@ -196,6 +200,8 @@ def constrained(catalogue: Catalogue, c: PlanConstraints) -> Selection:
         found.append(catalogue.titled(words))
     for words in c.not_title_words:  # "don't mention forecasting in the title"
         without |= catalogue.titled(words)
+    if c.any_title_words:  # "'minimax' or 'benchmark' in the title"
+        found.append(set().union(*(catalogue.titled(w) for w in c.any_title_words)))
     if c.min_authors or c.max_authors:  # the catalogue's author lists are whole
         pool = set.intersection(*found) if found else set(catalogue.papers)
         low, high = c.min_authors or 1, c.max_authors or 10**6
@@ -316,6 +322,12 @@ def _summary(plan: QueryPlan, listed: list[Paper], people: set[str]) -> str:
                 for w in c.title_words
             ),
             *(
+                [_listing_said(c.any_title_words, "or") + " in the title"]
+                if c.any_title_words
+                else []
+            ),
+            *(f"no “{w}” in the title" for w in c.not_title_words),
+            *(
                 [_authors_said(c.min_authors, c.max_authors)]
                 if c.min_authors or c.max_authors
                 else []
@@ -368,3 +380,8 @@ def _authors_said(low: int, high: int) -> str:
 
 def _by_rank(item: tuple[str, int]) -> int:
     return {"oral": 0, "spotlight": 1, "poster": 2}.get(item[0], 3)
+
+
+def _listing_said(words: list[str], conjunction: str) -> str:
+    quoted = [f"“{w}”" for w in words]
+    return quoted[0] if len(quoted) == 1 else f"{', '.join(quoted[:-1])} {conjunction} {quoted[-1]}"

@@ -615,3 +615,64 @@ def test_papers_whose_authors_places_cannot_be_told_make_the_count_a_lower_bound
     question = "Which papers were written entirely by people from Duke University?"
     answer = MetadataAnswerer(PLACED).answer(question, QuestionParser(PLACED).plan(question))
     assert "Not known for 1 more paper " in answer.answer
+
+
+def _titled(pid: str, title: str, authors: list[str], places: list[str], status: str) -> Paper:
+    return Paper(
+        id=pid, title=title, abstract="An abstract.", authors=authors, status=status,
+        extra={"affiliations": places, "pmlr_key": f"key{pid}"},
+    )  # fmt: skip
+
+
+FIFTEENTH = Catalogue.of(
+    [
+        _titled("f1", "Minimax Rates for Video", ["Ann Lee", "Bo Yu"],
+                ["Sorbonne Université", "University of Notre Dame"], "Oral"),
+        _titled("f2", "A Benchmark of Image and Video Models", ["Ann Lee", "Lin Wu"],
+                ["Technical University of Munich", "Technical University of Munich"], "Poster"),
+        _titled("f3", "Graphs", ["Cy Dunn", "Himabindu Lakkaraju"],
+                ["Ecole Nationale des Ponts et Chausees", "Harvard University"], "Poster"),
+        _titled("f4", "Video Transformers", ["Ann Lee", "Cy Dunn"],
+                ["Vector Institute", "University of Notre Dame"], "Spotlight"),
+    ]
+)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("question", "ids"),
+    [
+        ("Quick count: Ann Lee, ICML 2024. Appreciate it!", {"f1", "f2", "f4"}),
+        ("how many papers did sorbonne university get into icml 2024? cheers", {"f1"}),
+        ("Any orals for Notre Dame at ICML 2024?", {"f1"}),
+        ("How many papers carry a TUM affiliation at ICML 2024?", {"f2"}),
+        ("List everything from either École des Ponts or the Vector Institute at ICML 2024.",
+         {"f3", "f4"}),
+        ("Ann Lee and Cy Dunn each had how many accepted ICML 2024 papers?",
+         {"f1", "f2", "f3", "f4"}),
+        ("What's Himabindu Lakkaaju's paper count for ICML 2024?", {"f3"}),
+        ("ICML 2024 papers with 'minimax' or 'benchmark' in the title?", {"f1", "f2"}),
+        ("Which ICML 2024 titles mention 'video' but not 'image'?", {"f1", "f4"}),
+    ],
+)  # fmt: skip
+def test_wordings_of_the_fifteenth_block(question: str, ids: set[str]) -> None:
+    assert_answered(FIFTEENTH, question, ids)
+
+
+def test_who_is_listed_first_or_last_on_the_most_papers() -> None:
+    question = "Who was first author on more ICML 2024 papers than anyone else?"
+    plan = QuestionParser(FIFTEENTH).plan(question)
+    assert (plan.ranking, plan.top, plan.topic) == ("first_authors", 1, "")
+    answer = MetadataAnswerer(FIFTEENTH).answer(question, plan)
+    assert answer.aggregate is not None and answer.aggregate.ranking == [("Ann Lee", 3)]
+    question = "Which researcher is most frequently the last-listed author at ICML 2024?"
+    plan = QuestionParser(FIFTEENTH).plan(question)
+    answer = MetadataAnswerer(FIFTEENTH).answer(question, plan)
+    assert plan.ranking == "last_authors" and answer.aggregate is not None
+    last = [("Bo Yu", 1), ("Cy Dunn", 1), ("Himabindu Lakkaraju", 1), ("Lin Wu", 1)]
+    assert sorted(answer.aggregate.ranking) == last
+    assert answer.answer.startswith("Authors listed last on the most ICML 2024 papers")
+    answer = MetadataAnswerer(FIFTEENTH).answer(
+        "Which ICML 2024 titles mention 'video' but not 'image'?",
+        QuestionParser(FIFTEENTH).plan("Which ICML 2024 titles mention 'video' but not 'image'?"),
+    )
+    assert "no “image” in the title" in answer.answer
