@@ -231,6 +231,19 @@ class EvidenceScorer:
             writes_name(name, text) for name in rare_names(question, self.stats.doc_freq, papers)
         )
 
+    def _coins_rare_name(self, question: str, paper: Paper) -> bool:
+        """Whether the paper's title holds a rare name of the question, or its abstract
+        introduces one ("an estimator which we call CoxSig", "we propose X", "X (…)")."""
+        for name in rare_names(question, self.stats.doc_freq, NAMED_PAPERS):
+            said = re.escape(name)
+            if writes_name(name, paper.title) or re.search(
+                rf"\b(?:call|dub|name|term|propose|introduce|present|develop|design)\w*\s+"
+                rf"(?:[\w-]+\s+){{0,6}}?{said}\b|\b{said}\s*(?:\(|,\s+(?:a|an|the)\b|:)",
+                paper.abstract,
+            ):
+                return True
+        return False
+
     def _named_alone(self, question: str, n: int, texts: list[str]) -> bool:
         """Whether source `n` (of `texts`, title and abstract) writes a name at most
         NAMED_PAPERS papers write, and every name of the question another source writes."""
@@ -334,7 +347,11 @@ class EvidenceScorer:
         # "… the datasets used to evaluate CoxSig": a rare name, written as a word by the
         # paper both retrievers rank in their top 3, or by at most NAMED_PAPERS papers (the
         # retriever put them first), says which paper is asked about
-        named_top = self._writes_rare_name(question, top.paper, NAMED_PAPERS)
+        # ("the cheapest place to rent an H100": a name the paper only mentions, that
+        # neither retriever ranks it near the top for, names no paper; "CoxSig" it coins does)
+        named_top = self._writes_rare_name(question, top.paper, NAMED_PAPERS) and (
+            evidence.agreement > 0 or self._coins_rare_name(question, top.paper)
+        )
         if (named_top and not evidence.misnamed) or (
             evidence.agreement >= 1.0
             and self._writes_rare_name(question, top.paper, RARE_NAME_DOCS)

@@ -47,6 +47,7 @@ _MEASURES = (
     r"fraction|value|score|throughput|latency|margin|gap|ratio|regret\s+bound|cost|budget|"
     r"number|amount|size|count|reduction|improvement|gain|learning\s+rate|batch\s+size|seed|"
     r"memory|footprint|consumption|energy|emissions|runtime|time|p-?values?|share|proportion|"
+    r"order(?=\s+of\s+(?:the\s+)?[\w-]+\s+(?:divergence|moment|polynomial|derivative)s?\b)|"
     r"(?:exact\s+|closed[- ]form\s+)?(?:expression|formula)))"
 )
 _AT_RATE = re.compile(r"\bat\s+what\s+rate\b", re.I)

@@ -310,8 +310,13 @@ class PeopleReader:
         if self.catalogue.knows_institution(name):
             return text
         # Initials the span search skipped ("A. G. Wilson") resolve here; a name that fits
-        # no one is kept with the closest names.
-        record_author(name, self.catalogue.match_author(name), constraints, unresolved)
+        # no one is kept with the closest names, one close to no one's ("The Garden of
+        # Earthly Delights") is no person's
+        people = self.catalogue.match_author(name)
+        authored = re.match(r"\s+(?:co-?author|author|write|wrote|publish)", text[match.end() :])
+        if not (people.people or people.suggestions or authored or match.group(0).startswith("by")):
+            return text
+        record_author(name, people, constraints, unresolved)
         return text.replace(name, " ", 1)
 
     def _misspelt_owner(self, text: str, constraints: PlanConstraints) -> str:

@@ -209,6 +209,20 @@ def test_a_paper_named_by_a_rare_name_is_answered_however_generic_the_rest() -> 
     assert scorer.score(asked, [source(coxsig)]).confidence >= NAMED_CONFIDENCE
 
 
+def test_a_name_a_paper_only_mentions_names_it_only_when_a_retriever_agrees() -> None:
+    from rag.answer.evidence import NAMED_CONFIDENCE
+
+    dmc = Paper(
+        id="dmc",
+        title="Dynamic Memory Compression",
+        abstract="We compress the cache. Throughput rises 3x on an NVIDIA H100 GPU.",
+    )
+    scorer = scorer_with(dmc)
+    asked = "what's the cheapest place to rent an H100 by the hour right now?"
+    assert scorer.score(asked, [source(dmc, 5, 4)]).confidence < NAMED_CONFIDENCE
+    assert scorer.score(asked, [source(dmc, 5, 2)]).confidence >= NAMED_CONFIDENCE
+
+
 def test_the_paper_a_rare_name_picks_out_is_the_one_judged() -> None:
     qurating = Paper(
         id="qu",

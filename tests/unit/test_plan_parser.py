@@ -350,3 +350,12 @@ def test_the_maker_of_a_model_is_no_affiliation() -> None:
     assert plan.constraints.affiliations == []
     plan = QuestionParser(PLACES).plan("Which ICML 2024 papers have authors from Microsoft?")
     assert plan.constraints.affiliations == ["Microsoft"]
+
+
+def test_a_name_close_to_no_author_after_of_is_no_person() -> None:
+    plan = QuestionParser(PLACES).plan(
+        "Quick one: which artist painted The Garden of Earthly Delights?"
+    )
+    assert plan.unresolved == [] and plan.kind == "paper"
+    plan = QuestionParser(PLACES).plan("What did Zxqvb Plorkin publish at ICML 2024?")
+    assert [u.text for u in plan.unresolved] == ["Zxqvb Plorkin"]

@@ -1203,3 +1203,12 @@ def test_money_in_words_a_maker_of_models_and_ways_of_counted_things() -> None:
     assert check_abstract(asked, question_parts(asked), said, "AI Alignment", 1).missing == []
     said = "We compare notions of alignment, and find they all err."
     assert check_abstract(asked, question_parts(asked), said, "AI Alignment", 1).missing
+
+
+def test_the_order_of_a_divergence_is_a_value_the_order_of_steps_is_not() -> None:
+    asked = "Which order of the Rényi divergence is used in the PAC-Bayesian bound?"
+    said = "We derive a PAC-Bayesian error bound via Rényi divergence for LTI systems."
+    assert check_abstract(asked, question_parts(asked), said, "PAC-Bayes for LTI", 1).missing
+    said = "The bound uses the Rényi divergence of order 2 between the posterior and prior."
+    assert check_abstract(asked, question_parts(asked), said, "PAC-Bayes for LTI", 1).missing == []
+    assert [p.kind for p in question_parts("In what order are the layers pruned?")] == ["other"]
