@@ -178,6 +178,7 @@ def name_fits(typed: tuple[str, ...], written: tuple[str, ...]) -> bool:
 _NOUNS = ("university", "institute", "college")
 
 
+@lru_cache(maxsize=4096)  # a question's spans are looked up again and again while reading it
 def spellings(key: str) -> tuple[str, ...]:
     """The typed name, its known other names, and its other word order: "Tokyo University"
     and "University of Tokyo" are one institution as users type it."""
@@ -214,6 +215,7 @@ def spellings(key: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(names))
 
 
+@lru_cache(maxsize=65_536)  # the same candidates are judged for every span of a name
 def names_institution(affiliation: str, names: tuple[str, ...]) -> bool | None:
     """True: a part of `affiliation` is one of `names`; False: a part contains a name but
     adds distinctive words (another institution); None: no part mentions any name."""
@@ -223,13 +225,14 @@ def names_institution(affiliation: str, names: tuple[str, ...]) -> bool | None:
     segments = SEGMENT_SPLIT.split(affiliation)
     # "University of Massachusetts, Amherst": a name cut by a comma is two segments
     paired = [f"{a} {b}" for a, b in pairwise(segments)]
+    # "… of Massachusetts at Amherst"; "National Labs" is one national lab
+    typed_names = [(name, [_ONE.get(w, w) for w in name.split() if w != "at"]) for name in names]
     for part in [affiliation, *segments, *paired]:
-        # "… of Massachusetts at Amherst"; "National Labs" is one national lab
         words = [_ONE.get(w, w) for w in fold(part).split() if w != "at"]
-        for name in names:
-            typed = [_ONE.get(w, w) for w in name.split() if w != "at"]
+        part_initials = acronym(part)
+        for name, typed in typed_names:
             # "UCLA Computer Science Department" spells "ucsd": a department is no acronym's
-            initials = acronym(part) == name and not _DEPARTMENT_PART.search(part)
+            initials = part_initials == name and not _DEPARTMENT_PART.search(part)
             if len(typed) == 1 and (initials or _spelled_out(part, name)):
                 return True
             for start in range(len(words) - len(typed) + 1):
