@@ -42,12 +42,15 @@ def test_query_pool_is_distinct_and_keeps_warmup_apart(tmp_path: Path) -> None:
     rows = [{"target": [f"  {repeated.upper()} "]}]
     rows += [{"target": [f"tldr number {i} about topic {i % 7}"]} for i in range(60)]
     (tmp_path / "dev.jsonl").write_text("\n".join(json.dumps(r) for r in rows) + "\n")
-    warm, measured, sources = query_pool(200, 10, tmp_path)
-    assert len(measured) == 200 and len(warm) == 10
+    team = len(load_questions(ROOT / "eval" / "datasets" / "dev.jsonl"))
+    held = len(load_questions(ROOT / "eval" / "datasets" / "test.jsonl"))
+    n = team + held + 30  # more than the question files hold: the TLDRs fill the rest
+    warm, measured, sources = query_pool(n, 10, tmp_path)
+    assert len(measured) == n and len(warm) == 10
     keys = [" ".join(q.lower().split()) for q in warm + measured]
-    assert len(set(keys)) == len(keys)
-    assert sources["dev.jsonl"] == 187 and sources["test.jsonl"] == 200 - 187
-    assert sum(sources.values()) == 200
+    assert len(set(keys)) == len(keys)  # the repeated dev question is not taken twice
+    assert sources["dev.jsonl"] == team and sources["test.jsonl"] == held  # the team's first
+    assert sources["scitldr/dev.jsonl (TLDR)"] == 30
 
 
 def test_synthetic_copies_vary_text_and_keep_vectors_near_and_unit() -> None:
