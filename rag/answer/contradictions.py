@@ -63,9 +63,9 @@ _UNLESS_WRITTEN = frozenset(
 # "reduce variance", "fall behind DT" against "outperform DT", "NP-hard" against "polynomial".
 _DIRECTIONS = (
     (
-        r"higher|larger|greater|more|increases?|increased|increasing|grows?|worsens?|"
+        r"higher|larger|greater|stronger|more|increases?|increased|increasing|grows?|worsens?|"
         r"rais(?:e|es|ed|ing)|inflated|overestimat(?:e|es|ed|ing)",
-        r"lower|smaller|fewer|less|reduces?|reduced|reducing|decreases?|decreased|shrinks?|"
+        r"lower|smaller|weaker|fewer|less|reduces?|reduced|reducing|decreases?|decreased|shrinks?|"
         r"sav(?:es?|ed|ings?)|lowers?|lowering|deflated|underestimat(?:e|es|ed|ing)",
     ),
     _SIGN,
@@ -182,6 +182,7 @@ def contradicted(
         or _negated(question, sentences)
         or credited_elsewhere(question, sentences)
         or _other_domain(question, sentences, title)
+        or _other_testbed(question, sentences, title)
         or first_of_its_kind(question, sentences)
         or none_exists(question, sentences)
         or _overgeneral(question, sentences)
@@ -310,6 +311,36 @@ def _other_domain(question: str, sentences: list[str], title: str) -> str:
             return next(
                 (s for s in [title, *sentences] if re.search(rf"\b(?:{other})\b", s.lower())), ""
             )
+    return ""
+
+
+# "on the cutting stock problem" against "On the graph coloring problem, we show …"
+_TESTBED = re.compile(
+    r"\b(?:on|for|in|with)\s+(?:the\s+)?(?P<name>(?:[\w-]+\s+){0,3}?[\w-]+)\s+"
+    r"(?P<kind>problem|benchmark|dataset|game|environment)s?\b",
+    re.I,
+)
+_TESTED = re.compile(
+    r"\b(?:show|shows|experiment|experiments|evaluat\w*|demonstrat\w*|achiev\w*|results?|"
+    r"outperform\w*|test\w*|empirical\w*)\b",
+    re.I,
+)
+
+
+def _other_testbed(question: str, sentences: list[str], title: str) -> str:
+    """The sentence reporting the test on another named problem or benchmark than the one
+    the question names, whose words the abstract never writes."""
+    written = set(content_terms(" ".join([title, *sentences])))
+    for asked in _TESTBED.finditer(question):
+        words = [w for w in content_terms(asked.group("name")) if w not in ASKING]
+        if len(words) < 2 or any(stems_match(w, frozenset(written)) for w in words):
+            continue  # "the same problem", or one the abstract writes
+        kind = asked.group("kind").lower()
+        for sentence in sentences:
+            for said in _TESTBED.finditer(sentence):
+                other = set(content_terms(said.group("name"))) - ASKING
+                if said.group("kind").lower() == kind and other and _TESTED.search(sentence):
+                    return sentence
     return ""
 
 
@@ -451,13 +482,21 @@ def _turned(question: str, sentences: list[str], title: str) -> str:
         if (
             (said, opposite) in _TITLED
             and not stated
-            and not CONTRASTING.search(question)  # "how does it depart from the usual …"
+            # "how does it depart from the usual offline …": a contrast around the claim
+            and not CONTRASTING.search(_clause_of(asked, claim.start(), claim.end()))
             and re.search(rf"\b(?:{opposite})\b", low)
             and not re.search(rf"\b(?:{said})\b", low)
             and len(named - set(content_terms(claim.group(0)))) >= SHARED_WORDS
         ):
             return title
     return ""
+
+
+def _clause_of(text: str, start: int, end: int) -> str:
+    """The clause holding text[start:end]: back to the last and on to the next , ; ? ."""
+    before = re.split(r"[,;?.]", text[:start])[-1]
+    after = re.split(r"[,;?.]", text[end:], maxsplit=1)[0]
+    return before + text[start:end] + after
 
 
 _POINTED = re.compile(r"\s+(?:it|them)\b", re.I)

@@ -81,7 +81,9 @@ _MEASURED = re.compile(
     r"(fps|ms|milliseconds|seconds|hours|days|gb|tb|mb|bits|bpp|db)\b)",
     re.I,
 )
-MEASURE_WINDOW = 3  # words between a value and what it measures ("93.2% top-1 accuracy")
+MEASURE_WINDOW = (
+    5  # words between a value and what it measures ("on hard datasets by more than 30%")
+)
 MEASURE_TOLERANCE = 0.05  # "90%" and "89.7%" are one value, as people round
 MEASURE_SHARED = 3  # content words the value's sentence shares with the question
 
@@ -90,11 +92,17 @@ def _measures(text: str) -> list[tuple[float, str, frozenset[str]]]:
     """Each value with its unit ("%" or "x") and the content words beside it; a value in
     words ("in half", "a third", "twice") as the number it stands for."""
     found = []
+    text = _TEX_NUMBER.sub(r"\1", text)  # "by more than $30$%"
+    bare = _ASIDE.sub(" ", text)  # "on hard datasets (including NLP4LP, …) by more than 30%"
+    if bare != text:
+        found += [f for f in _measures(bare) if f not in found]
     for m in [*_MEASURED.finditer(text), *_SAID_MEASURE.finditer(text)]:
         before = re.findall(r"[\w-]+", text[: m.start()])[-MEASURE_WINDOW:]
         after = re.findall(r"[\w-]+", text[m.end() :])[:MEASURE_WINDOW]
         words = frozenset(content_terms(" ".join(before + after))) - ASKING
         if m.re is _SAID_MEASURE:
+            if m.group(4) and _DOWN_TO.search(text[: m.start()]):
+                continue  # "down to a tenth of the cost" is also "90% less": either reading
             value, unit = _SAID_VALUES[next(g for g in m.groups() if g).lower()]
         else:
             value = float(m[1].replace(",", ""))
@@ -103,8 +111,16 @@ def _measures(text: str) -> list[tuple[float, str, frozenset[str]]]:
                 value, unit = round(100 * (1 - 1 / value), 1), "%"  # "2x fewer" is 50% fewer
         # the measured thing, not a name beside it ("MeZO's peak accuracy")
         names = {t for n in NAME.findall(" ".join(before + after)) for t in content_terms(n)}
-        found.append((value, unit, words - names))
+        if (value, unit, words - names) not in found:
+            found.append((value, unit, words - names))
     return found
+
+
+_DOWN_TO = re.compile(
+    r"\b(?:to|only|just|merely)\s+(?:about\s+|around\s+|roughly\s+|approximately\s+)?$", re.I
+)
+_TEX_NUMBER = re.compile(r"\$(\d[\d.,]*)\$")
+_ASIDE = re.compile(r"\s*\([^()]{12,}\)")
 
 
 _FEWER = re.compile(r"\$?\s*(?:reduction|fewer|less|lower|smaller|cheaper|decrease)\b", re.I)
@@ -120,7 +136,7 @@ _SAID_VALUES = {
 }
 _SAID_MEASURE = re.compile(
     r"\b(?:in|by)\s+(half)\b|\bby\s+(a third|a quarter|a tenth)\b|\b(twice|double|triple)\s+"
-    r"(?:as|the)\b",
+    r"(?:as|the)\b|\b(a third|a quarter|a tenth)\s+of\b",
     re.I,
 )
 

@@ -109,7 +109,9 @@ COMMON_WORDS = frozenset(
     # how a paper is described ("Billed as the first proof …"), not what it is about
     "billed touted hailed dubbed marketed advertised pitched branded "
     # how the asker frames asking ("I'm also curious …")
-    "curious wondering".split()
+    "curious wondering "
+    # "couldn't": the word before the apostrophe
+    "couldn wouldn shouldn haven hasn doesn aren weren".split()
 )
 
 
@@ -119,7 +121,10 @@ _REQUEST = re.compile(
     r"\b(?:i['’]m|i am|i work as)\s+an?\s+[\w-]+\b"
     r"|\b(?:eli5|tl;?\s?dr|explain (?:it )?like i['’]?m (?:five|5))\b[:,\s-]*(?:of\s+)?"
     r"|\b(?:in (?:plain|simple) (?:words|english|terms)|in a nutshell|fill in the blanks?)\b[:,]?"
-    r"|\b(?:two|three)[- ]parter\b|\bQ\d:",  # "Two-parter on FedRank: …", "Q1: … Q2: …"
+    r"|\b(?:two|three)[- ]parter\b|\bQ\d:"  # "Two-parter on FedRank: …", "Q1: … Q2: …"
+    # "Remind me —", "Double-check for me:", "In one line:", "True or false:"
+    r"|\bremind\s+me\b|\bdouble[- ]check(?:\s+for\s+me)?\b|\bin\s+one\s+line\b|\btrue\s+or\s+false\b"
+    r"|\bi\s+could(?:n['’]t|\s+not)\s+find(?:\s+(?:it\s+)?anywhere)?\b",
     re.I,
 )
 
@@ -250,7 +255,7 @@ def unwritten(
             continue
         if word in found or not _names_a_thing(word, said[: match.start()]):
             continue
-        terms += content_terms(_american_word(word))
+        terms += content_terms(_american_word(word)) + content_terms(_letters_for_digits(word))
         if any(paper_count(t) or (len(t) >= PREFIX_CHARS and prefixed(t)) for t in terms):
             continue
         if known(word):
@@ -285,3 +290,10 @@ def _american_word(word: str) -> str:
     word = re.sub(r"^(lic|def|off)ence(s)?$", r"\1ense\2", word)  # "licences"
     word = re.sub(r"^(model|label|signal|travel)l(ed|ing)$", r"\1\2", word)  # "modelling"
     return re.sub(r"(?<=[a-z]{3})our(s|ed|ing|al)?$", r"or\1", word)
+
+
+def _letters_for_digits(word: str) -> str:
+    """A name typed with a zero for an O ("C3P0" for "C3PO"), a one for an l."""
+    if not any(c.isalpha() for c in word):
+        return word
+    return re.sub(r"(?<=[A-Za-z])0|0(?=[A-Za-z])", "O", re.sub(r"(?<=[a-z])1(?=[a-z])", "l", word))

@@ -135,6 +135,7 @@ _WHICH_NAME = re.compile(
 # Where the thing counted ends: "how many expert demonstrations | per task does …".
 _NP_END = re.compile(
     r"(?<![\w-])(?:does|do|did|is|are|was|were|has|have|had|can|could|will|would|per|in|on|"
+    r"suffices?|needed|required|necessary|enough|"
     r"of|for|from|with|by|to|at|when|that|it|they|there)(?![\w-])",
     re.I,
 )
@@ -499,6 +500,12 @@ def supplies(
     if part.degree and _said_in_degree(sentence, part):
         return True
     restated = _quantities(question)  # the question's own "$O(e^{-ct})$" does not answer it
+    if part.kind == "number" and _CHOICES_LISTED.search(sentence):
+        # "how many actions can each node choose between": "can choose to either `listen`,
+        # `broadcast`, … or to `isolate`" counts them by naming them
+        said = set(content_terms(sentence))
+        if sum(any(stems_match(w, frozenset([f])) for w in said) for f in part.focus) >= 2:
+            return True
     if part.kind == "number" and part.window >= SENTENCE_WINDOW:
         terms = part.target
         if terms <= _CHANGE_WORDS:  # "how big was the best gain": "up to N points"
@@ -572,6 +579,11 @@ _DEGREE_WORDS = frozenset(
 _URL = re.compile(r"https?://\S+|\bwww\.\S+|\S+\.github\.io\S*", re.I)
 
 
+_CHOICES_LISTED = re.compile(
+    r"\b(?:choose|chooses|select|selects|pick|picks)\s+(?:\w+\s+){0,2}?(?:either|one of|among|"
+    r"between)\s+[^,.;]{1,40},\s+[^,.;]{1,40},(?:\s+[^,.;]{1,40},)*\s+(?:or|and)\b",
+    re.I,
+)
 _KINDS_LISTED = frozenset(content_terms("tasks domains applications problems settings modalities"))
 _LISTED = re.compile(
     r"\b[a-z][\w-]+(?: [a-z][\w-]+){0,2}, [a-z][\w-]+(?: [a-z][\w-]+){0,2},? (?:and|or) [a-z][\w-]+"

@@ -85,6 +85,14 @@ ALIASES = {
     "iisc": ("indian institute of science",),
     "william mary": ("college of william and mary", "william and mary"),
     "helmholtz munich": ("helmholtz zentrum munchen",),
+    "rwth aachen university": (
+        "rheinisch westfalische technische hochschule aachen",
+        "rwth aachen",
+    ),
+    "rwth aachen": ("rheinisch westfalische technische hochschule aachen",),
+    "unc": ("university of north carolina",),
+    "sjtu": ("shanghai jiao tong university", "shanghai jiaotong university"),
+    "xjtu": ("xi an jiaotong university", "xi an jiao tong university"),
     "ecole des ponts": (
         "ecole nationale des ponts et chaussees",
         "ecole nationale des ponts et chausees",

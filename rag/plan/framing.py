@@ -61,6 +61,9 @@ def plain_question(question: str) -> str:
         text = _ITS.sub(lambda m: f"{what}'s" if m.group(0).lower() in _OWNING else what,
                         taken.group("rest"), count=1)  # fmt: skip
     text = _THANKS.sub("", text)
+    owned = _PAPER_COUNT.match(text)
+    if owned:  # "What was the University of Arizona's paper count at ICML 2024?"
+        text = f"How many ICML 2024 papers does {owned.group('who').strip()} have?"
     quick = _QUICK_COUNT.match(text)
     if quick:
         text = f"How many ICML 2024 papers does {quick.group('what').strip()} have?"
@@ -171,6 +174,11 @@ def _fields_said(fields: list[tuple[str, str]], rest: str) -> str:
 _THANKS = re.compile(
     r"[\s,.!]*\b(?:(?:(?:many|great)\s+)?thanks?(?:\s+you)?(?:\s+(?:so\s+much|a\s+lot|in\s+advance))?|"
     r"thx|ty|cheers|(?:i\s+)?appreciate\s+it|much\s+appreciated)[\s.!]*$",
+    re.I,
+)
+_PAPER_COUNT = re.compile(
+    r"^\s*what(?:['’]s|\s+is|\s+was)\s+(?:the\s+)?(?P<who>[^?]+?)['’]s?\s+(?:ICML\s*(?:20)?24\s+)?"
+    r"(?:paper|publication|accepted[- ]paper)\s+(?:count|tally|total)\b[^?]*\?*\s*$",
     re.I,
 )
 # "Quick count: Karsten Kreis, ICML 2024.": how many papers the name has

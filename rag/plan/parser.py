@@ -182,7 +182,8 @@ _NOT_STATUS = re.compile(
 # "a long talk", "accepted talks": orals
 _TALK = re.compile(r"\b(?:long|accepted|contributed|oral)\s+(talk|presentation)(s?)\b", re.I)
 _ET_AL = re.compile(
-    r"(?:\b(?:would\s+be\s+)?cited\s+as\s+)?[\"'“‘]?(?P<family>(?-i:[A-Z])[\w'’-]+)\s+et\s+al\b\.?[\"'”’]?",
+    r"(?:\b(?:would\s+be\s+)?cited\s+as\s+)?[\"'“‘]?(?P<given>(?-i:[A-Z])[\w'’-]+\s+)?"
+    r"(?P<family>(?-i:[A-Z])[\w'’-]+)\s+et\s+al\b\.?[\"'”’]?",
     re.I,
 )
 # The frame around a topic, removed from the front and back of what is left.
@@ -414,11 +415,16 @@ class QuestionParser:
             text = text[: exactly.start()] + " " + text[exactly.end() :]
         text = _title_words(text, constraints)
         cited = _ET_AL.search(text) if set_like else None
-        if cited and self.catalogue.family_named(cited.group("family")):
-            # "cited as Bhattacharyya et al.": that family's name first, three or more authors
-            constraints.first_author = cited.group("family")
+        whole = f"{cited.group('given') or ''}{cited.group('family')}" if cited else ""
+        given = cited is not None and cited.group("given") is not None
+        person = self.catalogue.match_author(whole, suggest=False).unique if given else None
+        if cited and (person is not None or self.catalogue.family_named(cited.group("family"))):
+            # "cited as Bhattacharyya et al.": that family's name first, three or more
+            # authors; "Jeongwhan Choi et al.": that person first
+            constraints.first_author = person.name if person else cited.group("family")
             constraints.min_authors = max(constraints.min_authors, 3)
-            text = text[: cited.start()] + " " + text[cited.end() :]
+            kept = "" if person or not given else cited.group("given")  # not a name's part
+            text = text[: cited.start()] + f" {kept} " + text[cited.end() :]
         text, place = _affiliation_place(text)
         text = self.places.read(text, constraints, set_like)
         if place and constraints.affiliations:

@@ -312,7 +312,9 @@ class PlaceReader:
                     _INSTITUTION_SUBJECT,
                     _INSTITUTION_DID,
                 )
-                if named_by_place and not self._leads_an_affiliation(name, name in owners):
+                # "How many papers did SJTU have": the frame says the name owns papers
+                owning = name in owners or pattern in (_INSTITUTION_HAS, _INSTITUTION_SUBJECT)
+                if named_by_place and not self._leads_an_affiliation(name, owning):
                     continue  # "the Statistics papers": a department's word, not a place
                 # "Kyutai in Paris": the city says where, it asks about nothing more
                 text = re.sub(rf"{re.escape(name)}\s+in\s+(?:{_CITIES})\b", name, text)
@@ -403,7 +405,7 @@ class PlaceReader:
         short = (owned or unwritten) and name.isupper() and len(name) >= 3
         distinctive = set(fold(name).split()) - _GENERIC
         return any(
-            fold(a).startswith(keys)
+            fold(a).replace(" at ", " ").startswith(keys)  # "… North Carolina at Chapel Hill"
             or (short and acronym(a) == fold(name))
             # "the Oxford papers": "University of Oxford" names nothing else
             or (distinctive and set(fold(a).split()) - _GENERIC == distinctive)

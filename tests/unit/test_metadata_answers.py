@@ -676,3 +676,32 @@ def test_who_is_listed_first_or_last_on_the_most_papers() -> None:
         QuestionParser(FIFTEENTH).plan("Which ICML 2024 titles mention 'video' but not 'image'?"),
     )
     assert "no “image” in the title" in answer.answer
+
+
+SIXTEENTH = Catalogue.of(
+    [
+        _titled("s1", "Graph ODEs", ["Jeongwhan Choi", "Ann Lee", "Bo Yu"],
+                ["Yonsei University", "Shanghai Jiaotong University", "Yonsei University"],
+                "Poster"),
+        _titled("s2", "Graph SDEs", ["Bo Yu", "Hyun Choi", "Ann Lee"],
+                ["Shanghai Jiaotong University", "University of North Carolina at Chapel Hill",
+                 "University of Arizona"], "Oral"),
+        _titled("s3", "Aachen Nets", ["Lin Wu"],
+                ["Rheinisch-Westfälische Technische Hochschule Aachen"], "Poster"),
+        _titled("s4", "Arizona Nets", ["Cy Dunn"], ["Arizona State University"], "Poster"),
+    ]
+)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("question", "ids"),
+    [
+        ("Papers by Jeongwhan Choi et al. at ICML 2024?", {"s1"}),
+        ("How many papers did SJTU have at ICML 2024?", {"s1", "s2"}),
+        ("How many RWTH Aachen University papers were at ICML 2024?", {"s3"}),
+        ("Show me the UNC Chapel Hill papers from ICML 2024.", {"s2"}),
+        ("What was the University of Arizona's paper count at ICML 2024?", {"s2"}),
+    ],
+)  # fmt: skip
+def test_wordings_of_the_sixteenth_block(question: str, ids: set[str]) -> None:
+    assert_answered(SIXTEENTH, question, ids)

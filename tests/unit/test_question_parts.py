@@ -1212,3 +1212,58 @@ def test_the_order_of_a_divergence_is_a_value_the_order_of_steps_is_not() -> Non
     said = "The bound uses the Rényi divergence of order 2 between the posterior and prior."
     assert check_abstract(asked, question_parts(asked), said, "PAC-Bayes for LTI", 1).missing == []
     assert [p.kind for p in question_parts("In what order are the layers pruned?")] == ["other"]
+
+
+def test_options_named_after_a_choice_verb_count_themselves() -> None:
+    asked = "In cooperative GNNs, how many actions can each node choose between?"
+    said = (
+        "Every node is viewed as a player that can choose to either `listen`, `broadcast`, "
+        "`listen and broadcast`, or to `isolate`."
+    )
+    assert check_abstract(asked, question_parts(asked), said, "Cooperative GNNs", 1).missing == []
+    listed = "We train every node on Cora, Citeseer, and PubMed."
+    assert check_abstract(asked, question_parts(asked), listed, "Cooperative GNNs", 1).missing
+
+
+def test_simple_false_premises_a_number_a_direction_a_setting_a_test_bed() -> None:
+    said = [
+        "OptiMUS outperforms the state of the art on easy datasets by more than $20$% and on "
+        "hard datasets (including a new dataset, NLP4LP, released with this paper) by more "
+        "than $30$%."
+    ]
+    asked = "OptiMUS beats the state of the art by more than 50% on hard datasets like NLP4LP; why?"
+    assert contradicted(asked, said, "OptiMUS") == said[0]
+    assert contradicted(asked.replace("50%", "30%"), said, "OptiMUS") == ""
+    heads = ["LLMs frequently involve a small fraction (<5%) of attention heads in arithmetic."]
+    asked = "Given that roughly a third of an LLM's attention heads do arithmetic, what follows?"
+    assert contradicted(asked, heads, "Arithmetic in LLMs") == heads[0]
+    cost = ["Our method matches LLMs in accuracy while cutting inference costs by 90%."]
+    asked = "Can it bring LLM inference cost down to about a tenth of the original?"
+    assert contradicted(asked, cost, "Online cascades") == ""
+    dep = ["We conclude that smaller A-X dependence improves GNN-based node classification."]
+    asked = "Why does a stronger A-X dependence make graph convolution better at classification?"
+    assert contradicted(asked, dep, "Feature distribution") == dep[0]
+    title = "Bayesian Regret Minimization in Offline Bandits"
+    offline = ["We minimize Bayesian regret in offline linear bandits."]
+    asked = "In online linear bandits, why does the Bayesian-regret approach drop the LCB rule?"
+    assert contradicted(asked, offline, title) == title
+    coloring = ["On the graph coloring problem, we show that our method converges faster."]
+    asked = "How much faster does it converge on the cutting stock problem?"
+    assert contradicted(asked, coloring, "Adaptive stabilization") == coloring[0]
+    assert contradicted("How fast is it on the graph coloring problem?", coloring, "A") == ""
+
+
+def test_how_the_asker_asks_and_a_zero_for_an_o() -> None:
+    said = "DAAgent surpasses GPT-3.5 by 3.9% among the 34 LLMs benchmarked."
+    asked = "I couldn't find anywhere how DAAgent compares with GPT-3.5. Remind me, in one line?"
+    assert unmentioned(without_request(asked), "InfiAgent-DABench", said, rare) == []
+    assert unmentioned(asked, "InfiAgent-DABench", said, rare) == ["Remind"]
+    assert unwritten("How does C3P0 learn?", lambda t: int(t == "c3po"), lambda t: False) == []
+    assert unwritten("How does C3P1 learn?", lambda t: int(t == "c3po"), lambda t: False) == [
+        "C3P1"
+    ]
+    asked = "How many polytopes suffice to encapsulate MNIST, if that is stated at all?"
+    said = "MNIST can be encapsulated using no more than two polytopes with few faces."
+    assert (
+        check_abstract(asked, question_parts(asked), said, "Polytope Structures", 1).missing == []
+    )
