@@ -617,7 +617,7 @@ def test_papers_whose_authors_places_cannot_be_told_make_the_count_a_lower_bound
     assert "Not known for 1 more paper " in answer.answer
 
 
-def _titled(pid: str, title: str, authors: list[str], places: list[str], status: str) -> Paper:
+def _placed(pid: str, title: str, authors: list[str], places: list[str], status: str) -> Paper:
     return Paper(
         id=pid, title=title, abstract="An abstract.", authors=authors, status=status,
         extra={"affiliations": places, "pmlr_key": f"key{pid}"},
@@ -626,13 +626,13 @@ def _titled(pid: str, title: str, authors: list[str], places: list[str], status:
 
 FIFTEENTH = Catalogue.of(
     [
-        _titled("f1", "Minimax Rates for Video", ["Ann Lee", "Bo Yu"],
+        _placed("f1", "Minimax Rates for Video", ["Ann Lee", "Bo Yu"],
                 ["Sorbonne Université", "University of Notre Dame"], "Oral"),
-        _titled("f2", "A Benchmark of Image and Video Models", ["Ann Lee", "Lin Wu"],
+        _placed("f2", "A Benchmark of Image and Video Models", ["Ann Lee", "Lin Wu"],
                 ["Technical University of Munich", "Technical University of Munich"], "Poster"),
-        _titled("f3", "Graphs", ["Cy Dunn", "Himabindu Lakkaraju"],
+        _placed("f3", "Graphs", ["Cy Dunn", "Himabindu Lakkaraju"],
                 ["Ecole Nationale des Ponts et Chausees", "Harvard University"], "Poster"),
-        _titled("f4", "Video Transformers", ["Ann Lee", "Cy Dunn"],
+        _placed("f4", "Video Transformers", ["Ann Lee", "Cy Dunn"],
                 ["Vector Institute", "University of Notre Dame"], "Spotlight"),
     ]
 )  # fmt: skip
@@ -680,15 +680,15 @@ def test_who_is_listed_first_or_last_on_the_most_papers() -> None:
 
 SIXTEENTH = Catalogue.of(
     [
-        _titled("s1", "Graph ODEs", ["Jeongwhan Choi", "Ann Lee", "Bo Yu"],
+        _placed("s1", "Graph ODEs", ["Jeongwhan Choi", "Ann Lee", "Bo Yu"],
                 ["Yonsei University", "Shanghai Jiaotong University", "Yonsei University"],
                 "Poster"),
-        _titled("s2", "Graph SDEs", ["Bo Yu", "Hyun Choi", "Ann Lee"],
+        _placed("s2", "Graph SDEs", ["Bo Yu", "Hyun Choi", "Ann Lee"],
                 ["Shanghai Jiaotong University", "University of North Carolina at Chapel Hill",
                  "University of Arizona"], "Oral"),
-        _titled("s3", "Aachen Nets", ["Lin Wu"],
+        _placed("s3", "Aachen Nets", ["Lin Wu"],
                 ["Rheinisch-Westfälische Technische Hochschule Aachen"], "Poster"),
-        _titled("s4", "Arizona Nets", ["Cy Dunn"], ["Arizona State University"], "Poster"),
+        _placed("s4", "Arizona Nets", ["Cy Dunn"], ["Arizona State University"], "Poster"),
     ]
 )  # fmt: skip
 
