@@ -320,6 +320,14 @@ _TESTBED = re.compile(
     r"(?P<kind>problem|benchmark|dataset|game|environment)s?\b",
     re.I,
 )
+_ANY_TESTBED = frozenset(
+    content_terms(
+        "several standard various popular common widely used public multiple diverse "
+        "challenging real world synthetic many different benchmark established classic "
+        "existing new large scale small well known these those our two three four five six "
+        "seven eight nine ten dozen numerous"
+    )
+)
 _TESTED = re.compile(
     r"\b(?:show|shows|experiment|experiments|evaluat\w*|demonstrat\w*|achiev\w*|results?|"
     r"outperform\w*|test\w*|empirical\w*)\b",
@@ -338,8 +346,10 @@ def _other_testbed(question: str, sentences: list[str], title: str) -> str:
         kind = asked.group("kind").lower()
         for sentence in sentences:
             for said in _TESTBED.finditer(sentence):
-                other = set(content_terms(said.group("name"))) - ASKING
-                if said.group("kind").lower() == kind and other and _TESTED.search(sentence):
+                other = set(content_terms(said.group("name"))) - ASKING - _ANY_TESTBED
+                # "several standard benchmarks", "eight benchmarks" name none
+                named = other and not any(c.isdigit() for c in said.group("name"))
+                if said.group("kind").lower() == kind and named and _TESTED.search(sentence):
                     return sentence
     return ""
 
@@ -442,11 +452,23 @@ def _turned(question: str, sentences: list[str], title: str) -> str:
         # "Why is Y slower than the method?" agrees with "the method is faster than Y":
         # a sentence with the question's subject after its own direction word
         compared = re.match(r"\s*than\b", question[claim.end() : claim.end() + 30].lower())
+        than = re.search(r"\bthan\s+((?:[\w-]+\s*){1,4})", asked[claim.end() : claim.end() + 60])
+        than_words = set(content_terms(than.group(1))) - ASKING if than else set()
         subject = set(content_terms(asked[max(0, claim.start() - 60) : claim.start()])) - ASKING
         for sentence in sentences:
             low = sentence.lower()
             turned = re.search(rf"\b(?:{opposite})\b", low)
             if turned and compared and subject & set(content_terms(low[turned.end() :])):
+                continue
+            # "stronger … than widely used methods" is "widely used methods … weaker": the
+            # compared thing before the opposite comparative (not before a verb, "saving")
+            comparative = turned is not None and re.fullmatch(r"\w+er|less|fewer", turned.group(0))
+            if (
+                turned
+                and comparative
+                and than_words
+                & set(content_terms(low[max(0, turned.start() - 80) : turned.start()]))
+            ):
                 continue
             if turned and _OTHERS.search(low[: turned.start()]):
                 continue  # "previous efforts have resulted in …": said of earlier work

@@ -81,9 +81,8 @@ _MEASURED = re.compile(
     r"(fps|ms|milliseconds|seconds|hours|days|gb|tb|mb|bits|bpp|db)\b)",
     re.I,
 )
-MEASURE_WINDOW = (
-    5  # words between a value and what it measures ("on hard datasets by more than 30%")
-)
+# words between a value and what it measures ("on hard datasets by more than 30%")
+MEASURE_WINDOW = 5
 MEASURE_TOLERANCE = 0.05  # "90%" and "89.7%" are one value, as people round
 MEASURE_SHARED = 3  # content words the value's sentence shares with the question
 
@@ -101,8 +100,6 @@ def _measures(text: str) -> list[tuple[float, str, frozenset[str]]]:
         after = re.findall(r"[\w-]+", text[m.end() :])[:MEASURE_WINDOW]
         words = frozenset(content_terms(" ".join(before + after))) - ASKING
         if m.re is _SAID_MEASURE:
-            if m.group(4) and _DOWN_TO.search(text[: m.start()]):
-                continue  # "down to a tenth of the cost" is also "90% less": either reading
             value, unit = _SAID_VALUES[next(g for g in m.groups() if g).lower()]
         else:
             value = float(m[1].replace(",", ""))
@@ -116,9 +113,6 @@ def _measures(text: str) -> list[tuple[float, str, frozenset[str]]]:
     return found
 
 
-_DOWN_TO = re.compile(
-    r"\b(?:to|only|just|merely)\s+(?:about\s+|around\s+|roughly\s+|approximately\s+)?$", re.I
-)
 _TEX_NUMBER = re.compile(r"\$(\d[\d.,]*)\$")
 _ASIDE = re.compile(r"\s*\([^()]{12,}\)")
 
@@ -154,6 +148,8 @@ def misquoted(question: str, sentences: list[str]) -> str:
     for value, unit, words in asked:
         if any(abs(v - value) <= MEASURE_TOLERANCE * max(v, value) for v in values):
             continue  # the question's value is the abstract's
+        if unit == "%" and any(abs(v + value - 100) <= 1 for v in values):
+            continue  # "a tenth of the cost" is "90% less": the other side of one split
         for measures, sentence in given:
             # the same measure ("accuracy" beside both) in a sentence on the same thing
             # a named unit ("FPS") says what is measured; "%" and "x" need a word beside

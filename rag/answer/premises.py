@@ -81,7 +81,7 @@ CORPUS_WORDS = frozenset(
     "author authors accepted submission oral orals spotlight spotlights poster posters".split()
 )
 _PERCENT = frozenset({"percent", "percents", "percentage", "percentages"})
-_CURRENCY = frozenset({"dollar", "dollars", "usd", "bucks", "cents"})
+_CURRENCY = frozenset({"dollar", "dollars"})  # words of six letters and more are read
 # A number said in words ("under a tenth of the storage" for "less than 10%"): no premise.
 _FRACTIONS = (
     frozenset(
@@ -229,7 +229,7 @@ def unmentioned(
             continue
         if folded(word) in _PERCENT and "%" in text:
             continue  # "within a couple of percent": "within 2%"
-        if folded(word) in _CURRENCY and re.search(r"\$\s?\d|\bUSD\b", text):
+        if folded(word) in _CURRENCY and re.search(r"\$\s?\d[\d,.]*(?![\d$])|\bUSD\b", text):
             continue  # "fifty dollars": "under $20 USD"
         if not any(stems_match(stem, frozenset([s])) for s in stems if len(s) >= 5):
             absent.append(word)

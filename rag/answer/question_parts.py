@@ -158,6 +158,7 @@ _QUANTITY = re.compile(
     r"|\d+:\d+|\d+/\d+",  # "57Gb", "1:1", "about 1/50 training cost"
     re.I,
 )
+_QUOTED = re.compile(r"[\"“][^\"”]+[\"”]|(?<!\w)['‘][^'’]+['’](?!\w)")
 _ENUMERATOR = re.compile(r"\(?(?:\d{1,2}|[ivx]{1,4}|[a-h])\)", re.I)
 _MULTIPLIERS = frozenset("twice double triple thrice half".split())
 _MATH_QUANTITY = re.compile(r"\\times|×|\$|\bO\(")
@@ -346,7 +347,9 @@ def question_parts(question: str) -> list[QuestionPart]:
     pieces: list[str] = []
     # One space per run: the split pattern's `\s+and\s+` backtracks on long blank runs.
     # "…? I'm also curious what …": a question mark ends a part, whatever opens the next.
-    sentences = re.split(r"(?<=\?)\s+(?=\S)", " ".join(question.split()))
+    # (not inside a quoted title: "In 'How Well Can LLMs Negotiate? NegotiationArena …'")
+    plain = _QUOTED.sub(lambda m: m.group(0).replace("?", "\x00"), " ".join(question.split()))
+    sentences = [s.replace("\x00", "?") for s in re.split(r"(?<=\?)\s+(?=\S)", plain)]
     for piece in (p for sentence in sentences for p in _PART_SPLIT.split(sentence)):
         if not piece.strip(" ?.,;"):
             continue
@@ -550,7 +553,11 @@ def supplies(
 
 
 # "an open source library called dclib": a name, though written in lower case
-_CALLED = re.compile(r"(?<!so-)\b(?:called|dubbed|termed)\s+([A-Za-z][\w-]*[\w])")
+_CALLED = re.compile(
+    r"(?<!so-)\b(?:called|dubbed|termed)\s+(?!(?:the|a|an|as|it|this|that|these|them)\b)"
+    r"([A-Za-z][\w-]*[\w])",
+    re.I,
+)
 
 
 # A field's or a kind of model's acronym names no particular thing ("on NLP tasks", "LLMs").

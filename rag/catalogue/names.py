@@ -90,7 +90,8 @@ ALIASES = {
         "rwth aachen",
     ),
     "rwth aachen": ("rheinisch westfalische technische hochschule aachen",),
-    "unc": ("university of north carolina",),
+    "unc": ("university of north carolina chapel hill",),  # not UNC Charlotte
+    "unc chapel hill": ("university of north carolina chapel hill",),
     "sjtu": ("shanghai jiao tong university", "shanghai jiaotong university"),
     "xjtu": ("xi an jiaotong university", "xi an jiao tong university"),
     "ecole des ponts": (
@@ -105,9 +106,9 @@ ALIASES = {
         "us devcom army research laboratory",
     ),
 }
-# German names as affiliations write them and users translate them ("TU Darmstadt",
-# "Karlsruher Institut für Technologie", "München")
-_GERMAN = (
+# Names as affiliations write them in their own language and users translate them ("TU
+# Darmstadt", "Karlsruher Institut für Technologie", "München", "Sorbonne Université")
+_OTHER_LANGUAGE = (
     (re.compile(r"^(?:tu|technical university(?: of)?) (\w+)$"), r"technische universitat \1"),
     (re.compile(r"^(?:tu|technische universitat) (\w+)$"), r"technical university \1"),
     (re.compile(r"^(\w+?)e? institute of technology$"), r"\1er institut fur technologie"),
@@ -188,8 +189,9 @@ _NOUNS = ("university", "institute", "college")
 
 @lru_cache(maxsize=4096)  # a question's spans are looked up again and again while reading it
 def spellings(key: str) -> tuple[str, ...]:
-    """The typed name, its known other names, and its other word order: "Tokyo University"
-    and "University of Tokyo" are one institution as users type it."""
+    """The typed name, its known other names, its other word orders ("Tokyo University" is
+    "University of Tokyo", "Bosch Center for AI" "Bosch AI Center"), its name words run
+    together ("PengCheng Lab"), short words spelled out and its own-language spelling."""
     names = [key, *ALIASES.get(key, ())]
     head, _, rest = key.partition(" ")
     if rest and head in ALIASES:  # "MPI for Intelligent Systems"
@@ -200,8 +202,8 @@ def spellings(key: str) -> tuple[str, ...]:
             names.append(padded.replace(f" {short} ", f" {long} ").strip())
         elif f" {long} " in padded:
             names.append(padded.replace(f" {long} ", f" {short} ").strip())
-    for pattern, german in _GERMAN:
-        names += [pattern.sub(german, n) for n in names if pattern.search(n)]
+    for pattern, written in _OTHER_LANGUAGE:
+        names += [pattern.sub(written, n) for n in names if pattern.search(n)]
     words = key.split()
     if len(words) >= 2 and words[-1] in _NOUNS:
         names.append(f"{words[-1]} of {' '.join(words[:-1])}")

@@ -37,7 +37,9 @@ _PAPERS_NOUN = re.compile(
     re.I,
 )
 # "List everything from X": every paper from X
-_EVERYTHING = re.compile(r"^(\s*(?:list|show(?:\s+me)?|give\s+me)\s+)everything\b", re.I)
+_EVERYTHING = re.compile(
+    r"^(\s*(?:list|show(?:\s+me)?|give\s+me)\s+)everything(?=\s+(?:from|by)\b)", re.I
+)  # not "show me everything about the Vision Mamba paper": one paper
 _I_NEED = re.compile(r"^\s*(?:i\s+need|i['’]d\s+need|can\s+you\s+list|could\s+you\s+list)\s+", re.I)
 _SUBJECT_FIRST = re.compile(
     r"^\s*(?P<who>(?:the\s+)?[A-Z][^?]*?)\s+(?:landed|had|got|published|presented)\s+how\s+many\s+"
@@ -63,7 +65,12 @@ def plain_question(question: str) -> str:
     text = _THANKS.sub("", text)
     owned = _PAPER_COUNT.match(text)
     if owned:  # "What was the University of Arizona's paper count at ICML 2024?"
-        text = f"How many ICML 2024 papers does {owned.group('who').strip()} have?"
+        what = owned.group("what").lower()
+        noun = f"{what}s" if what in ("oral", "spotlight", "poster") else "papers"
+        rest = re.sub(
+            r"^\s*(?:at|for|in)\s+ICML\s*(?:20)?24\b", "", owned.group("rest"), flags=re.I
+        )
+        text = f"How many ICML 2024 {noun} does {owned.group('who').strip()} have{rest}?"
     quick = _QUICK_COUNT.match(text)
     if quick:
         text = f"How many ICML 2024 papers does {quick.group('what').strip()} have?"
@@ -178,12 +185,13 @@ _THANKS = re.compile(
 )
 _PAPER_COUNT = re.compile(
     r"^\s*what(?:['’]s|\s+is|\s+was)\s+(?:the\s+)?(?P<who>[^?]+?)['’]s?\s+(?:ICML\s*(?:20)?24\s+)?"
-    r"(?:paper|publication|accepted[- ]paper)\s+(?:count|tally|total)\b[^?]*\?*\s*$",
+    r"(?P<what>paper|publication|accepted[- ]paper|oral|spotlight|poster)\s+(?:count|tally|total)\b"
+    r"(?P<rest>[^?]*)\?*\s*$",
     re.I,
 )
 # "Quick count: Karsten Kreis, ICML 2024.": how many papers the name has
 _QUICK_COUNT = re.compile(
-    r"^\s*(?:quick|fast)?\s*(?:count|number|tally)\s*:\s*(?P<what>[^?.!]+?)"
+    r"^\s*(?:quick|fast|rough|approximate)?\s*(?:count|number|tally)\s*:\s*(?P<what>[^?.!]+?)"
     r"(?:,?\s*(?:at\s+|in\s+)?ICML\s*(?:20)?24)?\s*[.?!]*\s*$",
     re.I,
 )

@@ -244,14 +244,15 @@ _TOP_N = re.compile(
 _STATUS_HELD = re.compile(r"\b(?:had|has|have|presented|published|wrote|authored|got)\b", re.I)
 # "first author on the most papers", "most often the last-listed author", "first-authored"
 _RANK_PLACE = re.compile(
-    r"\b(?P<place>first|last|senior|lead|leading)(?:[- ]listed|[- ]named)?[- ]"
-    r"(?:authors?(?:ed|ships?)?|authored)\b|\bauthors?\s+(?:listed\s+)?(?P<place2>first|last)\b",
+    r"\b(?P<place>first|last|senior|lead)(?:[- ]listed|[- ]named)?[- ]"
+    r"(?:authors?(?:ed|ships?)?|authored)\b|\bauthors?\s+(?:listed\s+)?(?P<place2>first|last)\b"
+    r"|\blisted\s+(?P<place3>first|last)\b",  # not "the leading authors": the most prolific
     re.I,
 )
 # "on more papers than anyone else", "most frequently": who leads
 _BEYOND_ANYONE = re.compile(
-    r"\bmore\b(?=[^?]*\bthan\s+any(?:one|body)(?:\s+else)?\b)|\bthan\s+any(?:one|body)"
-    r"(?:\s+else)?\b|\bmost\s+(?:often|frequently)\b",
+    r"\b(?:most|more)\s+(?:often|frequently)\b|\bmore\b(?=[^?]*\bthan\s+any(?:one|body)"
+    r"(?:\s+else)?\b)|\bthan\s+any(?:one|body)(?:\s+else)?\b",
     re.I,
 )
 _ONE_ASKED = re.compile(
@@ -442,7 +443,7 @@ class QuestionParser:
         ):
             placed_rank = _RANK_PLACE.search(text)  # "first author on the most papers"
         if placed_rank:
-            text = _BEYOND_ANYONE.sub(" most ", _RANK_PLACE.sub(" author ", text))
+            text = _BEYOND_ANYONE.sub(" ", _RANK_PLACE.sub(" author ", text))
         text = _TOP_N.sub("top", text)  # "the top 3 authors on X": the topic is X
         if _COAUTHORS.search(question):  # "co-author with most often": the ranking's words
             text = _MOST_WITH.sub(" ", text)
@@ -456,7 +457,7 @@ class QuestionParser:
         if _COAUTHORS.search(question) and constraints.authors:
             kind, ranking = "metadata", "coauthors"  # "Who did X co-author with most often?"
         elif placed_rank:
-            place = (placed_rank.group("place") or placed_rank.group("place2")).lower()
+            place = next(g for g in placed_rank.groups() if g).lower()
             first = place in ("first", "lead", "leading")
             kind, ranking = "metadata", "first_authors" if first else "last_authors"
         elif _RANKING.search(question) or at_least:

@@ -47,6 +47,7 @@ _LAST_AUTHOR = re.compile(
     re.I,
 )
 
+_HOW_MANY = re.compile(r"\bhow\s+many\b|\bcounts?\b|\bnumber\s+of\b", re.I)
 _EACH = re.compile(r"\b(?:each|respectively|separately|individually)\b", re.I)
 _NOT_BOTH = re.compile(r",?\s*but\s+not\s+both\b", re.I)
 
@@ -140,6 +141,7 @@ _NAMED_PERSON = re.compile(
     r"(?=\s+(?:co-?author|author|write|wrote|publish|present|have|has|as|got|get|had)|\s*[?.]?$)"
 )
 
+# "Himabindu Lakkaaju paper count": a capitalised name right before what is counted
 _NAME_BEFORE_PAPERS = re.compile(
     r"(?P<name>\b[A-Z][a-z]+(?:\s+[A-Z][\w'’-]+){1,2})\s+(?=(?:papers?|orals?|spotlights?|posters?|"
     r"publications?)\b)"
@@ -240,7 +242,8 @@ class PeopleReader:
             else:
                 run = []
         listed = [a for a in named.values() if a in constraints.authors]
-        if len(listed) >= 2 and _EACH.search(text):  # "A and B each had how many papers?"
+        # "A and B each had how many papers?", not "their joint papers, the status of each"
+        if len(listed) >= 2 and _EACH.search(text) and _HOW_MANY.search(text):
             constraints.authors = [a for a in constraints.authors if a not in listed]
             constraints.any_of += listed
         if len(constraints.any_of) >= 2 and _NOT_BOTH.search(text):  # "…, but not both"

@@ -30,12 +30,11 @@ _INSTITUTION_AFTER = re.compile(  # a lookahead, so "at least one author at MIT"
 _INSTITUTION_BEFORE = re.compile(
     r"(?P<span>(?:\S+\s+){0,8}\S+)\s+(?:authors?|co-?authors?|researchers?|affiliations?)\b", re.I
 )
-# "OpenAI's Babbage models", not "MIPT's orals" or "Google's research team"
+# "OpenAI's Babbage and Ada models", "Google's PaLM API": a product's maker, not where
+# authors work ("HIT's Shenzhen campus", "Google's Zurich office" are the institution's)
 _MAKER = re.compile(
-    r"\b((?-i:[A-Z])[\w&.-]*)['’]s\s+(?!(?:papers?|orals?|spotlights?|posters?|works?|"
-    r"publications?|submissions?|authors?|researchers?|scientists?|team|group|labs?|faculty|"
-    r"people|accepted|icml|research|contributions?|computer|cs|departments?|dept|schools?|"
-    r"college|campus|division|institutes?|cent(?:er|re)s?|office|branch|\d)\b)(?=[A-Za-z])",
+    r"\b((?-i:[A-Z])[\w&.-]*)['’]s\s+(?:[\w.-]+\s+){0,3}?(?:models?|LLMs?|APIs?|chatbots?|"
+    r"assistants?|products?|services?|chips?|GPUs?|TPUs?|hardware|software|apps?)\b",
     re.I,
 )
 _POSSESSIVE = re.compile(r"(?<=[A-Za-z])['’]s\b")
@@ -131,8 +130,8 @@ _INSTITUTION_PAPERS = re.compile(
 # "Any orals for Notre Dame", "papers by Mila": a capitalised name after "for" / "by"
 _INSTITUTION_FOR = re.compile(
     rf"\b(?i:orals?|spotlights?|posters?|papers?|works|publications)\s+(?i:for|by)\s+"
-    rf"(?:the\s+)?(?P<span>{_NAMED})"
-)
+    rf"(?:the\s+)?(?P<span>{_NAMED})(?=\s*(?:[?.!,;]|$|\s+(?i:at|in)\s+ICML))"
+)  # not "papers for the Waymo Open Dataset report results": the name ends the question
 _AFFILIATION_WORD = re.compile(
     r"\b(?:(?:carry|carries|carrying|have|has|having|with|list|lists|listing)\s+)?"
     r"(?:an?\s+)?affiliations?\b",
@@ -305,8 +304,9 @@ class PlaceReader:
                 if self.catalogue.has_person(name):
                     continue  # "papers from Sergey Levine": a person, not a place
                 if pattern is _INSTITUTION_AFTER and name in makers:
-                    continue
+                    continue  # "stealing … from OpenAI's Babbage models": no affiliation
                 named_by_place = pattern in (
+                    _INSTITUTION_FOR,
                     _INSTITUTION_PAPERS,
                     _INSTITUTION_HAS,
                     _INSTITUTION_SUBJECT,
@@ -333,7 +333,6 @@ class PlaceReader:
                         text = re.sub(rf"{re.escape(other)}\s+(?:and|&)\s", " ", text, count=1)
                 # "from both Harvard and Meta", "from Xiamen University and Tencent": each
                 rest = rest if pattern is _INSTITUTION_AFTER else []
-                # "from both Harvard and Meta": every institution joined by "and"
                 while rest[:1] and rest[0].lower() in ("and", "&"):
                     more = self._longest_institution(rest[1:], from_end=False)
                     if more is None:

@@ -359,3 +359,25 @@ def test_a_name_close_to_no_author_after_of_is_no_person() -> None:
     assert plan.unresolved == [] and plan.kind == "paper"
     plan = QuestionParser(PLACES).plan("What did Zxqvb Plorkin publish at ICML 2024?")
     assert [u.text for u in plan.unresolved] == ["Zxqvb Plorkin"]
+
+
+@pytest.mark.parametrize(
+    ("question", "places"),
+    [
+        ("How many ICML 2024 papers came from Harvard's Kempner campus?", ["Harvard"]),
+        ("Did stealing the matrix from Microsoft's Phi models cost more than $50?", []),
+    ],
+)  # fmt: skip
+def test_a_possessive_names_a_maker_only_before_a_product(question: str, places: list[str]) -> None:
+    assert QuestionParser(PLACES).plan(question).constraints.affiliations == places
+
+
+def test_leading_authors_each_and_a_paper_count_keep_their_meaning() -> None:
+    plan = QuestionParser(PLACES).plan("Who are the leading authors at ICML 2024?")
+    assert plan.ranking == "authors"
+    plan = QuestionParser(PLACES).plan(
+        "List the joint papers of Ada Berg and Cai Wen with the status of each."
+    )
+    assert plan.constraints.authors == ["Ada Berg", "Cai Wen"] and plan.constraints.any_of == []
+    plan = QuestionParser(PLACES).plan("What's Microsoft's paper count for orals?")
+    assert plan.constraints.affiliations == ["Microsoft"] and plan.constraints.statuses == ["Oral"]

@@ -1267,3 +1267,18 @@ def test_how_the_asker_asks_and_a_zero_for_an_o() -> None:
     assert (
         check_abstract(asked, question_parts(asked), said, "Polytope Structures", 1).missing == []
     )
+
+
+def test_what_the_review_found_misread_stays_read_right() -> None:
+    standard = ["Our empirical results on several standard benchmarks show gains."]
+    asked = "How does DLPA perform on the Platform and Goal benchmarks?"
+    assert contradicted(asked, standard, "DLPA") == ""  # a generic test bed names none
+    weaker = ["Widely used methods have significantly weaker theoretical guarantees."]
+    asked = "Does the algorithm have stronger theoretical guarantees than widely used methods?"
+    assert contradicted(asked, weaker, "Densest subgraph") == ""  # the same comparison
+    cost = ["Our method matches LLMs while cutting down inference costs by as much as 90%."]
+    asked = "Since its inference cost is a tenth of what the LLM costs, how is accuracy kept?"
+    assert contradicted(asked, cost, "Online cascades") == ""
+    asked = "In 'How Well Can LLMs Negotiate? NegotiationArena Platform', which model is best?"
+    parts = question_parts(asked)  # the title's question mark ends no part
+    assert [p.kind for p in parts] == ["other", "name"] and "NegotiationArena" in parts[0].text
