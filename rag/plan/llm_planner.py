@@ -44,7 +44,10 @@ single topic.
 compared: for compare, the papers or methods the question names, as written ("SAMformer",
 "Timer"); empty when it compares the papers on a topic.
 authors, affiliations: exactly as written in the question. statuses: Oral, Spotlight or
-Poster when the question restricts to them. top_authors: true for "who has the most papers".
+Poster when the question restricts to them. top_authors: true for "who has the most papers";
+ranked_by: "first" or "last" when it ranks by papers as the first or last author.
+title_words: words every title must hold; any_title_words: words of which a title must hold
+one ("'minimax' or 'benchmark' in the title"); not_title_words: words no title may hold.
 
 Question: {question}
 """
@@ -60,8 +63,19 @@ class PlanDraft(BaseModel):
     statuses: list[Literal["Oral", "Spotlight", "Poster"]] = Field(default_factory=list)
     like_title: str = ""
     top_authors: bool = False
+    ranked_by: Literal["", "first", "last"] = ""
+    title_words: list[str] = Field(default_factory=list)
+    any_title_words: list[str] = Field(default_factory=list)
+    not_title_words: list[str] = Field(default_factory=list)
     facets: list[str] = Field(default_factory=list)
     compared: list[str] = Field(default_factory=list)
+
+
+_RANKED_BY: dict[str, Literal["authors", "first_authors", "last_authors"]] = {
+    "": "authors",
+    "first": "first_authors",
+    "last": "last_authors",
+}
 
 
 class UnusableDraft(ValueError):
@@ -92,7 +106,12 @@ class QuestionPlanner:
     def validated(self, draft: PlanDraft) -> QueryPlan:
         """The draft as a plan, every name resolved in the catalogue."""
         catalogue = self.parser.catalogue
-        constraints = PlanConstraints(statuses=list(dict.fromkeys(draft.statuses)))
+        constraints = PlanConstraints(
+            statuses=list(dict.fromkeys(draft.statuses)),
+            title_words=[w.strip() for w in draft.title_words if w.strip()],
+            any_title_words=[w.strip() for w in draft.any_title_words if w.strip()],
+            not_title_words=[w.strip() for w in draft.not_title_words if w.strip()],
+        )
         unresolved: list[Unresolved] = []
         for name in dict.fromkeys(a.strip() for a in draft.authors if a.strip()):
             record_author(name, catalogue.match_author(name), constraints, unresolved)
@@ -120,7 +139,9 @@ class QuestionPlanner:
             kind=kind,
             topic="" if kind in ("paper", "metadata") else topic,
             constraints=constraints,
-            ranking="authors" if draft.top_authors and kind == "metadata" else None,
+            ranking=_RANKED_BY[draft.ranked_by]
+            if draft.top_authors and kind == "metadata"
+            else None,
             unresolved=unresolved,
             like_paper=like,
             facets=[f.strip() for f in draft.facets if f.strip()] if topic else [],

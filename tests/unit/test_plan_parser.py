@@ -381,3 +381,17 @@ def test_leading_authors_each_and_a_paper_count_keep_their_meaning() -> None:
     assert plan.constraints.authors == ["Ada Berg", "Cai Wen"] and plan.constraints.any_of == []
     plan = QuestionParser(PLACES).plan("What's Microsoft's paper count for orals?")
     assert plan.constraints.affiliations == ["Microsoft"] and plan.constraints.statuses == ["Oral"]
+
+
+def test_the_llm_planner_can_rank_by_place_and_hold_title_words() -> None:
+    from rag.plan.llm_planner import PlanDraft, QuestionPlanner
+
+    planner = QuestionPlanner(QuestionParser(PLACES), None)
+    plan = planner.validated(PlanDraft(kind="metadata", top_authors=True, ranked_by="last"))
+    assert plan.ranking == "last_authors"
+    draft = PlanDraft(
+        kind="metadata", any_title_words=["minimax", "benchmark"], not_title_words=["image"]
+    )
+    plan = planner.validated(draft)
+    assert plan.constraints.any_title_words == ["minimax", "benchmark"]
+    assert plan.constraints.not_title_words == ["image"]
