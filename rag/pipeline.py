@@ -109,7 +109,12 @@ class Pipeline:
             index.paper_counter(),
             len(catalogue),
             index.prefix_finder(),
-            lambda word: metadata.has_person(word) or metadata.knows_institution(word),
+            # "In Patil, Du and Tibshirani's analysis": authors' family names are the catalogue's
+            lambda word: (
+                metadata.has_person(word)
+                or (word[:1].isupper() and bool(metadata.family_named(word)))
+                or metadata.knows_institution(word)
+            ),
             lambda name: len(metadata.papers_naming(name)),
         )
         # 4. retrieval: dense over Chroma + BM25, fused per paper

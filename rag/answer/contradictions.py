@@ -423,7 +423,7 @@ def _turned(question: str, sentences: list[str], title: str) -> str:
     words = set(content_terms(question)) - set(content_terms(title)) - ASKING
     named = set(content_terms(question)) & set(content_terms(title))
     for said, opposite in _TURNS:
-        claim = re.search(rf"\b(?:{said})\b", asked)
+        claim = re.search(rf"\b(?:{said})\b(?!-)", asked)  # not "better-known facts"
         # "does not depend on" holds "depend on": the opposite outside the claim itself
         if claim is None or any(
             not (claim.start() <= m.start() and m.end() <= claim.end())

@@ -113,6 +113,10 @@ def _measures(text: str) -> list[tuple[float, str, frozenset[str]]]:
     return found
 
 
+_RANGE = re.compile(
+    r"\bbetween\s+\S+\s+and\s+\S+|\d[\d.]*\s*(?:%|x|×)?\s*(?:–|-|—|to)\s*\d[\d.]*\s*(?:%|x|×)?",
+    re.I,
+)
 _TEX_NUMBER = re.compile(r"\$(\d[\d.,]*)\$")
 _ASIDE = re.compile(r"\s*\([^()]{12,}\)")
 
@@ -139,7 +143,7 @@ def misquoted(question: str, sentences: list[str]) -> str:
     """A sentence giving another value of what the question quotes ("Given that it reaches
     90% accuracy" against "reaches 80% accuracy"), where the abstract never gives the
     question's value."""
-    asked = _measures(question)
+    asked = _measures(_RANGE.sub(" ", question))  # "in the 25–50% range?" asks, claims nothing
     if not asked:
         return ""
     given = [(_measures(s), s) for s in sentences]

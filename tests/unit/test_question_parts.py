@@ -1282,3 +1282,14 @@ def test_what_the_review_found_misread_stays_read_right() -> None:
     asked = "In 'How Well Can LLMs Negotiate? NegotiationArena Platform', which model is best?"
     parts = question_parts(asked)  # the title's question mark ends no part
     assert [p.kind for p in parts] == ["other", "name"] and "NegotiationArena" in parts[0].text
+
+
+def test_a_range_asked_and_a_compound_adjective_claim_nothing() -> None:
+    codeit = ["Our method solves 15% of ARC evaluation tasks, achieving state-of-the-art results."]
+    asked = "Is the share of ARC evaluation tasks that CodeIt solves in the 25–50% range?"
+    assert contradicted(asked, codeit, "CodeIt") == ""
+    asked = "Given that CodeIt solves 40% of ARC evaluation tasks, what does it do?"
+    assert contradicted(asked, codeit, "CodeIt") == codeit[0]
+    facts = ["Fine-tuning on lesser-known facts yields significantly worse factuality."]
+    asked = "What does fine-tuning on the better-known subset of facts do to factuality?"
+    assert contradicted(asked, facts, "Finetuning for factual knowledge") == ""
