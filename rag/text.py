@@ -197,3 +197,9 @@ def writes_name(name: str, text: str) -> bool:
         return False
     pattern = r"(?<![a-z0-9])" + r"[^a-z0-9]*".join(map(re.escape, runs)) + r"s?(?![a-z0-9])"
     return re.search(pattern, text.lower()) is not None
+
+
+def listing(items: Sequence[str], conjunction: str) -> str:
+    """ "a", "a or b", "a, b or c": items said in a sentence."""
+    items = list(items)
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} {conjunction} {items[-1]}"

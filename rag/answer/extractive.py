@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from rag.answer.citations import MARKER
 from rag.answer.evidence import Evidence, ScoredSentence
 from rag.answer.question_parts import Gaps
-from rag.text import content_terms
+from rag.text import content_terms, listing
 from rag.types import ChatMessage, RetrievedPaper
 
 MIN_RELATIVE_SCORE = 0.7  # of the paper's best sentence score, for its further sentences
@@ -183,24 +183,20 @@ def gap_note(gaps: Gaps, title: str) -> str:
     otherwise: “…”" (cited); or, for words no abstract writes, "No indexed abstract
     mentions …; the closest is *Title*" (cited)."""
     if gaps.unwritten:
-        words = _listing([f"“{w}”" for w in gaps.unwritten], "or")
+        words = listing([f"“{w}”" for w in gaps.unwritten], "or")
         return (
             f"No indexed abstract mentions {words}, so none of these papers is about that. "
             f"The closest is *{_md_plain(_quoted(title))}*; here is what it says [{gaps.source}]."
         )
     said: list[str] = []
     if gaps.missing:
-        said.append("does not state " + _listing(gaps.descriptions, "or"))
+        said.append("does not state " + listing(gaps.descriptions, "or"))
     asked = " ".join(gaps.descriptions).lower()
     unmentioned = [w for w in gaps.unmentioned if w.lower() not in asked]
     if unmentioned:
-        words = _listing([f"“{w}”" for w in unmentioned], "or")
+        words = listing([f"“{w}”" for w in unmentioned], "or")
         said.append(f"does not mention {words}")
     if gaps.contradiction:
         said.append(f"says otherwise: “{_md_plain(gaps.contradiction)}”")
     lead = f"The abstract of *{_md_plain(_quoted(title))}* " + "; it ".join(said)
     return f"{lead}; here is what it does say [{gaps.source}]."
-
-
-def _listing(items: list[str], conjunction: str) -> str:
-    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} {conjunction} {items[-1]}"

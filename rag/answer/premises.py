@@ -9,7 +9,7 @@ abstract and authors) and words any question may use are never such premises.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from rag.answer.question_parts import UNIT_WORDS, folded, initials, stems_match
@@ -155,16 +155,20 @@ def initials_of(phrase: str) -> str:
     return "".join(w[0] for w in re.split(r"[\s-]+", phrase) if w).upper()
 
 
-def spelled_capitals(text: str) -> set[str]:
-    """Initials of the capitalised word runs a text writes ("Variational Inference" -> "vi"):
-    an acronym that short names only what is spelled out with capitals."""
-    out: set[str] = set()
+def capitalised_spans(text: str) -> Iterator[list[str]]:
+    """Every run of two or more capitalised words the text writes, and each run inside it
+    ("During Direct Preference Optimization": … "Direct Preference Optimization", …)."""
     for run in _CAPITALISED_RUN.finditer(text):
         words = re.split(r"[\s-]+", run.group(0))
         for a in range(len(words)):
             for b in range(a + 2, len(words) + 1):
-                out.add(initials_of(" ".join(words[a:b])).lower())
-    return out
+                yield words[a:b]
+
+
+def spelled_capitals(text: str) -> set[str]:
+    """Initials of the capitalised word runs a text writes ("Variational Inference" -> "vi"):
+    an acronym that short names only what is spelled out with capitals."""
+    return {initials_of(" ".join(span)).lower() for span in capitalised_spans(text)}
 
 
 def without_request(question: str) -> str:
@@ -182,12 +186,10 @@ def unmentioned(
     absent: list[str] = []
     # "Direct Preference Optimization" for the abstract's "DPO": a spelled-out acronym
     spelled_out: set[str] = set()
-    for run in _CAPITALISED_RUN.finditer(question):
-        words = re.split(r"[\s-]+", run.group(0))  # "During Direct Preference Optimization"
-        spans = [(a, b) for a in range(len(words)) for b in range(a + 2, len(words) + 1)]
-        for a, b in spans:
-            if writes_name(initials_of(" ".join(words[a:b])), text):
-                spelled_out.update(words[a:b])
+    for span in capitalised_spans(question):
+        if writes_name(initials_of(" ".join(span)), text):
+            spelled_out.update(span)
+    capitals: set[str] | None = None  # the abstract's spelled-out runs, read when needed
     for written in dict.fromkeys(NAME.findall(question)):
         if written in spelled_out:
             continue
@@ -202,7 +204,8 @@ def unmentioned(
                 absent.append(written)
             continue
         if len(acronym) < 3:
-            if acronym in spelled_capitals(text):
+            capitals = spelled_capitals(text) if capitals is None else capitals
+            if acronym in capitals:
                 continue  # "VI" of an abstract's "Gaussian Variational Inference"
             acronym = ""  # "uc" fits any 2 words
         if writes_name(name, text) or acronym in shortened or (acronym and acronym in spelled):

@@ -247,24 +247,24 @@ class Catalogue:
         `excluding`: names left out (a co-author ranking leaves out the author asked of);
         `place`: 0 or -1, counting only the papers where the author is listed first / last."""
         everyone = self._everyone()
-        if place is not None:
-            # each paper's authors are indexed in their order: its first / last row
-            end = "min" if place == 0 else "max"
-            query = (
-                f"select key, paper_id from paper_people where rowid in "
-                f"(select {end}(rowid) from paper_people group by paper_id) and key != ''"
-            )
-            placed: dict[str, set[str]] = {}
-            for key, pid in self._rows(query):
-                if within is None or pid in within:
-                    placed.setdefault(key, set()).add(pid)
-            counts = {key: (name, len(placed.get(key, ()))) for key, (name, _) in everyone.items()}
-        elif within is None:
+        if place is None and within is None:
             counts = everyone
         else:
+            if place is not None:
+                # each paper's authors are indexed in their order: its first / last row
+                end = "min" if place == 0 else "max"
+                query = (
+                    f"select key, paper_id from paper_people where rowid in "
+                    f"(select {end}(rowid) from paper_people group by paper_id) and key != ''"
+                )
+                rows = [(k, p) for k, p in self._rows(query) if within is None or p in within]
+            else:
+                query = (
+                    "select key, paper_id from paper_people where paper_id in ({}) and key != ''"
+                )
+                rows = list(rows_in(self._connect(), query, within or ()))
             owned: dict[str, set[str]] = {}
-            query = "select key, paper_id from paper_people where paper_id in ({}) and key != ''"
-            for key, pid in rows_in(self._connect(), query, within):
+            for key, pid in rows:
                 owned.setdefault(key, set()).add(pid)
             counts = {key: (name, len(owned.get(key, ()))) for key, (name, _) in everyone.items()}
         ranked = sorted(

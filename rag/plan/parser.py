@@ -17,7 +17,7 @@ from rag.catalogue.catalogue import Catalogue
 from rag.plan.framing import plain_question
 from rag.plan.people import PeopleReader
 from rag.plan.places import PlaceReader
-from rag.text import NUMBER_WORDS, content_terms
+from rag.text import NUMBER_WORDS, content_terms, listing
 from rag.types import PlanConstraints, PlanKind, QueryPlan, Unresolved
 
 _VENUE = re.compile(
@@ -348,8 +348,7 @@ _WHICH_OF_MORE = re.compile(
 
 def _more_papers(items: list[str], noun: str | None = None) -> str:
     """The either-or count question the parser reads: "Who had more papers, A or B?"."""
-    listed = f"{', '.join(items[:-1])} or {items[-1]}"
-    return f"Who had more {noun or 'papers'}, {listed}?"
+    return f"Who had more {noun or 'papers'}, {listing(items, 'or')}?"
 
 
 def _count(said: str) -> int:

@@ -14,6 +14,7 @@ from typing import NamedTuple
 from rag.catalogue.catalogue import Catalogue
 from rag.catalogue.names import affiliation_entries, affiliations_of, fold
 from rag.sets.answer_rows import citation, listed_text, plural, row, set_answer
+from rag.text import listing
 from rag.types import Aggregate, Answer, Paper, PlanConstraints, QueryPlan
 
 
@@ -322,7 +323,7 @@ def _summary(plan: QueryPlan, listed: list[Paper], people: set[str]) -> str:
                 for w in c.title_words
             ),
             *(
-                [_listing_said(c.any_title_words, "or") + " in the title"]
+                [listing([f"“{w}”" for w in c.any_title_words], "or") + " in the title"]
                 if c.any_title_words
                 else []
             ),
@@ -380,8 +381,3 @@ def _authors_said(low: int, high: int) -> str:
 
 def _by_rank(item: tuple[str, int]) -> int:
     return {"oral": 0, "spotlight": 1, "poster": 2}.get(item[0], 3)
-
-
-def _listing_said(words: list[str], conjunction: str) -> str:
-    quoted = [f"“{w}”" for w in words]
-    return quoted[0] if len(quoted) == 1 else f"{', '.join(quoted[:-1])} {conjunction} {quoted[-1]}"
