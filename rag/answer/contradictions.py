@@ -12,9 +12,16 @@ import re
 from collections.abc import Callable
 
 from rag.answer.claims import ASKING, CONTRASTING, EARLIER
-from rag.answer.credited import credited_elsewhere, first_of_its_kind, none_exists, of_earlier_work
+from rag.answer.credited import (
+    credited_elsewhere,
+    first_credited,
+    first_of_its_kind,
+    none_exists,
+    of_earlier_work,
+)
 from rag.answer.misstated import miscounted, misnumbered, misquoted
 from rag.answer.question_parts import initials, stems_match
+from rag.answer.swapped import swapped_roles
 from rag.text import content_terms
 
 # Read one way only: a federated paper is compared with centralized training all the time,
@@ -181,6 +188,8 @@ def contradicted(
         or misquoted(question, sentences)
         or _negated(question, sentences)
         or credited_elsewhere(question, sentences)
+        or first_credited(question, sentences, doc_freq)
+        or swapped_roles(question, sentences, title)
         or _other_domain(question, sentences, title)
         or _other_testbed(question, sentences, title)
         or first_of_its_kind(question, sentences)

@@ -198,3 +198,58 @@ def _disowned(sentence: str, word: str) -> bool:
         return True
     places = [m.start() for m in re.finditer(r"[\w-]+", sentence) if word in content_terms(m[0])]
     return bool(places) and all(_NOT_OURS.search(sentence[max(0, i - 60) : i]) for i in places)
+
+
+# "the first to show that …", "the first panel-selection algorithm with …", "first
+# discovered catapult dynamics": the question credits the paper with a first
+_FIRST_CLAIM = re.compile(
+    r"\bthe\s+first\s+(?!(?:step|stage|phase|layer|round|term|half|time|part|author|order|"
+    r"place|one|two|few)\b)(?:[\w-]+\s+){0,3}?(?:to|that|which|with|for)\b|"
+    r"\bfirst\s+(?:discovered|showed|shown|proposed|introduced|demonstrated|observed|"
+    r"identified|found|noticed|described)\b",
+    re.I,
+)
+_ASKS_WHETHER = re.compile(
+    r"^\s*(?:is|was|are|were|did|does|do|has|have|had|can|could)\b|\bwhether\b|\bif\b", re.I
+)
+# a sentence telling of work before the paper: a citation, "we build upon", "originally"
+_BEFORE = re.compile(
+    r"\b(?:build(?:s|ing)?\s+(?:up)?on|built\s+(?:up)?on|originally|"
+    r"(?:introduced|proposed|developed|shown|observed)\s+(?:recently\s+|earlier\s+|first\s+)?by|"
+    r"existing|previous|prior|earlier)\b"
+    r"|\b[A-Z][\w'’-]+\s+(?:et\s+al\.?|(?:and|&)\s+[A-Z][\w'’-]+)\s*\(\s*\d{4}\s*\)",
+    re.I,
+)
+_FIRST_OURS = re.compile(r"\bfirst\b", re.I)
+FIRST_CLAIM_SHARED = 2  # words a sentence about earlier work shares with the claim
+
+
+def first_credited(
+    question: str, sentences: list[str], doc_freq: Callable[[str], int] | None = None
+) -> str:
+    """The sentence crediting earlier work with what the question says the paper was the
+    first to do ("the first to show that nonsmooth ITD converges linearly" against "We
+    build upon the work by Bolte et al. (2022), who prove linear convergence of nonsmooth
+    ITD"), unless the abstract claims that first itself."""
+    claim = _FIRST_CLAIM.search(question)
+    if claim is None or _ASKS_WHETHER.search(question[: claim.start()]):
+        return ""
+    said = re.split(r"[,;?]", question[claim.start() :], maxsplit=1)[0]
+    words = set(content_terms(said)) - ASKING - set(content_terms("first the"))
+    if not words:
+        return ""
+
+    def shares(sentence: str) -> bool:
+        shared = words & set(content_terms(sentence))
+        rare = doc_freq is not None and any(0 < doc_freq(w) <= PRIOR_WORK_DOCS for w in shared)
+        return len(shared) >= FIRST_CLAIM_SHARED or (bool(shared) and rare)
+
+    if any(
+        _FIRST_OURS.search(s) and _OWN_START.search(s) and len(words & set(content_terms(s))) >= 2
+        for s in sentences
+    ):
+        return ""  # "we give the first …": the paper does claim it
+    for sentence in sentences:
+        if _BEFORE.search(sentence) and shares(sentence):
+            return sentence
+    return ""

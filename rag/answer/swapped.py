@@ -1,0 +1,98 @@
+"""Roles swapped: the question gives the paper what its abstract gives earlier work, and
+earlier work what the abstract gives the paper ("Why does DSM scale exponentially …, while
+earlier approaches scale quadratically?" against "Unlike existing approaches, which …
+scale exponentially …, … quadratic computational complexity")."""
+
+from __future__ import annotations
+
+import re
+
+from rag.answer.claims import ASKING
+from rag.text import content_terms
+
+# Where a question turns to earlier work: "…, when earlier X could already …",
+# "Compared with the approaches it improves on, …"
+_JOIN = re.compile(
+    r"[,;]?\s+(?=(?:whereas|while|when|but)\b)|"
+    r"^\s*(?:compared\s+(?:with|to)|unlike|in\s+contrast\s+to)\b[^,]{3,80},\s*",
+    re.I,
+)
+_EARLIER_ASKED = re.compile(
+    r"\b(?:earlier|previous|prior|existing|older|conventional|traditional|current|"
+    r"(?:it|they|which)\s+(?:improves?|builds?)\s+on|before\s+(?:it|them))\b",
+    re.I,
+)
+# A clause of the abstract about earlier work: "Unlike existing approaches, which …",
+# "A recent seminal work (InvLINT) demonstrates …", "… used in existing works".
+_EARLIER_SAID = re.compile(
+    r"\b(?:existing|previous|prior|conventional|traditional|current|earlier|unlike|"
+    r"recent\s+(?:[\w-]+\s+)?(?:works?|methods|approaches|studies)|"
+    r"(?:is|are|was|were)\s+(?:commonly|typically|usually)|state-of-the-art\s+methods)\b",
+    re.I,
+)
+_OURS_SAID = re.compile(r"\b(?:we|our|us|this\s+(?:paper|work|study)|the\s+proposed)\b", re.I)
+# Clauses of an abstract sentence; a relative or joined clause keeps its subject's side.
+_CLAUSE = re.compile(
+    r"[,;:]\s*|\s+(?=(?:while|whereas|than|unlike|instead\s+of|rather\s+than)\b)", re.I
+)
+_FRAME = (
+    frozenset(
+        content_terms("why how what does do can could only already still need needs use uses")
+    )
+    | ASKING
+)
+_NAME = re.compile(r"\b[A-Z][\w-]*[A-Z][\w-]*\b")  # "SANE", "Auto-Linear", "SP-GS"
+SWAPPED_WORDS = 2  # words of the paper's side the abstract writes only of earlier work
+
+
+def _sides(sentences: list[str], names: set[str]) -> tuple[set[str], set[str], dict[str, str]]:
+    """Stems written in clauses about earlier work, stems written in the paper's own, and
+    the sentence each earlier stem was read in."""
+    earlier: set[str] = set()
+    ours: set[str] = set()
+    where: dict[str, str] = {}
+    for sentence in sentences:
+        side = ""
+        for clause in _CLAUSE.split(sentence):
+            words = set(content_terms(clause))
+            mine = bool(_OURS_SAID.search(clause) or set(_NAME.findall(clause)) & names)
+            if _EARLIER_SAID.search(clause) and not mine:
+                side = "earlier"
+            elif mine:
+                side = "ours"
+            if side == "earlier":
+                earlier |= words
+                for w in words:
+                    where.setdefault(w, sentence)
+            elif side == "ours":
+                ours |= words
+    return earlier, ours, where
+
+
+def swapped_roles(question: str, sentences: list[str], title: str) -> str:
+    """The abstract sentence writing of earlier work what the question says of the paper,
+    when the question's earlier-work side is written of the paper; else ""."""
+    opening = _JOIN.match(question)  # "Compared with the X it improves on, …"
+    rest = question[opening.end() :] if opening else question
+    clauses = [c for c in _JOIN.split(rest) if c.strip()] + ([opening[0]] if opening else [])
+    theirs = [c for c in clauses if _EARLIER_ASKED.search(c)]
+    mine = [c for c in clauses if not _EARLIER_ASKED.search(c)]
+    if not theirs or not mine:
+        return ""
+    # the paper's own names: ones a sentence of its own writes ("This paper introduces the
+    # SANE approach"), not the earlier work's it names ("Current methods utilize NeRF")
+    own = {
+        n
+        for n in _NAME.findall(" ".join(mine) + " " + title)
+        if any(n in s and _OURS_SAID.search(s) for s in sentences)
+    }
+    named = {w for n in own for w in content_terms(n)} | set(content_terms(title))
+    asked_mine = set(content_terms(" ".join(mine))) - _FRAME - named
+    asked_theirs = set(content_terms(" ".join(theirs))) - _FRAME - named
+    asked_theirs -= set(content_terms(" ".join(_EARLIER_ASKED.findall(" ".join(theirs)))))
+    earlier, ours, where = _sides(sentences, own)
+    given_away = sorted((asked_mine - asked_theirs) & earlier - ours)
+    taken = (asked_theirs - asked_mine) & ours - earlier
+    if len(given_away) >= SWAPPED_WORDS and taken:
+        return where[given_away[0]]
+    return ""
