@@ -32,3 +32,10 @@ CONTRASTING = re.compile(
     r"differ(?:s|ent)?|without|than|depart(?:s|ing)?|usual|usually|standard|typical|typically)\b",
     re.I,
 )
+# A question asking whether, not claiming: "Did it succeed on every task?", "… plus did it
+# need any pre-training?"
+YES_NO = re.compile(
+    r"(?:^|[,;?]\s*|\b(?:plus|and|also|or)\s+)(?:did|does|do|is|are|was|were|can|could|has|have)"
+    r"\s+(?:it|they|this|that|the|its|their)\b",
+    re.I,
+)
