@@ -19,7 +19,7 @@ from llama_index.core.schema import NodeWithScore, TextNode
 from rag.answer.citations import StreamingMarkerFilter, cited_numbers, filter_stream
 from rag.answer.evidence import Evidence, EvidenceScorer
 from rag.answer.prompts import ABSTAIN_TEXT
-from rag.answer.question_parts import answer_supplies
+from rag.answer.supplied import answer_supplies
 from rag.answer.synthesizer import Synthesizer
 from rag.retrieval.retriever import PaperRetriever
 from rag.settings import AnswerSettings, RetrievalMode, RetrievalSettings

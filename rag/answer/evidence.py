@@ -31,12 +31,8 @@ from rag.answer.premises import (
     unwritten,
     without_request,
 )
-from rag.answer.question_parts import (
-    Gaps,
-    QuestionPart,
-    check_abstract,
-    question_parts,
-)
+from rag.answer.question_parts import QuestionPart, question_parts
+from rag.answer.supplied import Gaps, check_abstract
 from rag.catalogue.terms import paper_words
 from rag.embedding.lru import LRUCache
 from rag.retrieval.retriever import NAMED_PAPERS

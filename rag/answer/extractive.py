@@ -11,7 +11,7 @@ from collections.abc import Iterator
 
 from rag.answer.citations import MARKER
 from rag.answer.evidence import Evidence, ScoredSentence
-from rag.answer.question_parts import Gaps
+from rag.answer.supplied import Gaps
 from rag.text import content_terms, listing
 from rag.types import ChatMessage, RetrievedPaper
 

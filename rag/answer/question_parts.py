@@ -1,4 +1,4 @@
-"""What a question asks for, part by part, and whether an abstract supplies it.
+"""What a question asks for, part by part (`supplied` checks whether an abstract gives it).
 
 "How many GPUs were used to train Medusa's heads, and for how many hours?" asks two
 things, each of a type: a number of GPUs, a number of hours. An answer quoting a Medusa
@@ -10,12 +10,11 @@ same check runs on the extractive writer's choice and on an LLM's answer.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
-from functools import lru_cache
+from dataclasses import dataclass
 from typing import Literal
 
 from rag.answer.citations import MARKER
-from rag.text import NAME, content_terms, split_sentences, writes_name
+from rag.text import content_terms
 
 PartKind = Literal["number", "name", "choice", "other"]
 
@@ -85,15 +84,15 @@ _NAMEABLE = (
     r"recogni[sz]ers?|backbones?|teachers?)"
 )
 # Words of a sentence that reports what a method was run on or against.
-_EVALUATED = frozenset(
+EVALUATED = frozenset(
     content_terms(
         "evaluate experiments benchmark dataset outperforms surpasses beats compared baseline "
         "tested"
     )
 )
 # What a method is tested on: a name for one of these comes from a sentence about testing.
-_TESTED_ON = frozenset(content_terms("dataset datasets benchmark benchmarks environments suites"))
-_REPORTED = _EVALUATED | frozenset(
+TESTED_ON = frozenset(content_terms("dataset datasets benchmark benchmarks environments suites"))
+REPORTED = EVALUATED | frozenset(
     content_terms(
         "results report experiments empirical evaluation achieves validates demonstrates "
         "obtains attains accuracy performance state-of-the-art state art"
@@ -159,19 +158,19 @@ _QUANTITY = re.compile(
     re.I,
 )
 _QUOTED = re.compile(r"[\"“][^\"”]+[\"”]|(?<!\w)['‘][^'’]+['’](?!\w)")
-_ENUMERATOR = re.compile(r"\(?(?:\d{1,2}|[ivx]{1,4}|[a-h])\)", re.I)
-_MULTIPLIERS = frozenset("twice double triple thrice half".split())
-_MATH_QUANTITY = re.compile(r"\\times|×|\$|\bO\(")
-_TOKEN_EDGES = "()[]{},;:.~≈!?\"'*"  # "**41 days**": markdown around a number
+ENUMERATOR = re.compile(r"\(?(?:\d{1,2}|[ivx]{1,4}|[a-h])\)", re.I)
+MULTIPLIERS = frozenset("twice double triple thrice half".split())
+MATH_QUANTITY = re.compile(r"\\times|×|\$|\bO\(")
+TOKEN_EDGES = "()[]{},;:.~≈!?\"'*"  # "**41 days**": markdown around a number
 
 
 def is_quantity(token: str) -> bool:
     """Whether one whitespace-separated token of a sentence states a quantity."""
     if MARKER.search(token):  # "[1]" cites a source, it states no number
         return False
-    if _MATH_QUANTITY.search(token):
+    if MATH_QUANTITY.search(token):
         return True
-    bare = token.strip(_TOKEN_EDGES).lstrip("-−+")  # "Vina score (-9.07)": a signed value
+    bare = token.strip(TOKEN_EDGES).lstrip("-−+")  # "Vina score (-9.07)": a signed value
     return bool(_QUANTITY.fullmatch(bare)) or bare.lower() in _NUMBER_WORDS
 
 
@@ -232,7 +231,7 @@ def classify(text: str, context: frozenset[str] = frozenset()) -> QuestionPart:
         kinds = re.match(
             r"\s*(?:[\w-]+\s+){0,2}?(?:ways?|kinds?|types?|sorts?|forms?)\s+of\s+", how.group(2)
         )
-        if kinds and counted <= _KIND_WORDS | _WAYS:
+        if kinds and counted <= KIND_WORDS | _WAYS:
             # "how many ways of defining alignment": "8 such notions of alignment", where
             # the thing counted may be the title's word too
             counted |= frozenset(content_terms(_noun_phrase(how.group(2)[kinds.end() :])))
@@ -277,7 +276,7 @@ def classify(text: str, context: frozenset[str] = frozenset()) -> QuestionPart:
     # "At what rate does it decay": an order ("of order $1/\sqrt{n}$") is no "rate" word
     if (measure and _GENERIC_MEASURE.fullmatch(measure.group(1))) or _AT_RATE.search(text):
         # "What fraction of the model is recovered": "97% of the secret model".
-        if focus <= _CHANGE_WORDS | _POINTING:
+        if focus <= CHANGE_WORDS | _POINTING:
             # "and to what value did it lower it": a new value of the bound asked before
             return QuestionPart(text, "number", focus | context, focus, SENTENCE_WINDOW, True)
         return QuestionPart(text, "number", focus, focus, window=SENTENCE_WINDOW)
@@ -293,7 +292,7 @@ def classify(text: str, context: frozenset[str] = frozenset()) -> QuestionPart:
     if named:
         target = frozenset(content_terms(named.group(1)))
         if {"data", "set"} <= target:  # "which two data sets": datasets
-            target |= _TESTED_ON
+            target |= TESTED_ON
         # "which Atari games" must write Atari; "Atari-style environments" need not
         family = tuple(
             n
@@ -369,47 +368,6 @@ def stems_match(stem: str, terms: frozenset[str]) -> bool:
     )
 
 
-@lru_cache(maxsize=4096)
-def _read(
-    sentence: str,
-) -> tuple[tuple[tuple[str, ...], ...], tuple[int, ...], tuple[int, ...]]:
-    """Each token's stems, where the quantities are and which of them are magnitudes;
-    abstracts' sentences recur."""
-    tokens = sentence.split()
-    stems = tuple(tuple(content_terms(t)) for t in tokens)
-    listed = [i for i, t in enumerate(tokens) if _ENUMERATOR.fullmatch(t.strip(",;:."))]
-    # "(1) … (4) …" numbers findings, not things; one "(5) seeds" is a count
-    skipped = set(listed) if len(listed) >= 2 else set()
-    numbers = tuple(i for i, tok in enumerate(tokens) if is_quantity(tok) and i not in skipped)
-    magnitudes = [i for i in numbers if _magnitude(tokens, i)]
-    # "an order of magnitude faster" says how much without a number
-    magnitudes += [
-        i for i, t in enumerate(tokens)
-        if t.strip(_TOKEN_EDGES).lower() == "magnitude" and i >= 2
-        and tokens[i - 1].lower() == "of" and tokens[i - 2].lower() in ("order", "orders")
-    ]  # fmt: skip
-    return stems, numbers, tuple(sorted(magnitudes))
-
-
-def _magnitude(tokens: list[str], i: int) -> bool:
-    """A quantity that can say how much bigger: digits ("2.5x", "40%"), maths, "twice",
-    or a number word with "times" or "-fold" ("three times"), not "three steps"."""
-    token = tokens[i].strip(_TOKEN_EDGES).lower()
-    if re.fullmatch(r"(?:19|20)\d\d", token):
-        return False  # "(FOCS 2012)": a year says no size
-    if any(c.isdigit() for c in token) or _MATH_QUANTITY.search(token) or token in _MULTIPLIERS:
-        return True
-    after = tokens[i + 1].strip(_TOKEN_EDGES).lower() if i + 1 < len(tokens) else ""
-    before = " ".join(t.lower() for t in tokens[max(0, i - 2) : i])
-    return (
-        after in ("times", "fold", "orders", "order", "percent", "points", "percentage")
-        or after in _TIME_UNITS  # "from four hours to two hours"
-        or token.endswith("fold")
-        or before in ("factor of", "by a")  # "by a factor of two", "by a third"
-    )
-
-
-_TIME_UNITS = frozenset("seconds minutes hours days weeks months years".split())
 # Units a number is asked in ("how many milliseconds"), which abstracts abbreviate ("ms"):
 # words of the question's frame, no premise a paper must write
 UNIT_WORDS = frozenset(
@@ -426,239 +384,20 @@ _UNIT_KINDS = (
 )
 
 
-def _has_number_near(
-    sentence: str,
-    terms: frozenset[str],
-    window: int,
-    magnitude: bool = False,
-    asked: frozenset[str] = frozenset(),
-) -> bool:
-    """A quantity within `window` words of one of `terms` in `sentence`; "two types of
-    agents" counts types, not agents. `magnitude`: only quantities that say how much.
-    `asked`: the question's own quantities, which do not answer it."""
-    stems, numbers, magnitudes = _read(sentence)
-    if magnitude:
-        numbers = magnitudes
-    tokens = sentence.split() if asked else []
-    numbers = tuple(
-        j
-        for j in numbers
-        if not (asked and tokens[j].strip(_TOKEN_EDGES).lower() in asked)
-        and not (
-            j + 1 < len(stems)
-            and set(stems[j + 1]) & _KIND_WORDS
-            and not any(stems_match(s, terms) for s in stems[j + 1])
-        )
-    )
-    if not numbers:
-        return False
-    near = [i for i, words in enumerate(stems) if any(stems_match(s, terms) for s in words)]
-    return any(abs(i - j) <= window for i in near for j in numbers)
-
-
-@lru_cache(maxsize=1024)
-def _quantities(question: str) -> frozenset[str]:
-    """The formulas a question writes ("$O(e^{-ct})$"); a plain value ("is it 2.3x?") is
-    one the abstract may confirm."""
-    return frozenset(
-        t.strip(_TOKEN_EDGES).lower()
-        for t in question.split()
-        if is_quantity(t) and _MATH_QUANTITY.search(t) and "\\times" not in t and "×" not in t
-    )
-
-
 # A size or change asked of nothing more specific: any reported margin answers it.
-_CHANGE_WORDS = frozenset(
+CHANGE_WORDS = frozenset(
     content_terms(
         "big large best biggest largest gain gains improvement improvements boost increase "
         "decrease drop reduction speedup margin much high low small points percent "
         "effectiveness"
     )
 )
-_KIND_WORDS = frozenset(content_terms("types kinds sorts categories classes forms families"))
+KIND_WORDS = frozenset(content_terms("types kinds sorts categories classes forms families"))
 _WAYS = frozenset(content_terms("ways way"))
 # A part made only of these words asks about what an earlier part named.
 _POINTING = frozenset(
     content_terms("value values lower lowered raise raised improve improved bring brought push")
 )
-
-
-def supplies(
-    part: QuestionPart, sentence: str, question: str, name_terms: frozenset[str], title: str = ""
-) -> bool:
-    """Whether `sentence` gives the kind of answer `part` asks for, about its subject.
-
-    A number part needs a quantity near the thing counted (or, for "by how much", in a
-    sentence about the part); a name part needs a name the question does not already
-    contain, in a sentence about the part. The paper's own name is not its subject.
-    """
-    if part.kind == "other":
-        return True
-    sentence = _URL.sub(" ", sentence)  # "github.com/Gank0078/FineSSL" names no model
-    if part.kind == "choice":
-        return any(writes_name(option, sentence) for option in part.named)
-    if part.named and not any(_holds_name(n, sentence) for n in part.named):
-        return False  # "which Atari games": games of another family do not answer it
-    about = (part.target - name_terms) or part.target
-    if part.degree and _said_in_degree(sentence, part):
-        return True
-    restated = _quantities(question)  # the question's own "$O(e^{-ct})$" does not answer it
-    if part.kind == "number" and _CHOICES_LISTED.search(sentence):
-        # "how many actions can each node choose between": "can choose to either `listen`,
-        # `broadcast`, … or to `isolate`" counts them by naming them
-        said = set(content_terms(sentence))
-        if sum(any(stems_match(w, frozenset([f])) for w in said) for f in part.focus) >= 2:
-            return True
-    if part.kind == "number" and part.window >= SENTENCE_WINDOW:
-        terms = part.target
-        if terms <= _CHANGE_WORDS:  # "how big was the best gain": "up to N points"
-            terms = terms | _CHANGE_WORDS | _EVALUATED
-        return _has_number_near(sentence, terms, part.window, part.compared, restated)
-    if part.kind == "number":
-        return _has_number_near(sentence, about, part.window, part.compared, restated)
-    words = content_terms(sentence)
-    # "which base language model": "LLaMA-2 7B model" names it even though the paper's own
-    # title says "language model"; "which datasets": "on ImageNet and COCO" names them.
-    topical = any(
-        stems_match(w, part.target | (part.focus - name_terms) | _EVALUATED) for w in words
-    )
-    # "which model writes the textual explanations" of a paper titled "… Textual
-    # Explanations": two of the part's own words, the title's too, place the sentence
-    if (
-        not topical
-        and sum(any(stems_match(w, frozenset([f])) for w in words) for f in part.focus) < 2
-    ):
-        return False
-    # "which directed graph datasets": a name in a sentence about directed graphs is a
-    # method's part ("Hermitian"), not a dataset, unless the sentence reports a test.
-    tested = part.target & _TESTED_ON
-    if tested and not any(stems_match(w, tested | _REPORTED) for w in words):
-        return False
-    # "on which NLP tasks": "experiments across question answering, summarization, and
-    # classification" lists them in lowercase
-    listed = part.target & _KINDS_LISTED and _LISTED.search(sentence)
-    if listed and any(stems_match(w, _REPORTED) for w in words):
-        return True
-    asked = question.lower()
-    # "Which model was built after …" asks for the paper's own name; otherwise a name the
-    # question does not hold, and not the paper's own parts ("NF" and "DAE" in a paper
-    # titled "… Denoising AutoEncoder and Normalizing Flow …").
-    own_asked = _MADE.search(part.text) is not None
-    return any(
-        not re.search(rf"(?<![\w-]){re.escape(name.lower().rstrip('s'))}s?(?![\w-])", asked)
-        and (own_asked or not _own_name(name, title))
-        and folded(name).rstrip("s") not in FIELD_ACRONYMS
-        for name in NAME.findall(sentence) + _CALLED.findall(sentence)
-    )
-
-
-# "an open source library called dclib": a name, though written in lower case
-_CALLED = re.compile(
-    r"(?<!so-)\b(?:called|dubbed|termed)\s+(?!(?:the|a|an|as|it|this|that|these|them)\b)"
-    r"([A-Za-z][\w-]*[\w])",
-    re.I,
-)
-
-
-# A field's or a kind of model's acronym names no particular thing ("on NLP tasks", "LLMs").
-FIELD_ACRONYMS = frozenset("nlp ml ai rl cv llm vlm mllm sota".split())
-
-
-def _holds_name(name: str, sentence: str) -> bool:
-    """The sentence writes the name, inside a longer one too ("TinyLlama-1.1B", "LLaMA2"),
-    or its initials ("GNN" for graph neural networks)."""
-    key = name.lower().rstrip("s")
-    return key in sentence.lower() or key in initials(sentence)
-
-
-def _said_in_degree(sentence: str, part: QuestionPart) -> bool:
-    """ "How much better": "dramatically better"; "how much code": "minimal code addition"."""
-    words = [w.lower().strip(_TOKEN_EDGES) for w in sentence.split()]
-    stems, _, _ = _read(sentence)  # each token's stems, read once per sentence
-    near = [i for i, s in enumerate(stems) if any(stems_match(t, part.target) for t in s)]
-    return any(words[j] in _DEGREE_WORDS for i in near for j in range(max(0, i - 2), i + 1))
-
-
-_DEGREE_WORDS = frozenset(
-    "dramatically significantly substantially considerably markedly vastly greatly slightly "
-    "marginally minimal minimally negligible little few modest".split()
-)
-_URL = re.compile(r"https?://\S+|\bwww\.\S+|\S+\.github\.io\S*", re.I)
-
-
-_CHOICES_LISTED = re.compile(
-    r"\b(?:choose|chooses|select|selects|pick|picks)\s+(?:\w+\s+){0,2}?(?:either|one of|among|"
-    r"between)\s+[^,.;]{1,40},\s+[^,.;]{1,40},(?:\s+[^,.;]{1,40},)*\s+(?:or|and)\b",
-    re.I,
-)
-_KINDS_LISTED = frozenset(content_terms("tasks domains applications problems settings modalities"))
-_LISTED = re.compile(
-    r"\b[a-z][\w-]+(?: [a-z][\w-]+){0,2}, [a-z][\w-]+(?: [a-z][\w-]+){0,2},? (?:and|or) [a-z][\w-]+"
-)
-_MADE = re.compile(
-    r"\b(?:was|were|is|are|got|gets)\s+(?:\w+\s+)?(?:built|proposed|introduced|developed|"
-    r"designed|created|presented|devised|named|called)\b",
-    re.I,
-)
-
-
-def _own_name(name: str, title: str) -> bool:
-    """A name that is the paper's own or a part of it: in its title, as initials of title
-    words ("NF" for Normalizing Flow) or as a variant of a title name ("Medusa-1")."""
-    base = folded(re.split(r"[-\d]", name, maxsplit=1)[0]) or folded(name)
-    spelled = folded(title)
-    return folded(name).rstrip("s") in initials(title) or (len(base) >= 3 and base in spelled)
-
-
-@dataclass
-class Gaps:
-    """What the question asked of one paper that its abstract does not give."""
-
-    source: int  # 1-based source number of the paper checked
-    missing: list[QuestionPart]
-    supplied: dict[int, int]  # part index -> the sentence position supplying it
-    unmentioned: list[str] = field(default_factory=list)  # question words the paper lacks
-    unwritten: list[str] = field(default_factory=list)  # question words no abstract uses
-    contradiction: str = ""  # the abstract's sentence stating the opposite of the premise
-
-    @property
-    def descriptions(self) -> list[str]:
-        return [p.describe() for p in self.missing]
-
-    def __bool__(self) -> bool:
-        return bool(self.missing or self.unmentioned or self.unwritten or self.contradiction)
-
-
-def check_abstract(
-    question: str, parts: list[QuestionPart], abstract: str, title: str, source: int
-) -> Gaps:
-    """Which typed parts of the question `abstract` supplies, and with which sentence."""
-    name_terms = frozenset(content_terms(title))
-    sentences = split_sentences(abstract)
-    missing: list[QuestionPart] = []
-    supplied: dict[int, int] = {}
-    for index, part in enumerate(parts):
-        if part.kind == "other":
-            continue
-        found = next(
-            (i for i, s in enumerate(sentences) if supplies(part, s, question, name_terms, title)),
-            None,
-        )
-        if found is None:
-            missing.append(part)
-        else:
-            supplied[index] = found
-    return Gaps(source=source, missing=missing, supplied=supplied)
-
-
-def answer_supplies(question: str, parts: list[QuestionPart], answer: str) -> list[QuestionPart]:
-    """The typed parts an answer text (an LLM's) leaves without their kind of answer."""
-    return [
-        p
-        for p in parts
-        if p.kind != "other"
-        and not any(supplies(p, s, question, frozenset()) for s in split_sentences(answer))
-    ]
 
 
 def folded(text: str) -> str:

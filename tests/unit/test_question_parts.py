@@ -11,12 +11,8 @@ from rag.answer.premises import (
     unwritten,
     without_request,
 )
-from rag.answer.question_parts import (
-    answer_supplies,
-    check_abstract,
-    is_quantity,
-    question_parts,
-)
+from rag.answer.question_parts import is_quantity, question_parts
+from rag.answer.supplied import answer_supplies, check_abstract
 from rag.text import writes_name
 
 MEDUSA_TITLE = "Medusa: Simple LLM Inference Acceleration Framework with Multiple Decoding Heads"

@@ -94,7 +94,8 @@ def test_a_contribution_outranks_a_background_sentence_scoring_a_little_higher()
 
 
 def test_each_part_of_a_two_part_question_gets_its_sentence() -> None:
-    from rag.answer.question_parts import check_abstract, question_parts
+    from rag.answer.question_parts import question_parts
+    from rag.answer.supplied import check_abstract
 
     question = "How many tasks does WorkArena contain, and which platform are they built on?"
     texts = [
@@ -111,7 +112,8 @@ def test_each_part_of_a_two_part_question_gets_its_sentence() -> None:
 
 
 def test_a_missing_detail_is_named_before_what_the_abstract_says() -> None:
-    from rag.answer.question_parts import check_abstract, question_parts
+    from rag.answer.question_parts import question_parts
+    from rag.answer.supplied import check_abstract
 
     question = "How many GPUs trained Medusa's heads?"
     texts = ["We present Medusa, which adds decoding heads.", "Medusa-1 reaches 2.2x speedup."]
