@@ -357,7 +357,21 @@ def question_parts(question: str) -> list[QuestionPart]:
             pieces[-1] = f"{pieces[-1]}, {piece}"
         else:
             pieces.append(piece)
-    return [classify(p, context) for p in pieces] or [classify(question, context)]
+    parts = [classify(p, context) for p in pieces] or [classify(question, context)]
+    # "On how many datasets …, and what are they called?": the names of what was counted
+    for i in range(1, len(parts)):
+        if parts[i].kind == "other" and _NAMES_THEM.match(parts[i].text):
+            asked = parts[i - 1].target
+            parts[i] = QuestionPart(parts[i].text, "name", asked, parts[i].focus | asked)
+    return parts
+
+
+_NAMES_THEM = re.compile(
+    r"\W*(?:and\s+)?(?:(?:what|which)\s+(?:are|were)\s+(?:they|these|those)(?:\s+called|"
+    r"\s+named)?|what\s+(?:are|were)\s+(?:their|the)\s+names|name\s+(?:them|those|these)|"
+    r"which\s+ones)\W*$",
+    re.I,
+)
 
 
 def stems_match(stem: str, terms: frozenset[str]) -> bool:

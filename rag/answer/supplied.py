@@ -173,14 +173,37 @@ def supplies(
     # question does not hold, and not the paper's own parts ("NF" and "DAE" in a paper
     # titled "… Denoising AutoEncoder and Normalizing Flow …").
     own_asked = _MADE.search(part.text) is not None
+    # "standard algorithms such as alternating projections": named by example, lower case
+    if any(
+        any(stems_match(t, part.target) for t in content_terms(m.group(1)))
+        for m in _SUCH_AS.finditer(sentence)
+    ):
+        return True
+    shortened = initials(question)  # "TNL" for the question's "TransNormerLLM"
+    written = {a.lower().rstrip("s") for a in re.findall(r"\b[A-Z]{2,}s?\b", question)}
+    kinds = _spelled_kinds(sentence, written)
     return any(
         not re.search(rf"(?<![\w-]){re.escape(name.lower().rstrip('s'))}s?(?![\w-])", asked)
         and (own_asked or not _own_name(name, title))
         and folded(name).rstrip("s") not in FIELD_ACRONYMS
+        and name.lower().rstrip("s") not in shortened
+        and name not in kinds
         for name in NAME.findall(sentence) + _CALLED.findall(sentence)
     )
 
 
+def _spelled_kinds(sentence: str, acronyms: set[str]) -> set[str]:
+    """Words of capitalised runs spelling a kind of model the question writes as an acronym,
+    or a field's ("Graph Neural Network" for "GNN", "Large Language Models"): no name."""
+    return {
+        word
+        for run in re.finditer(r"\b[A-Z][a-z]+(?:\s+[A-Z][a-z]+){1,4}\b", sentence)
+        if "".join(w[0] for w in run[0].split()).lower() in FIELD_ACRONYMS | acronyms
+        for word in run[0].split()
+    }
+
+
+_SUCH_AS = re.compile(r"\b([\w-]+)\s+(?:such as|e\.g\.,?|namely|including)\s+[a-z][\w-]*[a-z]", re.I)
 # "an open source library called dclib": a name, though written in lower case
 _CALLED = re.compile(
     r"(?<!so-)\b(?:called|dubbed|termed)\s+(?!(?:the|a|an|as|it|this|that|these|them)\b)"
