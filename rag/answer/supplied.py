@@ -132,6 +132,8 @@ def supplies(
     if part.degree and _said_in_degree(sentence, part):
         return True
     restated = _quantities(question)  # the question's own "$O(e^{-ct})$" does not answer it
+    if part.kind == "number" and _baselines_figure_asked(part.text, sentence):
+        return False
     if part.kind == "number" and _CHOICES_LISTED.search(sentence):
         # "how many actions can each node choose between": "can choose to either `listen`,
         # `broadcast`, … or to `isolate`" counts them by naming them
@@ -203,7 +205,9 @@ def _spelled_kinds(sentence: str, acronyms: set[str]) -> set[str]:
     }
 
 
-_SUCH_AS = re.compile(r"\b([\w-]+)\s+(?:such as|e\.g\.,?|namely|including)\s+[a-z][\w-]*[a-z]", re.I)
+_SUCH_AS = re.compile(
+    r"\b([\w-]+)\s+(?:such as|e\.g\.,?|namely|including)\s+[a-z][\w-]*[a-z]", re.I
+)
 # "an open source library called dclib": a name, though written in lower case
 _CALLED = re.compile(
     r"(?<!so-)\b(?:called|dubbed|termed)\s+(?!(?:the|a|an|as|it|this|that|these|them)\b)"
@@ -311,3 +315,27 @@ def answer_supplies(question: str, parts: list[QuestionPart], answer: str) -> li
         if p.kind != "other"
         and not any(supplies(p, s, question, frozenset()) for s in split_sentences(answer))
     ]
+
+
+# "What accuracy did the neural-network baseline reach" against "QORA achieves 100%
+# accuracy … than a neural-network baseline": the figure is the paper's, not the baseline's
+_BASELINE_ASKED = re.compile(
+    r"\b(?:did|does|do|was|were|is|are)\s+(?:the|its|their)\s+(?:[\w-]+\s+){0,3}?"
+    r"(?:baselines?|competitors?|competing\s+methods?)\b",
+    re.I,
+)
+_COMPARED_WITH = re.compile(
+    r"\b(?:than|over|compared\s+(?:to|with)|relative\s+to|against|versus|vs\.?|outperform\w*)\b",
+    re.I,
+)
+
+
+def _baselines_figure_asked(part: str, sentence: str) -> bool:
+    """The part asks a baseline's figure, and the sentence names baselines only as what its
+    figure is compared with."""
+    if not _BASELINE_ASKED.search(part):
+        return False
+    mentions = [m.start() for m in re.finditer(r"\bbaselines?\b|\bcompet\w+", sentence, re.I)]
+    return bool(mentions) and all(
+        _COMPARED_WITH.search(sentence[max(0, i - 60) : i]) for i in mentions
+    )
