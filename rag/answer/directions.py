@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from rag.answer.claims import ASKING, CONTRASTING
+from rag.answer.claims import ASKING, CONTRASTING, YES_NO
 from rag.answer.question_parts import initials
 from rag.text import content_terms
 
@@ -161,7 +161,10 @@ _OTHERS = re.compile(
     r"(?:efforts?|methods?|works?|approach(?:es)?|models?|studies|techniques|algorithms)\b"
 )
 _NOT_SO = re.compile(r"\s+(?:no|zero|neither|nothing|little|without)\b", re.I)
-_AT_LEAST = re.compile(r"\b(?:more|less|fewer) than (?=[\d$~])")
+_AT_LEAST = re.compile(
+    r"\b(?:more|less|fewer) than (?=[\d$~]|(?:one|two|three|four|five|six|seven|eight|nine|ten|"
+    r"a few|a dozen|a handful|a hundred|a thousand|a million|half)\b)"
+)
 _DENIED = re.compile(
     r"\b(?:cannot|can ?not|unlike|instead of|rather than|not just|beyond|existing|traditional|"
     r"conventional)\b[^.;,]*$"
@@ -179,6 +182,11 @@ def turned(question: str, sentences: list[str], title: str) -> str:
             not (claim.start() <= m.start() and m.end() <= claim.end())
             for m in re.finditer(rf"\b(?:{opposite})\b", asked)
         ):
+            continue
+        if _AT_LEAST.match(asked, claim.start()):
+            continue  # "when more than two models are merged": a quantity, no direction
+        # "… 33.5M. Does it fall behind LoRA there?": asked whether, nothing claimed
+        if YES_NO.search(re.split(r"[.?!]\s+", asked[: claim.start()])[-1]):
             continue
         before = asked[max(0, claim.start() - 40) : claim.start()]
         if _UNDONE.search(before) or _COMPARED.search(before):

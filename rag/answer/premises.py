@@ -219,13 +219,20 @@ def unmentioned(
             continue
         if _TO_DO.search(question[: found.start()]) and word.islower() and not word.endswith("s"):
             continue  # "… to stretch an LLM's context window": the asker's verb for its aim
+        if _VERB_S.match(question[found.end() :]) and word.islower() and word.endswith("s"):
+            previous = re.findall(r"[A-Za-z]+", question[: found.start()])[-1:]
+            if previous and previous[0].lower() not in _DETERMINERS:
+                continue  # "… vectors rotate *lessens* reliance": a verb, no thing asked of
         stem = next(iter(content_terms(word)), "")
         if folded(word) in CORPUS_WORDS | COMMON_WORDS | _FRACTIONS:
             continue
         # "a paper *saying* …" is how the asker talks; "in *American* cities" names a thing
         if folded(word) in EVERYDAY_WORDS and not _names_a_thing(word, question[: found.start()]):
             continue
-        common = max(doc_freq(word), doc_freq(_american_word(word))) > RARE_WORD_DOCS
+        common = (
+            max(doc_freq(word), doc_freq(_american_word(word)), doc_freq(_plain_degree(word)))
+            > RARE_WORD_DOCS
+        )
         if not stem or word in absent or stem in stems or common:
             continue
         if folded(word) in spelled or set(content_terms(_american_word(word))) & stems:
@@ -267,6 +274,13 @@ def unwritten(
     return found
 
 
+# a bare noun right after a word in -s: the word is a verb ("lessens reliance"), not a
+# plural ("models trained on", "graphs with")
+_VERB_S = re.compile(
+    r"\s+(?!(?:the|a|an|of|in|on|for|with|to|and|or|by|from|as|at|is|are|was|were|that|which|"
+    r"than|like|when|while|where|how|what|it|its|their|this|these|those)\b)"
+    r"[a-z][a-z-]*(?<!ed)(?<!ing)(?<!s)\b"
+)
 PREFIX_CHARS = 5  # a stem this long that starts a corpus word is that word's other ending
 _EXAMPLE = re.compile(
     r"\([^()]*\)|\b(?:e\.g\.|i\.e\.|for example|for instance|such as)[^,;.?]*", re.I
@@ -284,6 +298,11 @@ def _names_a_thing(word: str, before: str) -> bool:
     capitalised = word[0].isupper() and bool(previous)  # not the question's first word
     plural = len(word) > 4 and word.endswith("s") and not word.endswith(("ss", "us", "is"))
     return capitalised or plural or (bool(previous) and previous[0].lower() in _DETERMINERS)
+
+
+def _plain_degree(word: str) -> str:
+    """ "steadier", "noisiest": the adjective the corpus writes ("steady", "noisy")."""
+    return re.sub(r"(?<=[a-z]{3})i(?:er|est)$", "y", word)
 
 
 def _american_word(word: str) -> str:

@@ -211,6 +211,13 @@ _SAVED = re.compile(
 )
 
 
+_PREAMBLE = re.compile(
+    r"^(?:(?!\b(?:know|tell|wonder\w*|curious|ask\w*|find out|want|need|interested|remind|"
+    r"explain|understand)\b)[^?])*?[.!]\s+(?=[A-Z])",
+    re.I,
+)
+
+
 def classify(text: str, context: frozenset[str] = frozenset()) -> QuestionPart:
     """The answer type one question part asks for, and the words it is about.
 
@@ -218,13 +225,16 @@ def classify(text: str, context: frozenset[str] = frozenset()) -> QuestionPart:
     large were they?").
     """
     focus = frozenset(t for t in content_terms(text) if t not in _QUESTION_WORDS) or context
-    if _EMBEDDED.search(text) or _KINDS_OF.search(text) or _WHAT_ABOUT.match(text):
+    # "Steering how much weight vectors rotate lessens warmup. What else does it provide?":
+    # a statement before the question sets its scene and asks nothing
+    ask = _PREAMBLE.sub("", text)
+    if _EMBEDDED.search(ask) or _KINDS_OF.search(ask) or _WHAT_ABOUT.match(ask):
         # "a method that works out how much of the data is corrupted": what the method finds,
         # not a number asked of the abstract; "what kinds of models": kinds, not names
         return QuestionPart(text, "other", focus, focus)
-    if _WHICH_YEAR.search(text):  # "between which years": "between 2026 and 2032"
+    if _WHICH_YEAR.search(ask):  # "between which years": "between 2026 and 2032"
         return QuestionPart(text, "number", focus, focus, window=SENTENCE_WINDOW)
-    how = _HOW_NUMBER.search(text)
+    how = _HOW_NUMBER.search(ask)
     if how and how.group(1).lower() in ("many", "much"):
         phrase = _noun_phrase(how.group(2))
         counted = frozenset(content_terms(phrase)) - _QUESTION_WORDS
@@ -257,24 +267,24 @@ def classify(text: str, context: frozenset[str] = frozenset()) -> QuestionPart:
             if saved:
                 counted |= frozenset(content_terms(saved.group(0)))
             return QuestionPart(text, "number", counted, focus, degree=much)
-    if how or _BY_HOW.search(text):
+    if how or _BY_HOW.search(ask):
         # "How much faster …", "by how much …": the quantity sits somewhere in a sentence
         # about the part, not next to one noun; a comparison's is a magnitude ("2.5x")
-        compared = bool(_BY_HOW.search(text)) or bool(
+        compared = bool(_BY_HOW.search(ask)) or bool(
             how and how.group(1).lower() == "much" and _COMPARATIVE.match(how.group(2))
         )
-        degree = how is not None and how.group(1).lower() == "much" and not _BY_HOW.search(text)
+        degree = how is not None and how.group(1).lower() == "much" and not _BY_HOW.search(ask)
         return QuestionPart(text, "number", focus, focus, SENTENCE_WINDOW, compared, degree)
-    unit = _IN_UNIT.search(text)
+    unit = _IN_UNIT.search(ask)
     if unit:  # "… cost in US dollars": the unit must stand by a quantity
         return QuestionPart(text, "number", frozenset(content_terms(unit.group(1))), focus, 2)
-    measure = _WHAT_MEASURE.search(text)
-    if measure and _DESCRIBED_MEASURE.search(measure.group(1)) and not _VALUE_ASKED.search(text):
+    measure = _WHAT_MEASURE.search(ask)
+    if measure and _DESCRIBED_MEASURE.search(measure.group(1)) and not _VALUE_ASKED.search(ask):
         measure = None  # "what p-values does it use": empirical ones, not a value
-    if measure and _names_a_thing(text[measure.end() :]):
+    if measure and _names_a_thing(ask[measure.end() :]):
         measure = None  # "what score function", "what cost function": a thing, not a number
     # "At what rate does it decay": an order ("of order $1/\sqrt{n}$") is no "rate" word
-    if (measure and _GENERIC_MEASURE.fullmatch(measure.group(1))) or _AT_RATE.search(text):
+    if (measure and _GENERIC_MEASURE.fullmatch(measure.group(1))) or _AT_RATE.search(ask):
         # "What fraction of the model is recovered": "97% of the secret model".
         if focus <= CHANGE_WORDS | _POINTING:
             # "and to what value did it lower it": a new value of the bound asked before
@@ -284,11 +294,11 @@ def classify(text: str, context: frozenset[str] = frozenset()) -> QuestionPart:
         # "what top-1 accuracy": written in digits or maths, not "one of the first works"
         measured = frozenset(content_terms(measure.group(0))) - _QUESTION_WORDS
         return QuestionPart(text, "number", measured, focus, 8, compared=True)
-    options = _CHOICE.search(text)
+    options = _CHOICE.search(ask)
     if options:  # "is it written in PyTorch or JAX": one of them, as the abstract writes it
         chosen = frozenset(content_terms(f"{options.group(1)} {options.group(2)}"))
         return QuestionPart(text, "choice", chosen, focus, named=options.group(1, 2))
-    named = _WHICH_PRIOR.search(text) or _WHICH_NAME.search(text)
+    named = _WHICH_PRIOR.search(ask) or _WHICH_NAME.search(ask)
     if named:
         target = frozenset(content_terms(named.group(1)))
         if {"data", "set"} <= target:  # "which two data sets": datasets

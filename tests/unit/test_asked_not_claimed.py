@@ -1,0 +1,52 @@
+"""What a question says in passing or asks whether is no premise: a yes/no question, a
+quantity "more than two", a statement before the question, a verb in -s, a comparative."""
+
+from __future__ import annotations
+
+from rag.answer.contradictions import contradicted
+from rag.answer.premises import unmentioned
+from rag.answer.question_parts import question_parts
+
+FOURIER = [
+    "Empirically, our FourierFT method shows comparable or better performance with fewer "
+    "parameters than LoRA on various tasks, including instruction tuning."
+]
+
+
+def test_asking_whether_it_falls_behind_claims_nothing() -> None:
+    asked = "FourierFT trains only 0.064M parameters. Does it fall behind LoRA there?"
+    assert contradicted(asked, FOURIER, "Fine-Tuning with Fourier") == ""
+    claimed = "FourierFT trains only 0.064M parameters. Why does it fall behind LoRA there?"
+    assert contradicted(claimed, FOURIER, "Fine-Tuning with Fourier") == FOURIER[0]
+
+
+def test_more_than_a_number_is_a_quantity() -> None:
+    sentences = [
+        "Model fusion, the act of merging multiple models into one by combining their "
+        "parameters reduces these costs but doesn't work as well in practice."
+    ]
+    question = "How does model fusion fare when more than two models are merged?"
+    assert contradicted(question, sentences, "Harmony in Diversity") == ""
+
+
+def test_a_statement_before_the_question_asks_no_number() -> None:
+    parts = question_parts(
+        "Steering how much weight vectors rotate lessens warmup. What else does it provide?"
+    )
+    assert [p.kind for p in parts] == ["other"]
+
+
+def test_a_verb_in_s_and_a_comparative_are_no_premise() -> None:
+    abstract = "We control the rotation of weight vectors, which reduces the need for warmup."
+
+    def df(word: str) -> int:  # only these are rare in the corpus
+        return 1 if word in ("lessens", "lessen", "steadier", "spikes", "spike") else 500
+
+    question = "Directly steering how weight vectors rotate lessens reliance on warmup, right?"
+    assert unmentioned(question, "Rotational Equilibrium", abstract, df) == []
+    steadier = "Does controlling the rotation make training steadier?"
+    assert unmentioned(steadier, "Rotational Equilibrium", abstract, df) == []
+    # a rare thing after an article stays a premise the paper lacks
+    assert unmentioned("How do the spikes arise?", "Rotational Equilibrium", abstract, df) == [
+        "spikes"
+    ]
