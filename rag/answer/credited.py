@@ -214,13 +214,21 @@ _ASKS_WHETHER = re.compile(
 )
 # a sentence telling of work before the paper: a citation, "we build upon", "originally"
 _BEFORE = re.compile(
-    r"\b(?:build(?:s|ing)?\s+(?:up)?on|built\s+(?:up)?on|originally|"
+    r"(?i:\b(?:build(?:s|ing)?\s+(?:up)?on|built\s+(?:up)?on|originally|"
     r"(?:introduced|proposed|developed|shown|observed)\s+(?:recently\s+|earlier\s+|first\s+)?by|"
-    r"existing|previous|prior|earlier)\b"
-    r"|\b[A-Z][\w'’-]+\s+(?:et\s+al\.?|(?:and|&)\s+[A-Z][\w'’-]+)\s*\(\s*\d{4}\s*\)",
+    r"existing|previous|prior|earlier|recent\s+(?:[\w-]+\s+)?(?:works?|papers?|studies|study))\b)"
+    # "Zhang et al. (ICML 2021, …)", "Woodruff and Yasuda (FOCS 2022)", "(Lu, 2023)"
+    r"|\b[A-Z][\w'’-]+\s+et\s+al\b"
+    r"|\b[A-Z][\w'’-]+\s+(?:and|&)\s+[A-Z][\w'’-]+\s*\((?:[A-Z]+\s*)?['’]?\d{2,4}\b"
+    r"|\([A-Z][\w'’-]+,?\s+\d{4}\)",
+)
+# "we give the first …", "for the first time": a priority the paper claims ("we first present
+# …" is an order)
+_FIRST_OURS = re.compile(
+    r"\b(?:the|our)\s+first\b(?!\s+(?:step|stage|phase|layer|part|half|term|one|two)\b)|"
+    r"\bfor\s+the\s+first\s+time\b|\bfirst[- ]ever\b",
     re.I,
 )
-_FIRST_OURS = re.compile(r"\bfirst\b", re.I)
 FIRST_CLAIM_SHARED = 2  # words a sentence about earlier work shares with the claim
 
 
@@ -234,7 +242,7 @@ def first_credited(
     claim = _FIRST_CLAIM.search(question)
     if claim is None or _ASKS_WHETHER.search(question[: claim.start()]):
         return ""
-    said = re.split(r"[,;?]", question[claim.start() :], maxsplit=1)[0]
+    said = re.split(r"[;?]|[.!]\s", question[claim.start() :], maxsplit=1)[0]
     words = set(content_terms(said)) - ASKING - set(content_terms("first the"))
     if not words:
         return ""

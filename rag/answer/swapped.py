@@ -18,7 +18,10 @@ _JOIN = re.compile(
     re.I,
 )
 _EARLIER_ASKED = re.compile(
-    r"\b(?:earlier|previous|prior|existing|older|conventional|traditional|current|"
+    r"\b(?:(?:earlier|previous|prior|existing|older|conventional|traditional|current)\s+"
+    r"(?:(?!(?:over|of|for|on|in|to|from|with|by|and)\b)[\w-]+\s+){0,2}?"
+    r"(?:works?|methods?|approach(?:es)?|models|studies|techniques|"
+    r"algorithms|baselines|art|efforts|literature|ones|solutions|frameworks)|"
     r"(?:it|they|which)\s+(?:improves?|builds?)\s+on|before\s+(?:it|them))\b",
     re.I,
 )
@@ -28,6 +31,11 @@ _EARLIER_SAID = re.compile(
     r"\b(?:existing|previous|prior|conventional|traditional|current|earlier|unlike|"
     r"recent\s+(?:[\w-]+\s+)?(?:works?|methods|approaches|studies)|"
     r"(?:is|are|was|were)\s+(?:commonly|typically|usually)|state-of-the-art\s+methods)\b",
+    re.I,
+)
+_COMPARED_TO = re.compile(
+    r"\b(?:over|than|beyond|outperforms?|surpass(?:es)?|improves?\s+(?:on|upon))\s+(?:the\s+)?"
+    r"(?:[\w-]+\s+)?(?:existing|previous|prior|earlier|current)\b",
     re.I,
 )
 _OURS_SAID = re.compile(r"\b(?:we|our|us|this\s+(?:paper|work|study)|the\s+proposed)\b", re.I)
@@ -55,7 +63,11 @@ def _sides(sentences: list[str], names: set[str]) -> tuple[set[str], set[str], d
         side = ""
         for clause in _CLAUSE.split(sentence):
             words = set(content_terms(clause))
-            mine = bool(_OURS_SAID.search(clause) or set(_NAME.findall(clause)) & names)
+            mine = bool(
+                _OURS_SAID.search(clause)
+                or set(_NAME.findall(clause)) & names
+                or _COMPARED_TO.search(clause)  # "its advantage over previous work is …"
+            )
             if _EARLIER_SAID.search(clause) and not mine:
                 side = "earlier"
             elif mine:

@@ -117,3 +117,46 @@ def test_a_comparison_inside_one_clause_is_no_swap() -> None:
         "be faster than earlier results?"
     )
     assert swapped_roles(question, sentences, "Stability Bounds") == ""
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Zhang et al. (ICML 2021, PLMR 139) introduced probabilistic generating circuits (PGCs) "
+        "to unify probabilistic circuits and DPPs.",
+        "We improve a recent work of Woodruff and Yasuda (FOCS 2022) which introduced "
+        "probabilistic generating circuits to unify probabilistic circuits and DPPs.",
+        "Recent work introduced probabilistic generating circuits to unify probabilistic "
+        "circuits and DPPs.",
+    ],
+)
+def test_earlier_work_is_told_by_venue_citations_and_recent_work(sentence: str) -> None:
+    question = (
+        "As the work that first proposed probabilistic generating circuits to unify "
+        "probabilistic circuits and DPPs, what gives them their power?"
+    )
+    assert first_credited(question, [sentence]) == sentence
+
+
+def test_an_order_is_no_first_the_paper_claims() -> None:
+    ordered = "In this paper, we first present an explanation of the catapults in SGD."
+    question = "As the study that first discovered catapults, where do catapults occur in SGD?"
+    rare = {"catapult": 3}
+    assert first_credited(question, [ordered, CATAPULT], lambda w: rare.get(w, 900)) == CATAPULT
+
+
+def test_a_prior_over_models_is_no_earlier_work_and_an_advantage_over_it_is_ours() -> None:
+    sentences = [
+        "Its main advantage over previous work is that it allows more flexibility in how "
+        "knowledge is transferred between tasks.",
+        "For previous approaches, this could only happen indirectly, by means of learning "
+        "prior distributions over models.",
+        "In contrast, the bounds we prove express meta-learning much more directly as learning "
+        "the learning algorithm for future tasks.",
+    ]
+    question = (
+        "The framework moves knowledge between tasks only indirectly, by learning a prior over "
+        "models, whereas the earlier approaches it improves on already learned the learning "
+        "algorithm for future tasks directly. What does it gain?"
+    )
+    assert swapped_roles(question, sentences, "Flexible Meta-Learning") == sentences[1]
