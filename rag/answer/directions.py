@@ -70,6 +70,8 @@ _DIRECTIONS = (
         r"better|outperforms?|surpass(?:es)?|beats?|improves?|improved|superior|enhanced",
     ),
     (r"shorter|shortens?|shortened", r"longer|lengthens?|lengthened"),
+    # "bounds that come out weaker than SGD's" against "sharper than SGD"
+    (r"weaker|looser", r"sharper|tighter"),
     (
         r"slower|more slowly|slows?(?: down)?|slowed(?: down)?",
         r"faster|more quickly|speeds? up|sped up|accelerat(?:es?|ed|ing)|"
@@ -92,6 +94,12 @@ _DIRECTIONS = (
 )
 _OPPOSITES = (
     *_DIRECTIONS,
+    # "why did task accuracy fall" against "accuracy on tasks improves": what falls is named
+    # before the verb, so read by the words the sentence shares
+    (
+        r"falls?|fell|drops?|dropped|declines?|declined|deteriorat(?:es?|ed|ing)",
+        r"improves?|improved|rises?|rose|boosts?|boosted",
+    ),
     (r"np-hard|intractable|exponential", r"tractable|polynomial"),
     (r"inner loop|double-loop|nested loop|two-loop", r"single-loop|single loop"),
     _SUPERVISION,
@@ -124,7 +132,10 @@ _DIRECTED = frozenset(t for t in _TURNS if any(set(t) == set(d) for d in _DIRECT
 
 def _changed_thing(after: str) -> str:
     """What a direction word says changes: the first content word after it, within three
-    words ("more *reward*", "higher *variance*"); "" when none follows."""
+    words ("more *reward*", "higher *variance*"); "" when none follows or a comparison
+    does ("weaker than SGD's": the thing is what came before)."""
+    if re.match(r"\W*than\b", after):
+        return ""
     for word in re.findall(r"[a-z][\w-]*", after)[:3]:
         terms = content_terms(word)
         if terms and terms[0] not in ASKING and word not in _FILLERS:
