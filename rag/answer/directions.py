@@ -94,10 +94,12 @@ _DIRECTIONS = (
 )
 _OPPOSITES = (
     *_DIRECTIONS,
-    # "why did task accuracy fall" against "accuracy on tasks improves": what falls is named
-    # before the verb, so read by the words the sentence shares
+    # "why did task accuracy fall" against "accuracy on tasks improves": a measure where more
+    # is better (an error that drops improves), named before the verb
     (
-        r"falls?|fell|drops?|dropped|declines?|declined|deteriorat(?:es?|ed|ing)",
+        r"(?:accuracy|performance|quality|reward|rewards|success(?: rate)?|scores?)\s+"
+        r"(?:(?!(?:and|or|while|but|whereas|as|when|because|if)\b)[\w'-]+\s+){0,3}?"
+        r"(?:falls?|fell|drops?|dropped|declines?|declined|deteriorat(?:es?|ed))",
         r"improves?|improved|rises?|rose|boosts?|boosted",
     ),
     (r"np-hard|intractable|exponential", r"tractable|polynomial"),

@@ -87,3 +87,9 @@ def test_a_result_said_for_any_embedding_goes_against_one_for_a_kind() -> None:
         "interpolators no matter how the tokens are embedded?"
     )
     assert contradicted(question, [sentence], "Random Features") == sentence
+
+
+def test_an_error_that_drops_is_no_fall_against_improves() -> None:
+    sentence = "Our method improves robustness and reduces the test error of the classifier."
+    question = "Why does the test error of the classifier drop with the method?"
+    assert contradicted(question, [sentence], "Robust Training") == ""
