@@ -200,11 +200,16 @@ def _disowned(sentence: str, word: str) -> bool:
     return bool(places) and all(_NOT_OURS.search(sentence[max(0, i - 60) : i]) for i in places)
 
 
+# "the first token", "our first contribution": an order or a position, no priority
+_ORDINAL = (
+    r"(?:step|stage|phase|layer|layers|round|term|half|time|part|author|order|place|one|two|"
+    r"few|token|tokens|word|words|sentence|epoch|iteration|block|element|item|position|"
+    r"contribution|result|question|case|component|module)"
+)
 # "the first to show that …", "the first panel-selection algorithm with …", "first
 # discovered catapult dynamics": the question credits the paper with a first
 _FIRST_CLAIM = re.compile(
-    r"\bthe\s+first\s+(?!(?:step|stage|phase|layer|round|term|half|time|part|author|order|"
-    r"place|one|two|few)\b)(?:[\w-]+\s+){0,3}?(?:to|that|which|with|for)\b|"
+    rf"\bthe\s+first\s+(?!{_ORDINAL}\b)(?:[\w-]+\s+){{0,3}}?(?:to|that|which|with|for)\b|"
     r"\bfirst\s+(?:discovered|showed|shown|proposed|introduced|demonstrated|observed|"
     r"identified|found|noticed|described)\b",
     re.I,
@@ -216,7 +221,8 @@ _ASKS_WHETHER = re.compile(
 _BEFORE = re.compile(
     r"(?i:\b(?:build(?:s|ing)?\s+(?:up)?on|built\s+(?:up)?on|originally|"
     r"(?:introduced|proposed|developed|shown|observed)\s+(?:recently\s+|earlier\s+|first\s+)?by|"
-    r"existing|previous|prior|earlier|recent\s+(?:[\w-]+\s+)?(?:works?|papers?|studies|study))\b)"
+    r"(?:existing|previous|prior|earlier|recent)\s+(?:[\w-]+\s+)?(?:works?|papers?|studies|study|"
+    r"literature|research))\b)"
     # "Zhang et al. (ICML 2021, …)", "Woodruff and Yasuda (FOCS 2022)", "(Lu, 2023)"
     r"|\b[A-Z][\w'’-]+\s+et\s+al\b"
     r"|\b[A-Z][\w'’-]+\s+(?:and|&)\s+[A-Z][\w'’-]+\s*\((?:[A-Z]+\s*)?['’]?\d{2,4}\b"
@@ -224,9 +230,13 @@ _BEFORE = re.compile(
 )
 # "we give the first …", "for the first time": a priority the paper claims ("we first present
 # …" is an order)
+_CREDITS = re.compile(
+    r"\bet\s+al\b|\b(?:19|20)\d{2}\b|\b(?:proposed|introduced|observed|developed|shown|"
+    r"discovered|described)\s+(?:\w+\s+)?by\b",
+    re.I,
+)
 _FIRST_OURS = re.compile(
-    r"\b(?:the|our)\s+first\b(?!\s+(?:step|stage|phase|layer|part|half|term|one|two)\b)|"
-    r"\bfor\s+the\s+first\s+time\b|\bfirst[- ]ever\b",
+    rf"\b(?:the|our)\s+first\b(?!\s+{_ORDINAL}\b)|\bfor\s+the\s+first\s+time\b|\bfirst[- ]ever\b",
     re.I,
 )
 FIRST_CLAIM_SHARED = 2  # words a sentence about earlier work shares with the claim
@@ -242,6 +252,8 @@ def first_credited(
     claim = _FIRST_CLAIM.search(question)
     if claim is None or _ASKS_WHETHER.search(question[: claim.start()]):
         return ""
+    if _CREDITS.search(question):
+        return ""  # "catapults, first observed by Lewkowycz et al.": the question credits them
     said = re.split(r"[;?]|[.!]\s", question[claim.start() :], maxsplit=1)[0]
     words = set(content_terms(said)) - ASKING - set(content_terms("first the"))
     if not words:
@@ -253,10 +265,12 @@ def first_credited(
         return len(shared) >= FIRST_CLAIM_SHARED or (bool(shared) and rare)
 
     if any(
-        _FIRST_OURS.search(s) and _OWN_START.search(s) and len(words & set(content_terms(s))) >= 2
+        _FIRST_OURS.search(s)
+        and not _BEFORE.search(s)
+        and len(words & set(content_terms(s))) >= FIRST_CLAIM_SHARED
         for s in sentences
     ):
-        return ""  # "we give the first …": the paper does claim it
+        return ""  # "BiLLM, for the first time, …", "This is the first …": the paper claims it
     for sentence in sentences:
         if _BEFORE.search(sentence) and shares(sentence):
             return sentence

@@ -25,7 +25,16 @@ _IMPLIES = (
     r"(?:does|do|need)\s+not\s+necessarily\s+(?:imply|guarantee|ensure|mean|lead\s+to)|"
     r"need\s+not\s+(?:imply|mean)",
 )
-_ONE_WAY = (_CENTRALIZED, _ALWAYS, _IMPLIES)
+# "why did task accuracy fall" against "accuracy on tasks improves": a measure where more
+# is better (an error that drops improves), named before the verb; one way only, as an
+# abstract tells of the drop it fixes ("… leads to a performance drop")
+_FALLS = (
+    r"(?:accuracy|performance|quality|reward|rewards|success(?: rate)?|scores?)\s+"
+    r"(?:(?!(?:and|or|while|but|whereas|as|when|because|if)\b)[\w'-]+\s+){0,3}?"
+    r"(?:falls?|fell|drops?|dropped|declines?|declined|deteriorat(?:es?|ed))",
+    r"improves?|improved|improving|rises?|rose|boosts?|boosted",
+)
+_ONE_WAY = (_CENTRALIZED, _ALWAYS, _IMPLIES, _FALLS)
 # Kinds of input a paper is about one of, though it may name the other ("for both
 # continuous and discrete"): said otherwise only when the abstract never writes the asked one.
 _CONTINUOUS = (r"continuous", r"categorical|discrete")
@@ -94,14 +103,6 @@ _DIRECTIONS = (
 )
 _OPPOSITES = (
     *_DIRECTIONS,
-    # "why did task accuracy fall" against "accuracy on tasks improves": a measure where more
-    # is better (an error that drops improves), named before the verb
-    (
-        r"(?:accuracy|performance|quality|reward|rewards|success(?: rate)?|scores?)\s+"
-        r"(?:(?!(?:and|or|while|but|whereas|as|when|because|if)\b)[\w'-]+\s+){0,3}?"
-        r"(?:falls?|fell|drops?|dropped|declines?|declined|deteriorat(?:es?|ed))",
-        r"improves?|improved|rises?|rose|boosts?|boosted",
-    ),
     (r"np-hard|intractable|exponential", r"tractable|polynomial"),
     (r"inner loop|double-loop|nested loop|two-loop", r"single-loop|single loop"),
     _SUPERVISION,
@@ -134,10 +135,7 @@ _DIRECTED = frozenset(t for t in _TURNS if any(set(t) == set(d) for d in _DIRECT
 
 def _changed_thing(after: str) -> str:
     """What a direction word says changes: the first content word after it, within three
-    words ("more *reward*", "higher *variance*"); "" when none follows or a comparison
-    does ("weaker than SGD's": the thing is what came before)."""
-    if re.match(r"\W*than\b", after):
-        return ""
+    words ("more *reward*", "higher *variance*"); "" when none follows."""
     for word in re.findall(r"[a-z][\w-]*", after)[:3]:
         terms = content_terms(word)
         if terms and terms[0] not in ASKING and word not in _FILLERS:
@@ -199,7 +197,14 @@ def turned(question: str, sentences: list[str], title: str) -> str:
         if _AT_LEAST.match(asked, claim.start()):
             continue  # "when more than two models are merged": a quantity, no direction
         # "… 33.5M. Does it fall behind LoRA there?": asked whether, nothing claimed
-        if YES_NO.search(re.split(r"[.?!]\s+", asked[: claim.start()])[-1]):
+        # ("Does *the slower* finetuning come from …?", "Is it because X increases …?" still
+        # suppose it)
+        asking = re.split(r"[.?!]\s+", asked[: claim.start()])[-1]
+        if (
+            YES_NO.search(asking)
+            and not re.search(r"\b(?:the|its|their|this|a|an)\s+$", asking)
+            and not re.search(r"\b(?:because|since|given|as)\b", asking)
+        ):
             continue
         before = asked[max(0, claim.start() - 40) : claim.start()]
         if _UNDONE.search(before) or _COMPARED.search(before):
@@ -228,9 +233,23 @@ def turned(question: str, sentences: list[str], title: str) -> str:
         subject = set(content_terms(asked[max(0, claim.start() - 60) : claim.start()])) - ASKING
         for sentence in sentences:
             low = sentence.lower()
-            turned = re.search(rf"\b(?:{opposite})\b", low)
+            turned = re.search(rf"\b(?:{opposite})\b(?!-)", low)  # not "better-known"
             if turned and compared and subject & set(content_terms(low[turned.end() :])):
                 continue
+            # "Why are earlier bounds looser?" agrees with "ours are tighter than the earlier
+            # bounds": the question's subject is what the sentence compares against
+            if turned:
+                # (words the sentence writes before its comparative are the thing compared:
+                # "observed utilities … lower than their true utilities")
+                versus = re.match(r"(?:\s+[\w-]+){0,3}?\s+than\b", low[turned.end() :])
+                compared_with = (
+                    set(content_terms(low[turned.end() + versus.end() :]))
+                    - set(content_terms(low[: turned.start()]))
+                    if versus
+                    else set()
+                )
+                if subject & compared_with:
+                    continue
             # "stronger … than widely used methods" is "widely used methods … weaker": the
             # compared thing before the opposite comparative (not before a verb, "saving")
             comparative = turned is not None and re.fullmatch(r"\w+er|less|fewer", turned.group(0))

@@ -10,51 +10,40 @@ from rag.answer.claims import ASKING
 from rag.answer.question_parts import stems_match
 from rag.text import NAME, NUMBER_WORDS, content_terms
 
-# "three algorithms", "33 automated red-teaming methods": a count, at most two words between,
-# and a plural noun; not "GPT-4 outputs", "Llama 2 models", "2.5 times" ("one" is too often a
-# pronoun).
+# "three algorithms", "two new algorithms": a count, at most one word between, and a plural
+# noun; not "GPT-4 outputs", "Llama 2 models", "2.5 times" ("one" is too often a pronoun).
 _COUNTED = re.compile(
     r"(?<![\w.,-])(two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\d{1,3})"
-    r"(?![\w.,-])\s+(?:[a-z][\w-]*\s+){0,2}?([a-z][a-z-]+[^s\W]s)\b",
+    r"(?![\w.,-])\s+(?:[a-z][\w-]*\s+)?([a-z][a-z-]+[^s\W]s)\b",
     re.I,
 )
 _NAMED_NUMBER = re.compile(r"[A-Z][\w-]*\s+$")  # "Llama 2 models": a name's number
 _NOT_COUNTED = frozenset({"times", "across", "this", "its", "was", "has", "as", "is", "orders"})
 
 
-def _counts(text: str) -> dict[str, set[tuple[int, frozenset[str]]]]:
-    """Each plural noun counted, with its counts and the words saying what kind."""
-    found: dict[str, set[tuple[int, frozenset[str]]]] = {}
+def _counts(text: str) -> dict[str, set[int]]:
+    found: dict[str, set[int]] = {}
     for m in _COUNTED.finditer(text):
         number, noun = m[1].lower(), m[2].lower()
         before = text[max(0, m.start() - 30) : m.start()]
         if noun in _NOT_COUNTED or (_NAMED_NUMBER.search(before) and before.strip()[-1:] != "."):
             continue
         value = int(number) if number.isdigit() else NUMBER_WORDS[number]
-        kind = frozenset(content_terms(text[m.end(1) : m.start(2)]))  # "red-teaming"
-        found.setdefault(noun, set()).add((value, kind))
+        found.setdefault(noun, set()).add(value)
     return found
 
 
 def miscounted(question: str, sentences: list[str]) -> str:
     """A sentence giving another count of things the question counts, where the abstract
-    never gives the question's count ("two target benchmarks" is not counted by "three code
-    generation benchmarks": each says what kind, and the kinds differ)."""
+    never gives the question's count."""
     asked = _counts(question)
     if not asked:
         return ""
     given = [(_counts(s), s) for s in sentences]
-    for noun, counted in asked.items():
-        numbers = {n for n, _ in counted}
-        kinds = [k for _, k in counted]
-        stated = [
-            (n, s)
-            for counts, s in given
-            for n, kind in counts.get(noun, ())
-            if any(not kind or not k or kind & k for k in kinds)
-        ]
-        if stated and not {n for n, _ in stated} & numbers:
-            return stated[0][1]
+    for noun, numbers in asked.items():
+        stated = set().union(*(counts.get(noun, set()) for counts, _ in given))
+        if stated and not stated & numbers:
+            return next(s for counts, s in given if noun in counts)
     return ""
 
 

@@ -221,7 +221,7 @@ def unmentioned(
             continue  # "… to stretch an LLM's context window": the asker's verb for its aim
         if _VERB_S.match(question[found.end() :]) and word.islower() and word.endswith("s"):
             previous = re.findall(r"[A-Za-z]+", question[: found.start()])[-1:]
-            if previous and previous[0].lower() not in _DETERMINERS:
+            if previous and previous[0].lower() not in _DETERMINERS | _SUBJECT_BEFORE:
                 continue  # "… vectors rotate *lessens* reliance": a verb, no thing asked of
         stem = next(iter(content_terms(word)), "")
         if folded(word) in CORPUS_WORDS | COMMON_WORDS | _FRACTIONS:
@@ -230,7 +230,9 @@ def unmentioned(
         if folded(word) in EVERYDAY_WORDS and not _names_a_thing(word, question[: found.start()]):
             continue
         common = (
-            max(doc_freq(word), doc_freq(_american_word(word)), doc_freq(_plain_degree(word)))
+            max(
+                doc_freq(word), doc_freq(_american_word(word)), doc_freq(_degree_of(word, question))
+            )
             > RARE_WORD_DOCS
         )
         if not stem or word in absent or stem in stems or common:
@@ -274,6 +276,11 @@ def unwritten(
     return found
 
 
+# "How do quadrotors stabilize": after these, a word in -s is the subject, not a verb
+_SUBJECT_BEFORE = frozenset(
+    "do does did are were is was have has can could will would should may might how why what "
+    "which when where whether".split()
+)
 # a bare noun right after a word in -s: the word is a verb ("lessens reliance"), not a
 # plural ("models trained on", "graphs with")
 _VERB_S = re.compile(
@@ -300,9 +307,18 @@ def _names_a_thing(word: str, before: str) -> bool:
     return capitalised or plural or (bool(previous) and previous[0].lower() in _DETERMINERS)
 
 
-def _plain_degree(word: str) -> str:
-    """ "steadier", "noisiest": the adjective the corpus writes ("steady", "noisy")."""
-    return re.sub(r"(?<=[a-z]{3})i(?:er|est)$", "y", word)
+def _degree_of(word: str, question: str) -> str:
+    """ "faster and steadier", "noisier than": the adjective the corpus writes ("steady",
+    "noisy"); a noun in -ier ("the supplier") stays itself."""
+    plain = re.sub(r"(?<=[a-z]{3})i(?:er|est)$", "y", word)
+    if plain == word:
+        return word
+    said = re.search(
+        rf"(?:\b(?:and|or|more|most)\s+|,\s*){re.escape(word)}\b|"
+        rf"\b{re.escape(word)}(?:\s+than\b|\s*[,.;?!]|$)",
+        question,
+    )
+    return plain if said else word
 
 
 def _american_word(word: str) -> str:

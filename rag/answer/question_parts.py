@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from rag.answer.citations import MARKER
-from rag.text import content_terms
+from rag.text import content_terms, split_sentences
 
 PartKind = Literal["number", "name", "choice", "other"]
 
@@ -211,11 +211,20 @@ _SAVED = re.compile(
 )
 
 
-_PREAMBLE = re.compile(
-    r"^(?:(?!\b(?:know|tell|wonder\w*|curious|ask\w*|find out|want|need|interested|remind|"
-    r"explain|understand)\b)[^?])*?[.!]\s+(?=[A-Z])",
+_REQUESTING = re.compile(
+    r"\b(?:know|tell|wonder\w*|curious|ask\w*|find out|want|need|interested|remind|explain|"
+    r"understand)\b|\?",
     re.I,
 )
+
+
+def _asked(text: str) -> str:
+    """The sentence of a part that asks: statements before it set its scene ("Steering how
+    much weight vectors rotate lessens warmup. What else …?"), unless they make a request."""
+    sentences = split_sentences(text)
+    if len(sentences) < 2 or _REQUESTING.search(" ".join(sentences[:-1])):
+        return text
+    return sentences[-1]
 
 
 def classify(text: str, context: frozenset[str] = frozenset()) -> QuestionPart:
@@ -227,7 +236,7 @@ def classify(text: str, context: frozenset[str] = frozenset()) -> QuestionPart:
     focus = frozenset(t for t in content_terms(text) if t not in _QUESTION_WORDS) or context
     # "Steering how much weight vectors rotate lessens warmup. What else does it provide?":
     # a statement before the question sets its scene and asks nothing
-    ask = _PREAMBLE.sub("", text)
+    ask = _asked(text)
     if _EMBEDDED.search(ask) or _KINDS_OF.search(ask) or _WHAT_ABOUT.match(ask):
         # "a method that works out how much of the data is corrupted": what the method finds,
         # not a number asked of the abstract; "what kinds of models": kinds, not names
@@ -370,12 +379,25 @@ def question_parts(question: str) -> list[QuestionPart]:
     parts = [classify(p, context) for p in pieces] or [classify(question, context)]
     # "On how many datasets …, and what are they called?": the names of what was counted
     for i in range(1, len(parts)):
-        if parts[i].kind == "other" and _NAMES_THEM.match(parts[i].text):
+        if (
+            parts[i].kind == "other"
+            and _NAMES_THEM.match(parts[i].text)
+            and parts[i - 1].target & _NAMED_KINDS
+        ):
             asked = parts[i - 1].target
             parts[i] = QuestionPart(parts[i].text, "name", asked, parts[i].focus | asked)
     return parts
 
 
+# Kinds whose members have names ("which datasets … what are they": ImageNet), not steps
+# or tasks told in lower case
+_NAMED_KINDS = frozenset(
+    content_terms(
+        "datasets benchmarks models llms environments gpus games languages baselines "
+        "architectures simulators libraries suites corpora competitions tools frameworks "
+        "solvers optimizers accelerators backbones"
+    )
+)
 _NAMES_THEM = re.compile(
     r"\W*(?:and\s+)?(?:(?:what|which)\s+(?:are|were)\s+(?:they|these|those)(?:\s+called|"
     r"\s+named)?|what\s+(?:are|were)\s+(?:their|the)\s+names|name\s+(?:them|those|these)|"

@@ -14,8 +14,7 @@ from rag.text import content_terms
 # ("across all nodes" says how a method works, not where a result holds).
 _EVERY_CASE = re.compile(
     r"\b(?:(?:for|on|to|with|under)\s+(?:any|every|arbitrary)|over\s+(?:any|every)|"
-    r"whatever(?:\s+the)?|regardless\s+of(?:\s+the)?|no\s+matter\s+(?:how|what|which)(?:\s+the)?)"
-    r"\s+((?:[\w-]+\s+){0,2}[\w-]+)",
+    r"whatever(?:\s+the)?|regardless\s+of(?:\s+the)?)\s+((?:[\w-]+\s+){0,2}[\w-]+)",
     re.I,
 )
 _PHRASE_END = re.compile(

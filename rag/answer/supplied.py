@@ -206,7 +206,10 @@ def _spelled_kinds(sentence: str, acronyms: set[str]) -> set[str]:
 
 
 _SUCH_AS = re.compile(
-    r"\b([\w-]+)\s+(?:such as|e\.g\.,?|namely|including)\s+[a-z][\w-]*[a-z]", re.I
+    r"\b([\w-]+)\s+(?:such as|e\.g\.,?|namely|including)\s+"
+    r"(?!(?:those|these|the|a|an|this|that|other|its|their|our|such|many|several|some|ones?)\b)"
+    r"[a-z][\w-]*[a-z]",
+    re.I,
 )
 # "an open source library called dclib": a name, though written in lower case
 _CALLED = re.compile(
@@ -320,7 +323,9 @@ def answer_supplies(question: str, parts: list[QuestionPart], answer: str) -> li
 # "What accuracy did the neural-network baseline reach" against "QORA achieves 100%
 # accuracy … than a neural-network baseline": the figure is the paper's, not the baseline's
 _BASELINE_ASKED = re.compile(
-    r"\b(?:did|does|do|was|were|is|are)\s+(?:the|its|their)\s+(?:[\w-]+\s+){0,3}?"
+    r"\b(?:did|does|do|was|were|is|are)\s+(?:the|its|their)\s+"
+    r"(?:(?!(?:outperform\w*|beat\w*|surpass\w*|exceed\w*|improv\w*|over|than|compared|"
+    r"against|achiev\w*|get|gets|gain\w*|the|a|an)\b)[\w-]+\s+){0,3}?"
     r"(?:baselines?|competitors?|competing\s+methods?)\b",
     re.I,
 )

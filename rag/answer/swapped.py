@@ -10,6 +10,10 @@ import re
 from rag.answer.claims import ASKING
 from rag.text import content_terms
 
+_WORKS = (
+    r"(?:works?|methods?|approach(?:es)?|models|studies|techniques|algorithms|baselines|art|"
+    r"efforts|literature|ones|solutions|frameworks|analyses|designs)"
+)
 # Where a question turns to earlier work: "…, when earlier X could already …",
 # "Compared with the approaches it improves on, …"
 _JOIN = re.compile(
@@ -19,22 +23,22 @@ _JOIN = re.compile(
 )
 _EARLIER_ASKED = re.compile(
     r"\b(?:(?:earlier|previous|prior|existing|older|conventional|traditional|current)\s+"
-    r"(?:(?!(?:over|of|for|on|in|to|from|with|by|and)\b)[\w-]+\s+){0,2}?"
-    r"(?:works?|methods?|approach(?:es)?|models|studies|techniques|"
-    r"algorithms|baselines|art|efforts|literature|ones|solutions|frameworks)|"
+    rf"(?:(?!(?:over|of|for|on|in|to|from|with|by|and)\b)[\w-]+\s+){{0,2}}?{_WORKS}|"
     r"(?:it|they|which)\s+(?:improves?|builds?)\s+on|before\s+(?:it|them))\b",
     re.I,
 )
 # A clause of the abstract about earlier work: "Unlike existing approaches, which …",
 # "A recent seminal work (InvLINT) demonstrates …", "… used in existing works".
+# "previous policies", "the current task": earlier only when said of earlier work
 _EARLIER_SAID = re.compile(
-    r"\b(?:existing|previous|prior|conventional|traditional|current|earlier|unlike|"
-    r"recent\s+(?:[\w-]+\s+)?(?:works?|methods|approaches|studies)|"
-    r"(?:is|are|was|were)\s+(?:commonly|typically|usually)|state-of-the-art\s+methods)\b",
+    r"\b(?:(?:existing|previous|prior|conventional|traditional|current|earlier|recent)\s+"
+    rf"(?:(?!(?:over|of|for|on|in|to|from|with|by|and)\b)[\w-]+\s+){{0,2}}?{_WORKS}|unlike|"
+    r"(?:is|are|was|were)\s+(?:commonly|typically|usually))\b",
     re.I,
 )
 _COMPARED_TO = re.compile(
-    r"\b(?:over|than|beyond|outperforms?|surpass(?:es)?|improves?\s+(?:on|upon))\s+(?:the\s+)?"
+    r"\b(?:over|than|beyond|outperforms?|surpass(?:es)?|improves?\s+(?:on|upon)|"
+    r"compared\s+(?:to|with)|(?:different|differs?)\s+from)\s+(?:the\s+)?"
     r"(?:[\w-]+\s+)?(?:existing|previous|prior|earlier|current)\b",
     re.I,
 )

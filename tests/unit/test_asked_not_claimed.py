@@ -52,44 +52,37 @@ def test_a_verb_in_s_and_a_comparative_are_no_premise() -> None:
     ]
 
 
-def test_a_bound_weaker_than_sgds_goes_against_sharper_than_sgd() -> None:
-    sentence = "We show that the derived generalization bounds of SWA are sharper than SGD."
-    question = "Why do the generalization bounds derived for SWA come out weaker than plain SGD's?"
-    assert contradicted(question, [sentence], "Stability of Weight Averaging") == sentence
-
-
 def test_accuracy_said_to_fall_goes_against_accuracy_that_improves() -> None:
     sentence = "When humans are given conformal prediction sets their accuracy on tasks improves."
     question = "Why did participants' task accuracy fall when shown conformal prediction sets?"
     assert contradicted(question, [sentence], "A Randomized Trial") == sentence
 
 
-def test_counts_of_two_kinds_of_one_noun_do_not_contradict() -> None:
-    sentences = [
-        "We use HarmBench for a comparison of 18 red teaming methods and 33 target LLMs.",
-        "We tested our algorithm on three code generation benchmarks.",
-    ]
-    swapped = "HarmBench runs 33 automated red-teaming methods against 18 target models."
-    assert contradicted(swapped, sentences, "HarmBench") == sentences[0]
-    other_kind = "Which two target benchmarks is it tested on?"
-    assert contradicted(other_kind, sentences, "HarmBench") == ""
-
-
-def test_a_result_said_for_any_embedding_goes_against_one_for_a_kind() -> None:
-    sentence = (
-        "We show two different outcomes for the sparse regime with q-ary data tokens: (1) if "
-        "the data is embedded with roots of unities, then a min-degree interpolator is learned, "
-        "(2) if the data is not embedded as such, RF models may not learn minimal degree "
-        "interpolators."
-    )
-    question = (
-        "Why do random feature models trained on q-ary tokens converge to minimal-degree "
-        "interpolators no matter how the tokens are embedded?"
-    )
-    assert contradicted(question, [sentence], "Random Features") == sentence
-
-
 def test_an_error_that_drops_is_no_fall_against_improves() -> None:
     sentence = "Our method improves robustness and reduces the test error of the classifier."
     question = "Why does the test error of the classifier drop with the method?"
     assert contradicted(question, [sentence], "Robust Training") == ""
+
+
+def test_earlier_bounds_said_looser_agree_with_ours_tighter_than_them() -> None:
+    sentence = (
+        "We extend this to the user-level setting, rendering a tighter upper bound than the one "
+        "proved by Ghazi et al. (2023)."
+    )
+    question = "Why was the user-level upper bound proved by Ghazi et al. (2023) looser?"
+    assert contradicted(question, [sentence], "User-Level Privacy") == ""
+
+
+def test_a_thing_compared_with_its_own_kind_is_still_turned() -> None:
+    sentence = (
+        "The observed utilities of candidates in some groups are biased--systematically lower "
+        "than their true utilities."
+    )
+    question = "Some groups' observed utilities are inflated above their true values; why?"
+    assert contradicted(question, [sentence], "Selection Under Bias") == sentence
+
+
+def test_a_premise_inside_a_yes_no_question_is_still_read() -> None:
+    sentence = "Large batches reduce the effective total gradient variance in DP-SGD."
+    asked = "Is it because large batches increase the effective total gradient variance that DP-SGD needs them?"
+    assert contradicted(asked, [sentence], "Batch Size in DP-SGD") == sentence
