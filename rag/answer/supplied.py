@@ -181,8 +181,7 @@ def supplies(
         for m in _SUCH_AS.finditer(sentence)
     ):
         return True
-    shortened = initials(question)  # "TNL" for the question's "TransNormerLLM"
-    written = {a.lower().rstrip("s") for a in re.findall(r"\b[A-Z]{2,}s?\b", question)}
+    shortened, written = _question_acronyms(question)
     kinds = _spelled_kinds(sentence, written)
     return any(
         not re.search(rf"(?<![\w-]){re.escape(name.lower().rstrip('s'))}s?(?![\w-])", asked)
@@ -194,7 +193,15 @@ def supplies(
     )
 
 
-def _spelled_kinds(sentence: str, acronyms: set[str]) -> set[str]:
+@lru_cache(maxsize=256)
+def _question_acronyms(question: str) -> tuple[frozenset[str], frozenset[str]]:
+    """The question's names shortened ("tnl" for "TransNormerLLM") and the acronyms it
+    writes ("gnn"), read once per question, not once per sentence."""
+    written = {a.lower().rstrip("s") for a in re.findall(r"\b[A-Z]{2,}s?\b", question)}
+    return frozenset(initials(question)), frozenset(written)
+
+
+def _spelled_kinds(sentence: str, acronyms: frozenset[str]) -> set[str]:
     """Words of capitalised runs spelling a kind of model the question writes as an acronym,
     or a field's ("Graph Neural Network" for "GNN", "Large Language Models"): no name."""
     return {
