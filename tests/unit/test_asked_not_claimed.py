@@ -86,3 +86,14 @@ def test_a_premise_inside_a_yes_no_question_is_still_read() -> None:
     sentence = "Large batches reduce the effective total gradient variance in DP-SGD."
     asked = "Is it because large batches increase the effective total gradient variance that DP-SGD needs them?"
     assert contradicted(asked, [sentence], "Batch Size in DP-SGD") == sentence
+
+
+def test_a_bar_the_stated_value_clears_is_no_other_value() -> None:
+    sentence = (
+        "FALCON outperforms baselines by a large margin, achieving 22% improvement over the "
+        "best baseline on the tieredImageNet dataset."
+    )
+    cleared = "Does FALCON beat the best baseline by more than 20% on tieredImageNet?"
+    assert contradicted(cleared, [sentence], "Fine-grained Classes") == ""
+    missed = "Does FALCON beat the best baseline by less than 10%?"
+    assert contradicted(missed, [sentence], "Fine-grained Classes") == sentence
