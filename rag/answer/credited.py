@@ -228,13 +228,14 @@ _BEFORE = re.compile(
     r"|\b[A-Z][\w'’-]+\s+(?:and|&)\s+[A-Z][\w'’-]+\s*\((?:[A-Z]+\s*)?['’]?\d{2,4}\b"
     r"|\([A-Z][\w'’-]+,?\s+\d{4}\)",
 )
-# "we give the first …", "for the first time": a priority the paper claims ("we first present
-# …" is an order)
+# "first observed by Lewkowycz et al.": the question itself credits someone
 _CREDITS = re.compile(
     r"\bet\s+al\b|\b(?:19|20)\d{2}\b|\b(?:proposed|introduced|observed|developed|shown|"
     r"discovered|described)\s+(?:\w+\s+)?by\b",
     re.I,
 )
+# "we give the first …", "for the first time": a priority the paper claims ("we first present
+# …" is an order)
 _FIRST_OURS = re.compile(
     rf"\b(?:the|our)\s+first\b(?!\s+{_ORDINAL}\b)|\bfor\s+the\s+first\s+time\b|\bfirst[- ]ever\b",
     re.I,
@@ -259,19 +260,15 @@ def first_credited(
     if not words:
         return ""
 
-    def shares(sentence: str) -> bool:
-        shared = words & set(content_terms(sentence))
-        rare = doc_freq is not None and any(0 < doc_freq(w) <= PRIOR_WORK_DOCS for w in shared)
-        return len(shared) >= FIRST_CLAIM_SHARED or (bool(shared) and rare)
-
+    shared = [words & set(content_terms(s)) for s in sentences]  # stemmed once per sentence
+    before = [bool(_BEFORE.search(s)) for s in sentences]
     if any(
-        _FIRST_OURS.search(s)
-        and not _BEFORE.search(s)
-        and len(words & set(content_terms(s))) >= FIRST_CLAIM_SHARED
-        for s in sentences
+        _FIRST_OURS.search(s) and not earlier and len(common) >= FIRST_CLAIM_SHARED
+        for s, earlier, common in zip(sentences, before, shared, strict=True)
     ):
         return ""  # "BiLLM, for the first time, …", "This is the first …": the paper claims it
-    for sentence in sentences:
-        if _BEFORE.search(sentence) and shares(sentence):
+    for sentence, earlier, common in zip(sentences, before, shared, strict=True):
+        rare = doc_freq is not None and any(0 < doc_freq(w) <= PRIOR_WORK_DOCS for w in common)
+        if earlier and (len(common) >= FIRST_CLAIM_SHARED or (bool(common) and rare)):
             return sentence
     return ""

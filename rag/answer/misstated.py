@@ -127,23 +127,18 @@ _BAR = re.compile(
 )
 
 
-def _thresholds(question: str) -> dict[tuple[float, str], tuple[bool, float]]:
-    """The question's bars by (value, unit): whether a stated value must be above it."""
-    bars: dict[tuple[float, str], tuple[bool, float]] = {}
+_ABOVE = frozenset(
+    {"more than", "greater than", "over", "above", "beyond", "exceeding", "at least"}
+)
+
+
+def _thresholds(question: str) -> dict[tuple[float, str], bool]:
+    """The question's bars by (value, unit): whether a stated value must be above the bar
+    (else below it)."""
+    bars: dict[tuple[float, str], bool] = {}
     for m in _BAR.finditer(_TEX_NUMBER.sub(r"\1", question)):
-        value = float(m["value"])
         unit = "%" if m["unit"].lower() in ("%", "percent") else "x"
-        op = " ".join(m["op"].lower().split())
-        above = op in (
-            "more than",
-            "greater than",
-            "over",
-            "above",
-            "beyond",
-            "exceeding",
-            "at least",
-        )
-        bars[(value, unit)] = (above, value)
+        bars[(float(m["value"]), unit)] = " ".join(m["op"].lower().split()) in _ABOVE
     return bars
 
 
@@ -178,13 +173,13 @@ def misquoted(question: str, sentences: list[str]) -> str:
     given = [(_measures(s), s) for s in sentences]
     values = [v for measures, _ in given for v, _, _ in measures]
     topic = set(content_terms(question)) - ASKING
-    bounds = _thresholds(question)
+    bars = _thresholds(question)
     for value, unit, words in asked:
         if any(abs(v - value) <= MEASURE_TOLERANCE * max(v, value) for v in values):
             continue  # the question's value is the abstract's
-        bar = bounds.get((value, unit))
-        stated = [v for ms, _ in given for v, u, _ in ms if u == unit]
-        if bar and any(v >= bar[1] if bar[0] else v <= bar[1] for v in stated):
+        above = bars.get((value, unit))
+        stated = [v for ms, _ in given for v, u, _ in ms if u == unit] if above is not None else []
+        if any(v >= value if above else v <= value for v in stated):
             continue  # "by more than 20%?" is met by "22% improvement": a bar, not a value
         if unit == "%" and any(abs(v + value - 100) <= 1 for v in values):
             continue  # "a tenth of the cost" is "90% less": the other side of one split

@@ -21,19 +21,30 @@ _JOIN = re.compile(
     r"^\s*(?:compared\s+(?:with|to)|unlike|in\s+contrast\s+to)\b[^,]{3,80},\s*",
     re.I,
 )
+
+
+def _earlier_works(said: str) -> str:
+    """ "earlier variational approaches", "prior work": the adjectives `said`, at most two
+    words (no preposition: "a prior over models"), then a word for work."""
+    return (
+        rf"(?:{said})\s+(?:(?!(?:over|of|for|on|in|to|from|with|by|and)\b)[\w-]+\s+){{0,2}}?"
+        rf"{_WORKS}"
+    )
+
+
 _EARLIER_ASKED = re.compile(
-    r"\b(?:(?:earlier|previous|prior|existing|older|conventional|traditional|current)\s+"
-    rf"(?:(?!(?:over|of|for|on|in|to|from|with|by|and)\b)[\w-]+\s+){{0,2}}?{_WORKS}|"
-    r"(?:it|they|which)\s+(?:improves?|builds?)\s+on|before\s+(?:it|them))\b",
+    r"\b(?:"
+    + _earlier_works("earlier|previous|prior|existing|older|conventional|traditional|current")
+    + r"|(?:it|they|which)\s+(?:improves?|builds?)\s+on|before\s+(?:it|them))\b",
     re.I,
 )
 # A clause of the abstract about earlier work: "Unlike existing approaches, which …",
 # "A recent seminal work (InvLINT) demonstrates …", "… used in existing works".
 # "previous policies", "the current task": earlier only when said of earlier work
 _EARLIER_SAID = re.compile(
-    r"\b(?:(?:existing|previous|prior|conventional|traditional|current|earlier|recent)\s+"
-    rf"(?:(?!(?:over|of|for|on|in|to|from|with|by|and)\b)[\w-]+\s+){{0,2}}?{_WORKS}|unlike|"
-    r"(?:is|are|was|were)\s+(?:commonly|typically|usually))\b",
+    r"\b(?:"
+    + _earlier_works("existing|previous|prior|conventional|traditional|current|earlier|recent")
+    + r"|unlike|(?:is|are|was|were)\s+(?:commonly|typically|usually))\b",
     re.I,
 )
 _COMPARED_TO = re.compile(
@@ -91,8 +102,9 @@ def swapped_roles(question: str, sentences: list[str], title: str) -> str:
     opening = _JOIN.match(question)  # "Compared with the X it improves on, …"
     rest = question[opening.end() :] if opening else question
     clauses = [c for c in _JOIN.split(rest) if c.strip()] + ([opening[0]] if opening else [])
-    theirs = [c for c in clauses if _EARLIER_ASKED.search(c)]
-    mine = [c for c in clauses if not _EARLIER_ASKED.search(c)]
+    asks_earlier = [bool(_EARLIER_ASKED.search(c)) for c in clauses]
+    theirs = [c for c, e in zip(clauses, asks_earlier, strict=True) if e]
+    mine = [c for c, e in zip(clauses, asks_earlier, strict=True) if not e]
     if not theirs or not mine:
         return ""
     # the paper's own names: ones a sentence of its own writes ("This paper introduces the
