@@ -426,8 +426,9 @@ def test_set_answer_is_a_summary_pointing_at_its_table(
         assert 0 <= top < 200, top
         link.click()
         page.wait_for_function(
-            "() => { const r = document.querySelector('#set-panel').getBoundingClientRect();"
-            " return r.top >= -2 && r.top < innerHeight / 2; }",
+            # the panel may not be in the page yet when the click returns: wait for it too
+            "() => { const p = document.querySelector('#set-panel'); if (!p) return false;"
+            " const r = p.getBoundingClientRect(); return r.top >= -2 && r.top < innerHeight / 2; }",
             timeout=5_000,
         )
         SHOTS.mkdir(parents=True, exist_ok=True)
