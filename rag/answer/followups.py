@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from rag.answer.prompts import CONDENSE_PROMPT
 from rag.answer.references import previous_references
-from rag.plan.parser import compared_items
+from rag.plan.compared import compared_items
 from rag.types import ChatMessage
 
 if TYPE_CHECKING:

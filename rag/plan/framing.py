@@ -11,6 +11,15 @@ import difflib
 import re
 import unicodedata
 
+# The conference named in a question ("at ICML 2024", "this year's"): no topic, no name.
+VENUE = re.compile(
+    r"\b(?:at|in|from|of)?\s*(?:the\s+)?(?:2024['’]s\s+|2024\s+)?"
+    r"(?:icml|international\s+conference\s+on\s+machine\s+learning)(?:\s*[-'’]?\s*(?:20)?24)?\b"
+    r"(?:\s+conference)?(?:\s+in\s+vienna)?(?:\s+(?:this|last)\s+year)?(?:\s+(?:in|of)\s+2024)?"
+    r"|\bthis\s+year['’]?s?\b",
+    re.I,
+)
+
 _GREETING = re.compile(r"^\s*(?:hi|hello|hey|dear \w+)(?:\s+there)?(?![\w-])[\s!,.:]*", re.I)
 _REQUEST = re.compile(
     r"^\s*(?:(?:could|can|would|will)\s+you\s+(?:please\s+)?|please\s+)"

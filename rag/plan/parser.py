@@ -14,21 +14,16 @@ from collections.abc import Callable
 from typing import Literal
 
 from rag.catalogue.catalogue import Catalogue
-from rag.plan.framing import plain_question
+from rag.plan.compared import compared_items
+from rag.plan.framing import VENUE, plain_question
 from rag.plan.people import PeopleReader
 from rag.plan.places import PlaceReader
+from rag.plan.titles import title_words
 from rag.text import NUMBER_WORDS, content_terms, listing
 from rag.types import PlanConstraints, PlanKind, QueryPlan, Unresolved
 
-_VENUE = re.compile(
-    r"\b(?:at|in|from|of)?\s*(?:the\s+)?(?:2024['’]s\s+|2024\s+)?"
-    r"(?:icml|international\s+conference\s+on\s+machine\s+learning)(?:\s*[-'’]?\s*(?:20)?24)?\b"
-    r"(?:\s+conference)?(?:\s+in\s+vienna)?(?:\s+(?:this|last)\s+year)?(?:\s+(?:in|of)\s+2024)?"
-    r"|\bthis\s+year['’]?s?\b",
-    re.I,
-)
-# "How many papers …" counts a set; "How many GPUs …" asks about one paper.
 _YEAR = re.compile(r"\b(?:in|of|for)\s+2024\b", re.I)
+# "How many papers …" counts a set; "How many GPUs …" asks about one paper.
 _COUNT = re.compile(
     r"^\s*(?:how many|what(?: is| was)? the number of|(?:the\s+)?number of|count(?: of)?)\s+"
     r"(?:(?:icml|2024|icml 2024|oral|spotlight|poster|accepted|the|of the|main[- ]track)\s+)*"
@@ -37,7 +32,7 @@ _COUNT = re.compile(
     r"(?:papers|publications|works|articles|titles|orals|spotlights|posters)\b",
     re.I,
 )
-# How people start a question to a chatbot: greetings and requests around what they ask.
+# "Compare the papers on X", "how do they differ": the papers on a topic side by side
 _COMPARE = re.compile(
     r"\b(?:compare|comparing|comparison|contrast)\b|\bhow do\b.*\bdiffer\b|\bdifferences?\b.*\bpapers\b",
     re.I,
@@ -46,36 +41,6 @@ _SIMILAR = re.compile(
     r"\bpapers?\b(?:\s+(?:are|is|that are|which are))?(?:\s+(?:the\s+)?most)?"
     r"\s+(?:like|similar to|related to|close to)\s+"
     r"(?P<ref>.+?)\s*[?.!]*$",
-    re.I,
-)
-# "Compare SAMformer and Timer", "How does TDPO differ from NLHF?", "differences between X,
-# Y and Z": things the question names, not the papers on a topic.
-_NAMED_COMPARE = (
-    re.compile(r"^\s*(?:please\s+)?(?:compare|contrast)\s+(?P<items>.+?)\s*[?.!]*$", re.I),
-    re.compile(
-        r"^\s*how\s+(?:does|do|is|are)\s+(?P<a>.+?)\s+(?:differ|compare)\s+"
-        r"(?:from|to|with|against)\s+(?P<b>.+?)\s*[?.!]*$",
-        re.I,
-    ),
-    re.compile(
-        r"^\s*(?:what\s+(?:are|is)\s+)?(?:the\s+)?(?:main\s+|key\s+)?differences?\s+"
-        r"between\s+(?P<items>.+?)\s*[?.!]*$",
-        re.I,
-    ),
-    re.compile(r"^\s*(?P<a>[^?]+?)\s+(?:vs\.?|versus)\s+(?P<b>[^?]+?)\s*[?.!]*$", re.I),
-)
-NAME_WORDS = 6  # a longer item is a clause of the question, not a name
-_ITEM_SPLIT = re.compile(
-    r"\s*,\s*(?:and\s+|with\s+)?|\s+(?:and|with|to|against|vs\.?|versus)\s+", re.I
-)
-# A comparison of the papers on a topic ("compare the coreset papers") names no paper.
-_TOPIC_COMPARE = re.compile(r"\bpapers\b|\bworks\b|\bapproaches\s+(?:to|of|for|in)\b", re.I)
-_DESCRIBED_ITEM = re.compile(
-    r"^(?:the|a)\s+(?:paper|work|method|approach)\s+(?:that|which)\b", re.I
-)
-_ITEM_EDGES = re.compile(
-    r"^(?:the\s+(?:approaches|methods|ideas|results)\s+of\s+|the\s+methods?\s+|the\s+approach\s+"
-    r"|the\s+model\s+)|(?:'s)?\s+(?:approach|method|paper)$",
     re.I,
 )
 # "Who did X co-author with most often?", not "papers that work with the most data"
@@ -99,57 +64,6 @@ _RANKING = re.compile(
     r"(?:\w+\s+){0,3}?(?:papers|orals|spotlights|posters|publications)\b"
     r"|\b(?:top|most prolific|leading)\s+(?:\w+\s+){0,3}?(?:authors?|researchers?|scientists)\b"
     r"|\bwho\b.*\b(?:most|top)\b.*\b(?:papers|orals|spotlights|posters|publications)\b",
-    re.I,
-)
-_TITLE_WORDS = re.compile(
-    r"['\"“](?P<quoted>[^'\"”]+)['\"”]\s+in\s+(?:the|their|its)\s+titles?"
-    r"|\btitles?\s+match(?:es|ing)?\s+['\"“](?P<pattern>[^'\"”]+)['\"”]"
-    r"|\b(?:with|have|has|having)\s+(?:the\s+words?\s+)?(?P<within>[\w-]+(?:\s+[\w-]+){0,2})\s+in\s+(?:the|their|its)"
-    r"\s+titles?"
-    r"|\btitles?\s+(?:that\s+|which\s+)?(?:containing|contains?|with|mentioning|mentions?|"
-    r"including|includes?|having|has|have|using|uses?)\s+(?:the\s+words?\s+)?"
-    r"['\"“]?(?P<plain>[\w-]+(?:\s+[\w-]+){0,3}?)['\"”]?(?=\s*[?.,]|\s*$)",
-    re.I,
-)
-_TITLE_APPEARS = re.compile(
-    r"\btitles?\s+(?:does|do)\s+(?:the\s+)?(?:word|term)\s+['\"“]?(?P<word>[\w-]+)['\"”]?\s+"
-    r"(?:appear|occur|show\s+up)",
-    re.I,
-)
-_TITLE_LACKS = re.compile(
-    r"\b(?:(?:do|does)\s*n['’]?o?t|without|that\s+lack|lacking)\s+(?:mention(?:ing)?|contain(?:ing)?|"
-    r"hav(?:e|ing)|us(?:e|ing)|the\s+word)?\s*['\"“]?(?P<word>[\w-]+)['\"”]?\s+in\s+(?:the(?:ir)?\s+)?"
-    r"titles?(?=\s*(?:[?.,;]|$))",  # not "without labels in the title generation task"
-    re.I,
-)
-_POSITION_PAPERS = re.compile(
-    r"\bposition\s+papers\b", re.I
-)  # a set; "the position paper X" is one
-_TITLE_START = re.compile(
-    r"\btitles?\s+(?:that\s+|which\s+)?(?:start(?:s|ing)?|begin(?:s|ning)?)\s+with\s+(?:the\s+word\s+)?"
-    r"(?:['\"“](?P<quoted>[\w-]+)['\"”]|(?P<word>(?-i:[A-Z])[\w-]*))",
-    re.I,
-)
-# "with 'minimax' or 'benchmark' in the title", "titles mentioning either 'a' or 'b'"
-_TITLE_EITHER = re.compile(
-    r"['\"“](?P<first>[^'\"”]+)['\"”]\s+or\s+['\"“](?P<second>[^'\"”]+)['\"”]\s+in\s+"
-    r"(?:the|their|its)\s+titles?"
-    r"|\btitles?\s+(?:that\s+|which\s+)?(?:contain|mention|include|ha(?:ve|s)|us(?:e|es)|with)"
-    r"(?:s|ing)?\s+(?:either\s+)?['\"“](?P<first2>[^'\"”]+)['\"”]\s+or\s+['\"“](?P<second2>[^'\"”]+)['\"”]",
-    re.I,
-)
-# "titles mention 'video' but not 'image'"
-_TITLE_BUT_NOT = re.compile(
-    r"\btitles?\s+(?:that\s+|which\s+)?(?:contain|mention|include|ha(?:ve|s)|us(?:e|es)|with)"
-    r"(?:s|ing)?\s+['\"“](?P<first>[^'\"”]+)['\"”]\s+(?:but|and)\s+not\s+['\"“](?P<second>[^'\"”]+)['\"”]"
-    r"|['\"“](?P<first2>[^'\"”]+)['\"”]\s+but\s+not\s+['\"“](?P<second2>[^'\"”]+)['\"”]\s+in\s+"
-    r"(?:the|their|its)\s+titles?",
-    re.I,
-)
-_TITLE_BOTH = re.compile(
-    r"\btitles?\s+(?:that\s+|which\s+)?(?:contain|mention|include|ha(?:ve|s)|us(?:e|es)|with)s?"
-    r"\s+both\s+(?:the\s+words?\s+)?['\"“](?P<first>[^'\"”]+)['\"”]\s+and\s+"
-    r"['\"“](?P<second>[^'\"”]+)['\"”]",
     re.I,
 )
 _SET = re.compile(
@@ -373,7 +287,7 @@ class QuestionParser:
         versus = _MORE_THAN.match(question) or _WHICH_OF_MORE.match(question)
         rivals = (
             [
-                _VENUE.sub(" ", versus.group(k) or versus.groupdict().get(k + "2") or "").strip()
+                VENUE.sub(" ", versus.group(k) or versus.groupdict().get(k + "2") or "").strip()
                 for k in "ab"
             ]
             if versus
@@ -384,7 +298,7 @@ class QuestionParser:
             question = _more_papers(rivals, versus.group("noun"))
         if compared:
             return QueryPlan(kind="compare", compared=compared)
-        text = re.sub(r"\(\s*\)", " ", _VENUE.sub(" ", question)).strip()  # "(ICML 2024)"
+        text = re.sub(r"\(\s*\)", " ", VENUE.sub(" ", question)).strip()  # "(ICML 2024)"
         if text != question.strip():  # "ICML spotlights … in 2024": the venue's year too
             text = _YEAR.sub(" ", text)
         # "…, and how many of them were orals?": the list, with its statuses counted
@@ -413,7 +327,7 @@ class QuestionParser:
             n = 1 if exactly.group("solo") else _count(exactly.group("n") or exactly.group("n2"))
             constraints.min_authors = constraints.max_authors = n
             text = text[: exactly.start()] + " " + text[exactly.end() :]
-        text = _title_words(text, constraints)
+        text = title_words(text, constraints)
         cited = _ET_AL.search(text) if set_like else None
         whole = f"{cited.group('given') or ''}{cited.group('family')}" if cited else ""
         given = cited is not None and cited.group("given") is not None
@@ -502,99 +416,6 @@ _AUTHOR_FRAME = re.compile(
     r"|\b(?:co-?)?authored(?:\s+or\s+co-?authored)?\b",
     re.I,
 )
-
-
-def _title_words(text: str, constraints: PlanConstraints) -> str:
-    position = _POSITION_PAPERS.search(text)
-    if position:  # "position papers": titled "Position: …"
-        constraints.title_words.append("^position")
-        text = text[: position.start()] + " papers" + text[position.end() :]
-    lacking = _TITLE_LACKS.search(text)
-    if lacking:  # "don't mention forecasting in the title"
-        constraints.not_title_words.append(lacking.group("word"))
-        return text[: lacking.start()] + " " + text[lacking.end() :]
-    appears = _TITLE_APPEARS.search(text)
-    if appears:  # "In how many titles does the word X appear?"
-        constraints.title_words.append(appears.group("word"))
-        return text[: appears.start()] + " titles " + text[appears.end() :]
-    start = _TITLE_START.search(text)
-    if start:  # "titles starting with 'Differentially'": the first word
-        constraints.title_words.append("^" + (start.group("quoted") or start.group("word")))
-        return text[: start.start()] + " " + text[start.end() :]
-    either = _TITLE_EITHER.search(text)
-    if either:
-        first, second = (
-            either.group("first") or either.group("first2"),
-            either.group("second") or either.group("second2"),
-        )
-        constraints.any_title_words += [first.strip(), second.strip()]
-        return text[: either.start()] + " titles " + text[either.end() :]
-    but_not = _TITLE_BUT_NOT.search(text)
-    if but_not:
-        constraints.title_words.append((but_not.group("first") or but_not.group("first2")).strip())
-        constraints.not_title_words.append(
-            (but_not.group("second") or but_not.group("second2")).strip()
-        )
-        return text[: but_not.start()] + " titles " + text[but_not.end() :]
-    both = _TITLE_BOTH.search(text)
-    if both:  # "titles contain both 'backdoor' and 'attack'": each must be in the title
-        constraints.title_words += [both.group("first").strip(), both.group("second").strip()]
-        return text[: both.start()] + " " + text[both.end() :]
-    match = _TITLE_WORDS.search(text)
-    if match is None:
-        return text
-    words = (
-        match.group("quoted")
-        or match.group("pattern")
-        or match.group("within")
-        or match.group("plain")
-        or ""
-    ).strip()
-    words = re.sub(r"^(?:an?|the)\s+", "", words, flags=re.I)  # "an LLM in their title"
-    if words:
-        constraints.title_words.append(words)
-    return text[: match.start()] + " " + text[match.end() :]
-
-
-def compared_items(question: str) -> list[str]:
-    """The two or three things a comparison names ("SAMformer", "Timer"), or [] when the
-    question compares the papers on a topic or compares nothing."""
-    text = _VENUE.sub(" ", question).strip()
-    for pattern in _NAMED_COMPARE:
-        match = pattern.match(text)
-        if match is None:
-            continue
-        found = match.groupdict()
-        if found.get("items") is not None:
-            items = _split_items(found["items"])
-        else:
-            items = [found["a"], found["b"]]
-        items = [i.split(":")[0] for i in items]  # "Emory University: paper counts?"
-        items = [_ITEM_EDGES.sub("", i).strip(" '\"“”‘’*?.,;") for i in items]
-        items = [i for i in items if i]
-        described = [i for i in items if _DESCRIBED_ITEM.match(i)]
-        named = [i for i in items if i not in described]
-        if (
-            2 <= len(items) <= 4
-            and not any(_TOPIC_COMPARE.search(i) for i in named)
-            and all(len(i.split()) <= NAME_WORDS for i in named)
-        ):
-            return items
-    return []
-
-
-def _split_items(text: str) -> list[str]:
-    """ "X, Y and Z" → three items; a described paper keeps its own "and"s only up to the
-    next joining word."""
-    joins = list(_ITEM_SPLIT.finditer(text))
-    if _DESCRIBED_ITEM.match(text) and joins:  # "the paper that … with X": the last join
-        last = joins[-1]
-        return [text[: last.start()].strip(), text[last.end() :].strip()]
-    for join in joins:  # "X and the paper that …": the described paper runs to the end
-        if _DESCRIBED_ITEM.match(text[join.end() :]):
-            return [*_split_items(text[: join.start()]), text[join.end() :].strip()]
-    parts = [p for p in _ITEM_SPLIT.split(text) if p and p.strip()]
-    return [p.strip() for p in parts]
 
 
 def _topic(text: str) -> str:

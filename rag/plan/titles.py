@@ -1,0 +1,114 @@
+"""What a question asks of titles: words they contain, lack, start with, either of two or
+both; "position papers" are titled "Position: …"."""
+
+from __future__ import annotations
+
+import re
+
+from rag.types import PlanConstraints
+
+_TITLE_WORDS = re.compile(
+    r"['\"“](?P<quoted>[^'\"”]+)['\"”]\s+in\s+(?:the|their|its)\s+titles?"
+    r"|\btitles?\s+match(?:es|ing)?\s+['\"“](?P<pattern>[^'\"”]+)['\"”]"
+    r"|\b(?:with|have|has|having)\s+(?:the\s+words?\s+)?(?P<within>[\w-]+(?:\s+[\w-]+){0,2})\s+in\s+(?:the|their|its)"
+    r"\s+titles?"
+    r"|\btitles?\s+(?:that\s+|which\s+)?(?:containing|contains?|with|mentioning|mentions?|"
+    r"including|includes?|having|has|have|using|uses?)\s+(?:the\s+words?\s+)?"
+    r"['\"“]?(?P<plain>[\w-]+(?:\s+[\w-]+){0,3}?)['\"”]?(?=\s*[?.,]|\s*$)",
+    re.I,
+)
+_TITLE_APPEARS = re.compile(
+    r"\btitles?\s+(?:does|do)\s+(?:the\s+)?(?:word|term)\s+['\"“]?(?P<word>[\w-]+)['\"”]?\s+"
+    r"(?:appear|occur|show\s+up)",
+    re.I,
+)
+_TITLE_LACKS = re.compile(
+    r"\b(?:(?:do|does)\s*n['’]?o?t|without|that\s+lack|lacking)\s+(?:mention(?:ing)?|contain(?:ing)?|"
+    r"hav(?:e|ing)|us(?:e|ing)|the\s+word)?\s*['\"“]?(?P<word>[\w-]+)['\"”]?\s+in\s+(?:the(?:ir)?\s+)?"
+    r"titles?(?=\s*(?:[?.,;]|$))",  # not "without labels in the title generation task"
+    re.I,
+)
+_POSITION_PAPERS = re.compile(
+    r"\bposition\s+papers\b", re.I
+)  # a set; "the position paper X" is one
+_TITLE_START = re.compile(
+    r"\btitles?\s+(?:that\s+|which\s+)?(?:start(?:s|ing)?|begin(?:s|ning)?)\s+with\s+(?:the\s+word\s+)?"
+    r"(?:['\"“](?P<quoted>[\w-]+)['\"”]|(?P<word>(?-i:[A-Z])[\w-]*))",
+    re.I,
+)
+# "with 'minimax' or 'benchmark' in the title", "titles mentioning either 'a' or 'b'"
+_TITLE_EITHER = re.compile(
+    r"['\"“](?P<first>[^'\"”]+)['\"”]\s+or\s+['\"“](?P<second>[^'\"”]+)['\"”]\s+in\s+"
+    r"(?:the|their|its)\s+titles?"
+    r"|\btitles?\s+(?:that\s+|which\s+)?(?:contain|mention|include|ha(?:ve|s)|us(?:e|es)|with)"
+    r"(?:s|ing)?\s+(?:either\s+)?['\"“](?P<first2>[^'\"”]+)['\"”]\s+or\s+['\"“](?P<second2>[^'\"”]+)['\"”]",
+    re.I,
+)
+# "titles mention 'video' but not 'image'"
+_TITLE_BUT_NOT = re.compile(
+    r"\btitles?\s+(?:that\s+|which\s+)?(?:contain|mention|include|ha(?:ve|s)|us(?:e|es)|with)"
+    r"(?:s|ing)?\s+['\"“](?P<first>[^'\"”]+)['\"”]\s+(?:but|and)\s+not\s+['\"“](?P<second>[^'\"”]+)['\"”]"
+    r"|['\"“](?P<first2>[^'\"”]+)['\"”]\s+but\s+not\s+['\"“](?P<second2>[^'\"”]+)['\"”]\s+in\s+"
+    r"(?:the|their|its)\s+titles?",
+    re.I,
+)
+_TITLE_BOTH = re.compile(
+    r"\btitles?\s+(?:that\s+|which\s+)?(?:contain|mention|include|ha(?:ve|s)|us(?:e|es)|with)s?"
+    r"\s+both\s+(?:the\s+words?\s+)?['\"“](?P<first>[^'\"”]+)['\"”]\s+and\s+"
+    r"['\"“](?P<second>[^'\"”]+)['\"”]",
+    re.I,
+)
+
+
+def title_words(text: str, constraints: PlanConstraints) -> str:
+    """Constraints on the words of titles ("titles starting with 'Differentially'",
+    "'video' but not 'image' in the title"), taken out of the question's text."""
+    position = _POSITION_PAPERS.search(text)
+    if position:  # "position papers": titled "Position: …"
+        constraints.title_words.append("^position")
+        text = text[: position.start()] + " papers" + text[position.end() :]
+    lacking = _TITLE_LACKS.search(text)
+    if lacking:  # "don't mention forecasting in the title"
+        constraints.not_title_words.append(lacking.group("word"))
+        return text[: lacking.start()] + " " + text[lacking.end() :]
+    appears = _TITLE_APPEARS.search(text)
+    if appears:  # "In how many titles does the word X appear?"
+        constraints.title_words.append(appears.group("word"))
+        return text[: appears.start()] + " titles " + text[appears.end() :]
+    start = _TITLE_START.search(text)
+    if start:  # "titles starting with 'Differentially'": the first word
+        constraints.title_words.append("^" + (start.group("quoted") or start.group("word")))
+        return text[: start.start()] + " " + text[start.end() :]
+    either = _TITLE_EITHER.search(text)
+    if either:
+        first, second = (
+            either.group("first") or either.group("first2"),
+            either.group("second") or either.group("second2"),
+        )
+        constraints.any_title_words += [first.strip(), second.strip()]
+        return text[: either.start()] + " titles " + text[either.end() :]
+    but_not = _TITLE_BUT_NOT.search(text)
+    if but_not:
+        constraints.title_words.append((but_not.group("first") or but_not.group("first2")).strip())
+        constraints.not_title_words.append(
+            (but_not.group("second") or but_not.group("second2")).strip()
+        )
+        return text[: but_not.start()] + " titles " + text[but_not.end() :]
+    both = _TITLE_BOTH.search(text)
+    if both:  # "titles contain both 'backdoor' and 'attack'": each must be in the title
+        constraints.title_words += [both.group("first").strip(), both.group("second").strip()]
+        return text[: both.start()] + " " + text[both.end() :]
+    match = _TITLE_WORDS.search(text)
+    if match is None:
+        return text
+    words = (
+        match.group("quoted")
+        or match.group("pattern")
+        or match.group("within")
+        or match.group("plain")
+        or ""
+    ).strip()
+    words = re.sub(r"^(?:an?|the)\s+", "", words, flags=re.I)  # "an LLM in their title"
+    if words:
+        constraints.title_words.append(words)
+    return text[: match.start()] + " " + text[match.end() :]
