@@ -16,8 +16,9 @@ from typing import TYPE_CHECKING, Any
 from llama_index.core.base.embeddings.base import BaseEmbedding
 
 from rag.answer.engine import CitedQueryEngine
-from rag.answer.evidence import EvidenceScorer, TermStats
+from rag.answer.evidence import EvidenceScorer
 from rag.answer.synthesizer import Synthesizer
+from rag.answer.term_stats import TermStats
 from rag.catalogue.catalogue import Catalogue
 from rag.catalogue.records import PaperRecords
 from rag.errors import ModelMismatchError

@@ -17,8 +17,9 @@ from llama_index.core.query_engine import CustomQueryEngine
 from llama_index.core.schema import NodeWithScore, TextNode
 
 from rag.answer.citations import StreamingMarkerFilter, cited_numbers, filter_stream
-from rag.answer.evidence import Evidence, EvidenceScorer
+from rag.answer.evidence import EvidenceScorer
 from rag.answer.prompts import ABSTAIN_TEXT
+from rag.answer.scored import Evidence
 from rag.answer.supplied import answer_supplies
 from rag.answer.synthesizer import Synthesizer
 from rag.retrieval.retriever import PaperRetriever

@@ -9,43 +9,32 @@ top-1 cosine's answerable and unanswerable distributions overlap on the dev ques
 
 from __future__ import annotations
 
-import bisect
-import difflib
 import math
 import re
-from collections import Counter
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from itertools import pairwise
 
 import numpy as np
 from llama_index.core.base.embeddings.base import BaseEmbedding
 
-from rag.answer.contradictions import contradicted
+from rag.answer.gaps import find_gaps
 from rag.answer.premises import (
     RARE_NAME_DOCS,
-    names_the_paper,
     title_run,
     titled_in,
-    unmentioned,
-    unwritten,
-    without_request,
 )
-from rag.answer.question_parts import QuestionPart, question_parts
-from rag.answer.supplied import Gaps, check_abstract
-from rag.catalogue.terms import paper_words
+from rag.answer.question_parts import question_parts
+from rag.answer.scored import Evidence, ScoredSentence
+from rag.answer.term_stats import TermStats
 from rag.embedding.lru import LRUCache
 from rag.retrieval.retriever import NAMED_PAPERS
-from rag.text import COINED, NAME, content_terms, rare_names, split_sentences, writes_name
+from rag.text import NAME, content_terms, rare_names, split_sentences, writes_name
 from rag.types import Paper, RetrievedPaper
 
-LEXICAL_WEIGHT = 0.35
 # The rest of a question (its names aside) fits another paper by this much more: the name
 # is misplaced, not the paper asked about.
 MISNAMED_MARGIN = 0.3
 NAMED_CONFIDENCE = 0.6  # at least this sure of a paper the question names by a rare name
-# Another paper this likely to answer, and not far below the best, may be the one asked about.
-OTHER_PAPER_CONFIDENCE, OTHER_PAPER_MARGIN = 0.5, 0.25
 TITLED_BONUS = 0.01  # a paper whose title the question writes ranks first by this much
 PAIR_WEIGHT = 0.3
 # "Code is available at https://…" echoes the method's name but answers nothing.
@@ -73,95 +62,9 @@ CONFIDENCE_BIAS = -6.4
 
 
 @dataclass
-class ScoredSentence:
-    source: int  # 1-based number of the source it comes from
-    position: int  # index of the sentence in its abstract
-    text: str
-    cosine: float
-    lexical: float
-
-    @property
-    def score(self) -> float:
-        return (1 - LEXICAL_WEIGHT) * self.cosine + LEXICAL_WEIGHT * self.lexical
-
-
-@dataclass
-class Evidence:
-    sentences: list[ScoredSentence] = field(default_factory=list)
-    # 1-based source number -> how well the paper as a whole answers (best sentence + terms)
-    paper_relevance: dict[int, float] = field(default_factory=dict)
-    best_cosine: float = 0.0
-    coverage: float = 0.0
-    agreement: float = 0.0
-    confidence: float = 0.0
-    specific: bool = True  # the question names something besides FRAME_TERMS
-    # 1-based source number -> the confidence model applied to that paper alone (0-1)
-    paper_confidence: dict[int, float] = field(default_factory=dict)
-    parts: list[QuestionPart] = field(default_factory=list)
-    gaps: Gaps | None = None
-    # rare names a retrieved paper writes while the rest of the question fits another one
-    misnamed: set[str] = field(default_factory=set)
-    # The extractive answer's chosen sentences, kept so its citations' snippets reuse them
-    # (rag.answer.extractive.ExtractiveSynthesizer.select).
-    selected: list[ScoredSentence] | None = None
-
-    def best_for(self, source: int, limit: int = 2) -> list[ScoredSentence]:
-        mine = [s for s in self.sentences if s.source == source]
-        return sorted(mine, key=lambda s: s.score, reverse=True)[:limit]
-
-
-@dataclass
 class QueryTerms:
     weights: dict[str, float]  # stemmed content term -> idf
     bigrams: set[tuple[str, str]]  # adjacent content terms of the question
-
-
-class TermStats:
-    """Inverse document frequencies over the catalogue's titles and abstracts: `paper_count`
-    says how many of the `n_docs` papers use a (stemmed) word. The pipeline's reads the
-    counts kept in the store's index file (rag.catalogue.terms); `counted` counts papers
-    in memory."""
-
-    def __init__(
-        self,
-        paper_count: Callable[[str], int],
-        n_docs: int,
-        prefixed: Callable[[str], bool] | None = None,
-        named: Callable[[str], bool] | None = None,
-        name_count: Callable[[str], int] | None = None,
-    ) -> None:
-        self.paper_count = paper_count
-        self.n_docs = max(1, n_docs)
-        self.prefixed = prefixed or (lambda stem: False)  # whether a counted word starts so
-        self.named = named or (lambda word: False)  # an author or institution of the catalogue
-        # papers writing a whole name ("VLM-CaR": 1, though "VLM" and "car" are common)
-        self.name_count = name_count or self.doc_freq
-
-    @classmethod
-    def counted(cls, papers: Mapping[str, Paper]) -> TermStats:
-        df: Counter[str] = Counter()
-        for paper in papers.values():
-            df.update(paper_words(paper))
-        ordered = sorted(df)
-
-        def prefixed(stem: str) -> bool:
-            at = bisect.bisect_left(ordered, stem)
-            return at < len(ordered) and ordered[at].startswith(stem)
-
-        return cls(lambda term: df.get(term, 0), len(papers), prefixed)
-
-    def doc_freq(self, text: str) -> int:
-        """How many papers use the word(s) of `text`: the most used one's count."""
-        return max((self._count(t) for t in content_terms(text)), default=0)
-
-    def _count(self, term: str) -> int:
-        # The counts are read per word from the live index file, n_docs when the pipeline
-        # was built: an ingest in between can put a count past it until the next reload.
-        return min(self.paper_count(term), self.n_docs)
-
-    def idf(self, term: str) -> float:
-        df = self._count(term)
-        return math.log(1 + (self.n_docs - df + 0.5) / (df + 0.5))
 
 
 class EvidenceScorer:
@@ -363,80 +266,8 @@ class EvidenceScorer:
             for n, source in enumerate(sources, start=1)
         }
         evidence.specific = bool(set(query_terms.weights) - FRAME_TERMS)
-        evidence.gaps = self.gaps(question, sources, evidence)
+        evidence.gaps = find_gaps(self.stats, question, sources, evidence)
         return evidence
-
-    def gaps(self, question: str, sources: list[RetrievedPaper], evidence: Evidence) -> Gaps:
-        """What the question asks of its best paper that the abstract does not give:
-        typed parts no sentence supplies; names and rare words the paper never uses (of a
-        paper the question names; else only rare names); words no abstract writes."""
-        question = without_request(question)
-        source = max(evidence.paper_relevance, key=lambda n: evidence.paper_relevance[n])
-        paper = sources[source - 1].paper
-        found = check_abstract(question, evidence.parts, paper.abstract, paper.title, source)
-        doc_freq = self.stats.doc_freq
-        named = names_the_paper(question, paper.title, paper.abstract, doc_freq)
-        found.contradiction = contradicted(
-            question, split_sentences(paper.abstract), paper.title, doc_freq
-        )
-        absent = unmentioned(question, paper.title, paper.abstract, doc_freq)
-        others = [s.paper for n, s in enumerate(sources, start=1) if n != source]
-
-        def nowhere_else(word: str) -> bool:
-            # A name another retrieved paper writes is that paper's ("How do CTAN and
-            # PATH-WL differ?"), not a premise the best one lacks, unless it is misplaced.
-            return word in evidence.misnamed or all(
-                unmentioned(word, p.title, p.abstract, doc_freq) for p in others
-            )
-
-        if named:
-            # "How do FuRL and VLM-CaR differ?": a coined name beside the paper's own, that
-            # another source writes, is that source's (its words may be common: "VLM", "car")
-            paired = len(set(NAME.findall(question))) >= 2
-
-            def anothers(w: str) -> bool:  # one other paper's coined name, not a baseline's
-                return (
-                    paired and bool(COINED.search(w)) and self.stats.name_count(w) <= RARE_NAME_DOCS
-                )
-
-            found.unmentioned = [
-                w
-                for w in absent
-                if nowhere_else(w) or (doc_freq(w) > RARE_NAME_DOCS and not anothers(w))
-            ]
-            return found
-        # Not asked of one named paper: words no abstract writes say the papers do not
-        # cover what it asks about ("LLM agents on *Android* phones").
-        stats = self.stats
-        found.unwritten = [
-            word
-            for word in unwritten(question, stats.paper_count, stats.prefixed, stats.named)
-            if not _misspelt(word, sources)  # "PULCBPF" for the retrieved paper's "PULCPBF"
-        ]
-        # A rare name the best paper never writes is another paper's ("How does *DaGCN*
-        # treat the nodes GCN fails on?"), unless another retrieved paper writes it.
-        rare = {n for n in NAME.findall(question) if 0 < doc_freq(n) <= RARE_NAME_DOCS}
-        found.unmentioned = [w for w in absent if w in rare and nowhere_else(w)]
-        if title_run(question, paper.title, doc_freq):
-            return found  # "the conditional common entropy approach": asked of this paper
-        # A part another retrieved paper supplies is answered, if that paper may be the one
-        # asked about.
-        best = evidence.paper_confidence.get(source, 0.0)
-        floor = max(OTHER_PAPER_CONFIDENCE, best - OTHER_PAPER_MARGIN)
-        plausible = [
-            s.paper
-            for n, s in enumerate(sources, start=1)
-            if n != source and evidence.paper_confidence.get(n, 1.0) >= floor
-        ]
-        found.missing = [
-            part
-            for part in found.missing
-            if not any(
-                check_abstract(question, [part], p.abstract, p.title, 0).supplied
-                for p in plausible[:2]
-            )
-        ]
-        return found
 
 
 def _agreement(top: RetrievedPaper) -> float:
@@ -451,21 +282,3 @@ def confidence(best_cosine: float, coverage: float, agreement: float) -> float:
     w = CONFIDENCE_WEIGHTS
     z = w[0] * best_cosine + w[1] * coverage + w[2] * agreement + CONFIDENCE_BIAS
     return 1.0 / (1.0 + math.exp(-z))
-
-
-TYPO_RATIO = 0.8  # difflib ratio at which a question's word is a retrieved paper's, misspelt
-TYPO_CHARS = 5  # shorter words are too easily another word
-
-
-def _misspelt(word: str, sources: list[RetrievedPaper]) -> bool:
-    """Whether a word no abstract writes is a misspelling of one a retrieved paper writes."""
-    if len(word) < TYPO_CHARS:
-        return False
-    typed = word.lower()
-    written = {
-        w.lower()
-        for s in sources
-        for w in re.findall(r"[\w-]+", f"{s.paper.title} {s.paper.abstract}")
-        if abs(len(w) - len(word)) <= 1
-    }
-    return any(difflib.SequenceMatcher(None, typed, w).ratio() >= TYPO_RATIO for w in written)

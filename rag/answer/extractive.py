@@ -10,7 +10,7 @@ import re
 from collections.abc import Iterator
 
 from rag.answer.citations import MARKER
-from rag.answer.evidence import Evidence, ScoredSentence
+from rag.answer.scored import Evidence, ScoredSentence
 from rag.answer.supplied import Gaps
 from rag.text import content_terms, listing
 from rag.types import ChatMessage, RetrievedPaper

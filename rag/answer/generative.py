@@ -11,8 +11,8 @@ import time
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from rag.answer.evidence import Evidence
 from rag.answer.prompts import SYSTEM_PROMPT, user_prompt
+from rag.answer.scored import Evidence
 from rag.errors import IncompleteReplyError, translate
 from rag.types import ChatMessage, RetrievedPaper
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
-from rag.answer.evidence import Evidence
+from rag.answer.scored import Evidence
 from rag.types import ChatMessage, RetrievedPaper
 
 if TYPE_CHECKING:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from rag.answer.evidence import BOILERPLATE_WEIGHT, EvidenceScorer, TermStats, confidence
+from rag.answer.evidence import BOILERPLATE_WEIGHT, EvidenceScorer, confidence
+from rag.answer.term_stats import TermStats
 from rag.types import Paper, RetrievedPaper
 from tests.support.fake_embedding import HashingEmbedding
 
@@ -254,7 +255,7 @@ def test_a_paper_far_less_likely_than_the_best_does_not_answer_for_it() -> None:
 
 
 def test_a_misspelt_name_of_a_retrieved_paper_is_no_absent_topic() -> None:
-    from rag.answer.evidence import _misspelt
+    from rag.answer.gaps import _misspelt
 
     pu = Paper(id="pu", title="PU learning", abstract="We propose PULCPBF for PU learning.")
     assert _misspelt("PULCBPF", [source(pu)])

@@ -213,7 +213,7 @@ def _counts(index: LexicalIndex, words: list[str]) -> dict[str, int]:
 
 
 def test_paper_word_counts_follow_add_replace_prune(tmp_path: Path) -> None:
-    from rag.answer.evidence import TermStats
+    from rag.answer.term_stats import TermStats
     from rag.text import content_terms
 
     store = FakeStore(TEXTS)

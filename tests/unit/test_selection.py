@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from rag.answer.citations import cited_numbers
-from rag.answer.evidence import Evidence, ScoredSentence
 from rag.answer.extractive import ExtractiveSynthesizer
+from rag.answer.scored import Evidence, ScoredSentence
 from rag.types import Paper, RetrievedPaper
 
 
