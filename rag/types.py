@@ -323,7 +323,8 @@ class Answer(BaseModel):
     contradicted: list[str] = Field(
         default_factory=list,
         description="Sentences of the cited abstract that state the opposite of the question's "
-        'premise ("why does X raise the variance" where the abstract says it reduces it).',
+        'premise ("why does X raise the variance" where the abstract says it reduces it); '
+        "with an LLM, also what its answer says the abstract states instead.",
     )
     invalid_citations_removed: int = 0
     timings_ms: dict[str, float] = Field(default_factory=dict)

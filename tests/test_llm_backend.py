@@ -16,7 +16,7 @@ import pytest
 
 from eval.bench.procs import free_port
 from rag.answer.citations import cited_numbers
-from rag.answer.prompts import ABSTAIN_TEXT, SYSTEM_PROMPT
+from rag.answer.prompts import ABSTAIN_TEXT, PREMISE_MARK, SYSTEM_PROMPT
 from rag.errors import AnswerError
 from rag.types import Answer
 from tests.support.openai_stub import (
@@ -106,6 +106,34 @@ def test_request_carries_rules_fenced_sources_and_the_question(
     assert text.count("</source>") == 5
     assert f"Question: {FA_QUESTION}" in text
     assert ABSTAIN_TEXT in text
+
+
+def test_a_premise_the_model_reads_as_contradicted_is_reported(
+    llm_server: ScriptedLLMServer, llm_assistant: MakeAssistant
+) -> None:
+    # The model, told to check the question's premise against the abstract (rule 7), says
+    # it does not hold: the answer carries that sentence as `contradicted`, like the
+    # offline check's, and the reader sees it first.
+    said = "it finds a conservation law linking synaptic weight changes to regularization [1]."
+    llm_server.queue(Reply.text(f"**{PREMISE_MARK}** {said} {GOOD}"))
+    question = "Why does feedback alignment break every conservation law?"
+    _, answer = run(llm_assistant(), question)
+    assert answer is not None and not answer.abstained
+    assert answer.contradicted == [said]
+    assert answer.answer.startswith(f"**{PREMISE_MARK}**")
+    assert [c.n for c in answer.citations] == [1]
+    (request,) = llm_server.requests
+    assert PREMISE_MARK in request.body["messages"][0]["content"]
+
+
+def test_an_answer_that_accepts_the_premise_reports_no_contradiction(
+    llm_server: ScriptedLLMServer, llm_assistant: MakeAssistant
+) -> None:
+    # "says otherwise" elsewhere in a sentence is no premise correction
+    llm_server.queue(Reply.text(GOOD + " Nothing in it says otherwise: it holds [1]."))
+    _, answer = run(llm_assistant())
+    assert answer is not None and not answer.abstained
+    assert answer.contradicted == []
 
 
 @pytest.mark.parametrize(

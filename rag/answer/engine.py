@@ -18,12 +18,13 @@ from llama_index.core.schema import NodeWithScore, TextNode
 
 from rag.answer.citations import StreamingMarkerFilter, cited_numbers, filter_stream
 from rag.answer.evidence import EvidenceScorer
-from rag.answer.prompts import ABSTAIN_TEXT
+from rag.answer.prompts import ABSTAIN_TEXT, PREMISE_MARK
 from rag.answer.scored import Evidence
 from rag.answer.supplied import answer_supplies
 from rag.answer.synthesizer import Synthesizer
 from rag.retrieval.retriever import PaperRetriever
 from rag.settings import AnswerSettings, RetrievalMode, RetrievalSettings
+from rag.text import split_sentences
 from rag.types import Answer, ChatMessage, Citation, Filters, Related, RetrievedPaper
 
 RELATED_SHOWN = 3
@@ -145,14 +146,17 @@ class CitedQueryEngine(CustomQueryEngine):
         """What was asked and not found: the extractive writer's check of the abstract,
         or, for an LLM's answer, the same check run on what it wrote."""
         gaps = evidence.gaps
+        contradicted = [gaps.contradiction] if gaps and gaps.contradiction else []
         if self.synthesizer.name == "extractive":
             missing = gaps.descriptions if gaps else []
         else:
             missing = [p.describe() for p in answer_supplies(query, evidence.parts, text)]
+            # the model read the premise against the abstract (prompt rule 7)
+            contradicted += premise_corrections(text)
         return {
             "missing": missing,
             "not_mentioned": [*gaps.unmentioned, *gaps.unwritten] if gaps else [],
-            "contradicted": [gaps.contradiction] if gaps and gaps.contradiction else [],
+            "contradicted": contradicted,
         }
 
     def _answer_fields(
@@ -227,3 +231,18 @@ def _timings(started: float, retrieved: float, scored: float) -> dict[str, float
         "answer": round((now - scored) * 1000, 2),
         "total": round((now - started) * 1000, 2),
     }
+
+
+_PREMISE_SAID = re.compile(
+    r"(?:^|(?<=[.!?\n]))[\s*_>#-]*"
+    + re.escape(PREMISE_MARK).replace(r"\ ", r"\s+")
+    + r"[*_]*\s*(?P<said>[^\n]*)",
+    re.I,
+)
+
+
+def premise_corrections(text: str) -> list[str]:
+    """What an LLM's answer says its paper states instead of the question's premise: the
+    sentence it opens with PREMISE_MARK (emphasis and list marks around it allowed)."""
+    said = (split_sentences(m["said"]) for m in _PREMISE_SAID.finditer(text))
+    return [s[0].strip() for s in said if s and s[0].strip()]
