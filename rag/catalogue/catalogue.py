@@ -23,6 +23,7 @@ from rag.catalogue import index as paper_index
 from rag.catalogue.close_names import CloseNames
 from rag.catalogue.names import NICKNAMES, fold, name_fits, names_institution, spellings
 from rag.catalogue.records import PaperRecords, rows_in
+from rag.catalogue.title_words import phrase_pattern
 from rag.types import Filters, Paper
 
 
@@ -359,17 +360,7 @@ class Catalogue:
             pattern = re.compile(rf"{start}{re.escape(key)}{end}")
             found = self._folded_titles("instr(folded, ?) > 0", (key,))
             return {pid for pid, folded in found if pattern.search(folded)}
-        *head, last = key.split()
-        forms = _word_forms(last) | _word_forms(
-            _american(last)
-        )  # "maximisation" is written "maximization"
-        said = "|".join(re.escape(" ".join([*head, f])) for f in sorted(forms, key=len)[::-1])
-        pattern = re.compile(rf"(?:^| )(?:{said})(?: |$)")
-        common = min(forms, key=len)
-        while not all(f.startswith(common) for f in forms):
-            common = common[:-1]
-        # A common part of every form is in every title it matches: SQL narrows, the rule decides.
-        stem = " ".join([*head, common])
+        pattern, stem = phrase_pattern(key)
         found = self._folded_titles("instr(folded, ?) > 0", (stem,))
         return {pid for pid, folded in found if pattern.search(folded)}
 
@@ -434,38 +425,3 @@ TYPO_LENGTH = 5
 TYPO_CUTOFF = 0.85
 
 RANKING_SLACK = 2  # names past the limit that a tie at the cut may add before it is cut
-
-
-def _american(word: str) -> str:
-    """The American spelling titles use: "maximisation", "defence", "modelling"."""
-    for british, american in _SPELLINGS:
-        word = re.sub(british, american, word)
-    return word
-
-
-_SPELLINGS = (
-    (r"is(ation|ations|e|es|ed|ing)$", r"iz\1"),
-    (r"ys(e|es|ed|ing)$", r"yz\1"),
-    (r"our(s?)$", r"or\1"),
-    (r"^defence", "defense"),
-    (r"^offence", "offense"),
-    (r"ll(ing|ed)$", r"l\1"),
-)
-
-
-def _word_forms(word: str) -> set[str]:
-    """A title word as typed, singular or plural: "agents" holds "agent"; "geometry" holds
-    "geometries"."""
-    singular = {word}
-    if word.endswith("ies") and len(word) > 4:
-        singular.add(word[:-3] + "y")
-    elif word.endswith("es") and len(word) > 4:
-        singular |= {word[:-2], word[:-1]}
-    elif word.endswith("s") and not word.endswith("ss") and len(word) > 3:
-        singular.add(word[:-1])
-    forms = set(singular)
-    for w in singular:
-        forms |= {w + "s", w + "es"}
-        if w.endswith("y") and len(w) > 2:
-            forms.add(w[:-1] + "ies")
-    return forms

@@ -287,7 +287,7 @@ def test_wordings_of_the_twelfth_block(question: str, ids: set[str]) -> None:
 
 
 def test_a_british_title_word_finds_the_american_spelling() -> None:
-    from rag.catalogue.catalogue import _american
+    from rag.catalogue.title_words import _american
 
     assert _american("maximisation") == "maximization"
     assert _american("defence") == "defense" and _american("modelling") == "modeling"
