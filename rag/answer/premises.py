@@ -110,6 +110,10 @@ COMMON_WORDS = frozenset(
     "billed touted hailed dubbed marketed advertised pitched branded "
     # how the asker frames asking ("I'm also curious …")
     "curious wondering "
+    # how one thing stands to another in the asker's words ("its sibling AdaMDOS", "the LLM
+    # underneath", "a floor for every algorithm", "pinned down the risk"), not a topic
+    "predecessor predecessors successor successors sibling siblings counterpart counterparts "
+    "cousin cousins underneath beneath atop floor ceiling pinned nailed "
     # "couldn't": the word before the apostrophe
     "couldn wouldn shouldn haven hasn doesn aren weren".split()
 )

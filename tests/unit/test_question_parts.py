@@ -630,6 +630,22 @@ def test_how_the_asker_talks_is_no_premise() -> None:
     ) == ["storage"]
 
 
+def test_how_one_thing_stands_to_another_is_no_premise() -> None:
+    # "its sibling AdaMDOS", "the LLM underneath", "a floor for every algorithm": how the
+    # asker relates things, not a topic the paper lacks; a thing the paper lacks still is
+    abstract = "We propose AdaMDOS and AdaMDOF for decentralized nonconvex optimization."
+    asked = "How fast is AdaMDOF, and what does its sibling AdaMDOS get underneath?"
+    title = "Faster Adaptive Decentralized Learning"
+
+    def rarely(word: str) -> int:  # the asker's words are as rare here as a topic's
+        return 1 if word in ("sibling", "underneath") else rare(word)
+
+    assert unmentioned(asked, title, abstract, rarely) == []
+    lacking = "How does AdaMDOF model turbulent combustion?"
+    assert unmentioned(lacking, title, abstract, rarely) == ["turbulent", "combustion"]
+    assert unwritten("Is 3 also a floor for its predecessors?", lambda t: 0, lambda t: False) == []
+
+
 def test_how_many_points_asks_for_a_margin() -> None:
     question = "By how many points does Uni-Med beat MedVInT-PMC-VQA?"
     abstract = "Uni-Med is accurate, outperforming MedVInT-PMC-VQA by 1.22% and 0.92%."
