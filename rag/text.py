@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable, Sequence
+from functools import lru_cache
 from typing import Any
 
 import Stemmer
@@ -192,11 +193,20 @@ def rare_names(text: str, doc_freq: Callable[[str], int], papers: int) -> list[s
 def writes_name(name: str, text: str) -> bool:
     """Whether the text writes the name as a word, spacing, hyphens and TeX aside ("GPT-4"
     is "GPT4", "IC50" is "$IC_{50}$"; "ALE" is not in "scalable")."""
-    runs = re.findall(r"[a-z]+|[0-9]+", name.lower())
+    runs = re.findall(r"[a-z]+|[0-9]+", unaccented(name))
     if not runs:
         return False
     pattern = r"(?<![a-z0-9])" + r"[^a-z0-9]*".join(map(re.escape, runs)) + r"s?(?![a-z0-9])"
-    return re.search(pattern, text.lower()) is not None
+    return re.search(pattern, unaccented(text)) is not None
+
+
+@lru_cache(maxsize=4096)
+def unaccented(text: str) -> str:
+    """Lower case without accents: "DejaVu" is the abstract's "DéjàVu"."""
+    text = text.lower()
+    if text.isascii():
+        return text
+    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
 
 
 def listing(items: Sequence[str], conjunction: str) -> str:

@@ -20,7 +20,7 @@ from rag.answer.credited import (
     of_earlier_work,
 )
 from rag.answer.directions import turned
-from rag.answer.misstated import miscounted, misnumbered, misquoted
+from rag.answer.misstated import miscounted, misnumbered, misquoted, swapped_values
 from rag.answer.question_parts import stems_match
 from rag.answer.scope import other_domain, other_testbed, overgeneral
 from rag.answer.swapped import swapped_roles
@@ -44,6 +44,7 @@ def contradicted(
         or miscounted(question, sentences)
         or misnumbered(question, sentences)
         or misquoted(question, sentences)
+        or swapped_values(question, sentences)
         or _negated(question, sentences)
         or credited_elsewhere(question, sentences)
         or first_credited(question, sentences, doc_freq)

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from rag.answer.question_parts import UNIT_WORDS, folded, initials, stems_match
-from rag.text import NAME, content_terms, writes_name
+from rag.text import NAME, content_terms, unaccented, writes_name
 
 # A name the corpus hardly uses points at one paper; a word that rare, absent from the
 # paper, is a premise the paper does not share. Set on the hard dev questions.
@@ -81,6 +81,12 @@ CORPUS_WORDS = frozenset(
     "author authors accepted submission oral orals spotlight spotlights poster posters".split()
 )
 _PERCENT = frozenset({"percent", "percents", "percentage", "percentages"})
+# "with sixteen function evaluations": a number in words is checked as a number, not a word
+_NUMBER_WORD = re.compile(
+    r"(?:(?:thir|four|fif|six|seven|eigh|nine)teen|(?:twen|thir|for|fif|six|seven|eigh|nine)ty"
+    r"(?:-\w+)?|hundreds?|thousands?|millions?|billions?|trillions?|dozens?)",
+    re.I,
+)
 _CURRENCY = frozenset({"dollar", "dollars"})  # words of six letters and more are read
 # A number said in words ("under a tenth of the storage" for "less than 10%"): no premise.
 _FRACTIONS = (
@@ -114,6 +120,10 @@ COMMON_WORDS = frozenset(
     # underneath", "a floor for every algorithm", "pinned down the risk"), not a topic
     "predecessor predecessors successor successors sibling siblings counterpart counterparts "
     "cousin cousins underneath beneath atop floor ceiling pinned nailed "
+    # the asker's idiom around what is asked ("Ballpark, how much …", "what's the downside",
+    # "a colleague keeps quoting …"), not what a paper is about
+    "ballpark downside downsides upside upsides headroom knobs colleague colleagues "
+    "coworker coworkers "
     # "couldn't": the word before the apostrophe
     "couldn wouldn shouldn haven hasn doesn aren weren".split()
 )
@@ -185,8 +195,9 @@ def unmentioned(
     """The question's names and rare words that the paper's title and abstract never use:
     a premise the paper does not share ("SNAP-DDM on *turbulent combustion*")."""
     text = f"{title} {abstract}"
-    spelled, shortened = folded(text), initials(text)
-    stems = set(content_terms(text))
+    plain = unaccented(text)  # "DejaVu" for the title's "DéjàVu"
+    spelled, shortened = folded(plain), initials(text)
+    stems = set(content_terms(plain))
     absent: list[str] = []
     # "Direct Preference Optimization" for the abstract's "DPO": a spelled-out acronym
     spelled_out: set[str] = set()
@@ -228,7 +239,7 @@ def unmentioned(
             if previous and previous[0].lower() not in _DETERMINERS | _SUBJECT_BEFORE:
                 continue  # "… vectors rotate *lessens* reliance": a verb, no thing asked of
         stem = next(iter(content_terms(word)), "")
-        if folded(word) in CORPUS_WORDS | COMMON_WORDS | _FRACTIONS:
+        if folded(word) in CORPUS_WORDS | COMMON_WORDS | _FRACTIONS or _NUMBER_WORD.fullmatch(word):
             continue
         # "a paper *saying* …" is how the asker talks; "in *American* cities" names a thing
         if folded(word) in EVERYDAY_WORDS and not _names_a_thing(word, question[: found.start()]):
@@ -268,6 +279,8 @@ def unwritten(
         word = match.group(0)
         terms = content_terms(word)
         if len(word) < 4 or not terms or folded(word) in CORPUS_WORDS | COMMON_WORDS | _FRACTIONS:
+            continue
+        if _NUMBER_WORD.fullmatch(word):
             continue
         if word in found or not _names_a_thing(word, said[: match.start()]):
             continue

@@ -140,11 +140,12 @@ def supplies(
         said = set(content_terms(sentence))
         if sum(any(stems_match(w, frozenset([f])) for w in said) for f in part.focus) >= 2:
             return True
-    if part.kind == "number" and part.window >= SENTENCE_WINDOW:
-        terms = part.target
-        if terms <= CHANGE_WORDS:  # "how big was the best gain": "up to N points"
-            terms = terms | CHANGE_WORDS | EVALUATED
+    if part.kind == "number" and part.target <= CHANGE_WORDS:
+        # "how big was the best gain", "what margins does it post": "outperforms … by 40%"
+        terms = part.target | CHANGE_WORDS | EVALUATED
         return _has_number_near(sentence, terms, part.window, part.compared, restated)
+    if part.kind == "number" and part.window >= SENTENCE_WINDOW:
+        return _has_number_near(sentence, part.target, part.window, part.compared, restated)
     if part.kind == "number":
         return _has_number_near(sentence, about, part.window, part.compared, restated)
     words = content_terms(sentence)

@@ -1,0 +1,63 @@
+"""What a fresh block of natural questions (hdev-1000…1035) and false premises
+(hdev-964…999) found: the asker's idiom, numbers in words, accents, margins asked in
+other words, and two values the question swaps."""
+
+from __future__ import annotations
+
+from rag.answer.misstated import miscounted, swapped_values
+from rag.answer.premises import unmentioned, unwritten
+from rag.answer.question_parts import question_parts
+from rag.answer.supplied import check_abstract
+from rag.text import writes_name
+
+CHAI = [
+    "In our experiments, we show that CHAI is able to reduce the memory requirements for "
+    "storing K,V cache by up to 21.4% and inference time latency by up to 1.73x.",
+    "CHAI achieves this with a maximum 3.2% deviation in accuracy across 3 different models.",
+]
+
+
+def rare(word: str) -> int:
+    return 1
+
+
+def test_two_values_said_of_each_others_things_are_a_false_premise() -> None:
+    swapped = "CHAI trims the K,V cache memory by up to 3.2%, at an accuracy deviation of 21.4%."
+    assert swapped_values(swapped, CHAI) == CHAI[1]
+    right = "CHAI trims the K,V cache memory by up to 21.4%, at an accuracy deviation of 3.2%."
+    assert swapped_values(right, CHAI) == ""
+    one = "CHAI trims the K,V cache memory by up to 3.2%; on which models?"
+    assert swapped_values(one, CHAI) == ""  # one value: misquoted's to judge
+
+
+def test_a_count_in_words_with_its_scale_is_that_count() -> None:
+    sentences = ["BNS solvers benefit from a tiny parameter space ($<$200 parameters)."]
+    assert miscounted("Do BNS solvers get by with two hundred parameters?", sentences) == ""
+    assert miscounted("Do BNS solvers need three parameters?", sentences) == sentences[0]
+
+
+def test_the_askers_idiom_and_numbers_in_words_are_no_premise() -> None:
+    def rarely(word: str) -> int:  # the asker's words are as rare as a topic's would be
+        return 1 if word.lower() in {"ballpark", "downside", "colleague", "sixteen"} else 500
+
+    abstract = "BNS achieves 45 PSNR using 16 NFE; it is cheap, with few risks."
+    for asked in (
+        "Ballpark, how cheap is BNS?",
+        "What's the downside of BNS?",
+        "A colleague keeps quoting BNS. What PSNR does it hit with sixteen evaluations?",
+    ):
+        assert unmentioned(asked, "BNS", abstract, rarely) == [], asked
+    absent = unwritten("What PSNR with sixteen or twenty-four steps?", lambda t: 0, lambda t: False)
+    assert "sixteen" not in absent and "twenty-four" not in absent and "PSNR" in absent
+
+
+def test_a_name_without_its_accents_is_the_same_name() -> None:
+    title = "DéjàVu: KV-cache Streaming for Fast, Fault-tolerant Generative LLM Serving"
+    assert writes_name("DejaVu", title)
+    assert unmentioned("How does DejaVu stream the KV cache?", title, "", rare) == []
+
+
+def test_a_margin_asked_in_other_words_is_given_by_an_outperforming_figure() -> None:
+    question = "What margins does SSO post on NetHack?"
+    abstract = "SSO outperforms baselines by 40% in our custom NetHack task."
+    assert check_abstract(question, question_parts(question), abstract, "SSO", 1).missing == []
