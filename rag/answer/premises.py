@@ -81,6 +81,7 @@ CORPUS_WORDS = frozenset(
     "author authors accepted submission oral orals spotlight spotlights poster posters".split()
 )
 _PERCENT = frozenset({"percent", "percents", "percentage", "percentages"})
+_BLANK = re.compile(r"X{2,}|_{2,}", re.I)
 # "with sixteen function evaluations": a number in words is checked as a number, not a word
 _NUMBER_WORD = re.compile(
     r"(?:(?:thir|four|fif|six|seven|eigh|nine)teen|(?:twen|thir|for|fif|six|seven|eigh|nine)ty"
@@ -124,6 +125,11 @@ COMMON_WORDS = frozenset(
     # "a colleague keeps quoting …"), not what a paper is about
     "ballpark downside downsides upside upsides headroom knobs colleague colleagues "
     "coworker coworkers "
+    # who the asker talks with and how they sum a result up ("my advisor mentioned …",
+    # "what's the upshot", "any gotchas"): the conversation, not the paper
+    "advisor advisors adviser advisers supervisor supervisors labmate labmates classmate "
+    "classmates professor professors gist takeaway takeaways upshot punchline crux gotcha "
+    "gotchas caveat caveats wrinkle wrinkles nutshell rundown lowdown recap hype "
     # "couldn't": the word before the apostrophe
     "couldn wouldn shouldn haven hasn doesn aren weren".split()
 )
@@ -206,8 +212,8 @@ def unmentioned(
             spelled_out.update(span)
     capitals: set[str] | None = None  # the abstract's spelled-out runs, read when needed
     for written in dict.fromkeys(NAME.findall(question)):
-        if written in spelled_out:
-            continue
+        if written in spelled_out or _BLANK.fullmatch(written):
+            continue  # "What goes in the XXX slots?": a blank to fill, no name
         name = _DESCRIBED.sub("", written)  # "UCRL2-inspired": the paper writes "UCRL2"
         key = folded(name)
         if key in CORPUS_WORDS:

@@ -51,6 +51,18 @@ def test_the_askers_idiom_and_numbers_in_words_are_no_premise() -> None:
     assert "sixteen" not in absent and "twenty-four" not in absent and "PSNR" in absent
 
 
+def test_the_askers_company_and_summing_up_and_blanks_are_no_premise() -> None:
+    def rarely(word: str) -> int:
+        return 1 if word.lower() in {"advisor", "upshot", "gotchas", "clustering"} else 500
+
+    abstract = "LSEnet minimizes structural entropy in hyperbolic space."
+    asked = "My advisor mentioned LSEnet. What's the upshot, and any gotchas?"
+    assert unmentioned(asked, "LSEnet", abstract, rarely) == []
+    blank = "What goes in the XXX slots? 'LSEnet minimizes XXX entropy.'"
+    assert unmentioned(blank, "LSEnet", abstract, rarely) == []
+    assert unmentioned("Does LSEnet do clustering?", "LSEnet", abstract, rarely) == ["clustering"]
+
+
 def test_a_name_without_its_accents_is_the_same_name() -> None:
     title = "DéjàVu: KV-cache Streaming for Fast, Fault-tolerant Generative LLM Serving"
     assert writes_name("DejaVu", title)
