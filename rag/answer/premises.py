@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
+from functools import lru_cache
 from pathlib import Path
 
 from rag.answer.question_parts import UNIT_WORDS, folded, initials, stems_match
@@ -247,6 +248,8 @@ def unmentioned(
         stem = next(iter(content_terms(word)), "")
         if folded(word) in CORPUS_WORDS | COMMON_WORDS | _FRACTIONS or _NUMBER_WORD.fullmatch(word):
             continue
+        if says_how(word):
+            continue  # "can you *restate*", "an *awkward* fit": the asker's verbs and adjectives
         # "a paper *saying* …" is how the asker talks; "in *American* cities" names a thing
         if folded(word) in EVERYDAY_WORDS and not _names_a_thing(word, question[: found.start()]):
             continue
@@ -286,7 +289,7 @@ def unwritten(
         terms = content_terms(word)
         if len(word) < 4 or not terms or folded(word) in CORPUS_WORDS | COMMON_WORDS | _FRACTIONS:
             continue
-        if _NUMBER_WORD.fullmatch(word):
+        if _NUMBER_WORD.fullmatch(word) or says_how(word):
             continue
         if word in found or not _names_a_thing(word, said[: match.start()]):
             continue
@@ -318,6 +321,22 @@ _EXAMPLE = re.compile(
 _DETERMINERS = frozenset(
     "a an the of about for on in with from their its our my your this these".split()
 )
+
+
+@lru_cache(maxsize=8192)
+def says_how(word: str) -> bool:
+    """A lower-case word English uses only as a verb, adjective or adverb ("restate",
+    "awkward", "juggle"): how the asker puts it, not a thing a paper would name. A
+    comparative or superlative ("poorer", "hardest") says a direction and stays one."""
+    if not word.islower():
+        return False
+    from lemminflect import getAllLemmas  # its lexicon loads on first use (~0.2 s)
+
+    readings = getAllLemmas(word)
+    if not readings or not set(readings) <= {"VERB", "ADJ", "ADV"}:
+        return False
+    degree = "ADJ" in readings and word not in readings["ADJ"] and word.endswith(("er", "est"))
+    return not degree
 
 
 def _names_a_thing(word: str, before: str) -> bool:

@@ -73,3 +73,20 @@ def test_a_margin_asked_in_other_words_is_given_by_an_outperforming_figure() -> 
     question = "What margins does SSO post on NetHack?"
     abstract = "SSO outperforms baselines by 40% in our custom NetHack task."
     assert check_abstract(question, question_parts(question), abstract, "SSO", 1).missing == []
+
+
+def test_words_english_uses_only_to_say_how_are_no_missing_thing() -> None:
+    from rag.answer.premises import says_how
+
+    for word in ("restate", "awkward", "juggle", "dragging", "endorse"):
+        assert says_how(word), word
+    # things, names, and comparatives that say a direction stay premises
+    for word in ("traders", "combustion", "poorer", "hardest", "Restate"):
+        assert not says_how(word), word
+
+    def rarely(word: str) -> int:
+        return 1 if word in {"restate", "awkward", "traders"} else 500
+
+    abstract = "PromptGIP handles several low-level vision tasks with one model."
+    asked = "Can you restate how PromptGIP handles the awkward low-level tasks for traders?"
+    assert unmentioned(asked, "PromptGIP", abstract, rarely) == ["traders"]

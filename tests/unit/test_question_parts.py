@@ -109,7 +109,9 @@ def test_names_asked_need_a_name_the_question_does_not_hold() -> None:
 def test_a_premise_the_named_paper_does_not_share_is_reported() -> None:
     question = "Which turbulent combustion benchmarks is WorkArena evaluated on?"
     assert names_the_paper(question, WORKARENA_TITLE, WORKARENA, rare)
-    assert unmentioned(question, WORKARENA_TITLE, WORKARENA, rare) == ["turbulent", "combustion"]
+    assert unmentioned(question, WORKARENA_TITLE, WORKARENA, rare) == [
+        "combustion"
+    ]  # "turbulent": an adjective only
 
 
 def test_acronyms_count_as_mentioned_by_their_words() -> None:
@@ -642,7 +644,7 @@ def test_how_one_thing_stands_to_another_is_no_premise() -> None:
 
     assert unmentioned(asked, title, abstract, rarely) == []
     lacking = "How does AdaMDOF model turbulent combustion?"
-    assert unmentioned(lacking, title, abstract, rarely) == ["turbulent", "combustion"]
+    assert unmentioned(lacking, title, abstract, rarely) == ["combustion"]
     assert unwritten("Is 3 also a floor for its predecessors?", lambda t: 0, lambda t: False) == []
 
 
