@@ -233,16 +233,21 @@ def _timings(started: float, retrieved: float, scored: float) -> dict[str, float
     }
 
 
+# "**The abstract says otherwise**:", "• …", "1) …", "(…", "[1] …" before the mark
+_PREMISE_LEAD = re.compile(r"^(?:[ \t*_>#•(-]|\d+[.)]|\[\d+\])*")
 _PREMISE_SAID = re.compile(
-    r"(?:^|(?<=[.!?\n]))[\s*_>#-]*"
-    + re.escape(PREMISE_MARK).replace(r"\ ", r"\s+")
-    + r"[*_]*\s*(?P<said>[^\n]*)",
-    re.I,
+    re.escape(PREMISE_MARK.rstrip(":")).replace(r"\ ", r"\s+") + r"[*_]*\s*:[*_]*\s*", re.I
 )
 
 
 def premise_corrections(text: str) -> list[str]:
-    """What an LLM's answer says its paper states instead of the question's premise: the
+    """What an LLM's answer says its paper states instead of the question's premise: each
     sentence it opens with PREMISE_MARK (emphasis and list marks around it allowed)."""
-    said = (split_sentences(m["said"]) for m in _PREMISE_SAID.finditer(text))
-    return [s[0].strip() for s in said if s and s[0].strip()]
+    said = []
+    for line in text.splitlines():
+        for sentence in split_sentences(line):
+            lead = _PREMISE_LEAD.match(sentence)
+            opened = _PREMISE_SAID.match(sentence, lead.end() if lead else 0)
+            if opened and sentence[opened.end() :].strip():
+                said.append(sentence[opened.end() :].strip())
+    return said

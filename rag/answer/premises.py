@@ -82,11 +82,12 @@ CORPUS_WORDS = frozenset(
     "author authors accepted submission oral orals spotlight spotlights poster posters".split()
 )
 _PERCENT = frozenset({"percent", "percents", "percentage", "percentages"})
-_BLANK = re.compile(r"X{2,}|_{2,}", re.I)
+_BLANK = re.compile(r"X{2,}", re.I)
 # "with sixteen function evaluations": a number in words is checked as a number, not a word
 _NUMBER_WORD = re.compile(
-    r"(?:(?:thir|four|fif|six|seven|eigh|nine)teen|(?:twen|thir|for|fif|six|seven|eigh|nine)ty"
-    r"(?:-\w+)?|hundreds?|thousands?|millions?|billions?|trillions?|dozens?)",
+    r"(?:eleven|twelve|(?:thir|four|fif|six|seven|eigh|nine)teen|"
+    r"(?:twen|thir|for|fif|six|seven|eigh|nine)ty(?:-(?:one|two|three|four|five|six|seven|"
+    r"eight|nine))?|hundreds?|thousands?|millions?|billions?|trillions?|dozens?)",
     re.I,
 )
 _CURRENCY = frozenset({"dollar", "dollars"})  # words of six letters and more are read
@@ -248,8 +249,10 @@ def unmentioned(
         stem = next(iter(content_terms(word)), "")
         if folded(word) in CORPUS_WORDS | COMMON_WORDS | _FRACTIONS or _NUMBER_WORD.fullmatch(word):
             continue
-        if says_how(word):
+        if says_how(word) or (_opens_sentence(question, found.start()) and says_how(word.lower())):
             continue  # "can you *restate*", "an *awkward* fit": the asker's verbs and adjectives
+        if _BLANK.fullmatch(word):
+            continue  # "the XXXXXX slots": a blank to fill
         # "a paper *saying* …" is how the asker talks; "in *American* cities" names a thing
         if folded(word) in EVERYDAY_WORDS and not _names_a_thing(word, question[: found.start()]):
             continue
@@ -289,7 +292,7 @@ def unwritten(
         terms = content_terms(word)
         if len(word) < 4 or not terms or folded(word) in CORPUS_WORDS | COMMON_WORDS | _FRACTIONS:
             continue
-        if _NUMBER_WORD.fullmatch(word) or says_how(word):
+        if _NUMBER_WORD.fullmatch(word) or says_how(word) or _BLANK.fullmatch(word):
             continue
         if word in found or not _names_a_thing(word, said[: match.start()]):
             continue
@@ -337,6 +340,11 @@ def says_how(word: str) -> bool:
         return False
     degree = "ADJ" in readings and word not in readings["ADJ"] and word.endswith(("er", "est"))
     return not degree
+
+
+def _opens_sentence(question: str, at: int) -> bool:
+    """ "Restate how …", "Briefly, how …": the word starts the question or a sentence of it."""
+    return not question[:at].strip() or question[:at].rstrip()[-1:] in ".?!:"
 
 
 def _names_a_thing(word: str, before: str) -> bool:

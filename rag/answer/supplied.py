@@ -29,6 +29,7 @@ from rag.answer.question_parts import (
 from rag.text import NAME, content_terms, split_sentences, writes_name
 
 _TIME_UNITS = frozenset("seconds minutes hours days weeks months years".split())
+_OUTPERFORMING = frozenset(content_terms("outperforms surpasses beats exceeds improves"))
 
 
 @lru_cache(maxsize=4096)
@@ -141,8 +142,10 @@ def supplies(
         if sum(any(stems_match(w, frozenset([f])) for w in said) for f in part.focus) >= 2:
             return True
     if part.kind == "number" and part.target <= CHANGE_WORDS:
-        # "how big was the best gain", "what margins does it post": "outperforms … by 40%"
-        terms = part.target | CHANGE_WORDS | EVALUATED
+        # "how big was the best gain", "what margins does it post": "outperforms … by 40%";
+        # near the part's own words, a test's nouns ("on 3 datasets") count no gain
+        wide = part.window >= SENTENCE_WINDOW
+        terms = part.target | CHANGE_WORDS | (EVALUATED if wide else _OUTPERFORMING)
         return _has_number_near(sentence, terms, part.window, part.compared, restated)
     if part.kind == "number" and part.window >= SENTENCE_WINDOW:
         return _has_number_near(sentence, part.target, part.window, part.compared, restated)

@@ -90,3 +90,22 @@ def test_words_english_uses_only_to_say_how_are_no_missing_thing() -> None:
     abstract = "PromptGIP handles several low-level vision tasks with one model."
     asked = "Can you restate how PromptGIP handles the awkward low-level tasks for traders?"
     assert unmentioned(asked, "PromptGIP", abstract, rarely) == ["traders"]
+
+
+def test_review_cases_of_this_stops_rules() -> None:
+    from rag.answer.engine import premise_corrections
+
+    mark = "The abstract says otherwise"
+    two = f"{mark}: X cuts memory by 21.4% [1]. {mark}: the deviation is 3.2% [1]. Also [1]."
+    assert premise_corrections(two) == ["X cuts memory by 21.4% [1].", "the deviation is 3.2% [1]."]
+    for lead in (f"**{mark}**:", f"• {mark}:", f"1) {mark}:", f"[1] {mark}:"):
+        assert premise_corrections(f"{lead} it is slower [1].") == ["it is slower [1]."], lead
+    assert premise_corrections("\n" * 5000) == []
+    # a test's count is no gain: "what speedup" is not given by "on 3 datasets"
+    question = "What speedup does FlashX report?"
+    abstract = "FlashX is a new sampler. FlashX is evaluated on 3 datasets."
+    assert check_abstract(question, question_parts(question), abstract, "FlashX", 1).missing
+    # a verb opening a sentence, a long blank, "eleven": no missing word
+    for asked in ("Restate how BNS works.", "What goes in the XXXXXX slots of BNS?"):
+        assert unmentioned(asked, "BNS", "BNS is a solver.", rare) == [], asked
+    assert unmentioned("Does BNS need eleven steps?", "BNS", "BNS is a solver.", rare) == []

@@ -1271,7 +1271,7 @@ def test_how_the_asker_asks_and_a_zero_for_an_o() -> None:
     said = "DAAgent surpasses GPT-3.5 by 3.9% among the 34 LLMs benchmarked."
     asked = "I couldn't find anywhere how DAAgent compares with GPT-3.5. Remind me, in one line?"
     assert unmentioned(without_request(asked), "InfiAgent-DABench", said, rare) == []
-    assert unmentioned(asked, "InfiAgent-DABench", said, rare) == ["Remind"]
+    assert unmentioned(asked, "InfiAgent-DABench", said, rare) == []  # a verb opening a sentence
     assert unwritten("How does C3P0 learn?", lambda t: int(t == "c3po"), lambda t: False) == []
     assert unwritten("How does C3P1 learn?", lambda t: int(t == "c3po"), lambda t: False) == [
         "C3P1"
