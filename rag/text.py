@@ -204,8 +204,11 @@ def writes_name(name: str, text: str) -> bool:
 def unaccented(text: str) -> str:
     """Lower case without accents: "DejaVu" is the abstract's "DéjàVu"."""
     text = text.lower()
-    if text.isascii():
-        return text
+    return text if text.isascii() else without_accents(text)
+
+
+def without_accents(text: str) -> str:
+    """Each letter without its combining accents ("é" is "e"); case and the rest kept."""
     return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
 
 

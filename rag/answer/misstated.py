@@ -90,6 +90,11 @@ MEASURE_TOLERANCE = 0.05  # "90%" and "89.7%" are one value, as people round
 MEASURE_SHARED = 3  # content words the value's sentence shares with the question
 
 
+def _value_unit(m: re.Match[str]) -> tuple[float, str]:
+    """A _MEASURED match's value and unit: "%", "x" (times, fold) or a named unit ("ms")."""
+    return float(m[1].replace(",", "")), "%" if m[2] else m[4].lower() if m[4] else "x"
+
+
 def _measures(text: str) -> list[tuple[float, str, frozenset[str]]]:
     """Each value with its unit ("%" or "x") and the content words beside it; a value in
     words ("in half", "a third", "twice") as the number it stands for."""
@@ -105,8 +110,7 @@ def _measures(text: str) -> list[tuple[float, str, frozenset[str]]]:
         if m.re is _SAID_MEASURE:
             value, unit = _SAID_VALUES[next(g for g in m.groups() if g).lower()]
         else:
-            value = float(m[1].replace(",", ""))
-            unit = "%" if m[2] else m[4].lower() if m[4] else "x"
+            value, unit = _value_unit(m)
             if unit == "x" and value > 1 and _FEWER.match(text[m.end() :]):
                 value, unit = round(100 * (1 - 1 / value), 1), "%"  # "2x fewer" is 50% fewer
         # the measured thing, not a name beside it ("MeZO's peak accuracy")
@@ -216,9 +220,8 @@ def _valued(text: str) -> list[tuple[float, str, frozenset[str]]]:
         after_text = _CLAUSE_EDGE.split(after_text)[0]
         before = re.findall(r"[\w-]+", before_text)[-SWAP_WINDOW:]
         after = re.findall(r"[\w-]+", after_text)[:SWAP_WINDOW]
-        unit = "%" if m[2] else m[4].lower() if m[4] else "x"
         words = frozenset(content_terms(" ".join(before + after))) - ASKING
-        found.append((float(m[1].replace(",", "")), unit, words))
+        found.append((*_value_unit(m), words))
     return found
 
 

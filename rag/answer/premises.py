@@ -247,12 +247,10 @@ def unmentioned(
             if previous and previous[0].lower() not in _DETERMINERS | _SUBJECT_BEFORE:
                 continue  # "… vectors rotate *lessens* reliance": a verb, no thing asked of
         stem = next(iter(content_terms(word)), "")
-        if folded(word) in CORPUS_WORDS | COMMON_WORDS | _FRACTIONS or _NUMBER_WORD.fullmatch(word):
+        if folded(word) in CORPUS_WORDS | COMMON_WORDS | _FRACTIONS or _no_thing(word):
             continue
-        if says_how(word) or (_opens_sentence(question, found.start()) and says_how(word.lower())):
-            continue  # "can you *restate*", "an *awkward* fit": the asker's verbs and adjectives
-        if _BLANK.fullmatch(word):
-            continue  # "the XXXXXX slots": a blank to fill
+        if _opens_sentence(question, found.start()) and says_how(word.lower()):
+            continue  # "Restate how …": the asker's verb, capitalised
         # "a paper *saying* …" is how the asker talks; "in *American* cities" names a thing
         if folded(word) in EVERYDAY_WORDS and not _names_a_thing(word, question[: found.start()]):
             continue
@@ -292,7 +290,7 @@ def unwritten(
         terms = content_terms(word)
         if len(word) < 4 or not terms or folded(word) in CORPUS_WORDS | COMMON_WORDS | _FRACTIONS:
             continue
-        if _NUMBER_WORD.fullmatch(word) or says_how(word) or _BLANK.fullmatch(word):
+        if _no_thing(word):
             continue
         if word in found or not _names_a_thing(word, said[: match.start()]):
             continue
@@ -340,6 +338,12 @@ def says_how(word: str) -> bool:
         return False
     degree = "ADJ" in readings and word not in readings["ADJ"] and word.endswith(("er", "est"))
     return not degree
+
+
+def _no_thing(word: str) -> bool:
+    """A word of how the asker puts it, no thing a paper lacks: a number in words
+    ("sixteen"), a verb or adjective ("restate", "awkward"), a blank to fill ("XXXXXX")."""
+    return bool(_NUMBER_WORD.fullmatch(word) or says_how(word) or _BLANK.fullmatch(word))
 
 
 def _opens_sentence(question: str, at: int) -> bool:

@@ -8,10 +8,10 @@ name against the names papers are written with, and by the paper index
 from __future__ import annotations
 
 import re
-import unicodedata
 from functools import lru_cache
 from itertools import pairwise
 
+from rag.text import without_accents
 from rag.types import Paper
 
 # Words that do not make an institution's name distinctive, and are left out of acronyms.
@@ -149,8 +149,7 @@ def fold(text: str) -> str:
     """Lower case, accents dropped, punctuation as spaces: the form names are compared in."""
     if text.isascii():  # no accents to drop: the decomposition and filter change nothing
         return " ".join(_FOLD_WORD.findall(text.lower()))
-    decomposed = unicodedata.normalize("NFKD", text.translate(_UNDECOMPOSED))
-    plain = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+    plain = without_accents(text.translate(_UNDECOMPOSED))
     return " ".join(_FOLD_WORD.findall(plain.casefold()))
 
 
