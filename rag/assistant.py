@@ -20,6 +20,7 @@ from rag.answer.evidence import EvidenceScorer
 from rag.answer.followups import FollowUpRewriter
 from rag.answer.inputs import checked_filters, checked_history, checked_question
 from rag.answer.llm import build_llm
+from rag.answer.premises import says_how
 from rag.answer.synthesizer import build_synthesizer
 from rag.answer.warmup import AnswerActivity, EvidenceWarmer, Warmup
 from rag.catalogue.catalogue import Catalogue
@@ -250,6 +251,7 @@ class Assistant:
 
 def _build_topic_index(pipeline: Pipeline) -> None:
     try:
+        says_how("restate")  # the parts-of-speech lexicon (~0.2 s), read before a question is
         pipeline.topics()
     except Exception as exc:  # built again on the first topic question; never fatal here
         log.warning("building the topic index in the background failed: %s", exc)

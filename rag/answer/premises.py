@@ -14,6 +14,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from rag.answer.question_parts import UNIT_WORDS, folded, initials, stems_match
+from rag.answer.scope import same_kind_of_data
 from rag.text import NAME, content_terms, unaccented, writes_name
 
 # A name the corpus hardly uses points at one paper; a word that rare, absent from the
@@ -114,7 +115,7 @@ COMMON_WORDS = frozenset(
     "brought bought caught fought sought taught thought understood "
     "anyone someone somebody anybody everyone everybody nobody people nowadays actually "
     "exactly really basically anywhere somewhere whatever whoever "
-    "usually typically somehow anything something everything "
+    "usually typically somehow anything something everything nothing "
     # how a paper is described ("Billed as the first proof …"), not what it is about
     "billed touted hailed dubbed marketed advertised pitched branded "
     # how the asker frames asking ("I'm also curious …")
@@ -163,6 +164,8 @@ FIELD_NAMES = {
     "nlp": ("natural language processing", "natural language"),
     "cv": ("computer vision",),
     "llm": ("large language model", "language model"),
+    "vit": ("vision transformer",),
+    "lm": ("language model",),
     "vlm": ("vision-language model", "vision language model"),
     "mllm": ("multimodal large language model", "multimodal LLM", "multi-modal LLM"),
     "sota": ("state of the art", "state-of-the-art"),
@@ -212,6 +215,7 @@ def unmentioned(
     for span in capitalised_spans(question):
         if writes_name(initials_of(" ".join(span)), text):
             spelled_out.update(span)
+    spelled_out.update(_title_quoted(question, title))
     capitals: set[str] | None = None  # the abstract's spelled-out runs, read when needed
     for written in dict.fromkeys(NAME.findall(question)):
         if written in spelled_out or _BLANK.fullmatch(written):
@@ -235,6 +239,8 @@ def unmentioned(
             continue
         if "-" in name and not re.search(r"\d", name) and set(content_terms(name)) <= stems:
             continue  # "LLM-modified" of a paper on text "modified by LLMs" (not GPT-4 for GPT-3)
+        if _one_letter_off(name, plain):
+            continue
         absent.append(written)
     for found in re.finditer(r"[A-Za-z][A-Za-z-]{5,}", question):
         word = found.group(0)
@@ -246,6 +252,10 @@ def unmentioned(
             previous = re.findall(r"[A-Za-z]+", question[: found.start()])[-1:]
             if previous and previous[0].lower() not in _DETERMINERS | _SUBJECT_BEFORE:
                 continue  # "… vectors rotate *lessens* reliance": a verb, no thing asked of
+        if word.islower() and _after_subject(question[: found.start()], word):
+            continue  # "while it *hunts* for …", "both *squeeze* a model": a verb
+        if _asker_clause(question[: found.start()]):
+            continue
         stem = next(iter(content_terms(word)), "")
         if folded(word) in CORPUS_WORDS | COMMON_WORDS | _FRACTIONS or _no_thing(word):
             continue
@@ -268,6 +278,10 @@ def unmentioned(
             continue  # "within a couple of percent": "within 2%"
         if folded(word) in _CURRENCY and re.search(r"\$\s?\d[\d,.]*(?![\d$])|\bUSD\b", text):
             continue  # "fifty dollars": "under $20 USD"
+        if _one_letter_off(word, plain):
+            continue  # "Rademacher" for the abstract's "Radamacher": one name, a typo apart
+        if same_kind_of_data(word, plain):
+            continue
         if not any(stems_match(stem, frozenset([s])) for s in stems if len(s) >= 5):
             absent.append(word)
     return absent
@@ -293,6 +307,10 @@ def unwritten(
         if _no_thing(word):
             continue
         if word in found or not _names_a_thing(word, said[: match.start()]):
+            continue
+        if word.islower() and _after_subject(said[: match.start()], word):
+            continue
+        if _asker_clause(said[: match.start()]):
             continue
         terms += content_terms(_american_word(word)) + content_terms(_letters_for_digits(word))
         if any(paper_count(t) or (len(t) >= PREFIX_CHARS and prefixed(t)) for t in terms):
@@ -334,7 +352,10 @@ def says_how(word: str) -> bool:
     from lemminflect import getAllLemmas  # its lexicon loads on first use (~0.2 s)
 
     readings = getAllLemmas(word)
-    if not readings or not set(readings) <= {"VERB", "ADJ", "ADV"}:
+    if not readings:
+        # "runnable", "learnable": a describing word the lexicon lacks, by its ending
+        return len(word) > 7 and word.endswith(("able", "ible"))
+    if not set(readings) <= {"VERB", "ADJ", "ADV"}:
         return False
     degree = "ADJ" in readings and word not in readings["ADJ"] and word.endswith(("er", "est"))
     return not degree
@@ -344,6 +365,79 @@ def _no_thing(word: str) -> bool:
     """A word of how the asker puts it, no thing a paper lacks: a number in words
     ("sixteen"), a verb or adjective ("restate", "awkward"), a blank to fill ("XXXXXX")."""
     return bool(_NUMBER_WORD.fullmatch(word) or says_how(word) or _BLANK.fullmatch(word))
+
+
+_PRONOUNS = frozenset("it he she they we you i".split())
+
+
+def _after_subject(before: str, word: str) -> bool:
+    """A word right after a subject pronoun is its verb ("it hunts", "they threw"), and so
+    is one after "both" that is no plural ("both squeeze", not "both datasets")."""
+    previous = re.findall(r"[A-Za-z]+", before)[-1:]
+    if not previous:
+        return False
+    said = previous[0].lower()
+    return said in _PRONOUNS or (said == "both" and not word.endswith("s"))
+
+
+TYPO_CHARS = 8  # a word this long one letter off an abstract's word is that word misspelt
+
+
+def _one_letter_off(word: str, text: str) -> bool:
+    """ "Rademacher" for "Radamacher", "Promptbreader" for "Promptbreeder": a long word
+    one letter changed, added or dropped from a word of the text (either may be the typo)."""
+    if len(word) < TYPO_CHARS or not word.isalpha():
+        return False
+    key = word.lower()
+    for other in set(
+        re.findall(rf"\b{re.escape(key[0])}[a-z]{{{len(key) - 2},{len(key)}}}\b", text.lower())
+    ):
+        if other != key and _edits_within_one(key, other):
+            return True
+    return False
+
+
+def _edits_within_one(a: str, b: str) -> bool:
+    if len(a) > len(b):
+        a, b = b, a
+    if len(b) - len(a) > 1:
+        return False
+    at = next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), len(a))
+    return a[at + (len(a) == len(b)) :] == b[at + 1 :]
+
+
+_QUOTED = re.compile(r'"([^"]{8,})"|“([^”]{8,})”')
+
+
+def _title_quoted(question: str, title: str) -> set[str]:
+    """The words of a quoted title half-remembered ("Two Hands, One Heart" for "Two Fists,
+    One Heart"): most of its words are the title's, so its other words name no premise."""
+    words: set[str] = set()
+    titled = set(content_terms(title))
+    for match in _QUOTED.finditer(question):
+        quoted = match.group(1) or match.group(2)
+        terms = content_terms(quoted)
+        if terms and 2 * len(set(terms) & titled) >= len(set(terms)):
+            words.update(re.findall(r"[\w-]+", quoted))
+    return words
+
+
+_CLAUSE_EDGE = re.compile(r"[.?!;:\"“”(]|\s[-–—]+\s")
+_ASKER = re.compile(r"\b(?:I|my|me)\b")
+_REPORTED = re.compile(
+    r"\b(?:that|heard|hear|read|recall|remember|think|thought|believe|saw|seen|told|noticed|"
+    r"understand|understood|learned|learnt|gather|guess|assume|know|whether|if|how|what|which|why)\b",
+    re.I,
+)
+
+
+def _asker_clause(before: str) -> bool:
+    """ "I scribbled this down from a *talk*", "my *advisor* mentioned …": a word the asker
+    says of themself, not of the paper; what they report ("I heard it uses *hospital* data")
+    is the paper's premise."""
+    clause = _CLAUSE_EDGE.split(before)[-1]
+    asker = _ASKER.search(clause)
+    return asker is not None and not _REPORTED.search(clause[asker.end() :])
 
 
 def _opens_sentence(question: str, at: int) -> bool:

@@ -144,7 +144,7 @@ _QUESTION_WORDS = frozenset(
         "by does did according paper abstract propose proposed use used method approach"
     )
 )
-_NUMBER_WORDS = frozenset(
+NUMBER_WORDS = frozenset(
     "one two three four five six seven eight nine ten eleven twelve fifteen twenty thirty "
     "forty fifty hundred hundreds thousand thousands million millions billion billions dozen "
     "dozens twice double triple half single".split()
@@ -152,8 +152,9 @@ _NUMBER_WORDS = frozenset(
 # A quantity as abstracts write it: "33", "3.7x", "2-30X", "260B", "1.3B-parameter", "93%",
 # "$2\\times$", "$O(N)$", "five". Digits inside a name ("GPT-4", "CIFAR-10", "3D", "H100")
 # are not quantities.
+# "45--50%", "45–50%": a range is one quantity, however its dash is typed
 _QUANTITY = re.compile(
-    r"\d[\d,.]*(?:\s*-\s*\d[\d,.]*)?(?:%|x|×|[kmbt]|-?fold|[kmbt]-[a-z]+|[kmgt]i?b|ms|s|h|hrs?|min)?"
+    r"\d[\d,.]*(?:\s*(?:-{1,2}|–|—)\s*\d[\d,.]*)?(?:%|x|×|[kmbt]|-?fold|[kmbt]-[a-z]+|[kmgt]i?b|ms|s|h|hrs?|min)?"
     r"|\d+:\d+|\d+/\d+",  # "57Gb", "1:1", "about 1/50 training cost"
     re.I,
 )
@@ -171,7 +172,7 @@ def is_quantity(token: str) -> bool:
     if MATH_QUANTITY.search(token):
         return True
     bare = token.strip(TOKEN_EDGES).lstrip("-−+")  # "Vina score (-9.07)": a signed value
-    return bool(_QUANTITY.fullmatch(bare)) or bare.lower() in _NUMBER_WORDS
+    return bool(_QUANTITY.fullmatch(bare)) or bare.lower() in NUMBER_WORDS
 
 
 NUMBER_WINDOW = 5  # words between a quantity and the thing it counts
@@ -211,9 +212,12 @@ _SAVED = re.compile(
 )
 
 
+# The asker's own request ("I'd like to know how many …", "tell me"), not a statement about
+# the work ("Perdomo's work asks how much …", "when you don't know how many clusters …").
 _REQUESTING = re.compile(
-    r"\b(?:know|tell|wonder\w*|curious|ask\w*|find out|want|need|interested|remind|explain|"
-    r"understand)\b|\?",
+    r"\b(?:i|i['’]m|i['’]d|we|we['’]d|we['’]re)\b[^.?!]{0,40}?\b(?:know|wonder\w*|curious|"
+    r"ask\w*|find out|want|need|interested|understand)\b"
+    r"|\b(?:tell|remind|explain\w*\s+to)\s+(?:me|us)\b|(?:^|[.!]\s+)(?:tell|explain)\b|\?",
     re.I,
 )
 
@@ -237,7 +241,12 @@ def classify(text: str, context: frozenset[str] = frozenset()) -> QuestionPart:
     # "Steering how much weight vectors rotate lessens warmup. What else does it provide?":
     # a statement before the question sets its scene and asks nothing
     ask = _asked(text)
-    if _EMBEDDED.search(ask) or _KINDS_OF.search(ask) or _WHAT_ABOUT.match(ask):
+    if (
+        _EMBEDDED.search(ask)
+        or _KINDS_OF.search(ask)
+        or _WHAT_ABOUT.match(ask)
+        or _GUARANTEE_ON.search(ask)
+    ):
         # "a method that works out how much of the data is corrupted": what the method finds,
         # not a number asked of the abstract; "what kinds of models": kinds, not names
         return QuestionPart(text, "other", focus, focus)
@@ -307,6 +316,14 @@ def classify(text: str, context: frozenset[str] = frozenset()) -> QuestionPart:
     if options:  # "is it written in PyTorch or JAX": one of them, as the abstract writes it
         chosen = frozenset(content_terms(f"{options.group(1)} {options.group(2)}"))
         return QuestionPart(text, "choice", chosen, focus, named=options.group(1, 2))
+    if _ROLE_ASKED.search(ask) or _GUARANTEE_ON.search(
+        ask
+    ):  # "what job does the LLM do": a description, no name
+        return QuestionPart(text, "other", focus, focus)
+    valued = _VALUE_ASKED_OF.search(ask)
+    if valued:  # "what do naive baselines get": "naive baselines obtain 48% and 60%"
+        scored = frozenset(content_terms(valued.group(1))) - _QUESTION_WORDS
+        return QuestionPart(text, "number", scored or focus, focus, compared=True)
     named = _WHICH_PRIOR.search(ask) or _WHICH_NAME.search(ask)
     if named:
         target = frozenset(content_terms(named.group(1)))
@@ -322,6 +339,20 @@ def classify(text: str, context: frozenset[str] = frozenset()) -> QuestionPart:
     return QuestionPart(text, "other", focus, focus)
 
 
+# "what guarantee does it give on how often its sets miss": a guarantee, not a number
+_GUARANTEE_ON = re.compile(
+    r"\bwhat\s+(?:kind\s+of\s+)?(?:guarantees?|assurances?|assumptions?)\b[^?]*?\b(?:on|about|"
+    r"over|for)\s+how\b",
+    re.I,
+)
+_ROLE_ASKED = re.compile(
+    r"\bwhat\s+(?:job|role|part|purpose)s?\s+(?:does|do|did|is|are|was|were)\b", re.I
+)
+_VALUE_ASKED_OF = re.compile(
+    r"\bwhat\s+(?:do|does|did)\s+((?:[\w-]+\s+){0,4}?[\w-]+)\s+(?:get|score|obtain|reach|"
+    r"achieve|attain)\W*$",
+    re.I,
+)
 # "is it written in PyTorch or JAX", "does it use GPT-4 or Llama": a choice between names
 _CHOICE = re.compile(
     r"(?:^|[,;]\s*)(?:is|are|was|were|does|do|did)\b[^?,]*?\b([A-Z][\w.+-]*)\s+or\s+"

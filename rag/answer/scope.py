@@ -98,7 +98,7 @@ def overgeneral(question: str, sentences: list[str]) -> str:
 # a paper on images, "protein networks" of one on citation networks.
 _DOMAINS = (
     {
-        "image": r"images?|photos?|photographs?|pixels?|vision|visual|imagenet|cifar",
+        "image": r"images?|photos?|photographs?|pictures?|pixels?|vision|visual|imagenet|cifar",
         "video": r"videos?|vision|visual",
         # "sounds interesting", "her voice": only as data
         # "symbolic music" (piano rolls, MIDI) is no audio
@@ -115,6 +115,16 @@ _DOMAINS = (
         "traffic": r"traffic|road networks?",
     },
 )
+
+
+def same_kind_of_data(word: str, text: str) -> bool:
+    """ "photos" of an abstract on "images": one kind of data in other words."""
+    for group in _DOMAINS:
+        for words in group.values():
+            kind = re.compile(rf"\b(?:{words})\b", re.I)
+            if kind.fullmatch(word) and kind.search(text):
+                return True
+    return False
 
 
 def other_domain(question: str, sentences: list[str], title: str) -> str:

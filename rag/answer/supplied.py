@@ -16,6 +16,7 @@ from rag.answer.question_parts import (
     KIND_WORDS,
     MATH_QUANTITY,
     MULTIPLIERS,
+    NUMBER_WORDS,
     REPORTED,
     SENTENCE_WINDOW,
     TESTED_ON,
@@ -30,6 +31,21 @@ from rag.text import NAME, content_terms, split_sentences, writes_name
 
 _TIME_UNITS = frozenset("seconds minutes hours days weeks months years".split())
 _OUTPERFORMING = frozenset(content_terms("outperforms surpasses beats exceeds improves"))
+# what a gain is over ("its margin over earlier methods"): no quantity of its own
+_GAIN_OVER = frozenset(
+    content_terms("earlier prior previous existing baseline competitor state-of-the-art sota")
+)
+_GAIN_WORDS = frozenset(content_terms("gain improvement boost speedup margin"))
+# a gain as abstracts state it, after the word for it: "outperforms … by up to 14.3%"
+_GAIN_STATED = re.compile(
+    r"\b(?:outperform|surpass|beat|exceed|improv|gain|margin|boost)\w*\b[^.;]{0,60}?"
+    r"\d[\d.,]*\s*(?:%|x\b|×|points\b|pp\b|times\b)",
+    re.I,
+)
+_HOW_FAR = re.compile(r"\bhow\s+far\b[^?]*\bfrom\b", re.I)
+_GAP_SAID = re.compile(r"\b(?:match(?:es|ed|ing)?|tight|gap|optimal)\b", re.I)
+_HOW_FAST = re.compile(r"\bhow\s+(?:fast|quickly)\b[^?]*\bconverg", re.I)
+_RATE_SAID = re.compile(r"\bconverg\w*\b[^.;]*\brates?\b|\brate\b[^.;]*\bconverg", re.I)
 
 
 @lru_cache(maxsize=4096)
@@ -52,6 +68,41 @@ def _read(
         and tokens[i - 1].lower() == "of" and tokens[i - 2].lower() in ("order", "orders")
     ]  # fmt: skip
     return stems, numbers, tuple(sorted(magnitudes))
+
+
+_NAMING = ("the", "namely", "i.e.,", "i.e.")
+
+
+def _named_after(sentence: str, target: frozenset[str]) -> bool:
+    """ "extend to a new privacy model, the continual observation setting": the thing asked
+    for, named in lower case right after the words that ask for it (two or more of them:
+    "popular models, namely …" may name a property, not the models)."""
+    tokens = sentence.split()
+    stems, _, _ = _read(sentence)
+    for i, token in enumerate(tokens[:-2]):
+        if not token.endswith(",") or not any(stems_match(t, target) for t in stems[i]):
+            continue
+        before = {t for s in stems[max(0, i - 3) : i + 1] for t in s}
+        asked = len(target) >= 2 and all(
+            any(stems_match(b, frozenset([t])) for b in before) for t in target
+        )
+        if asked and tokens[i + 1].lower() in _NAMING and tokens[i + 2][:1].isalpha():
+            return True
+    return False
+
+
+def _counted_compound(sentence: str, target: frozenset[str]) -> bool:
+    """ "how many stages": "a three-stage protocol", a count joined to what it counts."""
+    for token in sentence.split():
+        head, _, rest = token.strip(TOKEN_EDGES).lower().partition("-")
+        counted = head.isdigit() or head in NUMBER_WORDS
+        if (
+            counted
+            and rest[:1].isalpha()
+            and any(stems_match(t, target) for t in content_terms(rest))
+        ):
+            return True
+    return False
 
 
 def _magnitude(tokens: list[str], i: int) -> bool:
@@ -141,12 +192,20 @@ def supplies(
         said = set(content_terms(sentence))
         if sum(any(stems_match(w, frozenset([f])) for w in said) for f in part.focus) >= 2:
             return True
-    if part.kind == "number" and part.target <= CHANGE_WORDS:
+    if part.kind == "number" and not part.compared and _counted_compound(sentence, about):
+        return True
+    if part.kind == "number" and _HOW_FAR.search(part.text) and _GAP_SAID.search(sentence):
+        return True  # "how far is that from the best known": "nearly matches upper bounds"
+    if part.kind == "number" and _HOW_FAST.search(part.text) and _RATE_SAID.search(sentence):
+        return True  # "how fast do the estimates converge": "at a minimax optimal rate"
+    if part.kind == "number" and part.target - _GAIN_OVER <= CHANGE_WORDS:
         # "how big was the best gain", "what margins does it post": "outperforms … by 40%";
         # near the part's own words, a test's nouns ("on 3 datasets") count no gain
         wide = part.window >= SENTENCE_WINDOW
         terms = part.target | CHANGE_WORDS | (EVALUATED if wide else _OUTPERFORMING)
         return _has_number_near(sentence, terms, part.window, part.compared, restated)
+    if part.kind == "number" and part.target & _GAIN_WORDS and _GAIN_STATED.search(sentence):
+        return True  # "how large are its accuracy gains": "outperforms … by up to 14.3%"
     if part.kind == "number" and part.window >= SENTENCE_WINDOW:
         return _has_number_near(sentence, part.target, part.window, part.compared, restated)
     if part.kind == "number":
@@ -185,10 +244,13 @@ def supplies(
         for m in _SUCH_AS.finditer(sentence)
     ):
         return True
+    if part.kind == "name" and _named_after(sentence, part.target):
+        return True
     shortened, written = _question_acronyms(question)
     kinds = _spelled_kinds(sentence, written)
     return any(
         not re.search(rf"(?<![\w-]){re.escape(name.lower().rstrip('s'))}s?(?![\w-])", asked)
+        and not _asked_name_made_word(name, asked)
         and (own_asked or not _own_name(name, title))
         and folded(name).rstrip("s") not in FIELD_ACRONYMS
         and name.lower().rstrip("s") not in shortened
@@ -208,12 +270,21 @@ def _question_acronyms(question: str) -> tuple[frozenset[str], frozenset[str]]:
 def _spelled_kinds(sentence: str, acronyms: frozenset[str]) -> set[str]:
     """Words of capitalised runs spelling a kind of model the question writes as an acronym,
     or a field's ("Graph Neural Network" for "GNN", "Large Language Models"): no name."""
+    # "Perturbation Evaluation of Appending Knowledge" for "PEAK", "Mixed-Integer Linear
+    # Programming" for "MILP": small words skipped, each part of a hyphenated word counted
     return {
         word
-        for run in re.finditer(r"\b[A-Z][a-z]+(?:\s+[A-Z][a-z]+){1,4}\b", sentence)
-        if "".join(w[0] for w in run[0].split()).lower() in FIELD_ACRONYMS | acronyms
-        for word in run[0].split()
+        for run in _SPELLED_RUN.finditer(sentence)
+        if "".join(p[0] for p in re.findall(r"[A-Z][a-z]+", run[0])).lower()
+        in FIELD_ACRONYMS | acronyms
+        for word in {*run[0].split(), *re.split(r"[\s-]+", run[0])}
     }
+
+
+_SPELLED_RUN = re.compile(
+    r"\b[A-Z][a-z]+(?:-[A-Z][a-z]+)*(?:\s+(?:(?:of|for|and|the|to|in|on|with|via|by|from|a|an)\s+)?"
+    r"[A-Z][a-z]+(?:-[A-Z][a-z]+)*){1,5}\b"
+)
 
 
 _SUCH_AS = re.compile(
@@ -228,6 +299,16 @@ _CALLED = re.compile(
     r"([A-Za-z][\w-]*[\w])",
     re.I,
 )
+
+
+def _asked_name_made_word(name: str, asked: str) -> bool:
+    """ "MATRIX-simulated data" of a question on MATRIX: the question's name, described."""
+    head, _, rest = name.partition("-")
+    return (
+        len(head) >= 2
+        and rest.islower()
+        and re.search(rf"(?<![\w-]){re.escape(head.lower())}(?![\w-])", asked) is not None
+    )
 
 
 # A field's or a kind of model's acronym names no particular thing ("on NLP tasks", "LLMs").

@@ -1,0 +1,142 @@
+"""Kinds of wording (not word lists) that drew false "does not mention / does not state"
+notes on answerable questions: verbs after a subject, describing words by their ending,
+half-remembered quoted titles, a typo of a long word, the asker's own clause, statements
+that set a scene, and answers written in other forms (a count joined to its noun, a
+lower-case name after the words asking for it, a gain over earlier work, a rate, a gap)."""
+
+from __future__ import annotations
+
+from rag.answer.premises import unmentioned, unwritten
+from rag.answer.question_parts import classify, question_parts
+from rag.answer.supplied import supplies
+
+
+def rare(word: str) -> int:
+    return 1
+
+
+def nowhere(term: str) -> int:
+    return 0
+
+
+def never(stem: str) -> bool:
+    return False
+
+
+def test_a_word_after_a_subject_pronoun_is_its_verb() -> None:
+    abstract = "Relaxed group convolutions keep the symmetry of the data while breaking it."
+    asked = "What does it keep while it hunts for symmetry breaking?"
+    assert unmentioned(asked, "Relaxed convolutions", abstract, rare) == []
+    assert "hunts" not in unwritten(asked, nowhere, never)
+    both = "BOOT and SiD both squeeze a pretrained diffusion model into a generator."
+    assert "squeeze" not in unmentioned(both, "BOOT", "BOOT distills diffusion models.", rare)
+    # a plural after "both" is still a thing the paper may lack
+    assert "hospitals" in unmentioned(
+        "Were both hospitals in the study?", "BOOT", "BOOT distills diffusion models.", rare
+    )
+
+
+def test_a_describing_word_by_its_ending_is_no_premise() -> None:
+    asked = "How does EoH turn heuristics into something runnable?"
+    assert unmentioned(asked, "EoH", "EoH evolves heuristics as code.", rare) == []
+
+
+def test_a_half_remembered_quoted_title_names_no_premise() -> None:
+    title = "Two Fists, One Heart: Multi-Objective Optimization Based Strategy Fusion"
+    asked = 'The work titled "Two Hands, One Heart": how does it fuse strategies?'
+    assert "Hands" not in unmentioned(asked, title, "We fuse strategies.", rare)
+    # a quotation that is not the title keeps its words
+    quoted = 'Which work says "models trained on hospital records"?'
+    assert "hospital" in unmentioned(quoted, title, "We fuse strategies.", rare)
+
+
+def test_a_long_word_one_letter_off_the_abstracts_is_that_word() -> None:
+    abstract = "We bound the Radamacher complexity of coresets."
+    assert unmentioned("What Rademacher bound holds?", "Coresets", abstract, rare) == []
+    assert unmentioned("What Rademacher bound holds?", "Coresets", "We bound it.", rare) == [
+        "Rademacher"
+    ]
+
+
+def test_what_the_asker_says_of_themself_is_no_premise_but_what_they_report_is() -> None:
+    abstract = "Vision and language models converge to a shared representation."
+    asked = "I scribbled this down from a talk: which models converge?"
+    assert "talk" not in unwritten(asked, nowhere, never)
+    reported = "I heard it was tested on hospitals: which models converge?"
+    assert "hospitals" in unmentioned(reported, "Platonic", abstract, rare)
+
+
+def test_a_statement_before_the_question_sets_the_scene_unless_the_asker_requests() -> None:
+    told = "My advisor mentioned LSEnet when you don't know how many clusters there are. What objective does it minimize?"
+    assert [p.kind for p in question_parts(told)] == ["other"]
+    asked = "I'd like to know how many clusters LSEnet finds. What objective does it minimize?"
+    assert question_parts(asked)[0].kind == "number"
+
+
+def test_a_count_joined_to_its_noun_answers_how_many() -> None:
+    part = classify("how many stages does the procedure have?")
+    assert supplies(part, "We develop a three-stage protocol to learn these tags.", "", frozenset())
+    assert not supplies(part, "We develop a protocol to learn these tags.", "", frozenset())
+
+
+def test_a_lower_case_name_right_after_the_words_asking_for_it_names_it() -> None:
+    part = question_parts("To which new privacy model does it extend?")[0]
+    said = "It extends to a new privacy model, the continual observation setting."
+    assert supplies(part, said, "", frozenset())
+    assert not supplies(part, "It extends to a new privacy model.", "", frozenset())
+
+
+def test_a_value_reached_a_gain_over_earlier_work_a_rate_and_a_gap() -> None:
+    got = classify("what do naive baselines get?")
+    assert supplies(got, "(naive baselines obtain 48% and 60%).", "", frozenset())
+    margin = classify("how big is its margin over earlier methods?")
+    said = "It outperforms prior works, achieving performance improvements of more than 45%."
+    assert supplies(margin, said, "", frozenset())
+    gains = classify("how large are its accuracy gains?")
+    assert supplies(
+        gains, "It outperforms strong baselines by up to 14.3% in ARI.", "", frozenset()
+    )
+    assert not supplies(gains, "It is evaluated on 3 datasets.", "", frozenset())
+    rate = classify("how fast do the estimates converge to the sharp ones?")
+    assert supplies(
+        rate, "Solutions converge to the sharp bounds at a minimax optimal rate.", "", frozenset()
+    )
+    assert not supplies(rate, "Solutions converge to the sharp bounds.", "", frozenset())
+    gap = classify("how far is that from what the best known methods achieve?")
+    assert supplies(
+        gap, "This result nearly matches upper bounds of best-known methods.", "", frozenset()
+    )
+    role = classify("what job does the simulator do?")
+    assert role.kind == "other"
+
+
+def test_everyday_words_for_the_abstracts_kind_of_data_and_field_acronyms() -> None:
+    abstract = "DAT detects text in scene images and document images with a Vision Transformer."
+    asked = (
+        "Which tasks does DAT merge for text in photos and scanned pages, and how is its ViT used?"
+    )
+    assert unmentioned(asked, "Detect Any Text", abstract, rare) == []
+    # another kind of data stays a premise the paper does not share
+    assert "recordings" in unmentioned("Does DAT read voice recordings?", "DAT", abstract, rare)
+
+
+def test_a_guarantee_on_how_often_asks_for_a_guarantee_not_a_number() -> None:
+    part = question_parts("What guarantee does it give on how often its prediction sets miss?")[0]
+    assert part.kind == "other"
+
+
+def test_a_question_name_spelled_out_or_described_names_nothing_new() -> None:
+    asked = "For PEAK and APP, which three LLMs were tested, and which MILP families?"
+    llms, families = question_parts(asked)
+    spelled = "We build Perturbation Evaluation of Appending Knowledge (PEAK) and APP."
+    assert not supplies(llms, spelled, asked, frozenset())
+    milp = "Data matters for methods for Mixed-Integer Linear Programming (MILP)."
+    assert not supplies(families, milp, asked, frozenset())
+    matrix = "Which base model does MATRIX tune?"
+    part = question_parts(matrix)[0]
+    assert not supplies(
+        part, "We fine-tune the LLM with MATRIX-simulated data.", matrix, frozenset()
+    )
+    assert supplies(
+        part, "We fine-tune Llama-2-13B with MATRIX-simulated data.", matrix, frozenset()
+    )
