@@ -115,6 +115,19 @@ _OPPOSITES = (
         r"parameter-free",
     ),
     (r"(?<!-)convex", r"non-convex|nonconvex"),
+    # the setting a method is for, as the field names its kinds
+    (r"episodic|finite[- ]horizon", r"infinite[- ]horizon"),
+    (r"(?<!un)discounted", r"undiscounted|average[- ]reward"),
+    (r"observational", r"randomi[sz]ed (?:controlled )?(?:experiments?|trials?)"),
+    (r"synchronous(?:ly)?|lock-?step", r"asynchronous(?:ly)?"),
+    (r"centrali[sz]ed", r"decentrali[sz]ed"),
+    (r"single-agent", r"multi-agent"),
+    (r"(?<!-)stationary", r"non-stationary|nonstationary"),
+    (
+        r"(?:re)?train\w* (?:over and over|again and again|repeatedly)|repeated(?:ly)? "
+        r"(?:deploy\w*|retrain\w*)",
+        r"one-shot",
+    ),
     (r"synthetic", r"real-world"),
     (r"white-box", r"black-box"),
     _CONTINUOUS,

@@ -140,3 +140,24 @@ def test_a_question_name_spelled_out_or_described_names_nothing_new() -> None:
     assert supplies(
         part, "We fine-tune Llama-2-13B with MATRIX-simulated data.", matrix, frozenset()
     )
+
+
+def test_a_setting_the_abstract_names_the_other_kind_of_is_a_false_premise() -> None:
+    from rag.answer.contradictions import contradicted
+
+    sentences = [
+        "Our posterior sampling algorithm for constrained MDPs in the infinite-horizon "
+        "undiscounted setting attains near-optimal regret.",
+    ]
+    title = "A Bayesian Approach to Safe Exploration"
+    episodic = (
+        "What regret does the posterior sampling algorithm for episodic constrained MDPs get?"
+    )
+    assert contradicted(episodic, sentences, title) == sentences[0]
+    right = (
+        "What regret does the posterior sampling algorithm for undiscounted constrained MDPs get?"
+    )
+    assert contradicted(right, sentences, title) == ""
+    trials = ["We estimate distributional treatment effects in randomized experiments."]
+    observational = "How does it estimate distributional treatment effects from observational data?"
+    assert contradicted(observational, trials, "Regression adjustment") == trials[0]
