@@ -297,8 +297,9 @@ _EXAMPLE = re.compile(
 
 # Heads a facet is also written without ("quantization methods"); not "model" ("language").
 _DROPPED_HEADS = frozenset(
-    {"method", "approach", "technique", "algorithm", "framework", "output", "scheme", "strategy"}
-)
+    {"method", "approach", "technique", "algorithm", "framework", "output", "scheme", "strategy",
+     "objective", "loss"}
+)  # fmt: skip
 
 
 def _alternatives(topic: str) -> list[tuple[str, ...]]:

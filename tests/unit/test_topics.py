@@ -205,3 +205,11 @@ def test_a_facet_count_it_is_unsure_of_is_said_as_a_range() -> None:
     assert _summary(judged, 4, 4, "") == (
         "4 ICML 2024 papers combine “diffusion models” and “time series”:"
     )
+
+
+def test_a_facet_is_written_without_its_objective_or_loss() -> None:
+    # "a contrastive objective" is written "contrastive learning", "contrastive pretraining"
+    scan = scanner()
+    assert ("contrastive",) in scan.forms("contrastive objective")
+    assert ("contrastive",) in scan.forms("contrastive loss")
+    assert ("diffusion",) not in scan.forms("diffusion models")  # "model" stays: "language"
