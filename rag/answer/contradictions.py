@@ -20,7 +20,13 @@ from rag.answer.credited import (
     of_earlier_work,
 )
 from rag.answer.directions import turned
-from rag.answer.misstated import miscounted, misnumbered, misquoted, swapped_values
+from rag.answer.misstated import (
+    miscounted,
+    misnumbered,
+    misquoted,
+    swapped_counts,
+    swapped_values,
+)
 from rag.answer.question_parts import stems_match
 from rag.answer.scope import other_domain, other_testbed, overgeneral
 from rag.answer.swapped import swapped_roles
@@ -45,6 +51,7 @@ def contradicted(
         or misnumbered(question, sentences)
         or misquoted(question, sentences)
         or swapped_values(question, sentences)
+        or swapped_counts(question, sentences)
         or _negated(question, sentences)
         or credited_elsewhere(question, sentences)
         or first_credited(question, sentences, doc_freq)

@@ -59,8 +59,26 @@ _AVOIDED = re.compile(
     r"\b(?:avoid\w*|prevent\w*|mitigat\w*|reduc\w*|without|no|eliminat\w*)\W+(?:\w+\W+)?$"
 )
 _COVERING = re.compile(r"\b(?:both|general|arbitrary|any)\b")
+# The setting a method is for, as the field names its kinds; a paper may name the other
+# one as a contrast ("unlike episodic RL"), so only an abstract never writing the asked
+# setting says otherwise.
+_SETTINGS = (
+    (r"episodic|finite[- ]horizon", r"infinite[- ]horizon"),
+    (r"(?<!un)discounted", r"undiscounted|average[- ]reward"),
+    (r"observational", r"randomi[sz]ed (?:controlled )?(?:experiments?|trials?)"),
+    (r"(?<!a)synchronous(?:ly)?|lock-?step", r"asynchronous(?:ly)?"),
+    (r"single-agent", r"multi-agent"),
+    (r"(?<!-)(?<!non)stationary", r"non-stationary|nonstationary"),
+    (
+        r"(?:re)?train\w* (?:over and over|again and again|repeatedly)|repeated(?:ly)? "
+        r"(?:deploy\w*|retrain\w*)",
+        r"one-shot",
+    ),
+)
 _UNLESS_WRITTEN = frozenset(
-    t for pair in (_SUPERVISION, _CONTINUOUS, _DEPTH, _BANDIT) for t in (pair, (pair[1], pair[0]))
+    t
+    for pair in (_SUPERVISION, _CONTINUOUS, _DEPTH, _BANDIT, *_SETTINGS)
+    for t in (pair, (pair[1], pair[0]))
 )
 # A premise and an abstract that go opposite ways: "end up with higher variance" against
 # "reduce variance", "fall behind DT" against "outperform DT", "NP-hard" against "polynomial".
@@ -115,19 +133,7 @@ _OPPOSITES = (
         r"parameter-free",
     ),
     (r"(?<!-)convex", r"non-convex|nonconvex"),
-    # the setting a method is for, as the field names its kinds
-    (r"episodic|finite[- ]horizon", r"infinite[- ]horizon"),
-    (r"(?<!un)discounted", r"undiscounted|average[- ]reward"),
-    (r"observational", r"randomi[sz]ed (?:controlled )?(?:experiments?|trials?)"),
-    (r"synchronous(?:ly)?|lock-?step", r"asynchronous(?:ly)?"),
-    (r"centrali[sz]ed", r"decentrali[sz]ed"),
-    (r"single-agent", r"multi-agent"),
-    (r"(?<!-)stationary", r"non-stationary|nonstationary"),
-    (
-        r"(?:re)?train\w* (?:over and over|again and again|repeatedly)|repeated(?:ly)? "
-        r"(?:deploy\w*|retrain\w*)",
-        r"one-shot",
-    ),
+    *_SETTINGS,
     (r"synthetic", r"real-world"),
     (r"white-box", r"black-box"),
     _CONTINUOUS,

@@ -124,7 +124,7 @@ _RANGE = re.compile(
     r"\bbetween\s+\S+\s+and\s+\S+|\d[\d.]*\s*(?:%|x|×)?\s*(?:–|-|—|to)\s*\d[\d.]*\s*(?:%|x|×)?",
     re.I,
 )
-_TEX_NUMBER = re.compile(r"\$(\d[\d.,]*)\$")
+_TEX_NUMBER = re.compile(r"\$([+-]?\d[\d.,]*)\$")  # "$+22$%": "+22%"
 # "by more than 20%", "at least 3x": a bar a value clears, not the value itself
 _BAR = re.compile(
     r"\b(?P<op>more\s+than|greater\s+than|over|above|beyond|exceeding|at\s+least|"
@@ -203,6 +203,8 @@ def misquoted(question: str, sentences: list[str]) -> str:
 
 SWAP_WINDOW = 8  # words each side of a value that say what it measures, within its clause
 _CLAUSE_EDGE = re.compile(r"[,;:()?!]|\.\s|\s[–—-]\s")
+_BRACKETED_VALUE = re.compile(r"\(([^()]*\d[^()]*)\)")
+_BETWEEN_EDGE = re.compile(r"\s(?:and|while|whereas|but)\s", re.I)
 
 
 def _valued(text: str) -> list[tuple[float, str, frozenset[str]]]:
@@ -210,6 +212,9 @@ def _valued(text: str) -> list[tuple[float, str, frozenset[str]]]:
     ("MoCo v2 and BYOL up to 3.3%": the names say what was beaten); the words between two
     values go to the one after a comma, else to neither."""
     text = _TEX_NUMBER.sub(r"\1", text)
+    # "on predicting antibiotic prescription ($+22$% AUROC)": a value in brackets measures
+    # what stands before them
+    text = _BRACKETED_VALUE.sub(r" \1 ", text)
     spans = list(_MEASURED.finditer(text))
     found = []
     for k, m in enumerate(spans):
@@ -218,6 +223,12 @@ def _valued(text: str) -> list[tuple[float, str, frozenset[str]]]:
         before_text, after_text = text[start : m.start()], text[m.end() : end]
         before_text = _CLAUSE_EDGE.split(before_text)[-1]
         after_text = _CLAUSE_EDGE.split(after_text)[0]
+        # "by 22% when predicting MRI orders and by 7.7% for antibiotics": between two
+        # values, "and" ends one value's words and starts the other's
+        if k:
+            before_text = _BETWEEN_EDGE.split(before_text)[-1]
+        if k + 1 < len(spans):
+            after_text = _BETWEEN_EDGE.split(after_text)[0]
         before = re.findall(r"[\w-]+", before_text)[-SWAP_WINDOW:]
         after = re.findall(r"[\w-]+", after_text)[:SWAP_WINDOW]
         words = frozenset(content_terms(" ".join(before + after))) - ASKING
@@ -242,7 +253,29 @@ def swapped_values(question: str, sentences: list[str]) -> str:
             if len(at_a) != 1 or len(at_b) != 1:
                 continue  # each value said once, so its place is unambiguous
             (a_said, sentence), (b_said, _) = at_a[0], at_b[0]
-            own = (a_words & a_said) | (b_words & b_said)
-            if not own and a_words & b_said and b_words & a_said:
+            # words both places write ("AUROC … previous SOTA") tell neither value's apart
+            a_own, b_own = a_said - b_said, b_said - a_said
+            own = (a_words & a_own) | (b_words & b_own)
+            if not own and a_words & b_own and b_words & a_own:
                 return sentence
+    return ""
+
+
+# "on 12 in-domain and 10 cross-domain datasets": a count and the word it qualifies
+_COUNTED_KIND = re.compile(r"(?<![\w.,])(\d{1,4})\s+([a-z][\w-]*[a-z])", re.I)
+
+
+def swapped_counts(question: str, sentences: list[str]) -> str:
+    """The sentence where two counts the question gives sit on each other's kind ("10
+    in-domain and 12 cross-domain datasets" against "12 in-domain and 10 cross-domain")."""
+    asked = {(n, k.lower()) for n, k in _COUNTED_KIND.findall(question)}
+    if len(asked) < 2:
+        return ""
+    for sentence in sentences:
+        said = {(n, k.lower()) for n, k in _COUNTED_KIND.findall(sentence)}
+        for a, x in asked:
+            for b, y in asked:
+                crossed = (b, x) in said and (a, y) in said
+                if a != b and x != y and crossed and not {(a, x), (b, y)} & said:
+                    return sentence
     return ""

@@ -158,6 +158,38 @@ def test_a_setting_the_abstract_names_the_other_kind_of_is_a_false_premise() -> 
         "What regret does the posterior sampling algorithm for undiscounted constrained MDPs get?"
     )
     assert contradicted(right, sentences, title) == ""
+    # a paper naming the other setting as a contrast still holds the asked one
+    fadas = [
+        "FADAS trains clients asynchronously.",
+        "Synchronous federated learning makes clients wait for stragglers.",
+    ]
+    asked = "How does FADAS train clients asynchronously in federated learning?"
+    assert contradicted(asked, fadas, "FADAS") == ""
     trials = ["We estimate distributional treatment effects in randomized experiments."]
     observational = "How does it estimate distributional treatment effects from observational data?"
     assert contradicted(observational, trials, "Regression adjustment") == trials[0]
+
+
+def test_values_and_counts_said_of_each_others_things() -> None:
+    from rag.answer.misstated import swapped_counts, swapped_values
+
+    cpr = [
+        "We assess CPR on real data, achieving state-of-the-art performance on predicting "
+        "antibiotic prescription in intensive care units ($+22$% AUROC vs. previous SOTA) and "
+        "predicting MRI prescription for Alzheimer's patients ($+7.7$% AUROC vs. previous SOTA)."
+    ]
+    swapped = (
+        "CPR improves AUROC over the previous best by 22% when predicting MRI orders for "
+        "Alzheimer's patients and by 7.7% for antibiotic prescribing in intensive care."
+    )
+    assert swapped_values(swapped, cpr) == cpr[0]
+    right = (
+        "CPR improves AUROC over the previous best by 7.7% when predicting MRI orders for "
+        "Alzheimer's patients and by 22% for antibiotic prescribing in intensive care."
+    )
+    assert swapped_values(right, cpr) == ""
+    meta = ["It gains up to 8.77% and 6.25% on 12 in-domain and 10 cross-domain datasets."]
+    asked = "Does it gain up to 8.77% on 10 in-domain and 6.25% on 12 cross-domain datasets?"
+    assert swapped_counts(asked, meta) == meta[0]
+    kept = "Does it gain up to 8.77% on 12 in-domain and 6.25% on 10 cross-domain datasets?"
+    assert swapped_counts(kept, meta) == ""
