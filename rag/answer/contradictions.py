@@ -29,7 +29,7 @@ from rag.answer.misstated import (
 )
 from rag.answer.question_parts import stems_match
 from rag.answer.scope import other_domain, other_testbed, overgeneral
-from rag.answer.swapped import swapped_roles
+from rag.answer.swapped import swapped_roles, swapped_subjects
 from rag.text import content_terms
 
 
@@ -56,6 +56,7 @@ def contradicted(
         or credited_elsewhere(question, sentences)
         or first_credited(question, sentences, doc_freq)
         or swapped_roles(question, sentences, title)
+        or swapped_subjects(question, sentences)
         or other_domain(question, sentences, title)
         or other_testbed(question, sentences, title)
         or first_of_its_kind(question, sentences)

@@ -59,6 +59,8 @@ _AVOIDED = re.compile(
     r"\b(?:avoid\w*|prevent\w*|mitigat\w*|reduc\w*|without|no|eliminat\w*)\W+(?:\w+\W+)?$"
 )
 _COVERING = re.compile(r"\b(?:both|general|arbitrary|any)\b")
+# "gets easier", "is harder to imitate": said of the subject ("harder problems" is no claim)
+_BECOMES = r"(?:gets?|got|getting|becomes?|became|is|are|was|were|grows?)\s+(?:much\s+|far\s+)?"
 # The setting a method is for, as the field names its kinds; a paper may name the other
 # one as a contrast ("unlike episodic RL"), so only an abstract never writing the asked
 # setting says otherwise.
@@ -92,7 +94,8 @@ _DIRECTIONS = (
     _SIGN,
     _MANY,
     (
-        r"worse|falls? behind|underperforms?|lags? behind|fails? to|degrades?|hurts?|"
+        r"worse|falls? behind|underperforms?|lags? behind|trails?|trailing|fails? to|degrades?|"
+        r"hurts?|"
         r"los(?:e|es|ing) (?:performance|accuracy)",
         r"better|outperforms?|surpass(?:es)?|beats?|improves?|improved|superior|enhanced",
     ),
@@ -133,6 +136,9 @@ _OPPOSITES = (
         r"parameter-free",
     ),
     (r"(?<!-)convex", r"non-convex|nonconvex"),
+    # "stealing gets easier the more closely the queries match" against "harder to imitate
+    # when …": said of what comes before, so no thing after it to match
+    (_BECOMES + r"easier", _BECOMES + r"(?:harder|more difficult)"),
     *_SETTINGS,
     (r"synthetic", r"real-world"),
     (r"white-box", r"black-box"),
@@ -179,7 +185,9 @@ def _names_thing(sentence: str, thing: str, after: str) -> bool:
 
 
 _FILLERS = frozenset(
-    "than the a an it its does do did is are was were compared relative versus".split()
+    "than the a an it its does do did is are was were compared relative versus "
+    # "trail conventional graph convolutional networks": the kind of rival, not the rival
+    "conventional existing standard classical traditional prior previous top best".split()
 )
 # A title's "Improved …" is no claim about what a question asks; its "Online …" is.
 _TITLED = frozenset(t for t in _TURNS if not any(set(t) == set(d) for d in _DIRECTIONS))

@@ -124,3 +124,46 @@ def swapped_roles(question: str, sentences: list[str], title: str) -> str:
     if len(given_away) >= SWAPPED_WORDS and taken:
         return where[given_away[0]]
     return ""
+
+
+# "while RLHF incurs a constant error, DPO retains its decaying gap" and "A …, whereas B …"
+_CONTRAST_LEAD = re.compile(r"\b(?:while|whereas)\b\s+([^,;]+),\s*([^;]+)", re.I)
+_CONTRAST_JOIN = re.compile(r"([^,;]+?),?\s+\b(?:while|whereas)\b\s+([^,;]+)", re.I)
+SUBJECT_WINDOW = 16  # words after a name in the question that say what it does
+
+
+def swapped_subjects(question: str, sentences: list[str]) -> str:
+    """The sentence contrasting two named things ("while RLHF incurs a constant additional
+    error, DPO retains its asymptotically decaying gap") whose sides the question gives
+    each other ("DPO is saddled with a fixed extra error …, while RLHF keeps …")."""
+    for sentence in sentences:
+        for pattern in (_CONTRAST_LEAD, _CONTRAST_JOIN):
+            for m in pattern.finditer(sentence):
+                if _crossed(question, m.group(1), m.group(2)):
+                    return sentence
+    return ""
+
+
+def _crossed(question: str, first: str, second: str) -> bool:
+    names_a, names_b = set(_NAME.findall(first)), set(_NAME.findall(second))
+    a, b = names_a - names_b, names_b - names_a
+    if len(a) != 1 or len(b) != 1:
+        return False
+    (name_a,), (name_b,) = a, b
+    said_a = set(content_terms(first)) - set(content_terms(second)) - _FRAME
+    said_b = set(content_terms(second)) - set(content_terms(first)) - _FRAME
+    said_a -= set(content_terms(name_a))
+    said_b -= set(content_terms(name_b))
+    of_a, of_b = _said_after(question, name_a), _said_after(question, name_b)
+    if of_a is None or of_b is None:
+        return False
+    return bool(of_a & said_b and of_b & said_a and not of_a & said_a and not of_b & said_b)
+
+
+def _said_after(question: str, name: str) -> set[str] | None:
+    """The words the question says of a name: after it, up to another clause's name."""
+    m = re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", question)
+    if m is None:
+        return None
+    rest = re.split(r"\b(?:while|whereas)\b|[;?]", question[m.end() :], maxsplit=1)[0]
+    return set(content_terms(" ".join(rest.split()[:SUBJECT_WINDOW]))) - _FRAME

@@ -193,3 +193,31 @@ def test_values_and_counts_said_of_each_others_things() -> None:
     assert swapped_counts(asked, meta) == meta[0]
     kept = "Does it gain up to 8.77% on 12 in-domain and 6.25% on 10 cross-domain datasets?"
     assert swapped_counts(kept, meta) == ""
+
+
+def test_easier_against_harder_said_of_the_subject_and_trailing_a_kind_of_rival() -> None:
+    from rag.answer.contradictions import contradicted
+
+    stolen = ["We show that the victim policy is harder to imitate when the attack queries match."]
+    easier = "Stealing the victim policy gets easier when the attack queries match; how is it done?"
+    assert contradicted(easier, stolen, "Stealthy Imitation") == stolen[0]
+    # "harder problems" names the problems, it claims nothing against "easier inference"
+    eased = ["Annealed energy landscapes give easier inference and faster training."]
+    harder = "What lets the annealed energy landscapes solve harder problems at inference?"
+    assert contradicted(harder, eased, "IRED") == ""
+    ckg = ["CKGConv networks outperform existing graph convolutional networks on graph datasets."]
+    trail = "Why do CKGConv networks trail conventional graph convolutional networks on graph data?"
+    assert contradicted(trail, ckg, "CKGConv") == ckg[0]
+
+
+def test_two_named_things_given_each_others_sides_of_a_contrast() -> None:
+    from rag.answer.swapped import swapped_subjects
+
+    said = [
+        "We find that, while RLHF incurs a constant additional error, DPO retains its "
+        "asymptotically decaying gap by tuning the temperature."
+    ]
+    swapped = "Why is DPO saddled with a constant extra error, while RLHF keeps a decaying gap?"
+    assert swapped_subjects(swapped, said) == said[0]
+    right = "Why is RLHF saddled with a constant extra error, while DPO keeps a decaying gap?"
+    assert swapped_subjects(right, said) == ""
