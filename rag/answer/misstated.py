@@ -261,21 +261,45 @@ def swapped_values(question: str, sentences: list[str]) -> str:
     return ""
 
 
-# "on 12 in-domain and 10 cross-domain datasets": a count and the word it qualifies
-_COUNTED_KIND = re.compile(r"(?<![\w.,])(\d{1,4})\s+([a-z][\w-]*[a-z])", re.I)
+# "on 12 in-domain and 10 cross-domain datasets", "18 red teaming methods and 33 target
+# LLMs": a bare count (no unit) and the words right after it, which say what it counts
+_COUNT = re.compile(r"(?<![\w.,$])(\d{1,4})(?![\w.,%]|\s*(?:x\b|×|%|percent))")
+COUNTED_WORDS = 3  # words after a count that say what it counts
+
+
+def _counted(text: str) -> list[tuple[str, frozenset[str]]]:
+    found = []
+    for m in _COUNT.finditer(text):
+        after = _CLAUSE_EDGE.split(text[m.end() :])[0]
+        after = re.split(r"\s(?:and|or|against|versus|vs\.?)\s|\d", after)[0]
+        kept = after.split()[:COUNTED_WORDS]
+        # "in-domain" and "cross-domain" are told apart by the whole word, not "domain"
+        glued = {w.lower().strip(",.;:") for w in kept if "-" in w}
+        words = (frozenset(content_terms(" ".join(kept))) | glued) - ASKING
+        if words:
+            found.append((m.group(1), words))
+    return found
 
 
 def swapped_counts(question: str, sentences: list[str]) -> str:
-    """The sentence where two counts the question gives sit on each other's kind ("10
-    in-domain and 12 cross-domain datasets" against "12 in-domain and 10 cross-domain")."""
-    asked = {(n, k.lower()) for n, k in _COUNTED_KIND.findall(question)}
+    """The sentence where two counts the question gives sit on each other's things ("33
+    red-teaming methods against 18 target models" against "18 red teaming methods and 33
+    target LLMs"; "10 in-domain and 12 cross-domain" against "12 in-domain and 10 …")."""
+    asked = _counted(question)
     if len(asked) < 2:
         return ""
     for sentence in sentences:
-        said = {(n, k.lower()) for n, k in _COUNTED_KIND.findall(sentence)}
-        for a, x in asked:
-            for b, y in asked:
-                crossed = (b, x) in said and (a, y) in said
-                if a != b and x != y and crossed and not {(a, x), (b, y)} & said:
+        said: dict[str, list[frozenset[str]]] = {}
+        for n, words in _counted(sentence):
+            said.setdefault(n, []).append(words)
+        for i, (a, a_words) in enumerate(asked):
+            for b, b_words in asked[i + 1 :]:
+                if a == b or len(said.get(a, [])) != 1 or len(said.get(b, [])) != 1:
+                    continue
+                (a_said,), (b_said,) = said[a], said[b]
+                a_own, b_own = a_said - b_said, b_said - a_said  # on both sides tells nothing
+                a_asked, b_asked = a_words - b_words, b_words - a_words
+                own = (a_asked & a_own) | (b_asked & b_own)
+                if not own and a_asked & b_own and b_asked & a_own:
                     return sentence
     return ""

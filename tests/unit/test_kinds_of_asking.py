@@ -221,3 +221,13 @@ def test_two_named_things_given_each_others_sides_of_a_contrast() -> None:
     assert swapped_subjects(swapped, said) == said[0]
     right = "Why is RLHF saddled with a constant extra error, while DPO keeps a decaying gap?"
     assert swapped_subjects(right, said) == ""
+
+
+def test_two_bare_counts_on_each_others_things() -> None:
+    from rag.answer.misstated import swapped_counts
+
+    harm = ["We compare 18 red teaming methods and 33 target LLMs and defenses."]
+    swapped = "Its comparison runs 33 automated red-teaming methods against 18 target models."
+    assert swapped_counts(swapped, harm) == harm[0]
+    right = "Its comparison runs 18 automated red-teaming methods against 33 target models."
+    assert swapped_counts(right, harm) == ""
