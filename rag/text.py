@@ -174,6 +174,26 @@ NUMBER_WORDS = {
         "zero one two three four five six seven eight nine ten eleven twelve".split()
     )
 }
+_TEENS = "thirteen fourteen fifteen sixteen seventeen eighteen nineteen".split()
+_TENS = "twenty thirty forty fifty sixty seventy eighty ninety".split()
+# Every number up to 99 in words ("sixteen", "forty-two"), with its value.
+SPELLED_VALUES = {
+    **NUMBER_WORDS,
+    **{w: 13 + k for k, w in enumerate(_TEENS)},
+    **{w: 20 + 10 * k for k, w in enumerate(_TENS)},
+    **{
+        f"{t}-{u}": 20 + 10 * k + n
+        for k, t in enumerate(_TENS)
+        for u, n in NUMBER_WORDS.items()
+        if 1 <= n <= 9
+    },
+}
+# A number in words, a scale included ("two hundred", "dozens", "thousands")
+SPELLED_NUMBER = re.compile(
+    rf"(?:{'|'.join(sorted(SPELLED_VALUES, key=len, reverse=True))}|"
+    r"(?:hundred|thousand|million|billion|trillion|dozen)s?)",
+    re.I,
+)
 
 
 # A coined name has a second capital or a digit ("CoxSig", "KIVI", "GPT-4"); a capitalised

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from rag.answer.question_parts import UNIT_WORDS, folded, initials, stems_match
 from rag.answer.scope import same_kind_of_data
-from rag.text import NAME, content_terms, unaccented, writes_name
+from rag.text import NAME, SPELLED_NUMBER, content_terms, unaccented, writes_name
 
 # A name the corpus hardly uses points at one paper; a word that rare, absent from the
 # paper, is a premise the paper does not share. Set on the hard dev questions.
@@ -84,13 +84,6 @@ CORPUS_WORDS = frozenset(
 )
 _PERCENT = frozenset({"percent", "percents", "percentage", "percentages"})
 _BLANK = re.compile(r"X{2,}", re.I)
-# "with sixteen function evaluations": a number in words is checked as a number, not a word
-_NUMBER_WORD = re.compile(
-    r"(?:eleven|twelve|(?:thir|four|fif|six|seven|eigh|nine)teen|"
-    r"(?:twen|thir|for|fif|six|seven|eigh|nine)ty(?:-(?:one|two|three|four|five|six|seven|"
-    r"eight|nine))?|hundreds?|thousands?|millions?|billions?|trillions?|dozens?)",
-    re.I,
-)
 _CURRENCY = frozenset({"dollar", "dollars"})  # words of six letters and more are read
 # A number said in words ("under a tenth of the storage" for "less than 10%"): no premise.
 _FRACTIONS = (
@@ -220,6 +213,8 @@ def unmentioned(
     for written in dict.fromkeys(NAME.findall(question)):
         if written in spelled_out or _BLANK.fullmatch(written):
             continue  # "What goes in the XXX slots?": a blank to fill, no name
+        if written.endswith("-ing"):
+            continue  # "a course I'm TA-ing": a name made a verb
         name = _DESCRIBED.sub("", written)  # "UCRL2-inspired": the paper writes "UCRL2"
         key = folded(name)
         if key in CORPUS_WORDS:
@@ -252,6 +247,8 @@ def unmentioned(
             previous = re.findall(r"[A-Za-z]+", question[: found.start()])[-1:]
             if previous and previous[0].lower() not in _DETERMINERS | _SUBJECT_BEFORE:
                 continue  # "… vectors rotate *lessens* reliance": a verb, no thing asked of
+        if word.endswith("-ing"):
+            continue  # "TA-ing", "Zoom-ing": a noun made a verb
         if word.islower() and _after_subject(question[: found.start()], word):
             continue  # "while it *hunts* for …", "both *squeeze* a model": a verb
         if _asker_clause(question[: found.start()]):
@@ -259,7 +256,9 @@ def unmentioned(
         stem = next(iter(content_terms(word)), "")
         if folded(word) in CORPUS_WORDS | COMMON_WORDS | _FRACTIONS or _no_thing(word):
             continue
-        if _opens_sentence(question, found.start()) and says_how(word.lower()):
+        if _opens_sentence(question, found.start()) and (
+            says_how(word.lower()) or _doing(word.lower())
+        ):
             continue  # "Restate how …": the asker's verb, capitalised
         # "a paper *saying* …" is how the asker talks; "in *American* cities" names a thing
         if folded(word) in EVERYDAY_WORDS and not _names_a_thing(word, question[: found.start()]):
@@ -361,10 +360,18 @@ def says_how(word: str) -> bool:
     return not degree
 
 
+def _doing(word: str) -> bool:
+    """ "Jotting numbers for a table: …": a sentence opened by a verb in -ing."""
+    from lemminflect import getAllLemmas
+
+    return word.endswith("ing") and "VERB" in getAllLemmas(word)
+
+
 def _no_thing(word: str) -> bool:
     """A word of how the asker puts it, no thing a paper lacks: a number in words
     ("sixteen"), a verb or adjective ("restate", "awkward"), a blank to fill ("XXXXXX")."""
-    return bool(_NUMBER_WORD.fullmatch(word) or says_how(word) or _BLANK.fullmatch(word))
+    # a number in words is checked as a number, not a word
+    return bool(SPELLED_NUMBER.fullmatch(word) or says_how(word) or _BLANK.fullmatch(word))
 
 
 _PRONOUNS = frozenset("it he she they we you i".split())

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from rag.answer.citations import MARKER
-from rag.text import content_terms, split_sentences
+from rag.text import SPELLED_NUMBER, content_terms, split_sentences
 
 PartKind = Literal["number", "name", "choice", "other"]
 
@@ -144,11 +144,16 @@ _QUESTION_WORDS = frozenset(
         "by does did according paper abstract propose proposed use used method approach"
     )
 )
-NUMBER_WORDS = frozenset(
-    "one two three four five six seven eight nine ten eleven twelve fifteen twenty thirty "
-    "forty fifty hundred hundreds thousand thousands million millions billion billions dozen "
-    "dozens twice double triple half single".split()
-)
+_TIMES_WORDS = frozenset("twice double triple half single".split())
+
+
+def is_number_word(word: str) -> bool:
+    """ "sixteen", "forty-two", "hundreds", "twice": a quantity said in words."""
+    if word.lower() == "zero":
+        return False  # "zero-shot", "zero-knowledge": no count
+    return bool(SPELLED_NUMBER.fullmatch(word)) or word.lower() in _TIMES_WORDS
+
+
 # A quantity as abstracts write it: "33", "3.7x", "2-30X", "260B", "1.3B-parameter", "93%",
 # "$2\\times$", "$O(N)$", "five". Digits inside a name ("GPT-4", "CIFAR-10", "3D", "H100")
 # are not quantities.
@@ -171,8 +176,9 @@ def is_quantity(token: str) -> bool:
         return False
     if MATH_QUANTITY.search(token):
         return True
-    bare = token.strip(TOKEN_EDGES).lstrip("-−+")  # "Vina score (-9.07)": a signed value
-    return bool(_QUANTITY.fullmatch(bare)) or bare.lower() in NUMBER_WORDS
+    # "Vina score (-9.07)": a signed value; "30%+", "100+": at least that much
+    bare = token.strip(TOKEN_EDGES).lstrip("-−+").rstrip("+")
+    return bool(_QUANTITY.fullmatch(bare)) or is_number_word(bare)
 
 
 NUMBER_WINDOW = 5  # words between a quantity and the thing it counts

@@ -16,7 +16,6 @@ from rag.answer.question_parts import (
     KIND_WORDS,
     MATH_QUANTITY,
     MULTIPLIERS,
-    NUMBER_WORDS,
     REPORTED,
     SENTENCE_WINDOW,
     TESTED_ON,
@@ -24,6 +23,7 @@ from rag.answer.question_parts import (
     QuestionPart,
     folded,
     initials,
+    is_number_word,
     is_quantity,
     stems_match,
 )
@@ -91,11 +91,34 @@ def _named_after(sentence: str, target: frozenset[str]) -> bool:
     return False
 
 
+# "a logarithmic number of single-agent RL problems", "polynomially many samples": a count
+# told by its growth ("a small number of" tells none)
+_GROWTH_COUNT = re.compile(
+    r"\b(?:(?:a|an)\s+(?:logarithmic|polylogarithmic|polynomial|constant|linear|exponential|"
+    r"sublinear)\s+number\s+of|(?:logarithmically|polynomially|exponentially|linearly)\s+"
+    r"many)\s+((?:[\w-]+\s+){0,3}[\w-]+)",
+    re.I,
+)
+
+
+def _many_of(sentence: str, target: frozenset[str]) -> bool:
+    return any(
+        any(stems_match(t, target) for t in content_terms(m.group(1)))
+        for m in _GROWTH_COUNT.finditer(sentence)
+    )
+
+
+_TESTED_ON_NAMES = re.compile(r"\b(?:on|across|over)\s+(?:the\s+)?[A-Z][\w-]*[A-Z0-9]")
+
+
+_NO_COUNT = frozenset({"one", "single", "half"})  # "one-shot", "single-cell", "half-space"
+
+
 def _counted_compound(sentence: str, target: frozenset[str]) -> bool:
     """ "how many stages": "a three-stage protocol", a count joined to what it counts."""
     for token in sentence.split():
         head, _, rest = token.strip(TOKEN_EDGES).lower().partition("-")
-        counted = head.isdigit() or head in NUMBER_WORDS
+        counted = head.isdigit() or (is_number_word(head) and head not in _NO_COUNT)
         if (
             counted
             and rest[:1].isalpha()
@@ -194,6 +217,8 @@ def supplies(
             return True
     if part.kind == "number" and not part.compared and _counted_compound(sentence, about):
         return True
+    if part.kind == "number" and not part.compared and _many_of(sentence, about):
+        return True
     if part.kind == "number" and _HOW_FAR.search(part.text) and _GAP_SAID.search(sentence):
         return True  # "how far is that from the best known": "nearly matches upper bounds"
     if part.kind == "number" and _HOW_FAST.search(part.text) and _RATE_SAID.search(sentence):
@@ -215,6 +240,13 @@ def supplies(
     # title says "language model"; "which datasets": "on ImageNet and COCO" names them.
     topical = any(
         stems_match(w, part.target | (part.focus - name_terms) | EVALUATED) for w in words
+    )
+    # "on which datasets is it shown": a results sentence names them ("achieves … on
+    # CIFAR-10, SVHN and TinyImagenet-200") without the word "dataset"
+    topical = topical or bool(
+        part.target & TESTED_ON
+        and _TESTED_ON_NAMES.search(sentence)
+        and any(stems_match(w, REPORTED) for w in words)
     )
     # "which model writes the textual explanations" of a paper titled "… Textual
     # Explanations": two of the part's own words, the title's too, place the sentence

@@ -19,7 +19,7 @@ from rag.plan.framing import VENUE, plain_question
 from rag.plan.people import PeopleReader
 from rag.plan.places import PlaceReader
 from rag.plan.titles import title_words
-from rag.text import NUMBER_WORDS, content_terms, listing
+from rag.text import SPELLED_VALUES, content_terms, listing
 from rag.types import PlanConstraints, PlanKind, QueryPlan, Unresolved
 
 _YEAR = re.compile(r"\b(?:in|of|for)\s+2024\b", re.I)
@@ -142,7 +142,7 @@ _GENERIC_TOPIC = {"paper", "author", "publish", "icml", "2024", "accept", "confe
                   # "joint papers of A and B", "A and B … combined", "anyone from X"
                   "joint", "contribut", "mention", "public", "articl", "need", "academ"}  # fmt: skip
 # Counts as questions write them ("top three", "more than twenty authors")
-_COUNT_WORDS = NUMBER_WORDS | {"fifteen": 15, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50}
+_COUNT_WORDS = dict(sorted(SPELLED_VALUES.items(), key=lambda item: -len(item[0])))
 _AT_LEAST_PAPERS = re.compile(
     rf"\b(?:(at least|more than|over|no fewer than)\s+(\d+|{'|'.join(_COUNT_WORDS)})|"
     r"(\d+)\s+or\s+more)\s+(?:\w+\s+){0,3}?(?:papers|orals|spotlights|posters|publications)\b",

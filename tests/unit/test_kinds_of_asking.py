@@ -231,3 +231,26 @@ def test_two_bare_counts_on_each_others_things() -> None:
     assert swapped_counts(swapped, harm) == harm[0]
     right = "Its comparison runs 18 automated red-teaming methods against 33 target models."
     assert swapped_counts(right, harm) == ""
+
+
+def test_answers_in_more_forms_and_asker_verbs_from_blocks_33_and_34() -> None:
+    saved = classify("how much training time is saved?")
+    assert supplies(
+        saved, "It shows 30%+ training time savings across modalities.", "", frozenset()
+    )
+    shown = question_parts("How are regions found, and on which datasets is it shown?")[1]
+    results = (
+        "PART achieves a notable improvement in accuracy on CIFAR-10, SVHN and TinyImagenet-200."
+    )
+    assert supplies(shown, results, "", frozenset())
+    assert not supplies(shown, "We use CAM to find important pixel regions.", "", frozenset())
+    many = classify("equivalent to solving how many single-agent problems?")
+    said = "It is no harder than solving a logarithmic number of single-agent RL problems."
+    assert supplies(many, said, "", frozenset())
+    proof = classify("how long does it take to generate the zero-knowledge proof?")
+    assert not supplies(
+        proof, "ZkAudit computes zero-knowledge proofs of training.", "", frozenset()
+    )
+    abstract = "We study private set cover with pure differential privacy."
+    asked = "Jotting notes while TA-ing: what does private set cover achieve?"
+    assert unmentioned(asked, "Private set cover", abstract, rare) == []
