@@ -254,3 +254,15 @@ def test_answers_in_more_forms_and_asker_verbs_from_blocks_33_and_34() -> None:
     abstract = "We study private set cover with pure differential privacy."
     asked = "Jotting notes while TA-ing: what does private set cover achieve?"
     assert unmentioned(asked, "Private set cover", abstract, rare) == []
+
+
+def test_numbers_in_words_are_one_list() -> None:
+    from rag.answer.question_parts import is_number_word
+    from rag.text import SPELLED_NUMBER, SPELLED_VALUES
+
+    assert SPELLED_VALUES["sixteen"] == 16 and SPELLED_VALUES["forty-two"] == 42
+    assert SPELLED_VALUES["ninety-nine"] == 99 and "hundred" not in SPELLED_VALUES
+    assert SPELLED_NUMBER.fullmatch("thousands") and not SPELLED_NUMBER.fullmatch(
+        "twenty-newsgroups"
+    )
+    assert is_number_word("twice") and is_number_word("Seventy") and not is_number_word("zero")
