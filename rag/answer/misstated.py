@@ -5,6 +5,7 @@ proposed", "a 2-approximation" against "a 4-approximate solution", "90% accuracy
 from __future__ import annotations
 
 import re
+from collections.abc import Set
 
 from rag.answer.claims import ASKING
 from rag.answer.question_parts import stems_match
@@ -236,6 +237,20 @@ def _valued(text: str) -> list[tuple[float, str, frozenset[str]]]:
     return found
 
 
+def given_each_others(
+    a_asked: Set[str], b_asked: Set[str], a_said: Set[str], b_said: Set[str]
+) -> bool:
+    """Two things the question says of `a` and `b` (their words there) are what the
+    abstract says of the other (its words at each): each asked side shares a word only
+    the other's place writes and none only its own place writes. Words both places (or
+    both asked sides) write ("AUROC … previous SOTA") tell neither apart."""
+    a_own, b_own = a_said - b_said, b_said - a_said
+    a_only, b_only = a_asked - b_asked, b_asked - a_asked
+    if a_only & a_own or b_only & b_own:
+        return False
+    return bool(a_only & b_own and b_only & a_own)
+
+
 def swapped_values(question: str, sentences: list[str]) -> str:
     """The sentence where two values the question gives are each said of the other's thing
     ("trims the KV-cache memory by up to 3.2%, at an accuracy deviation of 21.4%" against
@@ -253,10 +268,7 @@ def swapped_values(question: str, sentences: list[str]) -> str:
             if len(at_a) != 1 or len(at_b) != 1:
                 continue  # each value said once, so its place is unambiguous
             (a_said, sentence), (b_said, _) = at_a[0], at_b[0]
-            # words both places write ("AUROC … previous SOTA") tell neither value's apart
-            a_own, b_own = a_said - b_said, b_said - a_said
-            own = (a_words & a_own) | (b_words & b_own)
-            if not own and a_words & b_own and b_words & a_own:
+            if given_each_others(a_words, b_words, a_said, b_said):
                 return sentence
     return ""
 
@@ -297,9 +309,6 @@ def swapped_counts(question: str, sentences: list[str]) -> str:
                 if a == b or len(said.get(a, [])) != 1 or len(said.get(b, [])) != 1:
                     continue
                 (a_said,), (b_said,) = said[a], said[b]
-                a_own, b_own = a_said - b_said, b_said - a_said  # on both sides tells nothing
-                a_asked, b_asked = a_words - b_words, b_words - a_words
-                own = (a_asked & a_own) | (b_asked & b_own)
-                if not own and a_asked & b_own and b_asked & a_own:
+                if given_each_others(a_words, b_words, a_said, b_said):
                     return sentence
     return ""

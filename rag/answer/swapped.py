@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 from rag.answer.claims import ASKING
+from rag.answer.misstated import given_each_others
 from rag.text import content_terms
 
 _WORKS = (
@@ -150,14 +151,12 @@ def _crossed(question: str, first: str, second: str) -> bool:
     if len(a) != 1 or len(b) != 1:
         return False
     (name_a,), (name_b,) = a, b
-    said_a = set(content_terms(first)) - set(content_terms(second)) - _FRAME
-    said_b = set(content_terms(second)) - set(content_terms(first)) - _FRAME
-    said_a -= set(content_terms(name_a))
-    said_b -= set(content_terms(name_b))
+    said_a = set(content_terms(first)) - _FRAME - set(content_terms(name_a))
+    said_b = set(content_terms(second)) - _FRAME - set(content_terms(name_b))
     of_a, of_b = _said_after(question, name_a), _said_after(question, name_b)
     if of_a is None or of_b is None:
         return False
-    return bool(of_a & said_b and of_b & said_a and not of_a & said_a and not of_b & said_b)
+    return given_each_others(of_a, of_b, said_a, said_b)
 
 
 def _said_after(question: str, name: str) -> set[str] | None:
