@@ -282,7 +282,8 @@ COUNTED_WORDS = 3  # words after a count that say what it counts
 def _counted(text: str) -> list[tuple[str, frozenset[str]]]:
     found = []
     for m in _COUNT.finditer(text):
-        after = _CLAUSE_EDGE.split(text[m.end() :])[0]
+        edge = _CLAUSE_EDGE.search(text, m.end())
+        after = text[m.end() : edge.start() if edge else len(text)]
         after = re.split(r"\s(?:and|or|against|versus|vs\.?)\s|\d", after)[0]
         kept = after.split()[:COUNTED_WORDS]
         # "in-domain" and "cross-domain" are told apart by the whole word, not "domain"

@@ -384,7 +384,14 @@ def _after_subject(before: str, word: str) -> bool:
     if not previous:
         return False
     said = previous[0].lower()
-    return said in _PRONOUNS or (said == "both" and not word.endswith("s"))
+    after = said in _PRONOUNS or (said == "both" and not word.endswith("s"))
+    return after and _can_be_verb(word)  # "was it *combustion* data": a noun stays one
+
+
+def _can_be_verb(word: str) -> bool:
+    from lemminflect import getAllLemmas
+
+    return "VERB" in getAllLemmas(word.lower())
 
 
 TYPO_CHARS = 8  # a word this long one letter off an abstract's word is that word misspelt
@@ -392,16 +399,28 @@ TYPO_CHARS = 8  # a word this long one letter off an abstract's word is that wor
 
 def _one_letter_off(word: str, text: str) -> bool:
     """ "Rademacher" for "Radamacher", "Promptbreader" for "Promptbreeder": a long word
-    one letter changed, added or dropped from a word of the text (either may be the typo)."""
+    one letter changed, added or dropped from a word of the text (either may be the typo),
+    neither of them an English word ("adsorption" and "absorption" are two)."""
     if len(word) < TYPO_CHARS or not word.isalpha():
         return False
     key = word.lower()
+    lexical = _in_lexicon(key)  # "adsorption" is no typo of "absorption": both are words
     for other in set(
         re.findall(rf"\b{re.escape(key[0])}[a-z]{{{len(key) - 2},{len(key)}}}\b", text.lower())
     ):
-        if other != key and _edits_within_one(key, other):
+        if other == key or not _edits_within_one(key, other):
+            continue
+        if other.replace("s", "z") == key.replace("s", "z"):
+            return True  # "Generalization" for "generalisation": one word, two spellings
+        if not lexical and not _in_lexicon(other):
             return True
     return False
+
+
+def _in_lexicon(word: str) -> bool:
+    from lemminflect import getAllLemmas
+
+    return bool(getAllLemmas(word))
 
 
 def _edits_within_one(a: str, b: str) -> bool:
@@ -418,7 +437,7 @@ _QUOTED = re.compile(r'"([^"]{8,})"|“([^”]{8,})”')
 
 def _title_quoted(question: str, title: str) -> set[str]:
     """The words of a quoted title half-remembered ("Two Hands, One Heart" for "Two Fists,
-    One Heart"): most of its words are the title's, so its other words name no premise."""
+    One Heart"): half of its words or more are the title's, so the others name no premise."""
     words: set[str] = set()
     titled = set(content_terms(title))
     for match in _QUOTED.finditer(question):
@@ -429,11 +448,15 @@ def _title_quoted(question: str, title: str) -> set[str]:
     return words
 
 
-_CLAUSE_EDGE = re.compile(r"[.?!;:\"“”(]|\s[-–—]+\s")
-_ASKER = re.compile(r"\b(?:I|my|me)\b")
+_CLAUSE_EDGE = re.compile(r"[.?!;:,\"“”(]|\s[-–—]+\s|\sbut\s")
+# "I" the asker, not "Type I error" or "Phase I trials"; "my"; not "me" ("give me its …")
+_ASKER = re.compile(r"\b(?:I(?!-)|[Mm]y)\b")
+_NOT_ASKER = frozenset("type phase part stage class level category tier grade step world".split())
 _REPORTED = re.compile(
     r"\b(?:that|heard|hear|read|recall|remember|think|thought|believe|saw|seen|told|noticed|"
-    r"understand|understood|learned|learnt|gather|guess|assume|know|whether|if|how|what|which|why)\b",
+    r"understand|understood|learned|learnt|gather|guess|assume|know|whether|if|how|what|which|"
+    r"why|mention\w*|say|says|said|tell|tells|claim\w*|write|writes|wrote|suggest\w*|argu\w*|"
+    r"note|notes|noted|state|states|stated|describe\w*|call\w*|list\w*|show\w*|report\w*)\b",
     re.I,
 )
 
@@ -443,8 +466,12 @@ def _asker_clause(before: str) -> bool:
     says of themself, not of the paper; what they report ("I heard it uses *hospital* data")
     is the paper's premise."""
     clause = _CLAUSE_EDGE.split(before)[-1]
-    asker = _ASKER.search(clause)
-    return asker is not None and not _REPORTED.search(clause[asker.end() :])
+    for asker in _ASKER.finditer(clause):
+        previous = re.findall(r"[A-Za-z]+", clause[: asker.start()])[-1:]
+        if previous and previous[0].lower() in _NOT_ASKER:
+            continue  # "Type I error", "Phase I trials": a numeral
+        return not _REPORTED.search(clause[asker.end() :])
+    return False
 
 
 def _opens_sentence(question: str, at: int) -> bool:

@@ -223,7 +223,8 @@ _SAVED = re.compile(
 _REQUESTING = re.compile(
     r"\b(?:i|i['’]m|i['’]d|we|we['’]d|we['’]re)\b[^.?!]{0,40}?\b(?:know|wonder\w*|curious|"
     r"ask\w*|find out|want|need|interested|understand)\b"
-    r"|\b(?:tell|remind|explain\w*\s+to)\s+(?:me|us)\b|(?:^|[.!]\s+)(?:tell|explain)\b|\?",
+    r"|\b(?:tell|remind|explain\w*\s+to)\s+(?:me|us)\b"
+    r"|(?:^|[.!]\s+)(?:tell|explain|curious|wondering|please|need\s+to)\b|\?",
     re.I,
 )
 
@@ -355,8 +356,7 @@ _ROLE_ASKED = re.compile(
     r"\bwhat\s+(?:job|role|part|purpose)s?\s+(?:does|do|did|is|are|was|were)\b", re.I
 )
 _VALUE_ASKED_OF = re.compile(
-    r"\bwhat\s+(?:do|does|did)\s+((?:[\w-]+\s+){0,4}?[\w-]+)\s+(?:get|score|obtain|reach|"
-    r"achieve|attain)\W*$",
+    r"\bwhat\s+(?:do|does|did)\s+((?:[\w-]+\s+){0,4}?[\w-]+)\s+(?:get|score|obtain)\W*$",
     re.I,
 )
 # "is it written in PyTorch or JAX", "does it use GPT-4 or Llama": a choice between names

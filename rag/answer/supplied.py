@@ -43,9 +43,14 @@ _GAIN_STATED = re.compile(
     re.I,
 )
 _HOW_FAR = re.compile(r"\bhow\s+far\b[^?]*\bfrom\b", re.I)
-_GAP_SAID = re.compile(r"\b(?:match(?:es|ed|ing)?|tight|gap|optimal)\b", re.I)
+_GAP_SAID = re.compile(
+    r"\b(?:(?:nearly|almost|exactly|closely)\s+match\w*|match\w*\s+(?:the\s+)?(?:known\s+)?"
+    r"(?:lower|upper)\s+bounds?|(?:is|are)\s+tight|minimax[- ]optimal|optimal\s+up\s+to)\b",
+    re.I,
+)
 _HOW_FAST = re.compile(r"\bhow\s+(?:fast|quickly)\b[^?]*\bconverg", re.I)
-_RATE_SAID = re.compile(r"\bconverg\w*\b[^.;]*\brates?\b|\brate\b[^.;]*\bconverg", re.I)
+_RATE = r"(?:(?:optimal|linear|sublinear|superlinear|exponential|geometric|polynomial|fast|faster)\s+rates?|\\?O\()"
+_RATE_SAID = re.compile(rf"\bconverg\w*\b[^.;]*{_RATE}|{_RATE}[^.;]*\bconverg", re.I)
 
 
 @lru_cache(maxsize=4096)
@@ -71,6 +76,11 @@ def _read(
 
 
 _NAMING = ("the", "namely", "i.e.,", "i.e.")
+# "the reward model, the key component …", "a new model, the first of its kind": no name
+_NOT_A_NAME = frozenset(
+    "first second third last key main major core central same only new following most "
+    "one other whole entire".split()
+)
 
 
 def _named_after(sentence: str, target: frozenset[str]) -> bool:
@@ -86,7 +96,13 @@ def _named_after(sentence: str, target: frozenset[str]) -> bool:
         asked = len(target) >= 2 and all(
             any(stems_match(b, frozenset([t])) for b in before) for t in target
         )
-        if asked and tokens[i + 1].lower() in _NAMING and tokens[i + 2][:1].isalpha():
+        named = tokens[i + 2].lower().strip(",.;:()")
+        if (
+            asked
+            and tokens[i + 1].lower() in _NAMING
+            and named.isalpha()
+            and not (named in _NOT_A_NAME or named.endswith("est"))
+        ):
             return True
     return False
 
@@ -108,7 +124,12 @@ def _many_of(sentence: str, target: frozenset[str]) -> bool:
     )
 
 
-_TESTED_ON_NAMES = re.compile(r"\b(?:on|across|over)\s+(?:the\s+)?[A-Z][\w-]*[A-Z0-9]")
+# a list of two or more names after "on": "on CIFAR-10, SVHN and TinyImagenet-200"
+_NAME_ITEM = r"[A-Z][\w.-]*[A-Z0-9][\w.-]*"
+_TESTED_ON_NAMES = re.compile(
+    rf"\b(?:on|across|over)\s+(?:the\s+)?{_NAME_ITEM}(?:,\s+{_NAME_ITEM})*,?\s+(?:and|or)\s+"
+    rf"{_NAME_ITEM}"
+)
 
 
 _NO_COUNT = frozenset({"one", "single", "half"})  # "one-shot", "single-cell", "half-space"
@@ -219,11 +240,13 @@ def supplies(
         return True
     if part.kind == "number" and not part.compared and _many_of(sentence, about):
         return True
+    about_part = any(stems_match(w, part.focus) for w in content_terms(sentence))
     if part.kind == "number" and _HOW_FAR.search(part.text) and _GAP_SAID.search(sentence):
-        return True  # "how far is that from the best known": "nearly matches upper bounds"
+        return about_part  # "how far is that from the best known": "nearly matches upper bounds"
     if part.kind == "number" and _HOW_FAST.search(part.text) and _RATE_SAID.search(sentence):
-        return True  # "how fast do the estimates converge": "at a minimax optimal rate"
-    if part.kind == "number" and part.target - _GAIN_OVER <= CHANGE_WORDS:
+        return about_part  # "how fast do the estimates converge": "at a minimax optimal rate"
+    gain = part.target - _GAIN_OVER  # "how many baselines" asks no gain
+    if part.kind == "number" and gain and gain <= CHANGE_WORDS:
         # "how big was the best gain", "what margins does it post": "outperforms … by 40%";
         # near the part's own words, a test's nouns ("on 3 datasets") count no gain
         wide = part.window >= SENTENCE_WINDOW
@@ -338,6 +361,7 @@ def _asked_name_made_word(name: str, asked: str) -> bool:
     head, _, rest = name.partition("-")
     return (
         len(head) >= 2
+        and rest.isalpha()  # "Llama-2-chat" is another name, "MATRIX-simulated" described
         and rest.islower()
         and re.search(rf"(?<![\w-]){re.escape(head.lower())}(?![\w-])", asked) is not None
     )

@@ -130,6 +130,7 @@ def swapped_roles(question: str, sentences: list[str], title: str) -> str:
 # "while RLHF incurs a constant error, DPO retains its decaying gap" and "A …, whereas B …"
 _CONTRAST_LEAD = re.compile(r"\b(?:while|whereas)\b\s+([^,;]+),\s*([^;]+)", re.I)
 _CONTRAST_JOIN = re.compile(r"([^,;]+?),?\s+\b(?:while|whereas)\b\s+([^,;]+)", re.I)
+_DENIES = re.compile(r"\b(?:not|never|no|without|cannot|neither|nor)\b|n['’]t\b", re.I)
 SUBJECT_WINDOW = 16  # words after a name in the question that say what it does
 
 
@@ -164,5 +165,8 @@ def _said_after(question: str, name: str) -> set[str] | None:
     m = re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", question)
     if m is None:
         return None
+    around = " ".join(question[: m.start()].split()[-3:] + question[m.end() :].split()[:4])
+    if _DENIES.search(around):
+        return None  # "Why doesn't DPO need a critic": its side said the other way
     rest = re.split(r"\b(?:while|whereas)\b|[;?]", question[m.end() :], maxsplit=1)[0]
     return set(content_terms(" ".join(rest.split()[:SUBJECT_WINDOW]))) - _FRAME

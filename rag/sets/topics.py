@@ -198,7 +198,11 @@ class TopicScanner:
         acronyms = self.index.acronyms()
         found = self._shared_head(list(dict.fromkeys(_alternatives(facet))))
         # "large language model outputs" is written "large language model(s)"
-        found += [f[:-1] for f in found if len(f) > 1 and f[-1] in _DROPPED_HEADS]
+        found += [
+            f[:-1]
+            for f in found
+            if len(f) > 1 and f[-1] in _DROPPED_HEADS and f[:-1] not in _TOO_GENERAL
+        ]
         for form in list(found):  # every name of its topic: "explainability", "interpretability"
             entry = entry_named(" ".join(form))
             if entry is None:
@@ -300,6 +304,12 @@ _DROPPED_HEADS = frozenset(
     {"method", "approach", "technique", "algorithm", "framework", "output", "scheme", "strategy",
      "objective", "loss"}
 )  # fmt: skip
+
+
+# What is left of "training loss" or "learning objective" names no topic
+_TOO_GENERAL = frozenset(
+    (w,) for w in ("training", "learning", "test", "total", "overall", "final", "new", "model")
+)
 
 
 def _alternatives(topic: str) -> list[tuple[str, ...]]:

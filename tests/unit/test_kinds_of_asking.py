@@ -266,3 +266,77 @@ def test_numbers_in_words_are_one_list() -> None:
         "twenty-newsgroups"
     )
     assert is_number_word("twice") and is_number_word("Seventy") and not is_number_word("zero")
+
+
+def test_what_the_review_found_stays_fixed() -> None:
+    from rag.answer.contradictions import contradicted
+    from rag.answer.supplied import check_abstract
+    from rag.answer.swapped import swapped_subjects
+
+    title, abstract = "Neural Operators", "We study turbulent flow with neural operators."
+    # the asker's clause ends at a comma; "Type I" is no asker; a report stays a premise
+    assert "combustion" in unmentioned(
+        "I'm new here, but does it use combustion data?", title, abstract, rare
+    )
+    assert "combustion" in unmentioned(
+        "Does it control the Type I error on combustion?", title, abstract, rare
+    )
+    assert "combustion" in unmentioned(
+        "My advisor said it used combustion data. How?", title, abstract, rare
+    )
+    # a noun after "it" is no verb; two English words a letter apart are two words
+    assert "combustion" in unmentioned("Was it combustion data they used?", title, abstract, rare)
+    spectra = "We predict optical absorption spectra of molecules."
+    assert "adsorption" in unmentioned(
+        "How accurate are its adsorption maps?", "Spectra", spectra, rare
+    )
+    # a versioned name is another name; "what does X achieve" asks no number
+    asked = "Which Llama model do they fine-tune?"
+    tuned = "We collect data. We fine-tune Llama-2-chat on it."
+    assert not check_abstract(asked, question_parts(asked), tuned, "Tuning", 1).missing
+    achieve = "What does FlashAttention achieve?"
+    assert question_parts(achieve)[0].kind == "other"
+    # "how many baselines" asks no gain; an appositive of a kind is no name; one name is no list
+    assert not supplies(
+        classify("how many baselines are there?"), "It improves by 3%.", "", frozenset()
+    )
+    reward = question_parts("Which reward model do they use?")[0]
+    assert not supplies(
+        reward, "We revisit the reward model, the key component of alignment.", "", frozenset()
+    )
+    shown = question_parts("On which datasets is it shown?")[0]
+    assert not supplies(shown, "It achieves a 2x speedup on A100 GPUs.", "", frozenset())
+    # a gap and a rate need their qualifier and the part's own words
+    far = classify("how far is the learned policy from the optimal one?")
+    assert not supplies(far, "We propose an optimal transport method.", "", frozenset())
+    fast = classify("how fast does SGD converge?")
+    assert not supplies(fast, "We study the convergence rate of SGD.", "", frozenset())
+    # "which is easier" asks; "harder … than" compares; "an audit trail"; "a stationary point"
+    assert contradicted("Which is easier to train, the student or the teacher?",
+                        ["We find the teacher is harder to train than the student."], "T") == ""  # fmt: skip
+    assert contradicted("How does it build an audit trail of model updates?",
+                        ["Our method improves the audit of model updates."], "T") == ""  # fmt: skip
+    assert (
+        contradicted(
+            "How many iterations does the algorithm need to find a stationary point?",
+            [
+                "For non-stationary objectives the algorithm finds a stationary point in few iterations."
+            ],
+            "Tracking Non-Stationary Objectives",
+        )
+        == ""
+    )
+    # a side said with a negation is no swap; "A …, whereas B …" is read too
+    said = ["While PPO needs a learned critic, DPO works directly from preference pairs."]
+    assert swapped_subjects("Why doesn't DPO need a critic, while PPO can't use pairs?", said) == ""
+    joined = ["GPT-4 solves most tasks, whereas LLaMA-2 fails on long-horizon tasks."]
+    assert (
+        swapped_subjects(
+            "Why does LLaMA-2 solve most tasks, while GPT-4 fails on long-horizon tasks?", joined
+        )
+        == joined[0]
+    )
+    # a request without a pronoun still asks; "one-shot" counts nothing
+    assert question_parts("Curious how many GPUs they used. Which dataset?")[0].kind == "number"
+    stages = classify("how many stages does it have?")
+    assert not supplies(stages, "A one-stage detector.", "", frozenset())
