@@ -211,7 +211,8 @@ _BETWEEN_EDGE = re.compile(r"\s(?:and|while|whereas|but)\s", re.I)
 def _valued(text: str) -> list[tuple[float, str, frozenset[str]]]:
     """Each digit value with its unit and the words of its clause beside it, names kept
     ("MoCo v2 and BYOL up to 3.3%": the names say what was beaten); the words between two
-    values go to the one after a comma, else to neither."""
+    values are cut at a clause edge or at "and"/"while"/"but", the part before it going to
+    the first value and the part after to the second (uncut, both take them)."""
     text = _TEX_NUMBER.sub(r"\1", text)
     # "on predicting antibiotic prescription ($+22$% AUROC)": a value in brackets measures
     # what stands before them

@@ -244,8 +244,8 @@ def unmentioned(
         if _TO_DO.search(question[: found.start()]) and word.islower() and not word.endswith("s"):
             continue  # "… to stretch an LLM's context window": the asker's verb for its aim
         if _VERB_S.match(question[found.end() :]) and word.islower() and word.endswith("s"):
-            previous = re.findall(r"[A-Za-z]+", question[: found.start()])[-1:]
-            if previous and previous[0].lower() not in _DETERMINERS | _SUBJECT_BEFORE:
+            previous = _word_before(question[: found.start()]).lower()
+            if previous and previous not in _DETERMINERS | _SUBJECT_BEFORE:
                 continue  # "… vectors rotate *lessens* reliance": a verb, no thing asked of
         if word.endswith("-ing"):
             continue  # "TA-ing", "Zoom-ing": a noun made a verb
@@ -342,15 +342,27 @@ _DETERMINERS = frozenset(
 
 
 @lru_cache(maxsize=8192)
+def _readings(word: str) -> dict[str, tuple[str, ...]]:
+    """The parts of speech English uses the word as, with its lemmas ({} if unknown)."""
+    from lemminflect import getAllLemmas  # its lexicon loads on first use (~0.2 s)
+
+    return dict(getAllLemmas(word))
+
+
+def _word_before(text: str) -> str:
+    """The last word of `text` ("" when none)."""
+    words = re.findall(r"[A-Za-z]+", text)
+    return words[-1] if words else ""
+
+
+@lru_cache(maxsize=8192)
 def says_how(word: str) -> bool:
     """A lower-case word English uses only as a verb, adjective or adverb ("restate",
     "awkward", "juggle"): how the asker puts it, not a thing a paper would name. A
     comparative or superlative ("poorer", "hardest") says a direction and stays one."""
     if not word.islower():
         return False
-    from lemminflect import getAllLemmas  # its lexicon loads on first use (~0.2 s)
-
-    readings = getAllLemmas(word)
+    readings = _readings(word)
     if not readings:
         # "runnable", "learnable": a describing word the lexicon lacks, by its ending
         return len(word) > 7 and word.endswith(("able", "ible"))
@@ -362,9 +374,7 @@ def says_how(word: str) -> bool:
 
 def _doing(word: str) -> bool:
     """ "Jotting numbers for a table: …": a sentence opened by a verb in -ing."""
-    from lemminflect import getAllLemmas
-
-    return word.endswith("ing") and "VERB" in getAllLemmas(word)
+    return word.endswith("ing") and "VERB" in _readings(word)
 
 
 def _no_thing(word: str) -> bool:
@@ -380,18 +390,10 @@ _PRONOUNS = frozenset("it he she they we you i".split())
 def _after_subject(before: str, word: str) -> bool:
     """A word right after a subject pronoun is its verb ("it hunts", "they threw"), and so
     is one after "both" that is no plural ("both squeeze", not "both datasets")."""
-    previous = re.findall(r"[A-Za-z]+", before)[-1:]
-    if not previous:
-        return False
-    said = previous[0].lower()
+    said = _word_before(before).lower()
     after = said in _PRONOUNS or (said == "both" and not word.endswith("s"))
-    return after and _can_be_verb(word)  # "was it *combustion* data": a noun stays one
-
-
-def _can_be_verb(word: str) -> bool:
-    from lemminflect import getAllLemmas
-
-    return "VERB" in getAllLemmas(word.lower())
+    # "was it *combustion* data": a noun stays one
+    return after and "VERB" in _readings(word.lower())
 
 
 TYPO_CHARS = 8  # a word this long one letter off an abstract's word is that word misspelt
@@ -418,9 +420,7 @@ def _one_letter_off(word: str, text: str) -> bool:
 
 
 def _in_lexicon(word: str) -> bool:
-    from lemminflect import getAllLemmas
-
-    return bool(getAllLemmas(word))
+    return bool(_readings(word))
 
 
 def _edits_within_one(a: str, b: str) -> bool:
@@ -467,8 +467,7 @@ def _asker_clause(before: str) -> bool:
     is the paper's premise."""
     clause = _CLAUSE_EDGE.split(before)[-1]
     for asker in _ASKER.finditer(clause):
-        previous = re.findall(r"[A-Za-z]+", clause[: asker.start()])[-1:]
-        if previous and previous[0].lower() in _NOT_ASKER:
+        if _word_before(clause[: asker.start()]).lower() in _NOT_ASKER:
             continue  # "Type I error", "Phase I trials": a numeral
         return not _REPORTED.search(clause[asker.end() :])
     return False
@@ -483,10 +482,10 @@ def _names_a_thing(word: str, before: str) -> bool:
     """Whether a word reads as a thing (what a question is about) rather than how it is
     put: a name ("Android"), a plural ("traders"), or a word after an article or
     preposition ("the cricket world cup"); not a verb or adverb ("people *strip* out")."""
-    previous = re.findall(r"[A-Za-z]+", before)[-1:]
+    previous = _word_before(before).lower()
     capitalised = word[0].isupper() and bool(previous)  # not the question's first word
     plural = len(word) > 4 and word.endswith("s") and not word.endswith(("ss", "us", "is"))
-    return capitalised or plural or (bool(previous) and previous[0].lower() in _DETERMINERS)
+    return capitalised or plural or previous in _DETERMINERS
 
 
 def _degree_of(word: str, question: str) -> str:

@@ -323,9 +323,7 @@ def classify(text: str, context: frozenset[str] = frozenset()) -> QuestionPart:
     if options:  # "is it written in PyTorch or JAX": one of them, as the abstract writes it
         chosen = frozenset(content_terms(f"{options.group(1)} {options.group(2)}"))
         return QuestionPart(text, "choice", chosen, focus, named=options.group(1, 2))
-    if _ROLE_ASKED.search(ask) or _GUARANTEE_ON.search(
-        ask
-    ):  # "what job does the LLM do": a description, no name
+    if _ROLE_ASKED.search(ask):  # "what job does the LLM do": a description, no name
         return QuestionPart(text, "other", focus, focus)
     valued = _VALUE_ASKED_OF.search(ask)
     if valued:  # "what do naive baselines get": "naive baselines obtain 48% and 60%"

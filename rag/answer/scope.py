@@ -117,14 +117,18 @@ _DOMAINS = (
 )
 
 
+# each group's kinds compiled once (they are read for every rare word of a question)
+_KINDS = tuple(
+    {kind: re.compile(rf"\b(?:{words})\b", re.I) for kind, words in group.items()}
+    for group in _DOMAINS
+)
+
+
 def same_kind_of_data(word: str, text: str) -> bool:
     """ "photos" of an abstract on "images": one kind of data in other words."""
-    for group in _DOMAINS:
-        for words in group.values():
-            kind = re.compile(rf"\b(?:{words})\b", re.I)
-            if kind.fullmatch(word) and kind.search(text):
-                return True
-    return False
+    return any(
+        kind.fullmatch(word) and kind.search(text) for group in _KINDS for kind in group.values()
+    )
 
 
 def other_domain(question: str, sentences: list[str], title: str) -> str:
@@ -133,9 +137,9 @@ def other_domain(question: str, sentences: list[str], title: str) -> str:
     sentences = [s for s in sentences if not _URL.search(s)]  # "a demo video is at https://…"
     text = " ".join([title, *sentences]).lower()
     asked = question.lower()
-    for group in _DOMAINS:
-        said = {k for k, words in group.items() if re.search(rf"\b(?:{words})\b", asked)}
-        written = {k for k, words in group.items() if re.search(rf"\b(?:{words})\b", text)}
+    for group, kinds in zip(_DOMAINS, _KINDS, strict=True):
+        said = {k for k, kind in kinds.items() if kind.search(asked)}
+        written = {k for k, kind in kinds.items() if kind.search(text)}
         if said - written and written - said:  # "audio" of a vision-and-touch paper
             other = "|".join(group[k] for k in written)
             return next(

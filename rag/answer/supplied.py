@@ -240,11 +240,13 @@ def supplies(
         return True
     if part.kind == "number" and not part.compared and _many_of(sentence, about):
         return True
-    about_part = any(stems_match(w, part.focus) for w in content_terms(sentence))
-    if part.kind == "number" and _HOW_FAR.search(part.text) and _GAP_SAID.search(sentence):
-        return about_part  # "how far is that from the best known": "nearly matches upper bounds"
-    if part.kind == "number" and _HOW_FAST.search(part.text) and _RATE_SAID.search(sentence):
-        return about_part  # "how fast do the estimates converge": "at a minimax optimal rate"
+    if part.kind == "number" and (
+        # "how far is that from the best known": "nearly matches upper bounds"
+        (_HOW_FAR.search(part.text) and _GAP_SAID.search(sentence))
+        # "how fast do the estimates converge": "at a minimax optimal rate"
+        or (_HOW_FAST.search(part.text) and _RATE_SAID.search(sentence))
+    ):
+        return any(stems_match(w, part.focus) for w in content_terms(sentence))
     gain = part.target - _GAIN_OVER  # "how many baselines" asks no gain
     if part.kind == "number" and gain and gain <= CHANGE_WORDS:
         # "how big was the best gain", "what margins does it post": "outperforms … by 40%";

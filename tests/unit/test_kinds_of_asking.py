@@ -6,9 +6,13 @@ lower-case name after the words asking for it, a gain over earlier work, a rate,
 
 from __future__ import annotations
 
+from rag.answer.contradictions import contradicted
+from rag.answer.misstated import swapped_counts, swapped_values
 from rag.answer.premises import unmentioned, unwritten
-from rag.answer.question_parts import classify, question_parts
-from rag.answer.supplied import supplies
+from rag.answer.question_parts import classify, is_number_word, question_parts
+from rag.answer.supplied import check_abstract, supplies
+from rag.answer.swapped import swapped_subjects
+from rag.text import SPELLED_NUMBER, SPELLED_VALUES
 
 
 def rare(word: str) -> int:
@@ -143,8 +147,6 @@ def test_a_question_name_spelled_out_or_described_names_nothing_new() -> None:
 
 
 def test_a_setting_the_abstract_names_the_other_kind_of_is_a_false_premise() -> None:
-    from rag.answer.contradictions import contradicted
-
     sentences = [
         "Our posterior sampling algorithm for constrained MDPs in the infinite-horizon "
         "undiscounted setting attains near-optimal regret.",
@@ -171,8 +173,6 @@ def test_a_setting_the_abstract_names_the_other_kind_of_is_a_false_premise() -> 
 
 
 def test_values_and_counts_said_of_each_others_things() -> None:
-    from rag.answer.misstated import swapped_counts, swapped_values
-
     cpr = [
         "We assess CPR on real data, achieving state-of-the-art performance on predicting "
         "antibiotic prescription in intensive care units ($+22$% AUROC vs. previous SOTA) and "
@@ -196,8 +196,6 @@ def test_values_and_counts_said_of_each_others_things() -> None:
 
 
 def test_easier_against_harder_said_of_the_subject_and_trailing_a_kind_of_rival() -> None:
-    from rag.answer.contradictions import contradicted
-
     stolen = ["We show that the victim policy is harder to imitate when the attack queries match."]
     easier = "Stealing the victim policy gets easier when the attack queries match; how is it done?"
     assert contradicted(easier, stolen, "Stealthy Imitation") == stolen[0]
@@ -211,8 +209,6 @@ def test_easier_against_harder_said_of_the_subject_and_trailing_a_kind_of_rival(
 
 
 def test_two_named_things_given_each_others_sides_of_a_contrast() -> None:
-    from rag.answer.swapped import swapped_subjects
-
     said = [
         "We find that, while RLHF incurs a constant additional error, DPO retains its "
         "asymptotically decaying gap by tuning the temperature."
@@ -224,8 +220,6 @@ def test_two_named_things_given_each_others_sides_of_a_contrast() -> None:
 
 
 def test_two_bare_counts_on_each_others_things() -> None:
-    from rag.answer.misstated import swapped_counts
-
     harm = ["We compare 18 red teaming methods and 33 target LLMs and defenses."]
     swapped = "Its comparison runs 33 automated red-teaming methods against 18 target models."
     assert swapped_counts(swapped, harm) == harm[0]
@@ -257,9 +251,6 @@ def test_answers_in_more_forms_and_asker_verbs_from_blocks_33_and_34() -> None:
 
 
 def test_numbers_in_words_are_one_list() -> None:
-    from rag.answer.question_parts import is_number_word
-    from rag.text import SPELLED_NUMBER, SPELLED_VALUES
-
     assert SPELLED_VALUES["sixteen"] == 16 and SPELLED_VALUES["forty-two"] == 42
     assert SPELLED_VALUES["ninety-nine"] == 99 and "hundred" not in SPELLED_VALUES
     assert SPELLED_NUMBER.fullmatch("thousands") and not SPELLED_NUMBER.fullmatch(
@@ -269,10 +260,6 @@ def test_numbers_in_words_are_one_list() -> None:
 
 
 def test_what_the_review_found_stays_fixed() -> None:
-    from rag.answer.contradictions import contradicted
-    from rag.answer.supplied import check_abstract
-    from rag.answer.swapped import swapped_subjects
-
     title, abstract = "Neural Operators", "We study turbulent flow with neural operators."
     # the asker's clause ends at a comma; "Type I" is no asker; a report stays a premise
     assert "combustion" in unmentioned(
