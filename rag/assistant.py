@@ -20,9 +20,9 @@ from rag.answer.evidence import EvidenceScorer
 from rag.answer.followups import FollowUpRewriter
 from rag.answer.inputs import checked_filters, checked_history, checked_question
 from rag.answer.llm import build_llm
-from rag.answer.premises import says_how
 from rag.answer.synthesizer import build_synthesizer
 from rag.answer.warmup import AnswerActivity, EvidenceWarmer, Warmup
+from rag.answer.wording import says_how
 from rag.catalogue.catalogue import Catalogue
 from rag.embedding.factory import build_embed_model
 from rag.errors import AnswerError, EmptyStoreError

@@ -10,12 +10,23 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
-from functools import lru_cache
 from pathlib import Path
 
 from rag.answer.question_parts import UNIT_WORDS, folded, initials, stems_match
 from rag.answer.scope import same_kind_of_data
-from rag.text import NAME, SPELLED_NUMBER, content_terms, unaccented, writes_name
+from rag.answer.wording import (
+    BLANK,
+    after_subject,
+    asker_clause,
+    doing,
+    no_thing,
+    one_letter_off,
+    opens_sentence,
+    says_how,
+    title_quoted,
+    word_before,
+)
+from rag.text import NAME, content_terms, unaccented, writes_name
 
 # A name the corpus hardly uses points at one paper; a word that rare, absent from the
 # paper, is a premise the paper does not share. Set on the hard dev questions.
@@ -83,7 +94,6 @@ CORPUS_WORDS = frozenset(
     "author authors accepted submission oral orals spotlight spotlights poster posters".split()
 )
 _PERCENT = frozenset({"percent", "percents", "percentage", "percentages"})
-_BLANK = re.compile(r"X{2,}", re.I)
 _CURRENCY = frozenset({"dollar", "dollars"})  # words of six letters and more are read
 # A number said in words ("under a tenth of the storage" for "less than 10%"): no premise.
 _FRACTIONS = (
@@ -208,10 +218,10 @@ def unmentioned(
     for span in capitalised_spans(question):
         if writes_name(initials_of(" ".join(span)), text):
             spelled_out.update(span)
-    spelled_out.update(_title_quoted(question, title))
+    spelled_out.update(title_quoted(question, title))
     capitals: set[str] | None = None  # the abstract's spelled-out runs, read when needed
     for written in dict.fromkeys(NAME.findall(question)):
-        if written in spelled_out or _BLANK.fullmatch(written):
+        if written in spelled_out or BLANK.fullmatch(written):
             continue  # "What goes in the XXX slots?": a blank to fill, no name
         if written.endswith("-ing"):
             continue  # "a course I'm TA-ing": a name made a verb
@@ -234,7 +244,7 @@ def unmentioned(
             continue
         if "-" in name and not re.search(r"\d", name) and set(content_terms(name)) <= stems:
             continue  # "LLM-modified" of a paper on text "modified by LLMs" (not GPT-4 for GPT-3)
-        if _one_letter_off(name, plain):
+        if one_letter_off(name, plain):
             continue
         absent.append(written)
     for found in re.finditer(r"[A-Za-z][A-Za-z-]{5,}", question):
@@ -244,20 +254,20 @@ def unmentioned(
         if _TO_DO.search(question[: found.start()]) and word.islower() and not word.endswith("s"):
             continue  # "… to stretch an LLM's context window": the asker's verb for its aim
         if _VERB_S.match(question[found.end() :]) and word.islower() and word.endswith("s"):
-            previous = _word_before(question[: found.start()]).lower()
+            previous = word_before(question[: found.start()]).lower()
             if previous and previous not in _DETERMINERS | _SUBJECT_BEFORE:
                 continue  # "… vectors rotate *lessens* reliance": a verb, no thing asked of
         if word.endswith("-ing"):
             continue  # "TA-ing", "Zoom-ing": a noun made a verb
-        if word.islower() and _after_subject(question[: found.start()], word):
+        if word.islower() and after_subject(question[: found.start()], word):
             continue  # "while it *hunts* for …", "both *squeeze* a model": a verb
-        if _asker_clause(question[: found.start()]):
+        if asker_clause(question[: found.start()]):
             continue
         stem = next(iter(content_terms(word)), "")
-        if folded(word) in CORPUS_WORDS | COMMON_WORDS | _FRACTIONS or _no_thing(word):
+        if folded(word) in CORPUS_WORDS | COMMON_WORDS | _FRACTIONS or no_thing(word):
             continue
-        if _opens_sentence(question, found.start()) and (
-            says_how(word.lower()) or _doing(word.lower())
+        if opens_sentence(question, found.start()) and (
+            says_how(word.lower()) or doing(word.lower())
         ):
             continue  # "Restate how …": the asker's verb, capitalised
         # "a paper *saying* …" is how the asker talks; "in *American* cities" names a thing
@@ -277,7 +287,7 @@ def unmentioned(
             continue  # "within a couple of percent": "within 2%"
         if folded(word) in _CURRENCY and re.search(r"\$\s?\d[\d,.]*(?![\d$])|\bUSD\b", text):
             continue  # "fifty dollars": "under $20 USD"
-        if _one_letter_off(word, plain):
+        if one_letter_off(word, plain):
             continue  # "Rademacher" for the abstract's "Radamacher": one name, a typo apart
         if same_kind_of_data(word, plain):
             continue
@@ -303,13 +313,13 @@ def unwritten(
         terms = content_terms(word)
         if len(word) < 4 or not terms or folded(word) in CORPUS_WORDS | COMMON_WORDS | _FRACTIONS:
             continue
-        if _no_thing(word):
+        if no_thing(word):
             continue
         if word in found or not _names_a_thing(word, said[: match.start()]):
             continue
-        if word.islower() and _after_subject(said[: match.start()], word):
+        if word.islower() and after_subject(said[: match.start()], word):
             continue
-        if _asker_clause(said[: match.start()]):
+        if asker_clause(said[: match.start()]):
             continue
         terms += content_terms(_american_word(word)) + content_terms(_letters_for_digits(word))
         if any(paper_count(t) or (len(t) >= PREFIX_CHARS and prefixed(t)) for t in terms):
@@ -341,148 +351,11 @@ _DETERMINERS = frozenset(
 )
 
 
-@lru_cache(maxsize=8192)
-def _readings(word: str) -> dict[str, tuple[str, ...]]:
-    """The parts of speech English uses the word as, with its lemmas ({} if unknown)."""
-    from lemminflect import getAllLemmas  # its lexicon loads on first use (~0.2 s)
-
-    return dict(getAllLemmas(word))
-
-
-def _word_before(text: str) -> str:
-    """The last word of `text` ("" when none)."""
-    words = re.findall(r"[A-Za-z]+", text)
-    return words[-1] if words else ""
-
-
-@lru_cache(maxsize=8192)
-def says_how(word: str) -> bool:
-    """A lower-case word English uses only as a verb, adjective or adverb ("restate",
-    "awkward", "juggle"): how the asker puts it, not a thing a paper would name. A
-    comparative or superlative ("poorer", "hardest") says a direction and stays one."""
-    if not word.islower():
-        return False
-    readings = _readings(word)
-    if not readings:
-        # "runnable", "learnable": a describing word the lexicon lacks, by its ending
-        return len(word) > 7 and word.endswith(("able", "ible"))
-    if not set(readings) <= {"VERB", "ADJ", "ADV"}:
-        return False
-    degree = "ADJ" in readings and word not in readings["ADJ"] and word.endswith(("er", "est"))
-    return not degree
-
-
-def _doing(word: str) -> bool:
-    """ "Jotting numbers for a table: …": a sentence opened by a verb in -ing."""
-    return word.endswith("ing") and "VERB" in _readings(word)
-
-
-def _no_thing(word: str) -> bool:
-    """A word of how the asker puts it, no thing a paper lacks: a number in words
-    ("sixteen"), a verb or adjective ("restate", "awkward"), a blank to fill ("XXXXXX")."""
-    # a number in words is checked as a number, not a word
-    return bool(SPELLED_NUMBER.fullmatch(word) or says_how(word) or _BLANK.fullmatch(word))
-
-
-_PRONOUNS = frozenset("it he she they we you i".split())
-
-
-def _after_subject(before: str, word: str) -> bool:
-    """A word right after a subject pronoun is its verb ("it hunts", "they threw"), and so
-    is one after "both" that is no plural ("both squeeze", not "both datasets")."""
-    said = _word_before(before).lower()
-    after = said in _PRONOUNS or (said == "both" and not word.endswith("s"))
-    # "was it *combustion* data": a noun stays one
-    return after and "VERB" in _readings(word.lower())
-
-
-TYPO_CHARS = 8  # a word this long one letter off an abstract's word is that word misspelt
-
-
-def _one_letter_off(word: str, text: str) -> bool:
-    """ "Rademacher" for "Radamacher", "Promptbreader" for "Promptbreeder": a long word
-    one letter changed, added or dropped from a word of the text (either may be the typo),
-    neither of them an English word ("adsorption" and "absorption" are two)."""
-    if len(word) < TYPO_CHARS or not word.isalpha():
-        return False
-    key = word.lower()
-    lexical = _in_lexicon(key)  # "adsorption" is no typo of "absorption": both are words
-    for other in set(
-        re.findall(rf"\b{re.escape(key[0])}[a-z]{{{len(key) - 2},{len(key)}}}\b", text.lower())
-    ):
-        if other == key or not _edits_within_one(key, other):
-            continue
-        if other.replace("s", "z") == key.replace("s", "z"):
-            return True  # "Generalization" for "generalisation": one word, two spellings
-        if not lexical and not _in_lexicon(other):
-            return True
-    return False
-
-
-def _in_lexicon(word: str) -> bool:
-    return bool(_readings(word))
-
-
-def _edits_within_one(a: str, b: str) -> bool:
-    if len(a) > len(b):
-        a, b = b, a
-    if len(b) - len(a) > 1:
-        return False
-    at = next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), len(a))
-    return a[at + (len(a) == len(b)) :] == b[at + 1 :]
-
-
-_QUOTED = re.compile(r'"([^"]{8,})"|“([^”]{8,})”')
-
-
-def _title_quoted(question: str, title: str) -> set[str]:
-    """The words of a quoted title half-remembered ("Two Hands, One Heart" for "Two Fists,
-    One Heart"): half of its words or more are the title's, so the others name no premise."""
-    words: set[str] = set()
-    titled = set(content_terms(title))
-    for match in _QUOTED.finditer(question):
-        quoted = match.group(1) or match.group(2)
-        terms = content_terms(quoted)
-        if terms and 2 * len(set(terms) & titled) >= len(set(terms)):
-            words.update(re.findall(r"[\w-]+", quoted))
-    return words
-
-
-_CLAUSE_EDGE = re.compile(r"[.?!;:,\"“”(]|\s[-–—]+\s|\sbut\s")
-# "I" the asker, not "Type I error" or "Phase I trials"; "my"; not "me" ("give me its …")
-_ASKER = re.compile(r"\b(?:I(?!-)|[Mm]y)\b")
-_NOT_ASKER = frozenset("type phase part stage class level category tier grade step world".split())
-_REPORTED = re.compile(
-    r"\b(?:that|heard|hear|read|recall|remember|think|thought|believe|saw|seen|told|noticed|"
-    r"understand|understood|learned|learnt|gather|guess|assume|know|whether|if|how|what|which|"
-    r"why|mention\w*|say|says|said|tell|tells|claim\w*|write|writes|wrote|suggest\w*|argu\w*|"
-    r"note|notes|noted|state|states|stated|describe\w*|call\w*|list\w*|show\w*|report\w*)\b",
-    re.I,
-)
-
-
-def _asker_clause(before: str) -> bool:
-    """ "I scribbled this down from a *talk*", "my *advisor* mentioned …": a word the asker
-    says of themself, not of the paper; what they report ("I heard it uses *hospital* data")
-    is the paper's premise."""
-    clause = _CLAUSE_EDGE.split(before)[-1]
-    for asker in _ASKER.finditer(clause):
-        if _word_before(clause[: asker.start()]).lower() in _NOT_ASKER:
-            continue  # "Type I error", "Phase I trials": a numeral
-        return not _REPORTED.search(clause[asker.end() :])
-    return False
-
-
-def _opens_sentence(question: str, at: int) -> bool:
-    """ "Restate how …", "Briefly, how …": the word starts the question or a sentence of it."""
-    return not question[:at].strip() or question[:at].rstrip()[-1:] in ".?!:"
-
-
 def _names_a_thing(word: str, before: str) -> bool:
     """Whether a word reads as a thing (what a question is about) rather than how it is
     put: a name ("Android"), a plural ("traders"), or a word after an article or
     preposition ("the cricket world cup"); not a verb or adverb ("people *strip* out")."""
-    previous = _word_before(before).lower()
+    previous = word_before(before).lower()
     capitalised = word[0].isupper() and bool(previous)  # not the question's first word
     plural = len(word) > 4 and word.endswith("s") and not word.endswith(("ss", "us", "is"))
     return capitalised or plural or previous in _DETERMINERS

@@ -76,7 +76,7 @@ def test_a_margin_asked_in_other_words_is_given_by_an_outperforming_figure() -> 
 
 
 def test_words_english_uses_only_to_say_how_are_no_missing_thing() -> None:
-    from rag.answer.premises import says_how
+    from rag.answer.wording import says_how
 
     for word in ("restate", "awkward", "juggle", "dragging", "endorse"):
         assert says_how(word), word
