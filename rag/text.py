@@ -236,3 +236,25 @@ def listing(items: Sequence[str], conjunction: str) -> str:
     """ "a", "a or b", "a, b or c": items said in a sentence."""
     items = list(items)
     return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} {conjunction} {items[-1]}"
+
+
+def stems_match(stem: str, terms: frozenset[str]) -> bool:
+    # Stems of one word family differ ("accur" / "accuraci", "fast" / "faster").
+    return any(
+        stem == t or (min(len(stem), len(t)) >= 4 and (stem.startswith(t) or t.startswith(stem)))
+        for t in terms
+    )
+
+
+def folded(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "", text.lower())
+
+
+def initials(text: str) -> set[str]:
+    """Initials of every run of 2–5 consecutive words ("large language model" -> "llm")."""
+    spaced = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", text)  # "AutoEncoder": two initials
+    words = re.findall(r"[a-z0-9]+", spaced.lower().replace("-", " "))
+    out: set[str] = set()
+    for size in range(2, 6):
+        out.update("".join(w[0] for w in words[i : i + size]) for i in range(len(words) - size + 1))
+    return out

@@ -27,10 +27,9 @@ from rag.answer.misstated import (
     swapped_counts,
     swapped_values,
 )
-from rag.answer.question_parts import stems_match
 from rag.answer.scope import other_domain, other_testbed, overgeneral
 from rag.answer.swapped import swapped_roles, swapped_subjects
-from rag.text import content_terms
+from rag.text import content_terms, stems_match
 
 
 def contradicted(

@@ -8,8 +8,7 @@ from __future__ import annotations
 import re
 
 from rag.answer.claims import ASKING, CONTRASTING, YES_NO
-from rag.answer.question_parts import initials
-from rag.text import content_terms
+from rag.text import content_terms, initials
 
 # Read one way only: a federated paper is compared with centralized training all the time,
 # but a question saying "centralized" of a federated paper has its premise wrong.

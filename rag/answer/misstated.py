@@ -8,8 +8,7 @@ import re
 from collections.abc import Set
 
 from rag.answer.claims import ASKING
-from rag.answer.question_parts import stems_match
-from rag.text import NAME, NUMBER_WORDS, content_terms
+from rag.text import NAME, NUMBER_WORDS, content_terms, stems_match
 
 # "three algorithms", "two new algorithms": a count, at most one word between, and a plural
 # noun; not "GPT-4 outputs", "Llama 2 models", "2.5 times" ("one" is too often a pronoun).

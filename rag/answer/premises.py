@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from rag.answer.question_parts import UNIT_WORDS, folded, initials, stems_match
+from rag.answer.question_parts import UNIT_WORDS
 from rag.answer.scope import same_kind_of_data
 from rag.answer.wording import (
     BLANK,
@@ -26,7 +26,7 @@ from rag.answer.wording import (
     title_quoted,
     word_before,
 )
-from rag.text import NAME, content_terms, unaccented, writes_name
+from rag.text import NAME, content_terms, folded, initials, stems_match, unaccented, writes_name
 
 # A name the corpus hardly uses points at one paper; a word that rare, absent from the
 # paper, is a premise the paper does not share. Set on the hard dev questions.

@@ -441,14 +441,6 @@ _NAMES_THEM = re.compile(
 )
 
 
-def stems_match(stem: str, terms: frozenset[str]) -> bool:
-    # Stems of one word family differ ("accur" / "accuraci", "fast" / "faster").
-    return any(
-        stem == t or (min(len(stem), len(t)) >= 4 and (stem.startswith(t) or t.startswith(stem)))
-        for t in terms
-    )
-
-
 # Units a number is asked in ("how many milliseconds"), which abstracts abbreviate ("ms"):
 # words of the question's frame, no premise a paper must write
 UNIT_WORDS = frozenset(
@@ -479,17 +471,3 @@ _WAYS = frozenset(content_terms("ways way"))
 _POINTING = frozenset(
     content_terms("value values lower lowered raise raised improve improved bring brought push")
 )
-
-
-def folded(text: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "", text.lower())
-
-
-def initials(text: str) -> set[str]:
-    """Initials of every run of 2–5 consecutive words ("large language model" -> "llm")."""
-    spaced = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", text)  # "AutoEncoder": two initials
-    words = re.findall(r"[a-z0-9]+", spaced.lower().replace("-", " "))
-    out: set[str] = set()
-    for size in range(2, 6):
-        out.update("".join(w[0] for w in words[i : i + size]) for i in range(len(words) - size + 1))
-    return out

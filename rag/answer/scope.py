@@ -7,8 +7,7 @@ from __future__ import annotations
 import re
 
 from rag.answer.claims import ASKING, YES_NO
-from rag.answer.question_parts import stems_match
-from rag.text import content_terms
+from rag.text import content_terms, stems_match
 
 # "for any non-convex potential", "whatever the noise level": a claim about every case
 # ("across all nodes" says how a method works, not where a result holds).

@@ -21,13 +21,18 @@ from rag.answer.question_parts import (
     TESTED_ON,
     TOKEN_EDGES,
     QuestionPart,
-    folded,
-    initials,
     is_number_word,
     is_quantity,
-    stems_match,
 )
-from rag.text import NAME, content_terms, split_sentences, writes_name
+from rag.text import (
+    NAME,
+    content_terms,
+    folded,
+    initials,
+    split_sentences,
+    stems_match,
+    writes_name,
+)
 
 _TIME_UNITS = frozenset("seconds minutes hours days weeks months years".split())
 _OUTPERFORMING = frozenset(content_terms("outperforms surpasses beats exceeds improves"))
@@ -227,39 +232,8 @@ def supplies(
     about = (part.target - name_terms) or part.target
     if part.degree and _said_in_degree(sentence, part):
         return True
-    restated = _quantities(question)  # the question's own "$O(e^{-ct})$" does not answer it
-    if part.kind == "number" and _baselines_figure_asked(part.text, sentence):
-        return False
-    if part.kind == "number" and _CHOICES_LISTED.search(sentence):
-        # "how many actions can each node choose between": "can choose to either `listen`,
-        # `broadcast`, … or to `isolate`" counts them by naming them
-        said = set(content_terms(sentence))
-        if sum(any(stems_match(w, frozenset([f])) for w in said) for f in part.focus) >= 2:
-            return True
-    if part.kind == "number" and not part.compared and _counted_compound(sentence, about):
-        return True
-    if part.kind == "number" and not part.compared and _many_of(sentence, about):
-        return True
-    if part.kind == "number" and (
-        # "how far is that from the best known": "nearly matches upper bounds"
-        (_HOW_FAR.search(part.text) and _GAP_SAID.search(sentence))
-        # "how fast do the estimates converge": "at a minimax optimal rate"
-        or (_HOW_FAST.search(part.text) and _RATE_SAID.search(sentence))
-    ):
-        return any(stems_match(w, part.focus) for w in content_terms(sentence))
-    gain = part.target - _GAIN_OVER  # "how many baselines" asks no gain
-    if part.kind == "number" and gain and gain <= CHANGE_WORDS:
-        # "how big was the best gain", "what margins does it post": "outperforms … by 40%";
-        # near the part's own words, a test's nouns ("on 3 datasets") count no gain
-        wide = part.window >= SENTENCE_WINDOW
-        terms = part.target | CHANGE_WORDS | (EVALUATED if wide else _OUTPERFORMING)
-        return _has_number_near(sentence, terms, part.window, part.compared, restated)
-    if part.kind == "number" and part.target & _GAIN_WORDS and _GAIN_STATED.search(sentence):
-        return True  # "how large are its accuracy gains": "outperforms … by up to 14.3%"
-    if part.kind == "number" and part.window >= SENTENCE_WINDOW:
-        return _has_number_near(sentence, part.target, part.window, part.compared, restated)
     if part.kind == "number":
-        return _has_number_near(sentence, about, part.window, part.compared, restated)
+        return _supplies_number(part, sentence, question, about)
     words = content_terms(sentence)
     # "which base language model": "LLaMA-2 7B model" names it even though the paper's own
     # title says "language model"; "which datasets": "on ImageNet and COCO" names them.
@@ -314,6 +288,42 @@ def supplies(
         and name not in kinds
         for name in NAME.findall(sentence) + _CALLED.findall(sentence)
     )
+
+
+def _supplies_number(
+    part: QuestionPart, sentence: str, question: str, about: frozenset[str]
+) -> bool:
+    """A number part: a quantity near the thing counted, or a count, gap, rate or gain in
+    the forms abstracts write them."""
+    if _baselines_figure_asked(part.text, sentence):
+        return False
+    if _CHOICES_LISTED.search(sentence):
+        # "how many actions can each node choose between": "can choose to either `listen`,
+        # `broadcast`, … or to `isolate`" counts them by naming them
+        said = set(content_terms(sentence))
+        if sum(any(stems_match(w, frozenset([f])) for w in said) for f in part.focus) >= 2:
+            return True
+    if not part.compared and (_counted_compound(sentence, about) or _many_of(sentence, about)):
+        return True
+    if (
+        # "how far is that from the best known": "nearly matches upper bounds"
+        (_HOW_FAR.search(part.text) and _GAP_SAID.search(sentence))
+        # "how fast do the estimates converge": "at a minimax optimal rate"
+        or (_HOW_FAST.search(part.text) and _RATE_SAID.search(sentence))
+    ):
+        return any(stems_match(w, part.focus) for w in content_terms(sentence))
+    restated = _quantities(question)  # the question's own "$O(e^{-ct})$" does not answer it
+    gain = part.target - _GAIN_OVER  # "how many baselines" asks no gain
+    if gain and gain <= CHANGE_WORDS:
+        # "how big was the best gain", "what margins does it post": "outperforms … by 40%";
+        # near the part's own words, a test's nouns ("on 3 datasets") count no gain
+        wide = part.window >= SENTENCE_WINDOW
+        terms = part.target | CHANGE_WORDS | (EVALUATED if wide else _OUTPERFORMING)
+        return _has_number_near(sentence, terms, part.window, part.compared, restated)
+    if part.target & _GAIN_WORDS and _GAIN_STATED.search(sentence):
+        return True  # "how large are its accuracy gains": "outperforms … by up to 14.3%"
+    near = part.target if part.window >= SENTENCE_WINDOW else about
+    return _has_number_near(sentence, near, part.window, part.compared, restated)
 
 
 @lru_cache(maxsize=256)
