@@ -62,7 +62,8 @@ _RANKING = re.compile(
     r"|\b(?:which|what)\s+(?:\w+\s+){0,3}?(?:researchers?|people|scientists|academics?|professors?)\b"
     r".*\b(?:most|top)\s+"
     r"(?:\w+\s+){0,3}?(?:papers|orals|spotlights|posters|publications)\b"
-    r"|\b(?:top|most prolific|leading)\s+(?:\w+\s+){0,3}?(?:authors?|researchers?|scientists)\b"
+    # "top twenty-five authors": a number in words may be hyphened
+    r"|\b(?:top|most prolific|leading)\s+(?:[\w-]+\s+){0,3}?(?:authors?|researchers?|scientists)\b"
     r"|\bwho\b.*\b(?:most|top)\b.*\b(?:papers|orals|spotlights|posters|publications)\b",
     re.I,
 )

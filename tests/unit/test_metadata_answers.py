@@ -234,6 +234,13 @@ def test_either_counts_each_and_top_n_and_n_or_more_rank() -> None:
     assert (plan.ranking, plan.at_least) == ("authors", 3)
 
 
+def test_a_hyphened_number_in_words_ranks() -> None:
+    for question in ("Who are the top twenty-five authors at ICML 2024?",
+                     "top twenty-five researchers by paper count"):  # fmt: skip
+        plan = QuestionParser(CAMPUSES).plan(question)
+        assert (plan.kind, plan.ranking, plan.top) == ("metadata", "authors", 25), question
+
+
 def test_a_university_system_counts_its_campuses() -> None:
     from rag.catalogue.names import fold, names_institution, spellings
 
