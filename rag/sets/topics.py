@@ -302,7 +302,7 @@ _EXAMPLE = re.compile(
 # Heads a facet is also written without ("quantization methods"); not "model" ("language").
 _DROPPED_HEADS = frozenset(
     {"method", "approach", "technique", "algorithm", "framework", "output", "scheme", "strategy",
-     "objective", "loss"}
+     "objective", "loss", "architecture"}
 )  # fmt: skip
 
 

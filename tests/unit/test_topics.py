@@ -213,3 +213,9 @@ def test_a_facet_is_written_without_its_objective_or_loss() -> None:
     assert ("contrastive",) in scan.forms("contrastive objective")
     assert ("contrastive",) in scan.forms("contrastive loss")
     assert ("diffusion",) not in scan.forms("diffusion models")  # "model" stays: "language"
+
+
+def test_a_facet_is_written_without_its_architecture() -> None:
+    # "mixture-of-experts architectures" is written "a mixture of experts", "MoE"
+    scan = scanner()
+    assert ("mixture", "of", "expert") in scan.forms("mixture-of-experts architectures")
