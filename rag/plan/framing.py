@@ -50,11 +50,28 @@ _EVERYTHING = re.compile(
     r"^(\s*(?:list|show(?:\s+me)?|give\s+me)\s+)everything(?=\s+(?:from|by)\b)", re.I
 )  # not "show me everything about the Vision Mamba paper": one paper
 _I_NEED = re.compile(r"^\s*(?:i\s+need|i['’]d\s+need|can\s+you\s+list|could\s+you\s+list)\s+", re.I)
+# "Can you pull up X's papers", "Fetch me X's orals": show them
+_FETCH = re.compile(
+    r"^\s*(?:(?:could|can|would|will)\s+you\s+(?:please\s+)?|please\s+)?"
+    r"(?:pull\s+up|fetch|grab|bring\s+up|dig\s+up|look\s+up)(?:\s+me)?\s+",
+    re.I,
+)
+# "I'd like a count of X's spotlights": give me a count
+_COUNT_WANTED = re.compile(
+    r"^\s*(?:i['’]d|i\s+would|i)\s+(?:like|want|need|love)\s+(?=(?:a|the)\s+(?:count|number|tally)\s+of\b)",
+    re.I,
+)
+# "did Meituan put out": publish
+_PUT_OUT = re.compile(r"\b(?:put|get|push|churn|crank|pump)(?:ed)?\s+out\b", re.I)
 _SUBJECT_FIRST = re.compile(
     r"^\s*(?P<who>(?:the\s+)?[A-Z][^?]*?)\s+(?:landed|had|got|published|presented)\s+how\s+many\s+"
     r"(?P<rest>[^?]+?)\s*\?*\s*$"
 )
-_HOW_MANY_LAST = re.compile(r"\s*[:,—–-]\s*how\s+many\s*\?*\s*$", re.I)
+_HOW_MANY_LAST = re.compile(
+    r"(?:\s+(?:together|combined|in\s+total))?\s*[:,—–-]\s*(?:how\s+many|what(?:['’]s|\s+is)\s+"
+    r"the\s+(?:total|count|number|tally))(?:\s+(?:at|in)\s+ICML\s*(?:20)?24)?\s*\?*\s*$",
+    re.I,
+)
 _ROUGHLY = re.compile(
     r"^\s*(?:roughly|approximately|about|around|so|and|ok(?:ay)?,?)\s+(?=how\s+many\b)", re.I
 )
@@ -92,6 +109,9 @@ def plain_question(question: str) -> str:
     text = _IF_SO.sub("?", text)  # "Is X on any papers? If so, which?": the list asked
     text = _PAPERS_NOUN.sub("papers", text)  # "publications", "submissions": papers
     text = _I_NEED.sub("", text, count=1)  # "I need the papers …", "Can you list …"
+    text = _FETCH.sub("Show me ", text, count=1)
+    text = _COUNT_WANTED.sub("Give me ", text, count=1)
+    text = _PUT_OUT.sub("publish", text)
     text = _EVERYTHING.sub(r"\1all papers", text, count=1)
     subject_first = _SUBJECT_FIRST.match(text)
     if subject_first:  # "The University of Sydney landed how many works?"
@@ -127,7 +147,10 @@ _FIELD = re.compile(r"\b(author|status|venue|affiliation|institution|title):(\"[
 _NO_COMMENT = re.compile(
     r"[\s.,;]*(?:give me |just )?(?:the )?(?:list|titles?)(?: only)?[,;]?\s*"
     r"(?:no|without)\s+(?:commentary|comments?|explanations?|details)\b[.!]?"
-    r"|[\s.,;]*(?:no|without)\s+(?:commentary|comments?|explanations?)\b[.!]?",
+    r"|[\s.,;]*(?:no|without)\s+(?:commentary|comments?|explanations?)\b[.!]?"
+    # "— just the titles, no abstracts.": at the end of the message
+    r"|\s*[—–-]+\s*(?:just|only)\s+(?:the\s+)?(?:titles?|list|names)"
+    r"(?:[,;]?\s*(?:no|without)\s+(?:abstracts?|summaries|details))?\s*[.!]?\s*$",
     re.I,
 )
 

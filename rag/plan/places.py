@@ -303,6 +303,8 @@ class PlaceReader:
                     continue  # "learns skills at scale": Scale AI is not meant
                 if self.catalogue.has_person(name):
                     continue  # "papers from Sergey Levine": a person, not a place
+                if keep_end and self._ends_a_person(words, len(found)):
+                    continue  # "Songtao Lu's papers": his family name, not an institution "LU"
                 if pattern is _INSTITUTION_AFTER and name in makers:
                     continue  # "stealing … from OpenAI's Babbage models": no affiliation
                 named_by_place = pattern in (
@@ -391,6 +393,15 @@ class PlaceReader:
                 constraints.affiliations.append(corrected)
                 return text.replace(typed, " ", 1)
         return text
+
+    def _ends_a_person(self, words: list[str], size: int) -> bool:
+        """Whether the last `size` words end a person's name that starts one or two words
+        before them."""
+        end = len(words) - size
+        return any(
+            self.catalogue.has_person(" ".join(words[start:]).strip(" '\"’"))
+            for start in range(max(0, end - 2), end)
+        )
 
     def _leads_an_affiliation(self, name: str, owned: bool = False) -> bool:
         """Whether an affiliation string starts with the name or one of its other names
