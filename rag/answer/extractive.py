@@ -10,6 +10,7 @@ import re
 from collections.abc import Iterator
 
 from rag.answer.citations import MARKER
+from rag.answer.premises import titled_in
 from rag.answer.scored import Evidence, ScoredSentence
 from rag.answer.supplied import Gaps
 from rag.text import content_terms, listing
@@ -107,6 +108,11 @@ class ExtractiveSynthesizer:
         history: list[ChatMessage] | None = None,
     ) -> Iterator[str]:
         gaps = evidence.gaps
+        byline = (
+            _byline(question, sources[0].paper.title, sources[0].paper.authors) if sources else ""
+        )
+        if byline:
+            yield byline + "\n\n"
         if gaps:
             yield gap_note(gaps, sources[gaps.source - 1].paper.title) + "\n\n"
         current = 0
@@ -126,6 +132,28 @@ class ExtractiveSynthesizer:
         for sentence in self.select(evidence):
             chosen.setdefault(sentence.source, []).append(sentence.text)
         return chosen
+
+
+# "Who wrote …", "Who is the first author of …": the paper's byline answers it
+_WHO_WROTE = re.compile(
+    r"^\s*who(?:['’]s|\s+is|\s+are|\s+was|\s+were)?\s+(?:the\s+)?"
+    r"(?:(?P<place>first|last|lead|senior)[- ])?(?:(?:authors?|writers?)\s+(?:of|on|behind)|wrote)\b",
+    re.I,
+)
+
+
+def _byline(question: str, title: str, authors: list[str]) -> str:
+    """ "*T* is by A, B and C [1]." when the question asks who wrote the paper it titles."""
+    asked = _WHO_WROTE.match(question)
+    if not asked or not authors or not titled_in(question, title):
+        return ""
+    named = f"*{_md_plain(_quoted(title))}*"
+    place = (asked.group("place") or "").lower()
+    if place in ("first", "lead"):
+        return f"The first author of {named} is {authors[0]} [1]; its authors: {listing(authors, 'and')}."
+    if place in ("last", "senior"):
+        return f"The last author of {named} is {authors[-1]} [1]; its authors: {listing(authors, 'and')}."
+    return f"{named} is by {listing(authors, 'and')} [1]."
 
 
 def _md_plain(text: str) -> str:

@@ -347,6 +347,10 @@ class Catalogue:
         query = f"select paper_id, folded from paper_titles where {where}"
         return [(str(pid), str(folded)) for pid, folded in self._rows(query, args)]
 
+    def title_vocabulary(self) -> set[str]:
+        """Every word the titles write, folded."""
+        return {w for _, folded in self._folded_titles("1", ()) for w in folded.split()}
+
     def titled(self, words: str) -> set[str]:
         """Papers whose title holds `words` as a phrase (case, accents and plurals aside);
         "evaluat*": a title word starting so; "^Towards": the title's first word."""

@@ -61,8 +61,11 @@ _COUNT_WANTED = re.compile(
     r"^\s*(?:i['’]d|i\s+would|i)\s+(?:like|want|need|love)\s+(?=(?:a|the)\s+(?:count|number|tally)\s+of\b)",
     re.I,
 )
-# "did Meituan put out": publish
-_PUT_OUT = re.compile(r"\b(?:put|get|push|churn|crank|pump)(?:ed)?\s+out\b", re.I)
+# "did Meituan put out": publish (a name between, not "get pushed out by generative AI")
+_PUT_OUT = re.compile(
+    r"\b(?P<did>did|does|has|have)\s+(?P<who>(?:[A-Z][\w&.'’-]*\s+){1,6})"
+    r"(?:put|churn(?:ed)?|crank(?:ed)?|pump(?:ed)?)\s+out\b"
+)
 _SUBJECT_FIRST = re.compile(
     r"^\s*(?P<who>(?:the\s+)?[A-Z][^?]*?)\s+(?:landed|had|got|published|presented)\s+how\s+many\s+"
     r"(?P<rest>[^?]+?)\s*\?*\s*$"
@@ -111,7 +114,7 @@ def plain_question(question: str) -> str:
     text = _I_NEED.sub("", text, count=1)  # "I need the papers …", "Can you list …"
     text = _FETCH.sub("Show me ", text, count=1)
     text = _COUNT_WANTED.sub("Give me ", text, count=1)
-    text = _PUT_OUT.sub("publish", text)
+    text = _PUT_OUT.sub(r"\g<did> \g<who>publish", text)
     text = _EVERYTHING.sub(r"\1all papers", text, count=1)
     subject_first = _SUBJECT_FIRST.match(text)
     if subject_first:  # "The University of Sydney landed how many works?"
@@ -253,10 +256,27 @@ _INTEREST = re.compile(
 _NAMES_SOMEONE = re.compile(r"(?<!^)(?<![.!?] )\b[A-Z][a-z]+(?:\s+[A-Z][\w-]+)+")
 
 
+# "Tongliang Liu is on my thesis committee. Were any of the papers he co-wrote …?"
+_SAID_OF = re.compile(
+    r"^\s*(?P<who>[A-Z][\w'’-]+(?:\s+[A-Z][\w'’.-]+){1,3})\s+(?:is|was|has|had|works|worked|"
+    r"just|recently|used\s+to)\b[^.!?]*[.!]\s+(?P<rest>[A-Z][^.!]*\?)\s*$"
+)
+_PERSON_POINTER = re.compile(r"\b(?:he|she|him|his|her|they|them|their)\b", re.I)
+
+
 def _context_dropped(text: str) -> str:
     """The question without the asker's situation before it ("I'm putting together a
     reading list for our group. Could you tell me …", "Since I'm applying at Aalto, …");
-    "Since I'm interested in X, which … are about them?" asks about X."""
+    "Since I'm interested in X, which … are about them?" asks about X; "X is on my
+    committee. Were any of the papers he co-wrote …?" asks about X's papers."""
+    said = _SAID_OF.match(text)
+    if said and _PERSON_POINTER.search(said.group("rest")):
+        who = said.group("who")
+        return _PERSON_POINTER.sub(
+            lambda m: f"{who}'s" if m.group(0).lower() in _OWNING else who,
+            said.group("rest"),
+            count=1,
+        )
     interest = _INTEREST.match(text)
     if interest and _POINTING.search(interest.group("rest")):
         pointer = re.compile(r"\b(?:them|these|this|it)\b", re.I)

@@ -9,6 +9,7 @@ constraints are taken away. A question about one paper keeps `kind="paper"`: tod
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Callable
 from typing import Literal
@@ -65,6 +66,14 @@ _RANKING = re.compile(
     # "top twenty-five authors": a number in words may be hyphened
     r"|\b(?:top|most prolific|leading)\s+(?:[\w-]+\s+){0,3}?(?:authors?|researchers?|scientists)\b"
     r"|\bwho\b.*\b(?:most|top)\b.*\b(?:papers|orals|spotlights|posters|publications)\b",
+    re.I,
+)
+TITLE_TYPO_RATIO = 0.88  # a title word this close to one the titles write is its typo
+# "Who wrote …", "Who is the first author of …": followed by what names one paper
+_WHO_AUTHORED = re.compile(
+    r"^\s*who(?:['’]s|\s+is|\s+are|\s+was|\s+were)?\s+(?:the\s+)?"
+    r"(?:(?:first|last|lead|senior|corresponding)[- ])?(?:(?:authors?|writers?)\s+(?:of|on|behind)"
+    r"|wrote)\s+(?:the\s+paper\s+)?",
     re.I,
 )
 _SET = re.compile(
@@ -278,6 +287,20 @@ class QuestionParser:
         self.places = PlaceReader(catalogue, doc_freq)
         self.people = PeopleReader(catalogue)
 
+    def _title_word(self, word: str, constraints: PlanConstraints) -> str:
+        """A title word no title writes, one letter or two off the only title word this
+        close ("explration"), is read as it and said so."""
+        if re.search(r"[\s^*]", word) or self.catalogue.titled(word):
+            return word
+        vocabulary = self.catalogue.title_vocabulary()
+        close = difflib.get_close_matches(word.lower(), vocabulary, n=3, cutoff=TITLE_TYPO_RATIO)
+        # "explorations" beside "exploration" is the same word
+        close = [c for c in close if not any(c != o and c.startswith(o) for o in close)]
+        if len(close) != 1:
+            return word
+        constraints.read_as[word] = close[0]
+        return close[0]
+
     def plan(self, question: str) -> QueryPlan:
         typed = question  # as typed: "adam papers" is no person, "Adam Smith papers" is
         question = plain_question(question)
@@ -304,6 +327,10 @@ class QuestionParser:
             text = _YEAR.sub(" ", text)
         # "…, and how many of them were orals?": the list, with its statuses counted
         text = _OF_THEM.sub("", text)
+        authored = _WHO_AUTHORED.match(text)
+        if authored and self.catalogue.named_paper(text[authored.end() :].strip(" ?.!")):
+            # "Who's the first author of 'On The Fairness Impacts …'?": one paper's question
+            return QueryPlan(kind="paper")
         constraints = PlanConstraints()
         unresolved: list[Unresolved] = []
         set_like = bool(
@@ -329,6 +356,9 @@ class QuestionParser:
             constraints.min_authors = constraints.max_authors = n
             text = text[: exactly.start()] + " " + text[exactly.end() :]
         text = title_words(text, constraints)
+        constraints.title_words = [
+            self._title_word(w, constraints) for w in constraints.title_words
+        ]
         cited = _ET_AL.search(text) if set_like else None
         whole = f"{cited.group('given') or ''}{cited.group('family')}" if cited else ""
         given = cited is not None and cited.group("given") is not None

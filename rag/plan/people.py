@@ -37,13 +37,21 @@ _WITHOUT = re.compile(rf"{_WITHOUT_CUE}$", re.I)
 
 _FIRST_AUTHOR = re.compile(
     r"\b(?:as\s+(?:the\s+|their\s+)?first\s+author|first[- ]authored\s+by|"
+    r"first[- ]author\s+(?:papers|works|publications)(?:\s+(?:of|by|from))?|"
     r"(?:is|was)\s+(?:the\s+)?first\s+author(?:\s+(?:of|on))?)\b",
     re.I,
 )
 
 _LAST_AUTHOR = re.compile(
     r"\b(?:(?:as|is|was)\s+(?:the\s+|their\s+)?(?:last|senior)\s+author|"
-    r"(?:last|senior)[- ]authored\s+by)\b",
+    r"(?:last|senior)[- ]authored\s+by|"
+    r"(?:last|senior)[- ]author\s+(?:papers|works|publications)(?:\s+(?:of|by|from))?)\b",
+    re.I,
+)
+
+# "X first author and Y last author": the two names in that order
+_FIRST_THEN_LAST = re.compile(
+    r"\b(?:as\s+)?(?:the\s+)?first[- ]author\b.*?\b(?:as\s+)?(?:the\s+)?(?:last|senior)[- ]author\b",
     re.I,
 )
 
@@ -255,7 +263,12 @@ class PeopleReader:
                 text = re.sub(rf"(?:{_WITHOUT_CUE}\s+)?{spelled}", " ", text, count=1)
         placed = _PLACED.search(text) if len(constraints.authors) == 1 else None
         middle = _MIDDLE.search(text) if len(constraints.authors) == 1 else None
-        if middle:  # "neither the first nor the last author", "a middle author"
+        if len(constraints.authors) == 2 and _FIRST_THEN_LAST.search(text):
+            # "is X first author and Y last author"
+            constraints.first_author, constraints.last_author = constraints.authors
+            constraints.authors = []
+            text = _FIRST_THEN_LAST.sub(" ", text)
+        elif middle:  # "neither the first nor the last author", "a middle author"
             constraints.not_first = constraints.not_last = True
             text = _MIDDLE.sub(" ", text)
         elif placed:  # "is second author", "as the third author"

@@ -13,7 +13,8 @@ _TITLE_WORDS = re.compile(
     r"|\b(?:with|have|has|having)\s+(?:the\s+words?\s+)?(?P<within>[\w-]+(?:\s+[\w-]+){0,2})\s+in\s+(?:the|their|its)"
     r"\s+titles?"
     r"|\btitles?\s+(?:that\s+|which\s+)?(?:containing|contains?|with|mentioning|mentions?|"
-    r"including|includes?|having|has|have|using|uses?)\s+(?:the\s+words?\s+)?"
+    r"including|includes?|having|has|have|using|uses?)\s+"
+    r"(?:the\s+(?:exact\s+)?(?:words?|phrase|term)\s+)?"
     r"['\"“]?(?P<plain>[\w-]+(?:\s+[\w-]+){0,3}?)['\"”]?(?=\s*[?.,]|\s*$)",
     re.I,
 )

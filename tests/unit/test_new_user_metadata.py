@@ -1,0 +1,151 @@
+"""Metadata questions as a new user words them (sets_dev sdev-580…603): requests, remarks,
+a person's possessive, byline places, a statement before the question, who wrote a paper."""
+
+from __future__ import annotations
+
+import pytest
+
+from rag.answer.extractive import _byline
+from rag.catalogue.catalogue import Catalogue
+from rag.plan.parser import QuestionParser
+from tests.unit.test_metadata_answers import _paper, assert_answered
+
+PEOPLE = Catalogue.of(
+    [
+        _paper("n1", ["Songtao Lu", "Ann Kim"], ["IBM Research", "Lund University"]),
+        _paper("n2", ["Songtao Lu"], ["IBM Research"], "Oral"),
+        _paper("n3", ["Eva Berg"], ["Lund University"]),
+        _paper("n4", ["Yilun Du", "Ann Kim"], ["Massachusetts Institute of Technology"]),
+        _paper("n5", ["Ann Kim", "Yilun Du"], ["Massachusetts Institute of Technology"]),
+        _paper(
+            "n6",
+            ["Matias Altamirano", "Ann Kim", "Jeremias Knoblauch"],
+            ["University College London"],
+        ),
+        _paper("n7", ["Jeremias Knoblauch", "Matias Altamirano"], ["University College London"]),
+        _paper("n8", ["Tongliang Liu"], ["University of Sydney"], "Spotlight"),
+        _paper("n9", ["Tongliang Liu"], ["University of Sydney"]),
+        _paper("n10", ["Bo Chen"], ["Meituan"]),
+        _paper("n11", ["Bo Chen"], ["Meituan", "Oregon State University"], "Oral"),
+        _paper("n12", ["Li Wei"], ["Sichuan University"], "Spotlight"),
+        _paper("n13", ["Li Wei"], ["Sichuan University"], "Oral"),
+        _paper("n14", ["Li Wei"], ["Sichuan University"]),
+    ]
+)
+
+
+@pytest.mark.parametrize(
+    ("question", "ids"),
+    [
+        # a short family name before "'s" is a person's, not the initials of Lund University
+        ("Can you pull up Songtao Lu's ICML 2024 papers?", {"n1", "n2"}),
+        ("Fetch me Oregon State University's ICML 2024 orals, please.", {"n11"}),
+        ("I'd like a count of Sichuan University's spotlights at ICML 2024.", {"n12"}),
+        ("How many papers did Meituan put out at ICML 2024? A ballpark is fine.", {"n10", "n11"}),
+        (
+            "Sichuan University's orals and spotlights together — how many at ICML 2024?",
+            {"n12", "n13"},
+        ),
+        (
+            "I need every ICML 2024 paper Yilun Du co-authored — just the titles, no abstracts.",
+            {"n4", "n5"},
+        ),
+        (
+            "On what ICML 2024 papers is Matias Altamirano first author and Jeremias Knoblauch "
+            "last author?",
+            {"n6"},
+        ),
+        ("What are the first-author papers of Yilun Du at ICML 2024?", {"n4"}),
+        (
+            "Tongliang Liu is on my thesis committee. Were any of the papers he co-wrote for "
+            "ICML 2024 spotlights?",
+            {"n8"},
+        ),
+    ],
+)
+def test_a_new_users_wording_is_answered_exactly(question: str, ids: set[str]) -> None:
+    assert_answered(PEOPLE, question, ids)
+
+
+def test_who_wrote_a_titled_paper_is_that_papers_question() -> None:
+    parser = QuestionParser(PEOPLE)
+    assert parser.plan("Who's the first author of 'Paper n6'?").kind == "paper"
+    assert parser.plan("Who wrote papers on graph neural networks?").kind != "paper"
+
+
+def test_the_byline_answers_who_wrote_the_paper_the_question_titles() -> None:
+    title, authors = "On The Fairness Impacts of Hardware", ["A Ng", "B Ho", "C Li"]
+    assert _byline(f"Who wrote '{title}'?", title, authors) == (
+        "*On The Fairness Impacts of Hardware* is by A Ng, B Ho and C Li [1]."
+    )
+    assert _byline(f"Who's the first author of {title}?", title, authors).startswith(
+        "The first author of *On The Fairness Impacts of Hardware* is A Ng [1];"
+    )
+    assert _byline(f"What does '{title}' find?", title, authors) == ""
+    assert _byline("Who wrote the paper on hardware fairness?", title, authors) == ""
+
+
+@pytest.mark.parametrize(
+    ("question", "plain"),
+    [
+        (
+            "Fetch me Oregon State University's orals, please.",
+            "Show me Oregon State University's orals, please.",
+        ),
+        (
+            "I'd like a count of Aarhus University's spotlights.",
+            "Give me a count of Aarhus University's spotlights.",
+        ),
+        (
+            "Sichuan University's orals and spotlights together — how many at ICML 2024?",
+            "How many Sichuan University's orals and spotlights?",
+        ),
+        (
+            "Papers from Stevens Institute of Technology or MPI-SWS: what's the total?",
+            "How many Papers from Stevens Institute of Technology or MPI-SWS?",
+        ),
+        (
+            "I need every paper Yilun Du co-authored — just the titles, no abstracts.",
+            "Every paper Yilun Du co-authored.",
+        ),
+    ],
+)
+def test_requests_and_remarks_leave_the_question(question: str, plain: str) -> None:
+    from rag.plan.framing import plain_question
+
+    assert plain_question(question) == plain
+
+
+def test_a_verb_with_out_is_publishing_only_after_a_name() -> None:
+    from rag.plan.framing import plain_question
+
+    assert "publish" in plain_question("How many papers did Meituan put out at ICML 2024?")
+    assert "publish" not in plain_question(
+        "Will human creators really get pushed out by generative AI, per the paper?"
+    )
+
+
+TITLED = Catalogue.of(
+    [
+        _paper("t1", ["A Ng"], ["X"]).model_copy(
+            update={"title": "Efficient Exploration for LLMs"}
+        ),
+        _paper("t2", ["A Ng"], ["X"]).model_copy(update={"title": "Bayesian Exploration Networks"}),
+        _paper("t3", ["B Ho"], ["X"]).model_copy(
+            update={"title": "Long Context Retrieval at Scale"}
+        ),
+        _paper("t4", ["B Ho"], ["X"]).model_copy(update={"title": "Context Is Long Enough"}),
+    ]
+)
+
+
+def test_a_title_phrase_and_a_title_word_typed_one_letter_off() -> None:
+    plan = QuestionParser(TITLED).plan("Any ICML 2024 titles with the exact phrase 'long context'?")
+    assert plan.constraints.title_words == ["long context"]
+    assert_answered(TITLED, "Any ICML 2024 titles with the exact phrase 'long context'?", {"t3"})
+    plan = QuestionParser(TITLED).plan("how many titles at icml 2024 contain the word explration")
+    assert plan.constraints.title_words == ["exploration"]
+    assert plan.constraints.read_as == {"explration": "exploration"}
+    # a word no title writes and none is this close to stays as typed: nothing is guessed
+    plan = QuestionParser(TITLED).plan("how many titles contain the word qwerty")
+    assert plan.constraints.title_words == ["qwerty"] and plan.constraints.read_as == {}
