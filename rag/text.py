@@ -258,3 +258,23 @@ def initials(text: str) -> set[str]:
     for size in range(2, 6):
         out.update("".join(w[0] for w in words[i : i + size]) for i in range(len(words) - size + 1))
     return out
+
+
+TITLE_CHARS = 12  # a title (or the part before its colon) this long or longer identifies a paper
+
+
+def titled_in(question: str, title: str) -> bool:
+    """Whether the question writes the paper's title, or the part before its colon
+    ("Particle Denoising Diffusion Sampler", "the GraphsGPT paper")."""
+    said = folded(question)
+    whole, head = folded(title), folded(title.split(":")[0])
+    return (len(whole) >= TITLE_CHARS and whole in said) or (
+        len(head) >= TITLE_CHARS and head in said
+    )
+
+
+def names_title(reference: str, title: str) -> bool:
+    """Whether `reference` is the paper's title or the name before its colon ("BiLLM",
+    "Vision Mamba"), or writes the title (`titled_in`)."""
+    said = folded(reference)
+    return said in (folded(title), folded(title.split(":")[0])) or titled_in(reference, title)

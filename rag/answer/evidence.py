@@ -18,17 +18,13 @@ import numpy as np
 from llama_index.core.base.embeddings.base import BaseEmbedding
 
 from rag.answer.gaps import find_gaps
-from rag.answer.premises import (
-    RARE_NAME_DOCS,
-    title_run,
-    titled_in,
-)
+from rag.answer.premises import RARE_NAME_DOCS, title_run
 from rag.answer.question_parts import question_parts
 from rag.answer.scored import Evidence, ScoredSentence
 from rag.answer.term_stats import TermStats
 from rag.embedding.lru import LRUCache
 from rag.retrieval.retriever import NAMED_PAPERS
-from rag.text import NAME, content_terms, rare_names, split_sentences, writes_name
+from rag.text import NAME, content_terms, rare_names, split_sentences, titled_in, writes_name
 from rag.types import Paper, RetrievedPaper
 
 # The rest of a question (its names aside) fits another paper by this much more: the name

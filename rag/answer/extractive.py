@@ -10,10 +10,10 @@ import re
 from collections.abc import Iterator
 
 from rag.answer.citations import MARKER
-from rag.answer.premises import titled_in
 from rag.answer.scored import Evidence, ScoredSentence
 from rag.answer.supplied import Gaps
-from rag.text import content_terms, listing
+from rag.plan.framing import WHO_WROTE
+from rag.text import content_terms, listing, names_title
 from rag.types import ChatMessage, RetrievedPaper
 
 MIN_RELATIVE_SCORE = 0.7  # of the paper's best sentence score, for its further sentences
@@ -134,18 +134,10 @@ class ExtractiveSynthesizer:
         return chosen
 
 
-# "Who wrote …", "Who is the first author of …": the paper's byline answers it
-_WHO_WROTE = re.compile(
-    r"^\s*who(?:['’]s|\s+is|\s+are|\s+was|\s+were)?\s+(?:the\s+)?"
-    r"(?:(?P<place>first|last|lead|senior)[- ])?(?:(?:authors?|writers?)\s+(?:of|on|behind)|wrote)\b",
-    re.I,
-)
-
-
 def _byline(question: str, title: str, authors: list[str]) -> str:
-    """ "*T* is by A, B and C [1]." when the question asks who wrote the paper it titles."""
-    asked = _WHO_WROTE.match(question)
-    if not asked or not authors or not titled_in(question, title):
+    """ "*T* is by A, B and C [1]." when the question asks who wrote the paper it names."""
+    asked = WHO_WROTE.match(question)
+    if not asked or not authors or not names_title(question[asked.end() :].strip(" ?.!"), title):
         return ""
     named = f"*{_md_plain(_quoted(title))}*"
     place = (asked.group("place") or "").lower()

@@ -26,25 +26,21 @@ from rag.answer.wording import (
     title_quoted,
     word_before,
 )
-from rag.text import NAME, content_terms, folded, initials, stems_match, unaccented, writes_name
+from rag.text import (
+    NAME,
+    TITLE_CHARS,
+    content_terms,
+    folded,
+    initials,
+    stems_match,
+    unaccented,
+    writes_name,
+)
 
 # A name the corpus hardly uses points at one paper; a word that rare, absent from the
 # paper, is a premise the paper does not share. Set on the hard dev questions.
 RARE_NAME_DOCS = 5
 RARE_WORD_DOCS = 2
-
-
-TITLE_CHARS = 12  # a title (or the part before its colon) this long or longer identifies a paper
-
-
-def titled_in(question: str, title: str) -> bool:
-    """Whether the question writes the paper's title, or the part before its colon
-    ("Particle Denoising Diffusion Sampler", "the GraphsGPT paper")."""
-    said = folded(question)
-    whole, head = folded(title), folded(title.split(":")[0])
-    return (len(whole) >= TITLE_CHARS and whole in said) or (
-        len(head) >= TITLE_CHARS and head in said
-    )
 
 
 def names_the_paper(

@@ -20,6 +20,14 @@ VENUE = re.compile(
     re.I,
 )
 
+# "Who wrote …", "Who is the first author of …": asked of the paper named after it
+WHO_WROTE = re.compile(
+    r"^\s*who(?:['’]s|\s+is|\s+are|\s+was|\s+were)?\s+(?:the\s+)?"
+    r"(?:(?P<place>first|last|lead|senior)[- ])?(?:(?:authors?|writers?)\s+(?:of|on|behind)"
+    r"|wrote)\s+(?:the\s+paper\s+)?",
+    re.I,
+)
+
 _GREETING = re.compile(r"^\s*(?:hi|hello|hey|dear \w+)(?:\s+there)?(?![\w-])[\s!,.:]*", re.I)
 _REQUEST = re.compile(
     r"^\s*(?:(?:could|can|would|will)\s+you\s+(?:please\s+)?|please\s+)"
@@ -61,11 +69,13 @@ _COUNT_WANTED = re.compile(
     r"^\s*(?:i['’]d|i\s+would|i)\s+(?:like|want|need|love)\s+(?=(?:a|the)\s+(?:count|number|tally)\s+of\b)",
     re.I,
 )
-# "did Meituan put out": publish (a name between, not "get pushed out by generative AI")
+# "How many papers did Meituan put out": publish, in a question about papers (a name
+# between; not "get pushed out by generative AI", "does GPT-4 put out longer answers")
 _PUT_OUT = re.compile(
-    r"\b(?P<did>did|does|has|have)\s+(?P<who>(?:[A-Z][\w&.'’-]*\s+){1,6})"
-    r"(?:put|churn(?:ed)?|crank(?:ed)?|pump(?:ed)?)\s+out\b"
+    r"\b(?P<did>(?i:did|does|has|have))\s+(?P<who>(?:[A-Z][\w&.'’-]*\s+){1,6})"
+    r"(?i:put|churn(?:ed)?|crank(?:ed)?|pump(?:ed)?)\s+out\b"
 )
+_ABOUT_PAPERS = re.compile(r"\b(?:papers|orals|spotlights|posters|publications)\b", re.I)
 _SUBJECT_FIRST = re.compile(
     r"^\s*(?P<who>(?:the\s+)?[A-Z][^?]*?)\s+(?:landed|had|got|published|presented)\s+how\s+many\s+"
     r"(?P<rest>[^?]+?)\s*\?*\s*$"
@@ -114,7 +124,8 @@ def plain_question(question: str) -> str:
     text = _I_NEED.sub("", text, count=1)  # "I need the papers …", "Can you list …"
     text = _FETCH.sub("Show me ", text, count=1)
     text = _COUNT_WANTED.sub("Give me ", text, count=1)
-    text = _PUT_OUT.sub(r"\g<did> \g<who>publish", text)
+    if _ABOUT_PAPERS.search(text):
+        text = _PUT_OUT.sub(_published, text)
     text = _EVERYTHING.sub(r"\1all papers", text, count=1)
     subject_first = _SUBJECT_FIRST.match(text)
     if subject_first:  # "The University of Sydney landed how many works?"
@@ -164,6 +175,12 @@ _TAKE = re.compile(
     re.I,
 )
 _ITS = re.compile(r"\b(?:its|their|his|her|it|they|he|she)\b", re.I)
+
+
+def _published(found: re.Match[str]) -> str:
+    did = found.group("did")
+    verb = "published" if did.lower() in ("has", "have") else "publish"
+    return f"{did} {found.group('who')}{verb}"
 
 
 def _typed_plainly(text: str) -> str:
@@ -261,7 +278,9 @@ _SAID_OF = re.compile(
     r"^\s*(?P<who>[A-Z][\w'’-]+(?:\s+[A-Z][\w'’.-]+){1,3})\s+(?:is|was|has|had|works|worked|"
     r"just|recently|used\s+to)\b[^.!?]*[.!]\s+(?P<rest>[A-Z][^.!]*\?)\s*$"
 )
-_PERSON_POINTER = re.compile(r"\b(?:he|she|him|his|her|they|them|their)\b", re.I)
+# lower case only ("Niao He" is a name); "they", "them" are as often the papers
+_PERSON_POINTER = re.compile(r"\b(?:he|she|him|his|her)\b")
+_ANOTHER_NAME = re.compile(r"\b[A-Z][a-z]+\s+[A-Z][\w'’-]+")
 
 
 def _context_dropped(text: str) -> str:
@@ -270,7 +289,9 @@ def _context_dropped(text: str) -> str:
     "Since I'm interested in X, which … are about them?" asks about X; "X is on my
     committee. Were any of the papers he co-wrote …?" asks about X's papers."""
     said = _SAID_OF.match(text)
-    if said and _PERSON_POINTER.search(said.group("rest")):
+    rest = said.group("rest") if said else ""
+    # "Percy Liang is my advisor. Has Tatsunori Hashimoto … where he is first author?"
+    if said and _PERSON_POINTER.search(rest) and not _ANOTHER_NAME.search(rest[1:]):
         who = said.group("who")
         return _PERSON_POINTER.sub(
             lambda m: f"{who}'s" if m.group(0).lower() in _OWNING else who,

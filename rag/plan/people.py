@@ -51,9 +51,12 @@ _LAST_AUTHOR = re.compile(
 
 # "X first author and Y last author": the two names in that order
 _FIRST_THEN_LAST = re.compile(
-    r"\b(?:as\s+)?(?:the\s+)?first[- ]author\b.*?\b(?:as\s+)?(?:the\s+)?(?:last|senior)[- ]author\b",
+    r"\b(?:as\s+)?(?:the\s+)?first[- ]author\s+and\s+(?:(?:is|as|was|the)\s+){0,2}"
+    r"(?:last|senior)[- ]author\b",
     re.I,
 )
+# "neither as first nor as last author", "one is first author and the other last"
+_NOT_EACH_PLACE = re.compile(r"\b(?:not|neither|nor|either|or|one|other|n['’]t)\b", re.I)
 
 _HOW_MANY = re.compile(r"\bhow\s+many\b|\bcounts?\b|\bnumber\s+of\b", re.I)
 _EACH = re.compile(r"\b(?:each|respectively|separately|individually)\b", re.I)
@@ -263,7 +266,11 @@ class PeopleReader:
                 text = re.sub(rf"(?:{_WITHOUT_CUE}\s+)?{spelled}", " ", text, count=1)
         placed = _PLACED.search(text) if len(constraints.authors) == 1 else None
         middle = _MIDDLE.search(text) if len(constraints.authors) == 1 else None
-        if len(constraints.authors) == 2 and _FIRST_THEN_LAST.search(text):
+        if (
+            len(constraints.authors) == 2
+            and _FIRST_THEN_LAST.search(text)
+            and not _NOT_EACH_PLACE.search(text)
+        ):
             # "is X first author and Y last author"
             constraints.first_author, constraints.last_author = constraints.authors
             constraints.authors = []

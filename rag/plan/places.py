@@ -399,7 +399,10 @@ class PlaceReader:
         before them."""
         end = len(words) - size
         return any(
-            self.catalogue.has_person(" ".join(words[start:]).strip(" '\"’"))
+            self.catalogue.match_author(
+                " ".join(words[start:]).strip(" '\"’"), suggest=False
+            ).unique
+            is not None
             for start in range(max(0, end - 2), end)
         )
 

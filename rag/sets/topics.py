@@ -201,7 +201,11 @@ class TopicScanner:
         found += [
             f[:-1]
             for f in found
-            if len(f) > 1 and f[-1] in _DROPPED_HEADS and f[:-1] not in _TOO_GENERAL
+            if len(f) > 1
+            and f[-1] in _DROPPED_HEADS
+            and f[:-1] not in _TOO_GENERAL
+            # "mixture-of-experts architectures", not "deep" or "efficient architectures"
+            and (f[-1] not in _NAMED_HEADS or entry_named(" ".join(f[:-1])) is not None)
         ]
         for form in list(found):  # every name of its topic: "explainability", "interpretability"
             entry = entry_named(" ".join(form))
@@ -304,6 +308,8 @@ _DROPPED_HEADS = frozenset(
     {"method", "approach", "technique", "algorithm", "framework", "output", "scheme", "strategy",
      "objective", "loss", "architecture"}
 )  # fmt: skip
+# heads dropped only where what is left is a glossary topic
+_NAMED_HEADS = frozenset({"architecture"})
 
 
 # What is left of "training loss" or "learning objective" names no topic

@@ -219,3 +219,6 @@ def test_a_facet_is_written_without_its_architecture() -> None:
     # "mixture-of-experts architectures" is written "a mixture of experts", "MoE"
     scan = scanner()
     assert ("mixture", "of", "expert") in scan.forms("mixture-of-experts architectures")
+    # only where what is left names a topic: "deep architectures" are not all deep learning
+    assert ("deep",) not in scan.forms("deep architectures")
+    assert ("efficient",) not in scan.forms("efficient architectures")
