@@ -278,3 +278,13 @@ def names_title(reference: str, title: str) -> bool:
     "Vision Mamba"), or writes the title (`titled_in`)."""
     said = folded(reference)
     return said in (folded(title), folded(title.split(":")[0])) or titled_in(reference, title)
+
+
+def edits_within_one(a: str, b: str) -> bool:
+    """One letter changed, added or dropped (or none)."""
+    if len(a) > len(b):
+        a, b = b, a
+    if len(b) - len(a) > 1:
+        return False
+    at = next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), len(a))
+    return a[at + (len(a) == len(b)) :] == b[at + 1 :]

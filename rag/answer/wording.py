@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from rag.text import SPELLED_NUMBER, content_terms
+from rag.text import SPELLED_NUMBER, content_terms, edits_within_one
 
 BLANK = re.compile(r"X{2,}", re.I)
 
@@ -82,7 +82,7 @@ def one_letter_off(word: str, text: str) -> bool:
     for other in set(
         re.findall(rf"\b{re.escape(key[0])}[a-z]{{{len(key) - 2},{len(key)}}}\b", text.lower())
     ):
-        if other == key or not _edits_within_one(key, other):
+        if other == key or not edits_within_one(key, other):
             continue
         if other.replace("s", "z") == key.replace("s", "z"):
             return True  # "Generalization" for "generalisation": one word, two spellings
@@ -93,15 +93,6 @@ def one_letter_off(word: str, text: str) -> bool:
 
 def _in_lexicon(word: str) -> bool:
     return bool(_readings(word))
-
-
-def _edits_within_one(a: str, b: str) -> bool:
-    if len(a) > len(b):
-        a, b = b, a
-    if len(b) - len(a) > 1:
-        return False
-    at = next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), len(a))
-    return a[at + (len(a) == len(b)) :] == b[at + 1 :]
 
 
 _QUOTED = re.compile(r'"([^"]{8,})"|“([^”]{8,})”')

@@ -19,7 +19,7 @@ from rag.plan.framing import VENUE, WHO_WROTE, plain_question
 from rag.plan.people import PeopleReader
 from rag.plan.places import PlaceReader
 from rag.plan.titles import title_words
-from rag.text import SPELLED_VALUES, content_terms, listing, titled_in
+from rag.text import SPELLED_VALUES, content_terms, edits_within_one, listing, titled_in
 from rag.types import PlanConstraints, PlanKind, QueryPlan, Unresolved
 
 _YEAR = re.compile(r"\b(?:in|of|for)\s+2024\b", re.I)
@@ -205,14 +205,12 @@ _OF_THEM = re.compile(r",?\s+and\s+how\s+many\s+of\s+(?:them|these|those)\b[^?]*
 def _one_letter_inside(typed: str, word: str) -> bool:
     """One letter added, dropped or changed, not the first or the last ("explration" for
     "exploration"; not "Mamba2" for "Mamba" nor "emerging" for "merging")."""
-    if abs(len(typed) - len(word)) > 1 or min(len(typed), len(word)) < 5 or typed == word:
-        return False
-    if typed[0] != word[0] or typed[-1] != word[-1]:
-        return False
-    short, long = sorted((typed, word), key=len)
-    if len(short) == len(long):
-        return sum(a != b for a, b in zip(short, long, strict=True)) == 1
-    return any(long[:i] + long[i + 1 :] == short for i in range(1, len(long) - 1))
+    return (
+        min(len(typed), len(word)) >= 5
+        and typed != word
+        and (typed[0], typed[-1]) == (word[0], word[-1])
+        and edits_within_one(typed, word)
+    )
 
 
 def _author_from(place: str) -> str:
