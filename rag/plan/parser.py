@@ -18,8 +18,8 @@ from rag.plan.compared import compared_items
 from rag.plan.framing import VENUE, WHO_WROTE, plain_question
 from rag.plan.people import PeopleReader
 from rag.plan.places import PlaceReader
-from rag.plan.titles import title_words
-from rag.text import SPELLED_VALUES, content_terms, edits_within_one, listing, titled_in
+from rag.plan.titles import mend_title_typos, title_words
+from rag.text import SPELLED_VALUES, content_terms, listing, titled_in
 from rag.types import PlanConstraints, PlanKind, QueryPlan, Unresolved
 
 _YEAR = re.compile(r"\b(?:in|of|for)\s+2024\b", re.I)
@@ -202,17 +202,6 @@ _OF_THEM = re.compile(r",?\s+and\s+how\s+many\s+of\s+(?:them|these|those)\b[^?]*
 
 # "a first author from ETH Zurich", "written entirely by people from Mila": whose
 # affiliation the institution must be; read off before the institution itself.
-def _one_letter_inside(typed: str, word: str) -> bool:
-    """One letter added, dropped or changed, not the first or the last ("explration" for
-    "exploration"; not "Mamba2" for "Mamba" nor "emerging" for "merging")."""
-    return (
-        min(len(typed), len(word)) >= 5
-        and typed != word
-        and (typed[0], typed[-1]) == (word[0], word[-1])
-        and edits_within_one(typed, word)
-    )
-
-
 def _author_from(place: str) -> str:
     """ "(with) a first author (who is) from", "their senior author's affiliation is at"."""
     return (
@@ -291,26 +280,6 @@ class QuestionParser:
         self.places = PlaceReader(catalogue, doc_freq)
         self.people = PeopleReader(catalogue)
 
-    def _title_word(self, word: str, constraints: PlanConstraints) -> str:
-        """A title word that neither titles nor abstracts write, one letter inside it off
-        the only title word so close ("explration"), is read as it and said so; a word the
-        corpus writes is a word ("poison", "inefficient", "isotropic"), not a typo."""
-        typed = word.lower()
-        if (
-            re.search(r"[^a-z]", typed)
-            or self.doc_freq is None
-            or self.doc_freq(typed)
-            or self.catalogue.titled(word)
-        ):
-            return word
-        close = [w for w in self.catalogue.title_vocabulary() if _one_letter_inside(typed, w)]
-        # "explorations" beside "exploration" is the same word
-        close = [c for c in close if not any(c != o and c.startswith(o) for o in close)]
-        if len(close) != 1:
-            return word
-        constraints.read_as[word] = close[0]
-        return close[0]
-
     def plan(self, question: str) -> QueryPlan:
         typed = question  # as typed: "adam papers" is no person, "Adam Smith papers" is
         question = plain_question(question)
@@ -372,9 +341,7 @@ class QuestionParser:
             constraints.min_authors = constraints.max_authors = n
             text = text[: exactly.start()] + " " + text[exactly.end() :]
         text = title_words(text, constraints)
-        constraints.title_words = [
-            self._title_word(w, constraints) for w in constraints.title_words
-        ]
+        mend_title_typos(constraints, self.catalogue, self.doc_freq)
         cited = _ET_AL.search(text) if set_like else None
         whole = f"{cited.group('given') or ''}{cited.group('family')}" if cited else ""
         given = cited is not None and cited.group("given") is not None

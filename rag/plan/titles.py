@@ -4,8 +4,14 @@ both; "position papers" are titled "Position: …"."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
+from rag.text import edits_within_one
 from rag.types import PlanConstraints
+
+if TYPE_CHECKING:
+    from rag.catalogue.catalogue import Catalogue
 
 _TITLE_WORDS = re.compile(
     r"['\"“](?P<quoted>[^'\"”]+)['\"”]\s+in\s+(?:the|their|its)\s+titles?"
@@ -113,3 +119,43 @@ def title_words(text: str, constraints: PlanConstraints) -> str:
     if words:
         constraints.title_words.append(words)
     return text[: match.start()] + " " + text[match.end() :]
+
+
+def mend_title_typos(
+    constraints: PlanConstraints, catalogue: Catalogue, doc_freq: Callable[[str], int] | None
+) -> None:
+    """A title word that neither titles nor abstracts write, one letter inside it off the
+    only title word so close ("explration"), is read as it and said so (`read_as`); a word
+    the corpus writes is a word ("poison", "inefficient", "isotropic"), not a typo."""
+    constraints.title_words = [
+        _mended(word, constraints, catalogue, doc_freq) for word in constraints.title_words
+    ]
+
+
+def _mended(
+    word: str,
+    constraints: PlanConstraints,
+    catalogue: Catalogue,
+    doc_freq: Callable[[str], int] | None,
+) -> str:
+    typed = word.lower()
+    if re.search(r"[^a-z]", typed) or doc_freq is None or doc_freq(typed) or catalogue.titled(word):
+        return word
+    close = [w for w in catalogue.title_vocabulary() if _one_letter_inside(typed, w)]
+    # "explorations" beside "exploration" is the same word
+    close = [c for c in close if not any(c != o and c.startswith(o) for o in close)]
+    if len(close) != 1:
+        return word
+    constraints.read_as[word] = close[0]
+    return close[0]
+
+
+def _one_letter_inside(typed: str, word: str) -> bool:
+    """One letter added, dropped or changed, not the first or the last ("explration" for
+    "exploration"; not "Mamba2" for "Mamba" nor "emerging" for "merging")."""
+    return (
+        min(len(typed), len(word)) >= 5
+        and typed != word
+        and (typed[0], typed[-1]) == (word[0], word[-1])
+        and edits_within_one(typed, word)
+    )
