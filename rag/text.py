@@ -288,3 +288,12 @@ def edits_within_one(a: str, b: str) -> bool:
         return False
     at = next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), len(a))
     return a[at + (len(a) == len(b)) :] == b[at + 1 :]
+
+
+def neighbour_swaps(word: str) -> set[str]:
+    """The word with two different neighbouring letters swapped, each way it can be."""
+    return {
+        word[:i] + word[i + 1] + word[i] + word[i + 2 :]
+        for i in range(len(word) - 1)
+        if word[i] != word[i + 1]
+    }

@@ -171,10 +171,10 @@ class PlanConstraints(BaseModel):
     read_as: dict[str, str] = Field(
         default_factory=dict, description="Misspelt names as typed -> the catalogue's name."
     )
-    affiliation_place: Literal["", "first", "last", "every"] = Field(
+    affiliation_place: Literal["", "first", "last", "first and last", "every"] = Field(
         default="",
         description="Whose affiliation the institutions must be: the first author's, the "
-        "last author's, or every author's ('written entirely by people from X'); empty: "
+        "last author's, both of theirs, or every author's ('written entirely by people from X'); empty: "
         "any author's.",
     )
 
@@ -204,21 +204,32 @@ class Unresolved(BaseModel):
     suggestions: list[str] = Field(default_factory=list, description="Closest known names.")
 
 
+Ranking = Literal[
+    "authors", "coauthors", "first_authors", "last_authors", "most_authors", "fewest_authors"
+]
+
+
 class QueryPlan(BaseModel):
     """What the question was understood to ask (returned with every answer)."""
 
     kind: PlanKind
     topic: str = Field(default="", description="The topic words, without the question's frame.")
     constraints: PlanConstraints = Field(default_factory=PlanConstraints)
-    ranking: Literal["authors", "coauthors", "first_authors", "last_authors"] | None = Field(
+    ranking: Ranking | None = Field(
         default=None,
         description="'Who has the most papers'; 'coauthors': with the named author(s) most; "
-        "'first_authors' / 'last_authors': most papers as the first / last author.",
+        "'first_authors' / 'last_authors': most papers as the first / last author; "
+        "'most_authors' / 'fewest_authors': the papers with the longest / shortest author "
+        "lists.",
     )
     at_least: int = Field(
         default=0, description="`ranking`: every author with at least this many papers."
     )
-    top: int = Field(default=0, description="`ranking`: how many authors ('the top 5'); 0: 10.")
+    top: int = Field(
+        default=0,
+        description="`ranking`: how many authors ('the top 5'); 0: 10 authors, or the papers "
+        "tied at the longest / shortest author list.",
+    )
     unresolved: list[Unresolved] = Field(default_factory=list)
     like_paper: str = Field(default="", description="`similar`: the id of the paper named.")
     facets: list[str] = Field(

@@ -24,6 +24,7 @@ from rag.catalogue.close_names import CloseNames
 from rag.catalogue.names import NICKNAMES, fold, name_fits, names_institution, spellings
 from rag.catalogue.records import PaperRecords, rows_in
 from rag.catalogue.title_words import phrase_pattern
+from rag.text import neighbour_swaps
 from rag.types import Filters, Paper
 
 
@@ -208,9 +209,11 @@ class Catalogue:
                 fixed.append(word)
                 continue
             found = close.closest(word, n=1, cutoff=TYPO_CUTOFF)
-            if not found:
+            # "irivne": two neighbouring letters swapped, which difflib scores too low
+            swapped = {w for w in neighbour_swaps(word) if w in vocabulary}
+            if not found and len(swapped) != 1:
                 return None
-            fixed.append(found[0])
+            fixed.append(found[0] if found else swapped.pop())
         corrected = " ".join(fixed)
         return (
             corrected

@@ -113,6 +113,9 @@ _OTHER_LANGUAGE = (
     (re.compile(r"^(?:tu|technische universitat) (\w+)$"), r"technical university \1"),
     (re.compile(r"^(\w+?)e? institute of technology$"), r"\1er institut fur technologie"),
     (re.compile(r"^university of (\w+)$"), r"universitat \1"),
+    # "University of Montreal" is written "Université de Montréal" too, and back
+    (re.compile(r"^university of (\w+)$"), r"universite de \1"),
+    (re.compile(r"^universite de (\w+)$"), r"university of \1"),
     # "UC Merced" is the University of California, Merced (not a German name, but a short one)
     (re.compile(r"^uc (\w+(?: \w+)?)$"), r"university of california \1"),
     (re.compile(r"\bmunich\b"), "munchen"),

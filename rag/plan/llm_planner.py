@@ -46,6 +46,8 @@ compared: for compare, the papers or methods the question names, as written ("SA
 authors, affiliations: exactly as written in the question. statuses: Oral, Spotlight or
 Poster when the question restricts to them. top_authors: true for "who has the most papers";
 ranked_by: "first" or "last" when it ranks by papers as the first or last author.
+by_author_count: "most" or "fewest" when it asks for the papers with the longest or shortest
+author lists ("Which oral has the most authors?").
 title_words: words every title must hold; any_title_words: words of which a title must hold
 one ("'minimax' or 'benchmark' in the title"); not_title_words: words no title may hold.
 
@@ -64,6 +66,7 @@ class PlanDraft(BaseModel):
     like_title: str = ""
     top_authors: bool = False
     ranked_by: Literal["", "first", "last"] = ""
+    by_author_count: Literal["", "most", "fewest"] = ""
     title_words: list[str] = Field(default_factory=list)
     any_title_words: list[str] = Field(default_factory=list)
     not_title_words: list[str] = Field(default_factory=list)
@@ -133,13 +136,19 @@ class QuestionPlanner:
             kind = "metadata"
         if kind in ("list", "count", "compare") and not topic:
             raise UnusableDraft(f"a {kind} plan needs a topic")
-        if kind == "metadata" and not (has_constraint or draft.top_authors):
+        if draft.by_author_count:  # papers ranked by their bylines, among those asked of
+            kind = "metadata"
+        if kind == "metadata" and not (
+            has_constraint or draft.top_authors or draft.by_author_count
+        ):
             raise UnusableDraft("a metadata plan needs an author, institution or status")
         return QueryPlan(
             kind=kind,
             topic="" if kind in ("paper", "metadata") else topic,
             constraints=constraints,
-            ranking=_RANKED_BY[draft.ranked_by]
+            ranking=f"{draft.by_author_count}_authors"  # type: ignore[arg-type]
+            if draft.by_author_count
+            else _RANKED_BY[draft.ranked_by]
             if draft.top_authors and kind == "metadata"
             else None,
             unresolved=unresolved,

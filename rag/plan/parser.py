@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Literal
 
 from rag.catalogue.catalogue import Catalogue
 from rag.plan.compared import compared_items
@@ -20,7 +19,7 @@ from rag.plan.people import PeopleReader
 from rag.plan.places import PlaceReader
 from rag.plan.titles import mend_title_typos, title_words
 from rag.text import SPELLED_VALUES, content_terms, listing, titled_in
-from rag.types import PlanConstraints, PlanKind, QueryPlan, Unresolved
+from rag.types import PlanConstraints, PlanKind, QueryPlan, Ranking, Unresolved
 
 _YEAR = re.compile(r"\b(?:in|of|for)\s+2024\b", re.I)
 # "How many papers …" counts a set; "How many GPUs …" asks about one paper.
@@ -194,6 +193,28 @@ _EXACT_AUTHORS = re.compile(
     rf"(?P<n2>\d+|{'|'.join(_COUNT_WORDS)})-authors?(?:ed)?)\b",
     re.I,
 )
+# "the paper with the longest author list", "which oral has the most authors": papers
+# ranked by their bylines, not authors by their papers ("most authors from X" is neither)
+_BYLINE_RANK = re.compile(
+    r"\b(?:(?P<most>most|(?:largest|highest|greatest|biggest)\s+(?:number|count)\s+of)|"
+    r"(?P<fewest>fewest|least|(?:smallest|lowest)\s+(?:number|count)\s+of))"
+    r"\s+(?:co-?)?(?:authors|names)\b(?!\s+(?:from|at|of|in)\b)"
+    r"|\b(?:(?P<long>longest|largest|biggest|most\s+crowded)|(?P<short>shortest|smallest))\s+"
+    r"(?:author(?:\s+|-)(?:lists?|teams?|line-?ups?|counts?)|(?:lists?|numbers?|teams?)\s+of\s+"
+    r"(?:co-?)?authors|bylines?)\b",
+    re.I,
+)
+_PAPER_NOUN = re.compile(
+    r"\b(?:papers?|works?|publications?|articles?|titles?|orals?|spotlights?|posters?|"
+    r"submissions?)\b",
+    re.I,
+)
+# "the 3 papers with the most authors": how many papers the byline ranking keeps
+_N_PAPERS = re.compile(
+    rf"\b(\d{{1,2}}|{'|'.join(_COUNT_WORDS)})\s+(?:(?:icml|2024|accepted)\s+)*"
+    r"(?:papers|orals|spotlights|posters|works|publications)\b",
+    re.I,
+)
 _POINTER = re.compile(
     r"\b(?:address|about|on|study|studies|tackle|cover|do)\s+(?:this|that|it|these|those)\b", re.I
 )
@@ -207,11 +228,20 @@ def _author_from(place: str) -> str:
     return (
         r"\b(?:(?:with|having|has|have|had|whose)\s+)?(?:(?:a|an|the|their|its)\s+)?"
         rf"(?:{place})[- ]authors?(?:['’]s\s+affiliation)?\s+(?:(?:is|was|are|were|being|"
-        r"who\s+(?:is|was))\s+)?(?:from|at|affiliated\s+with|based\s+at|working\s+at)\s+"
+        r"who\s+(?:is|was))\s+)?(?:both\s+)?(?:from|at|affiliated\s+with|based\s+at|"
+        r"working\s+at)\s+"
     )
 
 
 _AFFILIATION_PLACES = (
+    # "both the first and the last author based at X": both ends of the byline
+    ("first and last", re.compile(
+        _author_from(
+            r"(?:both\s+)?(?:the\s+)?(?:first|lead)(?:[- ]author)?\s+(?:and|&)\s+(?:the\s+)?"
+            r"(?:last|senior)"
+        ),
+        re.I,
+    )),
     ("first", re.compile(
         _author_from("first|lead|leading")
         + r"|\bfirst[- ]authored\s+by\s+(?:someone|somebody|people|researchers?|authors?|a\s+"
@@ -236,7 +266,8 @@ _AFFILIATION_PLACES = (
 
 def _affiliation_place(text: str) -> tuple[str, str]:
     """The text with a place-of-author phrase said plainly ("with an author from"), and
-    the place ("first", "last", "every"; "" when the question gives none)."""
+    the place ("first", "last", "first and last", "every"; "" when the question gives
+    none)."""
     for place, pattern in _AFFILIATION_PLACES:
         if pattern.search(text):
             return pattern.sub(" with an author from ", text, count=1), place
@@ -321,8 +352,15 @@ class QuestionParser:
         set_like = bool(
             _SET.search(question) or _COUNT.search(question) or _RANKING.search(question)
         )
+        byline = (
+            _BYLINE_RANK.search(text)
+            if _PAPER_NOUN.search(question) and not _WHO.search(question)
+            else None
+        )
+        if byline:  # "the paper with the longest author list": the ranking's words
+            text = text[: byline.start()] + " " + text[byline.end() :]
         # "overshadowed by the spotlight" uses the word, "orals", "a spotlight paper" the status
-        if set_like or _STATUS_NOUN.search(question):
+        if set_like or byline or _STATUS_NOUN.search(question):
             text = self._statuses(text, constraints)
         many = _MANY_AUTHORS.search(text)
         if many and re.match(r"\s+(?:from|at)\b", text[many.end() :]):
@@ -380,8 +418,13 @@ class QuestionParser:
         kind = _kind(question, bool(topic), constraints, unresolved, named is not None)
         if kind == "metadata" and constraints.is_empty() and _POINTER.search(question):
             kind = "paper"  # "Which papers address this?": about something said before
-        ranking: Literal["authors", "coauthors", "first_authors", "last_authors"] | None = None
-        if _COAUTHORS.search(question) and constraints.authors:
+        ranking: Ranking | None = None
+        top = _TOP_N.search(question)
+        if byline:
+            longest = byline.group("most") or byline.group("long")
+            kind, ranking = "metadata", "most_authors" if longest else "fewest_authors"
+            top = top or _N_PAPERS.search(question)
+        elif _COAUTHORS.search(question) and constraints.authors:
             kind, ranking = "metadata", "coauthors"  # "Who did X co-author with most often?"
         elif placed_rank:
             place = next(g for g in placed_rank.groups() if g).lower()
@@ -396,9 +439,11 @@ class QuestionParser:
             ranking=ranking,
             at_least=at_least,
             top=_count(top.group(1) or top.group(2))
-            if ranking and (top := _TOP_N.search(question))
+            if ranking and top
             else 1  # "Which Tencent researcher had the most papers?": the one (ties kept)
-            if ranking and (_ONE_ASKED.search(question) or _BEYOND_ANYONE.search(question))
+            if ranking
+            and not byline
+            and (_ONE_ASKED.search(question) or _BEYOND_ANYONE.search(question))
             else 0,
             unresolved=unresolved,
             like_paper=named.id if named is not None and kind == "similar" else "",

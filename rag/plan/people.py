@@ -15,6 +15,7 @@ from itertools import pairwise
 
 from rag.catalogue.catalogue import Catalogue, NameMatch
 from rag.catalogue.names import acronym, fold
+from rag.text import edits_within_one
 from rag.types import PlanConstraints, Unresolved
 
 # A family name alone counts only right after "by", "did" or "does": elsewhere a capitalised
@@ -116,6 +117,9 @@ def record_author(
     margin = ratios[0][0] - ratios[1][0] if len(ratios) > 1 else 1.0
     if _slip(name, close[0] if close else ""):
         margin = 1.0  # two letters swapped or a family name's initial: this one name
+    one_edit = [s for s in match.suggestions if edits_within_one(fold(name), fold(s))]
+    if len(one_edit) == 1 and one_edit == close[:1]:
+        margin = 1.0  # "jing juang": Jing Jiang is one letter off, every other name more
     # "Yang Lui" is as close to Yang Li as to Yang Liu: asked, not guessed
     if not match.people and len(close) == 1 and margin >= NAME_TYPO_MARGIN:
         constraints.authors.append(close[0])  # "Marzyeh Ghessemi": one name this close
@@ -162,6 +166,8 @@ _SHORT_QUERY = re.compile(
     r"^\s*(?P<name>[\w.'’-]+(?:\s+[\w.'’-]+)?)\s+papers?(?:\s+(?:count|list|number))?\s*[?.]?\s*$",
     re.I,
 )
+
+_LOWER_BY = re.compile(r"\bby\s+(?P<name>[a-z][\w'’-]+\s+[a-z][\w'’-]+)\s*[?.!]*\s*$")
 
 _NOT_NAMES = {"the", "a", "an", "which", "what", "papers", "paper", "icml", "many", "most"}
 
@@ -316,8 +322,14 @@ class PeopleReader:
         match = self.catalogue.match_author(name, suggest=False)
         if capital and match.unique is not None:  # "Dilkina", not "adam papers"
             constraints.authors.append(match.unique.name)
-        elif (capital or self._acronym(name)) and self.catalogue.knows_institution(name):
+        # "uc irvine paper count": two words in lower case that name an institution
+        elif (capital or " " in name or self._acronym(name)) and self.catalogue.knows_institution(
+            name
+        ):
             constraints.affiliations.append(name)
+        elif corrected := self.catalogue.corrected_place(name):  # "uc irivne paper count"
+            constraints.affiliations.append(corrected)
+            constraints.read_as[name] = corrected
         else:
             return text
         return text.replace(name, " ", 1)
@@ -344,10 +356,12 @@ class PeopleReader:
 
     def _misspelt_owner(self, text: str, constraints: PlanConstraints) -> str:
         """ "What's Himabindu Lakkaaju's paper count": a capitalised name before what is
-        counted, taken only when, misspelt, it is one catalogue name (else a topic's)."""
-        for found in _NAME_BEFORE_PAPERS.finditer(text):
-            words = found.group("name").split()
-            for start in range(len(words) - 1):  # "What Himabindu Lakkaaju": from the 2nd
+        counted; "papers by jing juang": two lower-case words ending the question after
+        "by"; each taken only when, misspelt, it is one catalogue name (else a topic's)."""
+        spans = [found.group("name").split() for found in _NAME_BEFORE_PAPERS.finditer(text)]
+        spans += [[m.group("name")] for m in _LOWER_BY.finditer(text)]
+        for words in spans:
+            for start in range(max(len(words) - 1, 1)):  # "What Himabindu Lakkaaju": the 2nd on
                 name = " ".join(words[start:])
                 read = PlanConstraints()
                 record_author(name, self.catalogue.match_author(name), read, [])

@@ -293,8 +293,12 @@ class PlaceReader:
                     text = text.replace(match.group("span"), " ", 1)
                     continue
                 found = self._longest_institution(words, from_end=keep_end)
-                if found is None and pattern is _INSTITUTION_AFTER:
+                if pattern is _INSTITUTION_AFTER and (
+                    found is None or self._misspelt_longer(words, len(found))
+                ):  # "from Berkley", "from UC Irivne" (not "UC" alone)
+                    before = len(constraints.affiliations)
                     text = self._misspelt(words, text, constraints)
+                    found = None if len(constraints.affiliations) > before else found
                 if found is None:
                     continue
                 # "The University of Sydney": its strings write it with and without "The"
@@ -391,8 +395,19 @@ class PlaceReader:
             corrected = self.catalogue.corrected_place(typed)
             if corrected:
                 constraints.affiliations.append(corrected)
+                constraints.read_as[typed] = corrected
                 return text.replace(typed, " ", 1)
         return text
+
+    def _misspelt_longer(self, words: list[str], size: int) -> bool:
+        """Whether the capitalised word after a known institution's `size` words is a
+        misspelling that, corrected, makes a longer name ("UC Irivne", not "UC")."""
+        more = words[size : size + 1]
+        return (
+            bool(more)
+            and more[0][:1].isupper()
+            and (self.catalogue.corrected_place(" ".join(words[: size + 1])) is not None)
+        )
 
     def _ends_a_person(self, words: list[str], size: int) -> bool:
         """Whether the last `size` words end a person's name that starts one or two words

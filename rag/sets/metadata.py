@@ -13,7 +13,15 @@ from typing import NamedTuple
 
 from rag.catalogue.catalogue import Catalogue
 from rag.catalogue.names import affiliation_entries, affiliations_of, fold
-from rag.sets.answer_rows import citation, listed_text, plural, row, set_answer
+from rag.sets.answer_rows import (
+    SHOWN_IN_TEXT,
+    citation,
+    listed_text,
+    plain,
+    plural,
+    row,
+    set_answer,
+)
 from rag.text import listing
 from rag.types import Aggregate, Answer, Paper, PlanConstraints, QueryPlan
 
@@ -34,6 +42,8 @@ class MetadataAnswerer:
         if plan.unresolved:
             text, aggregate = self._unresolved(plan)
             return set_answer(question, standalone, plan, text, [], aggregate)
+        if plan.ranking in ("most_authors", "fewest_authors"):
+            return self._bylines(question, standalone, plan, allowed)
         if plan.ranking is not None:
             text, aggregate = self._ranking(plan, allowed)
             return set_answer(question, standalone, plan, text, [], aggregate)
@@ -82,6 +92,55 @@ class MetadataAnswerer:
         if any(u.candidates for u in plan.unresolved):
             return "\n\n".join(lines), None  # a question back, not a count
         return "\n\n".join(lines), Aggregate(kind="metadata", count=0, exact=True, notes=lines)
+
+    def _bylines(
+        self, question: str, standalone: str, plan: QueryPlan, allowed: set[str] | None
+    ) -> Answer:
+        """The papers with the longest (or shortest) author lists among those the
+        constraints leave: the ties at the end, or the `top` N asked for."""
+        ids, notes, _ = self._select(plan)
+        if allowed is not None:
+            ids &= allowed
+        longest = plan.ranking == "most_authors"
+        pool = sorted(
+            self.catalogue.papers.many(ids),
+            key=lambda p: ((-1 if longest else 1) * len(p.authors), *_order(p)),
+        )
+        if plan.top:
+            papers = pool[: plan.top]
+        else:  # "the paper with the most authors": every paper tied at the end
+            papers = [p for p in pool if pool and len(p.authors) == len(pool[0].authors)]
+        rows = [
+            row(n, p, f"{plural(len(p.authors), 'author')} · Status: {p.status}")
+            for n, p in enumerate(papers, start=1)
+        ]
+        c = plan.constraints
+        status = " or ".join(s.lower() for s in c.statuses)
+        conditions = _conditions(c, set())
+        among = f" among those that list {conditions}" if conditions else ""
+        if plan.topic:  # ranked among the papers clearly about it (the router's set)
+            among += f"{' and' if among else ' among those'} clearly about “{plan.topic}”"
+        noun = f"ICML 2024 {status + ' ' if status else ''}paper"
+        most = "most" if longest else "fewest"
+        if not papers:
+            summary = f"No {noun} meets the question's conditions."
+        elif plan.top:
+            summary = f"The {plural(len(papers), noun)} with the {most} authors{among}:"
+        else:
+            n = len(papers[0].authors)
+            which = f"The {noun} with" if len(papers) == 1 else f"{plural(len(papers), noun)} share"
+            summary = f"{which} the {most} authors ({n}){among}:"
+        aggregate = Aggregate(
+            kind="metadata", count=len(rows), exact=True, papers=rows, notes=notes
+        )
+        shown = [
+            f"- *{plain(r.title)}* ({r.status}, {plural(len(r.authors), 'author')}) [{r.n}]"
+            for r in rows[:SHOWN_IN_TEXT]
+        ]
+        more = len(rows) - len(shown)
+        tail = [f"- … and {more:,} more (every paper is in the full list)"] if more > 0 else []
+        text = "\n".join([summary, *shown, *tail, *(["", *notes] if notes else [])])
+        return set_answer(question, standalone, plan, text, [citation(r) for r in rows], aggregate)
 
     def _ranking(self, plan: QueryPlan, allowed: set[str] | None) -> tuple[str, Aggregate]:
         within = None if plan.constraints.is_empty() else self._select(plan)[0]
@@ -226,9 +285,9 @@ def _placed_at(
                 continue  # someone is from elsewhere, whoever it is
             aligned = len(listed) == len(paper.authors) and all(listed)
         else:
-            at = 0 if c.affiliation_place == "first" else -1
-            aligned = len(listed) == len(paper.authors) and bool(listed) and bool(listed[at])
-            if aligned and listed[at] not in strings:
+            ends = {"first": [0], "last": [-1]}.get(c.affiliation_place, [0, -1])
+            aligned = len(listed) == len(paper.authors) > 0 and all(listed[i] for i in ends)
+            if aligned and any(listed[i] not in strings for i in ends):
                 continue
         if aligned:
             held.add(paper.id)
@@ -307,7 +366,31 @@ def _summary(plan: QueryPlan, listed: list[Paper], people: set[str]) -> str:
     """The answer's first line; `people`: the excluded and either-or names that are authors."""
     c = plan.constraints
     count = len(listed)
-    conditions = " and ".join(
+    conditions = _conditions(c, people)
+    status = " or ".join(s.lower() for s in c.statuses)
+    noun = f"{status} paper" if status else "paper"
+    if count == 0:
+        return (
+            f"No ICML 2024 {noun} lists {conditions}."
+            if conditions
+            else f"ICML 2024 has no {noun}s."
+        )
+    papers = plural(count, f"ICML 2024 {noun}")
+    # "…, and how many of them were orals?": the statuses of a list that mixes them
+    statuses = Counter(p.status.lower() for p in listed if p.status)
+    mix = (
+        " (" + ", ".join(plural(n, s) for s, n in sorted(statuses.items(), key=_by_rank)) + ")"
+        if len(statuses) > 1 and not c.statuses
+        else ""
+    )
+    if conditions:
+        return f"{papers} {'lists' if count == 1 else 'list'} {conditions}{mix}:"
+    return f"There {'is' if count == 1 else 'are'} {papers}{mix}:"
+
+
+def _conditions(c: PlanConstraints, people: set[str]) -> str:
+    """What the constraints ask of a paper, as the answer says it ("" when nothing)."""
+    return " and ".join(
         [
             *(f"{a} as {_placing(c)}" for a in c.authors),
             *([f"{c.first_author} as the first author"] if c.first_author else []),
@@ -335,31 +418,14 @@ def _summary(plan: QueryPlan, listed: list[Paper], people: set[str]) -> str:
             ),
         ]
     )
-    status = " or ".join(s.lower() for s in c.statuses)
-    noun = f"{status} paper" if status else "paper"
-    if count == 0:
-        return (
-            f"No ICML 2024 {noun} lists {conditions}."
-            if conditions
-            else f"ICML 2024 has no {noun}s."
-        )
-    papers = plural(count, f"ICML 2024 {noun}")
-    # "…, and how many of them were orals?": the statuses of a list that mixes them
-    statuses = Counter(p.status.lower() for p in listed if p.status)
-    mix = (
-        " (" + ", ".join(plural(n, s) for s, n in sorted(statuses.items(), key=_by_rank)) + ")"
-        if len(statuses) > 1 and not c.statuses
-        else ""
-    )
-    if conditions:
-        return f"{papers} {'lists' if count == 1 else 'list'} {conditions}{mix}:"
-    return f"There {'is' if count == 1 else 'are'} {papers}{mix}:"
 
 
 def _from(c: PlanConstraints, institution: str) -> str:
     place = c.affiliation_place
     if place == "every":
         return f"{institution} as every author's affiliation"
+    if place == "first and last":
+        return f"{institution} as both the first and the last author's affiliation"
     return (
         f"{institution} as the {place} author's affiliation"
         if place

@@ -206,3 +206,67 @@ def test_the_byline_follows_a_short_name() -> None:
     assert _byline("Who is the first author of BiLLM?", title, ["W Huang", "Y Liu"]).startswith(
         "The first author of *BiLLM: Pushing the Limit"
     )
+
+
+BYLINES = Catalogue.of(
+    [
+        _paper("b1", ["Ann Kim", "Bo Li", "Cy Tan", "Di Wu"], ["X"] * 4, "Oral"),
+        _paper("b2", ["Ann Kim", "Bo Li"], ["Université de Montréal", "Université de Montréal"]),
+        _paper("b3", ["E Five"], ["Mila"], "Spotlight"),
+        _paper("b4", ["F Six", "G Seven"], ["University of Montreal", "Concordia University"]),
+        _paper("b5", ["H Eight", "I Nine", "J Ten", "K Eleven", "L Twelve"], ["Y"] * 5),
+        _paper(
+            "b6",
+            ["M Jiang", "Jing Jiang", "P Q"],
+            ["University of Montreal", "Lund University", "Université de Montréal"],
+        ),
+        _paper("b7", ["Jing Yang"], ["University of California, Irvine"]),
+        _paper("b8", ["Jing Wang"], ["University of California, Irvine"]),
+    ]
+)
+
+
+@pytest.mark.parametrize(
+    ("question", "ids"),
+    [
+        # papers ranked by their author lists: the ties at the end, or the N asked for
+        ("Which ICML 2024 paper has the longest author list?", {"b5"}),
+        ("Which oral has the most authors?", {"b1"}),
+        ("What are the 2 ICML 2024 papers with the most authors?", {"b5", "b1"}),
+        ("Which ICML 2024 papers have the fewest authors?", {"b3", "b7", "b8"}),
+        ("Which of Ann Kim's papers has the largest author team?", {"b1"}),
+        # both ends of the byline at one institution, in its English or French name
+        (
+            "Are there ICML 2024 papers with both the first and the last author based at the "
+            "University of Montreal?",
+            {"b2", "b6"},
+        ),
+        # a family name one letter off, typed in lower case after "by": the one name so close
+        ("Any icml 2024 papers by jing juang?", {"b6"}),
+        # an institution's short form with two neighbouring letters swapped
+        ("uc irivne icml 2024 paper count?", {"b7", "b8"}),
+        ("How many papers from UC Irivne?", {"b7", "b8"}),
+    ],
+)
+def test_bylines_and_typed_slips_are_answered_exactly(question: str, ids: set[str]) -> None:
+    assert_answered(BYLINES, question, ids)
+
+
+def test_an_author_ranking_is_not_a_byline_ranking() -> None:
+    parser = QuestionParser(BYLINES)
+    assert parser.plan("Which authors had the most papers?").ranking == "authors"
+    # "most authors from X" counts people at a place, not a paper's byline
+    assert (
+        parser.plan("Which papers had the most authors from Concordia University?").ranking is None
+    )
+    assert parser.plan("Which institution had the most authors?").ranking != "most_authors"
+
+
+def test_a_typo_one_letter_from_two_names_is_asked_not_guessed() -> None:
+    # "Jing Ang" is one letter from Jing Yang and from Jing Wang: which one is asked
+    plan = QuestionParser(BYLINES).plan("Papers by Jing Ang")
+    assert not plan.constraints.authors
+    assert [u.text for u in plan.unresolved] == ["Jing Ang"]
+    # typed right, a name is that person, nothing "read as"
+    plan = QuestionParser(BYLINES).plan("papers by jing wang")
+    assert plan.constraints.authors == ["Jing Wang"] and not plan.constraints.read_as
