@@ -273,13 +273,6 @@ def titled_in(question: str, title: str) -> bool:
     )
 
 
-def names_title(reference: str, title: str) -> bool:
-    """Whether `reference` is the paper's title or the name before its colon ("BiLLM",
-    "Vision Mamba"), or writes the title (`titled_in`)."""
-    said = folded(reference)
-    return said in (folded(title), folded(title.split(":")[0])) or titled_in(reference, title)
-
-
 def edits_within_one(a: str, b: str) -> bool:
     """One letter changed, added or dropped (or none)."""
     if len(a) > len(b):

@@ -231,7 +231,16 @@ class QueryPlan(BaseModel):
         "tied at the longest / shortest author list.",
     )
     unresolved: list[Unresolved] = Field(default_factory=list)
-    like_paper: str = Field(default="", description="`similar`: the id of the paper named.")
+    like_paper: str = Field(
+        default="",
+        description="`similar`: the id of the paper named; `written_by`: the paper whose "
+        "authors are asked.",
+    )
+    written_by: Literal["", "all", "first", "last"] = Field(
+        default="",
+        description="'Who wrote <paper>': its authors ('all'), or its first or last author, "
+        "answered from the catalogue (`kind` metadata, the paper in `like_paper`).",
+    )
     facets: list[str] = Field(
         default_factory=list,
         description="The topic's facets, all of which must hold for a paper to belong "

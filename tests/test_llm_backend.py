@@ -101,7 +101,8 @@ def test_request_carries_rules_fenced_sources_and_the_question(
     assert "Cite only numbers that appear in the sources" in system["content"]
     text = user["content"]
     assert user["role"] == "user"
-    assert text.startswith(f'Sources:\n<source n="1">\nTitle: {FA_TITLE}\nAbstract: ')
+    assert text.startswith(f'Sources:\n<source n="1">\nTitle: {FA_TITLE}\nAuthors: ')
+    assert "\nAbstract: " in text.split("</source>")[0]
     assert [text.count(f'<source n="{n}">') for n in range(1, 6)] == [1] * 5
     assert text.count("</source>") == 5
     assert f"Question: {FA_QUESTION}" in text

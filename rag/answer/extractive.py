@@ -12,8 +12,7 @@ from collections.abc import Iterator
 from rag.answer.citations import MARKER
 from rag.answer.scored import Evidence, ScoredSentence
 from rag.answer.supplied import Gaps
-from rag.plan.framing import WHO_WROTE
-from rag.text import content_terms, listing, names_title
+from rag.text import content_terms, listing
 from rag.types import ChatMessage, RetrievedPaper
 
 MIN_RELATIVE_SCORE = 0.7  # of the paper's best sentence score, for its further sentences
@@ -108,11 +107,6 @@ class ExtractiveSynthesizer:
         history: list[ChatMessage] | None = None,
     ) -> Iterator[str]:
         gaps = evidence.gaps
-        byline = (
-            _byline(question, sources[0].paper.title, sources[0].paper.authors) if sources else ""
-        )
-        if byline:
-            yield byline + "\n\n"
         if gaps:
             yield gap_note(gaps, sources[gaps.source - 1].paper.title) + "\n\n"
         current = 0
@@ -132,20 +126,6 @@ class ExtractiveSynthesizer:
         for sentence in self.select(evidence):
             chosen.setdefault(sentence.source, []).append(sentence.text)
         return chosen
-
-
-def _byline(question: str, title: str, authors: list[str]) -> str:
-    """ "*T* is by A, B and C [1]." when the question asks who wrote the paper it names."""
-    asked = WHO_WROTE.match(question)
-    if not asked or not authors or not names_title(question[asked.end() :].strip(" ?.!"), title):
-        return ""
-    named = f"*{_md_plain(_quoted(title))}*"
-    place = (asked.group("place") or "").lower()
-    if place in ("first", "lead"):
-        return f"The first author of {named} is {authors[0]} [1]; its authors: {listing(authors, 'and')}."
-    if place in ("last", "senior"):
-        return f"The last author of {named} is {authors[-1]} [1]; its authors: {listing(authors, 'and')}."
-    return f"{named} is by {listing(authors, 'and')} [1]."
 
 
 def _md_plain(text: str) -> str:

@@ -9,8 +9,8 @@ ABSTAIN_TEXT = "The indexed ICML 2024 abstracts don't answer this question."
 PREMISE_MARK = "The abstract says otherwise:"
 
 SYSTEM_PROMPT = f"""You answer questions about ICML 2024 papers using ONLY the numbered \
-sources given in the user message. Each source is the abstract of one paper, between \
-<source n="N"> and </source> tags.
+sources given in the user message. Each source is one paper (its title, its authors in \
+order and its abstract), between <source n="N"> and </source> tags.
 
 Rules:
 1. Every sentence of your answer must end with the citation of the source(s) it rests on, \
@@ -61,9 +61,21 @@ def format_sources(sources: list[RetrievedPaper]) -> str:
         paper = source.paper
         blocks.append(
             f'<source n="{number}">\nTitle: {_escape_source(paper.title)}\n'
+            f"Authors: {_escape_source(_byline(paper.authors))}\n"
             f"Abstract: {_escape_source(paper.abstract)}\n</source>"
         )
     return "\n".join(blocks)
+
+
+BYLINE_NAMES = 12  # a long byline is cut in its middle: the first and last authors stay
+
+
+def _byline(authors: list[str]) -> str:
+    """The authors in order ("A, B, C"); a long list as its first names, "…", the last."""
+    if len(authors) <= BYLINE_NAMES:
+        return ", ".join(authors) or "not listed"
+    shown = [*authors[: BYLINE_NAMES - 1], "…", authors[-1]]
+    return f"{', '.join(shown)} ({len(authors)} in all)"
 
 
 def user_prompt(question: str, sources: list[RetrievedPaper]) -> str:

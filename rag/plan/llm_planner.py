@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel, Field
 
+from rag.plan.framing import WHO_WROTE, plain_question
 from rag.plan.parser import QuestionParser
 from rag.plan.people import record_author
 from rag.types import PlanConstraints, PlanKind, QueryPlan, Unresolved
@@ -95,6 +96,10 @@ class QuestionPlanner:
     def plan(self, question: str) -> QueryPlan:
         if self.llm is None:
             return self.parser.plan(question)
+        if WHO_WROTE.match(plain_question(question)):
+            parsed = self.parser.plan(question)
+            if parsed.written_by:  # "Who wrote BiLLM?": the catalogue's byline is exact
+                return parsed
         from llama_index.core.prompts import PromptTemplate
 
         try:

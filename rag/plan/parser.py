@@ -18,7 +18,7 @@ from rag.plan.framing import VENUE, WHO_WROTE, plain_question
 from rag.plan.people import PeopleReader
 from rag.plan.places import PlaceReader
 from rag.plan.titles import mend_title_typos, title_words
-from rag.text import SPELLED_VALUES, content_terms, listing, titled_in
+from rag.text import SPELLED_VALUES, content_terms, listing
 from rag.types import PlanConstraints, PlanKind, QueryPlan, Ranking, Unresolved
 
 _YEAR = re.compile(r"\b(?:in|of|for)\s+2024\b", re.I)
@@ -341,12 +341,15 @@ class QuestionParser:
         paper = (
             self.catalogue.named_paper(text[authored.end() :].strip(" ?.!")) if authored else None
         )
-        # a short name ("BiLLM") stays a list with its paper first: the single-paper path
-        # abstains on it, the question's words being in no abstract
-        if paper is not None and titled_in(text, paper.title):
-            # "Who's the first author of 'On The Fairness Impacts …'?": one paper's question,
-            # answered by its byline
-            return QueryPlan(kind="paper")
+        if paper is not None and authored is not None:
+            # "Who's the first author of 'On The Fairness …'?", "Who wrote BiLLM?": the
+            # named paper's byline, from the catalogue (no abstract says who wrote it)
+            place = (authored.group("place") or "").lower()
+            return QueryPlan(
+                kind="metadata",
+                like_paper=paper.id,
+                written_by="first" if place in ("first", "lead") else "last" if place else "all",
+            )
         constraints = PlanConstraints()
         unresolved: list[Unresolved] = []
         set_like = bool(

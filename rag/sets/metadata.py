@@ -42,6 +42,8 @@ class MetadataAnswerer:
         if plan.unresolved:
             text, aggregate = self._unresolved(plan)
             return set_answer(question, standalone, plan, text, [], aggregate)
+        if plan.written_by:
+            return self._written_by(question, standalone, plan, allowed)
         if plan.ranking in ("most_authors", "fewest_authors"):
             return self._bylines(question, standalone, plan, allowed)
         if plan.ranking is not None:
@@ -92,6 +94,32 @@ class MetadataAnswerer:
         if any(u.candidates for u in plan.unresolved):
             return "\n\n".join(lines), None  # a question back, not a count
         return "\n\n".join(lines), Aggregate(kind="metadata", count=0, exact=True, notes=lines)
+
+    def _written_by(
+        self, question: str, standalone: str, plan: QueryPlan, allowed: set[str] | None
+    ) -> Answer:
+        """Who wrote the paper the question names: its byline, each author with their own
+        affiliation where the catalogue lists them author by author."""
+        paper = self.catalogue.papers.get(plan.like_paper)
+        if paper is None or (allowed is not None and paper.id not in allowed):
+            text = "That paper is not among the papers the filters leave."
+            return set_answer(question, standalone, plan, text, [], None)
+        named = f"*{plain(paper.title)}*"
+        people = _placed_names(paper)
+        everyone = (
+            f"its {len(people)} authors, in order: {listing(people, 'and')}."
+            if len(people) > 1
+            else "its only author."
+        )
+        if plan.written_by == "first":
+            text = f"The first author of {named} is {people[0]} [1]; {everyone}"
+        elif plan.written_by == "last":
+            text = f"The last author of {named} is {people[-1]} [1]; {everyone}"
+        else:
+            text = f"{named} is by {listing(people, 'and')} [1]."
+        rows = [row(1, paper, f"Authors: {', '.join(paper.authors)}")]
+        aggregate = Aggregate(kind="metadata", count=1, exact=True, papers=rows)
+        return set_answer(question, standalone, plan, text, [citation(rows[0])], aggregate)
 
     def _bylines(
         self, question: str, standalone: str, plan: QueryPlan, allowed: set[str] | None
@@ -443,6 +471,17 @@ def _authors_said(low: int, high: int) -> str:
     if low == high:
         return "a single author" if low == 1 else f"exactly {low} authors"
     return f"at least {low} authors" if low else f"at most {high} authors"
+
+
+def _placed_names(paper: Paper) -> list[str]:
+    """The authors, each with their affiliation when the catalogue lists one per author
+    ("Wei Huang (The University of Hong Kong)"); the names alone when it does not."""
+    listed = affiliation_entries(paper)
+    if len(listed) != len(paper.authors):
+        return list(paper.authors)
+    return [
+        f"{a} ({place})" if place else a for a, place in zip(paper.authors, listed, strict=True)
+    ]
 
 
 def _by_rank(item: tuple[str, int]) -> int:

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from rag.answer.extractive import _byline
 from rag.catalogue.catalogue import Catalogue
 from rag.plan.parser import QuestionParser
+from rag.sets.metadata import MetadataAnswerer
 from tests.unit.test_metadata_answers import _paper, assert_answered
 
 PEOPLE = Catalogue.of(
@@ -72,22 +72,9 @@ def test_a_new_users_wording_is_answered_exactly(question: str, ids: set[str]) -
 
 def test_who_wrote_a_titled_paper_is_that_papers_question() -> None:
     parser = QuestionParser(TITLED)
-    assert parser.plan("Who's the first author of 'Long Context Retrieval at Scale'?").kind == (
-        "paper"
-    )
+    plan = parser.plan("Who's the first author of 'Long Context Retrieval at Scale'?")
+    assert (plan.kind, plan.written_by) == ("metadata", "first")
     assert parser.plan("Who wrote papers on graph neural networks?").kind != "paper"
-
-
-def test_the_byline_answers_who_wrote_the_paper_the_question_titles() -> None:
-    title, authors = "On The Fairness Impacts of Hardware", ["A Ng", "B Ho", "C Li"]
-    assert _byline(f"Who wrote '{title}'?", title, authors) == (
-        "*On The Fairness Impacts of Hardware* is by A Ng, B Ho and C Li [1]."
-    )
-    assert _byline(f"Who's the first author of {title}?", title, authors).startswith(
-        "The first author of *On The Fairness Impacts of Hardware* is A Ng [1];"
-    )
-    assert _byline(f"What does '{title}' find?", title, authors) == ""
-    assert _byline("Who wrote the paper on hardware fairness?", title, authors) == ""
 
 
 @pytest.mark.parametrize(
@@ -201,13 +188,6 @@ def test_places_and_rankings_a_question_does_not_ask() -> None:
     assert parser.plan("Can top open-source LLMs replace scientists?").ranking is None
 
 
-def test_the_byline_follows_a_short_name() -> None:
-    title = "BiLLM: Pushing the Limit of Post-Training Quantization for LLMs"
-    assert _byline("Who is the first author of BiLLM?", title, ["W Huang", "Y Liu"]).startswith(
-        "The first author of *BiLLM: Pushing the Limit"
-    )
-
-
 BYLINES = Catalogue.of(
     [
         _paper("b1", ["Ann Kim", "Bo Li", "Cy Tan", "Di Wu"], ["X"] * 4, "Oral"),
@@ -270,3 +250,54 @@ def test_a_typo_one_letter_from_two_names_is_asked_not_guessed() -> None:
     # typed right, a name is that person, nothing "read as"
     plan = QuestionParser(BYLINES).plan("papers by jing wang")
     assert plan.constraints.authors == ["Jing Wang"] and not plan.constraints.read_as
+
+
+WRITERS = Catalogue.of(
+    [
+        _paper("w1", ["Wei Huang", "Yangdong Liu", "Xiaojuan Qi"], ["HKU", "", "HKU"]).model_copy(
+            update={"title": "BiLLM: Pushing the Limit of Post-Training Quantization for LLMs"}
+        ),
+        _paper("w2", ["Tianle Cai", "Tri Dao"], ["Princeton University"]).model_copy(
+            update={"title": "Medusa: Simple LLM Inference Acceleration Framework"}
+        ),
+        _paper("w3", ["Ann Kim"], ["X"]).model_copy(
+            update={"title": "On The Fairness Impacts of Hardware Selection"}
+        ),
+    ]
+)
+
+
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        # a short name, the full title, "the paper on X": the catalogue's byline, each author
+        # with their own affiliation where the catalogue lists one per author
+        (
+            "Who is the first author of BiLLM?",
+            "The first author of *BiLLM: Pushing the Limit of Post-Training Quantization for "
+            "LLMs* is Wei Huang (HKU) [1]; its 3 authors, in order: Wei Huang (HKU), "
+            "Yangdong Liu and Xiaojuan Qi (HKU).",
+        ),
+        (
+            "Who wrote the paper on Medusa?",
+            "*Medusa: Simple LLM Inference Acceleration Framework* is by Tianle Cai and "
+            "Tri Dao [1].",
+        ),
+        (
+            "Who's the last author of 'On The Fairness Impacts of Hardware Selection'?",
+            "The last author of *On The Fairness Impacts of Hardware Selection* is Ann Kim (X) "
+            "[1]; its only author.",
+        ),
+    ],
+)
+def test_who_wrote_a_named_paper_is_its_catalogue_byline(question: str, answer: str) -> None:
+    plan = QuestionParser(WRITERS).plan(question)
+    got = MetadataAnswerer(WRITERS).answer(question, plan)
+    assert got.answer == answer
+    assert [c.paper_id for c in got.citations] == [plan.like_paper]
+
+
+def test_who_wrote_what_names_no_one_paper_is_not_a_byline() -> None:
+    parser = QuestionParser(WRITERS)
+    assert not parser.plan("Who wrote papers on LLM inference?").written_by  # two papers
+    assert not parser.plan("What does BiLLM quantize?").written_by
