@@ -4,7 +4,8 @@ One object per line: {"id", "question", "gold_ids": [...], "answerable": bool,
 "category"?, "reference_answer"?, "key_facts"?: [str]}. Set questions (sets_*.jsonl) add
 "kind" (list, count, metadata, compare), "gold_ids" as the complete set, "allowed_ids"
 (borderline papers that count neither for nor against), "gold_count", "exact" and, for
-rankings, "gold_ranking": [[name, count], …]; two-facet topics "facets", described topics
+rankings, "gold_ranking": [[name, count], …]; institution rankings "gold_institutions":
+[[name, regex over folded affiliation strings, papers], …]; two-facet topics "facets", described topics
 "topic_names" (the names that count as the right suggestion), comparisons of named papers
 "names". Other fields are ignored.
 """
@@ -12,6 +13,7 @@ rankings, "gold_ranking": [[name, count], …]; two-facet topics "facets", descr
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -38,6 +40,8 @@ class Question:
     gold_count: int | None = None
     exact: bool = False
     gold_ranking: list[tuple[str, int]] = field(default_factory=list)
+    # institution rankings: (name, regex over folded affiliation strings, papers), in order
+    gold_institutions: list[tuple[str, str, int]] = field(default_factory=list)
     facets: list[str] = field(default_factory=list)  # two-facet topics: what must both hold
     topic_names: list[str] = field(default_factory=list)  # described topics: its names
     names: list[str] = field(default_factory=list)  # comparisons: the things named
@@ -103,8 +107,19 @@ def parse_question(record: Any, where: str) -> Question:
     ranking = record.get("gold_ranking") or []
     if not all(isinstance(r, list) and len(r) == 2 for r in ranking):
         raise QuestionFileError(f"{where}: 'gold_ranking' must be [[name, count], …]")
+    places = record.get("gold_institutions") or []
+    if not all(isinstance(r, list) and len(r) == 3 and isinstance(r[2], int) for r in places):
+        raise QuestionFileError(f"{where}: 'gold_institutions' must be [[name, regex, count], …]")
+    for _, pattern, _ in places:
+        try:
+            re.compile(pattern)
+        except re.error as exc:
+            raise QuestionFileError(
+                f"{where}: bad regex {pattern!r} in 'gold_institutions': {exc}"
+            ) from None
     return Question(
         kind=str(record.get("kind") or "paper"),
+        gold_institutions=[(str(n), str(r), int(c)) for n, r, c in places],
         allowed_ids=_string_list(record, "allowed_ids", where),
         gold_count=gold_count,
         exact=bool(record.get("exact", False)),

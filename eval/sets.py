@@ -23,13 +23,16 @@ papers (borderline, `allowed_ids`) count neither for nor against. Metrics per qu
   is one of the question's `topic_names` (or holds one, or is held by one, as token
   phrases); `closest_recall`: gold papers among the first ten rows, over min(10, gold);
 - `named_in_table` (comparisons of named papers): every named paper is a row of the table;
-  `cited_recall` for comparisons.
+  `cited_recall` for comparisons;
+- `places_found` / `places_counted` (institution rankings): the share of the gold's
+  institutions the answer ranks, and ranks with the gold's count and no extra row.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import tarfile
@@ -42,13 +45,15 @@ from typing import Any
 from eval.metrics import mean, percentile
 from eval.questions import Question, load_questions
 from rag import Answer, Assistant, Settings
-from rag.text import topic_tokens
+from rag.catalogue.names import fold
+from rag.text import topic_tokens, without_accents
 
 CONFIGS = ("system", "baseline")
 KEYS = (
     "recall", "precision", "f1", "count_within_25", "count_rel_error", "range_holds", "exact",
     "cited_recall",
     "none_answered", "count_claimed", "suggestion_hit", "closest_recall", "named_in_table",
+    "places_found", "places_counted",
 )  # fmt: skip
 COUNTED = ("count", "metadata")
 SUGGESTIONS_READ = 3
@@ -142,7 +147,27 @@ def score(q: Question, answer: Answer) -> dict[str, float | None]:
         out["closest_recall"] = len(set(first) & gold) / min(CLOSEST_READ, len(gold or [1]))
     if q.names:
         out["named_in_table"] = float(gold <= set(rows))
+    if q.gold_institutions:
+        found, counted = _places_scores(q, answer.aggregate.ranking if answer.aggregate else [])
+        out.update(places_found=found, places_counted=counted)
+        out["exact"] = float(found == counted == 1.0)
     return out
+
+
+def _places_scores(q: Question, ranking: list[tuple[str, int]]) -> tuple[float, float]:
+    """An institution ranking against the gold: the share of gold institutions the answer
+    ranks (a row whose name the gold's pattern matches), and the share it ranks with the
+    gold's count and no row besides the gold's (ties at the cut are in the gold)."""
+    found = counted = 0
+    # the name folded (punctuation as spaces) and as written, lower case without accents
+    rows = [((fold(name), without_accents(name).lower()), n) for name, n in ranking]
+    for _, pattern, n in q.gold_institutions:
+        hits = [got for names, got in rows if any(re.search(pattern, x) for x in names)]
+        found += bool(hits)
+        counted += bool(hits) and hits[0] == n
+    total = len(q.gold_institutions)
+    extra = len(rows) > total
+    return found / total, (counted / total) * (not extra)
 
 
 def _answer(assistant: Assistant, q: Question, config: str) -> tuple[Answer, float]:

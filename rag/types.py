@@ -143,7 +143,9 @@ class PlanConstraints(BaseModel):
         default=False, description="The one author named is on the papers, but not last."
     )
     position: int = Field(
-        default=0, description="The one author named is at this place (1 = first) in the list."
+        default=0,
+        description="The one author named is at this place (1 = first) in the list; "
+        "negative: counted from its end (-2 = second to last).",
     )
     any_of: list[str] = Field(
         default_factory=list,
@@ -205,7 +207,17 @@ class Unresolved(BaseModel):
 
 
 Ranking = Literal[
-    "authors", "coauthors", "first_authors", "last_authors", "most_authors", "fewest_authors"
+    "authors",
+    "coauthors",
+    "first_authors",
+    "last_authors",
+    "most_authors",
+    "fewest_authors",
+    "shortest_title",
+    "longest_title",
+    "institutions",
+    "universities",
+    "companies",
 ]
 
 
@@ -220,7 +232,8 @@ class QueryPlan(BaseModel):
         description="'Who has the most papers'; 'coauthors': with the named author(s) most; "
         "'first_authors' / 'last_authors': most papers as the first / last author; "
         "'most_authors' / 'fewest_authors': the papers with the longest / shortest author "
-        "lists.",
+        "lists; 'shortest_title' / 'longest_title': by the title's length in characters; "
+        "'institutions' / 'universities' / 'companies': the institutions with the most papers.",
     )
     at_least: int = Field(
         default=0, description="`ranking`: every author with at least this many papers."

@@ -74,6 +74,7 @@ class Catalogue:
         self._close_people: CloseNames | None = None
         self._places_read: tuple[dict[str, str], CloseNames] | None = None
         self._place_words: tuple[set[str], CloseNames] | None = None
+        self._groups: dict[str, InstitutionMatch] = {}
 
     @classmethod
     def of(cls, papers: Iterable[Paper]) -> Catalogue:
@@ -326,6 +327,20 @@ class Catalogue:
         return InstitutionMatch(
             typed, tuple(counted), frozenset(matched), suggestions, tuple(related)
         )
+
+    def grouped(self, affiliation: str) -> InstitutionMatch:
+        """`match_institution` of an affiliation string, kept for this store state (an
+        institution ranking reads the same few hundred strings each time)."""
+        if affiliation not in self._groups:
+            self._groups[affiliation] = self.match_institution(affiliation)
+        return self._groups[affiliation]
+
+    def place_rows(self, query: str) -> list[Any]:
+        """Rows of a query over the affiliation table (an institution ranking's input)."""
+        return self._rows(query)
+
+    def connect(self) -> sqlite3.Connection:
+        return self._connect()
 
     def papers_listing(self, affiliations: Iterable[str]) -> set[str]:
         """The papers with one of these affiliation strings."""

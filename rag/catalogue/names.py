@@ -79,6 +79,12 @@ ALIASES = {
     "lmu munich": ("lmu", "ludwig maximilians universitat munchen", "university of munich"),
     "hebrew university": ("hebrew university of jerusalem",),
     "georgia tech": ("georgia institute of technology",),
+    "virginia tech": ("virginia polytechnic institute and state university",),
+    "hse": (
+        "higher school of economics",
+        "national research university higher school of economics",
+    ),
+    "sapienza": ("sapienza university of rome", "university of roma la sapienza"),
     "postech": ("pohang university of science and technology",),
     "sustech": ("southern university of science and technology",),
     "riken": ("riken aip", "riken center for advanced intelligence project"),
@@ -116,6 +122,7 @@ _OTHER_LANGUAGE = (
     # "University of Montreal" is written "Université de Montréal" too, and back
     (re.compile(r"^university of (\w+)$"), r"universite de \1"),
     (re.compile(r"^universite de (\w+)$"), r"university of \1"),
+    (re.compile(r"^universitat (\w+)$"), r"university of \1"),  # "Universität Basel"
     # "UC Merced" is the University of California, Merced (not a German name, but a short one)
     (re.compile(r"^uc (\w+(?: \w+)?)$"), r"university of california \1"),
     (re.compile(r"\bmunich\b"), "munchen"),

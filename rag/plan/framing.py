@@ -51,7 +51,10 @@ _LOOKING_FOR = re.compile(
 _IF_SO = re.compile(r"\?\s*if\s+so,?\s+(?:which|what|list\s+them|which\s+ones?)[^?]*\?\s*$", re.I)
 # Nouns people use for papers ("ICML 2024 works" only beside the venue: "how it works")
 _PAPERS_NOUN = re.compile(
-    r"\b(?:publications|submissions|articles)\b|(?<=ICML 2024 )works\b|(?<=accepted )works\b",
+    r"\b(?:publications|submissions|articles|acceptances)\b|(?<=ICML 2024 )works\b|"
+    r"(?<=accepted )works\b"
+    # "Jieyu Zhang's ICML 2024 stuff", "MIT's ICML 2024 work" (not "the model's output")
+    r"|(?<=['’]s )(?:(?:ICML|icml)\s*(?:20)?24\s+(?:stuff|output|work)|stuff)\b",
     re.I,
 )
 # "List everything from X": every paper from X
@@ -63,6 +66,24 @@ _I_NEED = re.compile(r"^\s*(?:i\s+need|i['’]d\s+need|can\s+you\s+list|could\s+
 _FETCH = re.compile(
     r"^\s*(?:(?:could|can|would|will)\s+you\s+(?:please\s+)?|please\s+)?"
     r"(?:pull\s+up|fetch|grab|bring\s+up|dig\s+up|look\s+up)(?:\s+me)?\s+",
+    re.I,
+)
+# "looking for X's papers" (no "I'm"): show them
+_LOOKING = re.compile(r"^\s*(?:just\s+)?(?:looking|searching)\s+for\s+", re.I)
+# "What came out of X's lab at ICML 2024?", "Show me what X contributed to ICML 2024."
+_CAME_FROM = re.compile(
+    r"^\s*(?i:(?:(?:show|tell)\s+me\s+|list\s+)?what\s+)(?:(?i:(?:came|comes)\s+out\s+of\s+)"
+    r"(?P<who>[A-Z][^?.!]*?)(?:['’]s\s+(?i:lab|group|team))?|(?P<maker>[A-Z][^?.!]*?)\s+"
+    r"(?i:contributed|brought|presented|submitted))(?:\s+(?i:to|at|in)\s+ICML\s*(?:20)?24)?"
+    r"\s*[?.!]*\s*$"
+)
+_TRUE_THAT = re.compile(
+    r"^\s*(?:is\s+it\s+(?:true|correct|right)|am\s+i\s+right|did\s+i\s+hear\s+right)\s+"
+    r"(?:that\s+)?(?P<rest>.+)$",
+    re.I,
+)
+_HAD_NONE = re.compile(
+    r"\b(?P<verb>had|has|have|got|gets|received|landed)\s+no\s+(?P<status>oral|spotlight|poster)s?\b",
     re.I,
 )
 # "I'd like a count of X's spotlights": give me a count
@@ -83,7 +104,13 @@ _SUBJECT_FIRST = re.compile(
 )
 _HOW_MANY_LAST = re.compile(
     r"(?:\s+(?:together|combined|in\s+total))?\s*[:,—–-]\s*(?:how\s+many|what(?:['’]s|\s+is)\s+"
-    r"the\s+(?:total|count|number|tally))(?:\s+(?:at|in)\s+ICML\s*(?:20)?24)?\s*\?*\s*$",
+    r"(?:the|their)\s+(?:ICML\s*(?:20)?24\s+)?(?:paper\s+)?(?:total|count|number|tally))"
+    r"(?:\s+(?:at|in)\s+ICML\s*(?:20)?24)?\s*\?*\s*$",
+    re.I,
+)
+_HOW_MANY_HAVE = re.compile(
+    r"^\s*(?P<what>[^:?]+?)\s*:\s*how\s+many\s+(?:of\s+(?:them|these)\s+)?"
+    r"(?P<rest>(?:have|had|are|were|list|carry|include)\b[^?]*?)\s*\?*\s*$",
     re.I,
 )
 _ROUGHLY = re.compile(
@@ -97,12 +124,14 @@ def plain_question(question: str) -> str:
     many …" asks "how many …"; "I'm looking for X. How many are there?" asks "How many X?"."""
     text = _typed_plainly(question)
     text = _GREETING.sub("", text, count=1)
-    taken = _TAKE.match(text)
+    taken = _TAKE.match(text) or _DASHED.match(text)
     if taken and _ITS.search(taken.group("rest")):  # "Take X. How many of its papers …"
         what = taken.group("what").strip()
         text = _ITS.sub(lambda m: f"{what}'s" if m.group(0).lower() in _OWNING else what,
                         taken.group("rest"), count=1)  # fmt: skip
     text = _THANKS.sub("", text)
+    text = _ACTIVITY.sub("", text, count=1)  # "Filling in a spreadsheet: …"
+    text = _WHAT_HAVE_YOU.sub("", text)  # "… — what have you got?"
     owned = _PAPER_COUNT.match(text)
     if owned:  # "What was the University of Arizona's paper count at ICML 2024?"
         what = owned.group("what").lower()
@@ -124,6 +153,15 @@ def plain_question(question: str) -> str:
     text = _PAPERS_NOUN.sub("papers", text)  # "publications", "submissions": papers
     text = _I_NEED.sub("", text, count=1)  # "I need the papers …", "Can you list …"
     text = _FETCH.sub("Show me ", text, count=1)
+    text = _LOOKING.sub("Show me ", text, count=1)
+    came = _CAME_FROM.match(text)
+    if came:  # "What came out of Victor Veitch's lab?", "Show me what Basel contributed"
+        who = came.group("who") or came.group("maker")
+        text = f"Which ICML 2024 papers did {who.strip()} publish?"
+    true_that = _TRUE_THAT.match(text)
+    if true_that and _HAD_NONE.search(true_that.group("rest")):
+        # "Is it true that X had no spotlight?": X's spotlights say whether
+        text = _HAD_NONE.sub(r"\g<verb> any \g<status>s", true_that.group("rest"))
     text = _COUNT_WANTED.sub("Give me ", text, count=1)
     if _ABOUT_PAPERS.search(text):
         text = _PUT_OUT.sub(_published, text)
@@ -133,7 +171,23 @@ def plain_question(question: str) -> str:
         text = f"How many {subject_first.group('rest')} did {subject_first.group('who')} have?"
     asked_last = _HOW_MANY_LAST.search(text)
     if asked_last:  # "Papers X co-authored: how many?" asks "How many papers X co-authored?"
-        text = f"How many {text[: asked_last.start()].strip()}?"
+        before = text[: asked_last.start()].strip()
+        # "Sapienza and HSE between them — what's their total?": their papers
+        text = (
+            f"How many {before}?"
+            if _ABOUT_PAPERS.search(before) or re.search(r"\btitles?\b", before, re.I)
+            else f"How many papers did {before} have?"
+        )
+    # "does Sapienza and HSE between them have": the two, combined
+    text = re.sub(
+        r"\b(does|do|did)\s+(\S.*?)\s+(?:between\s+them|together)\s+(have|get|publish)\b",
+        r"\1 \2 \3 combined",
+        text,
+        flags=re.I,
+    )
+    of_them = _HOW_MANY_HAVE.match(text)
+    if of_them:  # "Titles containing 'manifold': how many have three authors or fewer?"
+        text = f"How many {of_them.group('what').strip()} {of_them.group('rest').strip()}?"
     text = re.sub(r"\bw/\s*", "with ", text)  # "papers w/ authors from …"
     text = _SORTED.sub("", text)
     wanted = _LOOKING_FOR.match(text)
@@ -175,6 +229,8 @@ _TAKE = re.compile(
     r"^\s*(?:take|consider|look at|as for|about|regarding)\s+(?P<what>[^.?!:]+)[.:]\s*(?P<rest>.+)$",
     re.I,
 )
+# "Tongji University — count its papers with three to five authors"
+_DASHED = re.compile(r"^\s*(?P<what>[A-Z][^—–?.!:]+?)\s*[—–]+\s*(?P<rest>[^—–]+)$")
 _ITS = re.compile(r"\b(?:its|their|his|her|it|they|he|she)\b", re.I)
 
 
@@ -237,9 +293,27 @@ _THANKS = re.compile(
     re.I,
 )
 _PAPER_COUNT = re.compile(
-    r"^\s*what(?:['’]s|\s+is|\s+was)\s+(?:the\s+)?(?P<who>[^?]+?)['’]s?\s+(?:ICML\s*(?:20)?24\s+)?"
+    # "Yisong Yue's ICML 2024 paper tally?" asks it too
+    r"^\s*(?:what(?:['’]s|\s+is|\s+was)\s+)?(?:the\s+)?(?P<who>[^?:]+?)['’]s?\s+"
+    r"(?:ICML\s*(?:20)?24\s+)?"
     r"(?P<what>paper|publication|accepted[- ]paper|oral|spotlight|poster)\s+(?:count|tally|total)\b"
     r"(?P<rest>[^?]*)\?*\s*$",
+    re.I,
+)
+# "Filling in a spreadsheet:", "Updating our lab page —": what the asker is doing, before
+# the question
+_ACTIVITY = re.compile(
+    r"^\s*(?:(?:i['’]m|we['’]re|just)\s+)?(?:filling|putting|writing|making|preparing|updating|"
+    r"compiling|building|organi[sz]ing|planning|drafting|collecting|gathering|assembling)\b"
+    # the thing made is a document ("a spreadsheet"), not a method ("building GNNs:")
+    r"[^:—–?]{0,40}\b(?:spreadsheet|table|list|report|survey|slides?|deck|page|wiki|doc|"
+    r"document|summary|newsletter|blog(?:\s+post)?|review|overview|sheet|database|dashboard)s?"
+    r"\b[^:—–?]{0,20}(?::|\s[—–])\s*(?=\S)",
+    re.I,
+)
+# "looking for X's stuff — what have you got?": a remark after the request
+_WHAT_HAVE_YOU = re.compile(
+    r"\s*[—–,;-]+\s*what\s+(?:have\s+you\s+got|do\s+you\s+have|can\s+you\s+find)\s*\?*\s*$",
     re.I,
 )
 # "Quick count: Karsten Kreis, ICML 2024.": how many papers the name has

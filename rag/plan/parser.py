@@ -103,7 +103,7 @@ _ET_AL = re.compile(
 )
 # The frame around a topic, removed from the front and back of what is left.
 _LEAD = re.compile(
-    r"^(?:(?:how many|which|what|who|top|most prolific|leading|list|show(?: me)?|count|find|give me|name|are there(?: any)?|is there|"
+    r"^(?:(?:how many times|how often|how many|which|what|who|top|most prolific|leading|list|show(?: me)?|count|find|give me|name|are there(?: any)?|is there|"
     r"compare|comparing|how do|how does|of|the|all|a|an|any|approaches|explanations|papers?|"
     r"works?|publications?|articles?|research|accepted|main|track|are|is|were|was|do|does|did|have|has|"
     r"that|which|whose|where|about|on|regarding|concerning|related to|dealing with|deal with|"
@@ -204,6 +204,47 @@ _BYLINE_RANK = re.compile(
     r"(?:co-?)?authors|bylines?)\b",
     re.I,
 )
+# "Which institutions had the most papers?", "top 5 universities by orals", "the most
+# prolific companies": institutions ranked by their papers
+_PLACES_RANKED = (
+    r"(?:institutions?|universit(?:y|ies)|compan(?:y|ies)|firms?|labs?|"
+    r"organi[sz]ations?|affiliations?|schools?|industry\s+labs?)"
+)
+_INSTITUTION_RANK = re.compile(
+    # "… had the most (accepted) papers", "… published the most?", "… by number of orals";
+    # not "which university lab proposed the most efficient attention"
+    # not "Which Fudan University researchers …": a named one's people
+    rf"\b(?:which|what)\s+(?:(?-i:[a-z0-9])[\w-]*\s+){{0,2}}?{_PLACES_RANKED}\b"
+    r"(?!\s+(?:researchers?|authors?|people|academics?|scientists?|professors?|faculty|"
+    r"members?|students?))(?=[^?]*\b(?:(?:most|largest\s+"
+    r"number\s+of|highest\s+number\s+of|biggest\s+number\s+of)\s+(?:(?:icml|2024|accepted|"
+    r"oral|spotlight|poster)\s+)*(?:papers|orals|spotlights|posters|publications|works|"
+    r"acceptances)\b|most\s*(?:[?.!]|$)|by\s+(?:the\s+)?(?:number|count)\s+of\b))"
+    rf"|\b(?:top|most\s+prolific|leading|biggest|most\s+productive)\s+(?:\d+\s+|"
+    rf"(?:{'|'.join(_COUNT_WORDS)})\s+)?(?:\w+\s+)?{_PLACES_RANKED}\b"
+    rf"|\brank\s+(?:the\s+)?{_PLACES_RANKED}\b",
+    re.I,
+)
+# "… had the most papers", "… by number of orals": the ranking's own words
+_MOST_PAPERS = re.compile(
+    r"\b(?:(?:had|has|have|got|with|published|presented)\s+)?(?:the\s+)?(?:most|largest\s+number"
+    r"\s+of|highest\s+number\s+of|biggest\s+number\s+of)\b|\bby\s+(?:the\s+)?(?:number|count)"
+    r"\s+of\b|\b(?:ranked|sorted)\s+by\b",
+    re.I,
+)
+# "What's the shortest paper title?", "the paper with the longest title"
+_TITLE_RANK = re.compile(
+    r"\b(?:(?P<short>shortest|briefest)|longest)\s+(?:paper\s+)?titles?\b", re.I
+)
+_N_PLACES = re.compile(
+    rf"\b(\d{{1,2}}|{'|'.join(_COUNT_WORDS)})\s+(?:\w+\s+)?{_PLACES_RANKED}\b", re.I
+)
+# "Which university had the most orals?": the one (ties kept)
+_SINGULAR_PLACE = re.compile(
+    r"\b(?:which|what)\s+(?:\w+\s+){0,2}?(?:institution|university|company|firm|lab|"
+    r"organi[sz]ation|affiliation|school)\b(?!s)",
+    re.I,
+)
 _PAPER_NOUN = re.compile(
     r"\b(?:papers?|works?|publications?|articles?|titles?|orals?|spotlights?|posters?|"
     r"submissions?)\b",
@@ -213,6 +254,31 @@ _PAPER_NOUN = re.compile(
 _N_PAPERS = re.compile(
     rf"\b(\d{{1,2}}|{'|'.join(_COUNT_WORDS)})\s+(?:(?:icml|2024|accepted)\s+)*"
     r"(?:papers|orals|spotlights|posters|works|publications)\b",
+    re.I,
+)
+_N = rf"(?:\d+|{'|'.join(_COUNT_WORDS)})"
+_PEOPLE_WORDS = r"(?:people|persons|researchers|writers|contributors)"
+# How many authors, said in other words, as the author-count patterns read it
+_AUTHOR_COUNTS_SAID = (
+    # "written by three people or fewer", "by 20+ people": authors
+    (re.compile(
+        rf"\b(?:written|authored|co-?authored|put\s+together)\s+by\s+(?P<n>{_N}\+?)\s+"
+        rf"{_PEOPLE_WORDS}\b", re.I,
+    ), r" with \g<n> authors"),
+    # "as a two-person collaboration", "3-person teams": exactly that many
+    (re.compile(
+        # not "three-person teams coordinate": people in a study, not on a byline
+        rf"\b(?:as\s+)?(?:an?\s+)?(?P<n>{_N})[- ]person\s+(?:collaborations?|papers?|"
+        r"author\s+teams?|bylines?)\b", re.I,
+    ), r" with exactly \g<n> authors"),
+    (re.compile(r"\b(?P<n>\d+)\+\s+(?=(?:co-?)?authors\b)", re.I), r"at least \g<n> "),
+    # "three authors or fewer"
+    (re.compile(rf"\b(?P<n>{_N})\s+(?:co-?)?authors\s+or\s+(?:fewer|less)\b", re.I),
+     r"at most \g<n> authors"),
+)  # fmt: skip
+# "with three to five authors", "between 2 and 4 authors"
+_AUTHOR_RANGE = re.compile(
+    rf"\b(?:between\s+)?(?P<low>{_N})\s*(?:to|and|-|–)\s*(?P<high>{_N})\s+(?:co-?)?authors\b",
     re.I,
 )
 _POINTER = re.compile(
@@ -362,9 +428,24 @@ class QuestionParser:
         )
         if byline:  # "the paper with the longest author list": the ranking's words
             text = text[: byline.start()] + " " + text[byline.end() :]
+        ranked_places = _INSTITUTION_RANK.search(text)
+        if ranked_places:  # "Which universities had the most orals?": the ranking's words
+            text = _MOST_PAPERS.sub(
+                " ", text[: ranked_places.start()] + " " + text[ranked_places.end() :]
+            )
+        titled = _TITLE_RANK.search(text)
+        if titled:
+            text = text[: titled.start()] + " " + text[titled.end() :]
         # "overshadowed by the spotlight" uses the word, "orals", "a spotlight paper" the status
-        if set_like or byline or _STATUS_NOUN.search(question):
+        if set_like or byline or titled or ranked_places or _STATUS_NOUN.search(question):
             text = self._statuses(text, constraints)
+        for said, plainly in _AUTHOR_COUNTS_SAID:
+            text = said.sub(plainly, text)
+        ranged = _AUTHOR_RANGE.search(text)
+        if ranged:  # "three to five authors": both bounds
+            constraints.min_authors = _count(ranged.group("low"))
+            constraints.max_authors = _count(ranged.group("high"))
+            text = text[: ranged.start()] + " " + text[ranged.end() :]
         many = _MANY_AUTHORS.search(text)
         if many and re.match(r"\s+(?:from|at)\b", text[many.end() :]):
             many = None  # "at least 2 authors from MIT": of MIT, not in all
@@ -395,7 +476,8 @@ class QuestionParser:
             kept = "" if person or not given else cited.group("given")  # not a name's part
             text = text[: cited.start()] + f" {kept} " + text[cited.end() :]
         text, place = _affiliation_place(text)
-        text = self.places.read(text, constraints, set_like)
+        if not ranked_places:  # "which universities": no institution named
+            text = self.places.read(text, constraints, set_like)
         if place and constraints.affiliations:
             constraints.affiliation_place = place  # type: ignore[assignment]
         text = self.people.read(text, constraints, unresolved, typed)
@@ -427,6 +509,21 @@ class QuestionParser:
             longest = byline.group("most") or byline.group("long")
             kind, ranking = "metadata", "most_authors" if longest else "fewest_authors"
             top = top or _N_PAPERS.search(question)
+        elif ranked_places:
+            top = top or _N_PLACES.search(question)
+            noun = ranked_places.group(0).lower()
+            kind = "metadata"
+            ranking = (
+                "universities"
+                if re.search(r"\b(?:universit|school)", noun)
+                else "companies"
+                if re.search(r"\b(?:compan|firm|industry)", noun)
+                else "institutions"
+            )
+        elif titled:
+            kind = "metadata"
+            ranking = "shortest_title" if titled.group("short") else "longest_title"
+            top = top or _N_PAPERS.search(question)
         elif _COAUTHORS.search(question) and constraints.authors:
             kind, ranking = "metadata", "coauthors"  # "Who did X co-author with most often?"
         elif placed_rank:
@@ -443,9 +540,11 @@ class QuestionParser:
             at_least=at_least,
             top=_count(top.group(1) or top.group(2))
             if ranking and top
+            else int(bool(_SINGULAR_PLACE.search(question)))  # "which university": the one
+            if ranked_places
             else 1  # "Which Tencent researcher had the most papers?": the one (ties kept)
             if ranking
-            and not byline
+            and not (byline or titled)
             and (_ONE_ASKED.search(question) or _BEYOND_ANYONE.search(question))
             else 0,
             unresolved=unresolved,

@@ -38,6 +38,9 @@ _WITHOUT = re.compile(rf"{_WITHOUT_CUE}$", re.I)
 
 _FIRST_AUTHOR = re.compile(
     r"\b(?:as\s+(?:the\s+|their\s+)?first\s+author|first[- ]authored\s+by|"
+    r"\blists?\s+first(?=\s*[?.!]*$)|"  # "Which papers list X first?" (the name taken out)
+    r"(?:listed|appears?|appeared|named|placed)\s+(?:as\s+)?(?:the\s+)?first"
+    r"(?:\s+(?:on|in)\s+(?:the\s+|an?\s+)?(?:(?:ICML\s*(?:20)?24\s+)?byline|author\s+list))?|"
     r"first[- ]author\s+(?:papers|works|publications)(?:\s+(?:of|by|from))?|"
     r"(?:is|was)\s+(?:the\s+)?first\s+author(?:\s+(?:of|on))?)\b",
     re.I,
@@ -45,6 +48,10 @@ _FIRST_AUTHOR = re.compile(
 
 _LAST_AUTHOR = re.compile(
     r"\b(?:(?:as|is|was)\s+(?:the\s+|their\s+)?(?:last|senior)\s+author|"
+    # "listed last on a byline", "appears last in the author list"
+    r"\blists?\s+last(?=\s*[?.!]*$)|"
+    r"(?:listed|appears?|appeared|named|placed)\s+(?:as\s+)?(?:the\s+)?last"
+    r"(?:\s+(?:on|in)\s+(?:the\s+|an?\s+)?(?:(?:ICML\s*(?:20)?24\s+)?byline|author\s+list))?|"
     r"(?:last|senior)[- ]authored\s+by|"
     r"(?:last|senior)[- ]author\s+(?:papers|works|publications)(?:\s+(?:of|by|from))?)\b",
     re.I,
@@ -69,10 +76,18 @@ _MIDDLE = re.compile(
     re.I,
 )
 
-_PLACES = {"second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4, "fifth": 5}
+_PLACES = {"second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4, "fifth": 5,
+           # counted from the end of the byline
+           "second-to-last": -2, "second to last": -2, "next-to-last": -2, "next to last": -2,
+           "penultimate": -2, "third-to-last": -3, "third to last": -3}  # fmt: skip
 
 _PLACED = re.compile(
-    rf"\b(?:is|as|was)\s+(?:the\s+)?(?P<place>{'|'.join(_PLACES)})[- ]author\b", re.I
+    rf"\b(?:(?:is|as|was)\s+(?:the\s+)?(?P<place>{'|'.join(_PLACES)})[- ]author\b"
+    # "does X appear second-to-last in the author list"
+    rf"|(?:appears?|appeared|listed|placed|comes?|came|sits?|sat)\s+(?:as\s+)?(?:the\s+)?"
+    rf"(?P<end>{'|'.join(p for p in _PLACES if _PLACES[p] < 0)})(?:[- ]author)?"
+    r"(?:\s+(?:in|on)\s+(?:the\s+|an?\s+)?(?:author\s+list|byline|list\s+of\s+authors))?)",
+    re.I,
 )
 
 _NOT_FIRST = re.compile(
@@ -285,7 +300,8 @@ class PeopleReader:
             constraints.not_first = constraints.not_last = True
             text = _MIDDLE.sub(" ", text)
         elif placed:  # "is second author", "as the third author"
-            constraints.position = _PLACES[placed.group("place").lower()]
+            said = placed.group("place") or placed.group("end")
+            constraints.position = _PLACES[said.lower()]
             text = _PLACED.sub(" ", text)
         elif _NOT_FIRST.search(text) and len(constraints.authors) == 1:  # "but not first author"
             constraints.not_first = True

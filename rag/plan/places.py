@@ -176,7 +176,7 @@ class PlaceReader:
         "at" or "from" is an idiom ("at scale", "from scratch"), not an institution."""
         text = _ABBREVIATED.sub("University", text)
         if not any(c.isupper() for c in text[1:]):
-            text = self._capitalised(text)  # "did sorbonne university get into icml"
+            text = self._capitalised(text, constraints)  # "did sorbonne university get into icml"
         # "University of Texas at Austin": one name, not Austin after "at"
         text = re.sub(r"\b(University of [A-Z][a-z]+) at ([A-Z][a-z]+)", r"\1 \2", text)
         # "Xidian University in China": the country says where, it names no institution
@@ -220,10 +220,11 @@ class PlaceReader:
         # "Maryland's computer science department", "HIT's Shenzhen campus": parts of it
         return _DEPARTMENT.sub(" ", _CAMPUS.sub(" ", text))
 
-    def _capitalised(self, text: str) -> str:
+    def _capitalised(self, text: str, constraints: PlanConstraints) -> str:
         """A question typed in lower case with its institutions capitalised, where a run of
         words holding an institution's noun ("sorbonne university") is one the catalogue
-        knows; the other words stay as typed (a topic is no institution)."""
+        knows, or one misspelt ("singaoore management university", noted in `read_as`);
+        the other words stay as typed (a topic is no institution)."""
         words = [w.strip(",.?!;:'\"") for w in text.split()]
         taken = [False] * len(words)
         for size in range(min(len(words), INSTITUTION_WORDS), 1, -1):
@@ -234,8 +235,16 @@ class PlaceReader:
                 if span[0] in STOPWORDS or span[-1] in STOPWORDS:
                     continue
                 named = [w for w in span if w not in STOPWORDS and w not in _GENERIC]
-                if named and self.catalogue.knows_institution(" ".join(span)):
-                    title = " ".join(w if w in STOPWORDS else w.capitalize() for w in span)
+                typed = " ".join(span)
+                name = (
+                    typed
+                    if self.catalogue.knows_institution(typed)
+                    else self.catalogue.corrected_place(typed)
+                )
+                if named and name:
+                    if name != typed:
+                        constraints.read_as[typed] = name
+                    title = " ".join(w if w in STOPWORDS else w.capitalize() for w in name.split())
                     text = re.sub(rf"\b{re.escape(' '.join(span))}\b", title, text, count=1)
                     taken[start : start + size] = [True] * size
         return text

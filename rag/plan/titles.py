@@ -21,7 +21,8 @@ _TITLE_WORDS = re.compile(
     r"|\btitles?\s+(?:that\s+|which\s+)?(?:containing|contains?|with|mentioning|mentions?|"
     r"including|includes?|having|has|have|using|uses?)\s+"
     r"(?:the\s+(?:exact\s+)?(?:words?|phrase|term)\s+)?"
-    r"['\"“]?(?P<plain>[\w-]+(?:\s+[\w-]+){0,3}?)['\"”]?(?=\s*[?.,]|\s*$)",
+    r"(?:['\"“](?P<inquotes>[^'\"”]+)['\"”]"  # quoted: its end is the quote's
+    r"|['\"“]?(?P<plain>[\w-]+(?:\s+[\w-]+){0,3}?)['\"”]?(?=\s*[?.,]|\s*$))",
     re.I,
 )
 _TITLE_APPEARS = re.compile(
@@ -112,6 +113,7 @@ def title_words(text: str, constraints: PlanConstraints) -> str:
         match.group("quoted")
         or match.group("pattern")
         or match.group("within")
+        or match.group("inquotes")
         or match.group("plain")
         or ""
     ).strip()

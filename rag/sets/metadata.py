@@ -12,6 +12,7 @@ from collections import Counter
 from typing import NamedTuple
 
 from rag.catalogue.catalogue import Catalogue
+from rag.catalogue.institutions import top_institutions
 from rag.catalogue.names import affiliation_entries, affiliations_of, fold
 from rag.sets.answer_rows import (
     SHOWN_IN_TEXT,
@@ -44,8 +45,11 @@ class MetadataAnswerer:
             return set_answer(question, standalone, plan, text, [], aggregate)
         if plan.written_by:
             return self._written_by(question, standalone, plan, allowed)
-        if plan.ranking in ("most_authors", "fewest_authors"):
-            return self._bylines(question, standalone, plan, allowed)
+        if plan.ranking in ("most_authors", "fewest_authors", "shortest_title", "longest_title"):
+            return self._extremes(question, standalone, plan, allowed)
+        if plan.ranking in ("institutions", "universities", "companies"):
+            text, aggregate = self._places_ranked(plan, allowed)
+            return set_answer(question, standalone, plan, text, [], aggregate)
         if plan.ranking is not None:
             text, aggregate = self._ranking(plan, allowed)
             return set_answer(question, standalone, plan, text, [], aggregate)
@@ -121,25 +125,28 @@ class MetadataAnswerer:
         aggregate = Aggregate(kind="metadata", count=1, exact=True, papers=rows)
         return set_answer(question, standalone, plan, text, [citation(rows[0])], aggregate)
 
-    def _bylines(
+    def _extremes(
         self, question: str, standalone: str, plan: QueryPlan, allowed: set[str] | None
     ) -> Answer:
-        """The papers with the longest (or shortest) author lists among those the
-        constraints leave: the ties at the end, or the `top` N asked for."""
+        """The papers with the longest (or shortest) author lists, or titles, among those
+        the constraints leave: the ties at the end, or the `top` N asked for."""
         ids, notes, _ = self._select(plan)
         if allowed is not None:
             ids &= allowed
-        longest = plan.ranking == "most_authors"
+        titles = plan.ranking in ("shortest_title", "longest_title")
+        most = plan.ranking in ("most_authors", "longest_title")
+        measure = (lambda p: len(p.title)) if titles else (lambda p: len(p.authors))
+        unit = "character" if titles else "author"
         pool = sorted(
             self.catalogue.papers.many(ids),
-            key=lambda p: ((-1 if longest else 1) * len(p.authors), *_order(p)),
+            key=lambda p: ((-1 if most else 1) * measure(p), *_order(p)),
         )
         if plan.top:
             papers = pool[: plan.top]
         else:  # "the paper with the most authors": every paper tied at the end
-            papers = [p for p in pool if pool and len(p.authors) == len(pool[0].authors)]
+            papers = [p for p in pool if measure(p) == measure(pool[0])]
         rows = [
-            row(n, p, f"{plural(len(p.authors), 'author')} · Status: {p.status}")
+            row(n, p, f"{plural(measure(p), unit)} · Status: {p.status}")
             for n, p in enumerate(papers, start=1)
         ]
         c = plan.constraints
@@ -149,26 +156,75 @@ class MetadataAnswerer:
         if plan.topic:  # ranked among the papers clearly about it (the router's set)
             among += f"{' and' if among else ' among those'} clearly about “{plan.topic}”"
         noun = f"ICML 2024 {status + ' ' if status else ''}paper"
-        most = "most" if longest else "fewest"
+        end = (
+            ("longest title" if most else "shortest title")
+            if titles
+            else ("most authors" if most else "fewest authors")
+        )
         if not papers:
             summary = f"No {noun} meets the question's conditions."
         elif plan.top:
-            summary = f"The {plural(len(papers), noun)} with the {most} authors{among}:"
+            summary = f"The {plural(len(papers), noun)} with the {end}{among}:"
         else:
-            n = len(papers[0].authors)
+            n = plural(measure(papers[0]), unit)
             which = f"The {noun} with" if len(papers) == 1 else f"{plural(len(papers), noun)} share"
-            summary = f"{which} the {most} authors ({n}){among}:"
+            summary = f"{which} the {end} ({n}){among}:"
         aggregate = Aggregate(
             kind="metadata", count=len(rows), exact=True, papers=rows, notes=notes
         )
         shown = [
-            f"- *{plain(r.title)}* ({r.status}, {plural(len(r.authors), 'author')}) [{r.n}]"
-            for r in rows[:SHOWN_IN_TEXT]
+            f"- *{plain(p.title)}* ({p.status}, {plural(measure(p), unit)}) [{n}]"
+            for n, p in enumerate(papers[:SHOWN_IN_TEXT], start=1)
         ]
         more = len(rows) - len(shown)
         tail = [f"- … and {more:,} more (every paper is in the full list)"] if more > 0 else []
         text = "\n".join([summary, *shown, *tail, *(["", *notes] if notes else [])])
         return set_answer(question, standalone, plan, text, [citation(r) for r in rows], aggregate)
+
+    def _places_ranked(self, plan: QueryPlan, allowed: set[str] | None) -> tuple[str, Aggregate]:
+        """ "Which universities had the most orals?": institutions by their papers among
+        those the constraints (and the caller's filters) leave."""
+        within = None if plan.constraints.is_empty() else self._select(plan)[0]
+        if allowed is not None:
+            within = allowed if within is None else within & allowed
+        kind = {"universities": "academic", "companies": "company"}.get(plan.ranking or "", "")
+        ranked = top_institutions(self.catalogue, within, limit=plan.top or 10, kind=kind)  # type: ignore[arg-type]
+        statuses = plan.constraints.statuses
+        noun = f"ICML 2024 {' or '.join(s.lower() for s in statuses) or 'paper'}"
+        what = {"universities": "Universities", "companies": "Companies"}.get(
+            plan.ranking or "", "Institutions"
+        )
+        heading = f"{what} with the most {noun}s"
+        conditions = _conditions(plan.constraints, set())
+        if conditions:
+            heading += f" that list {conditions}"
+        if plan.topic:
+            heading += f" clearly about “{plan.topic}”"
+        unit = statuses[0].lower() if len(statuses) == 1 else "paper"
+        lines = [
+            f"{i}. {place.name} — {plural(place.papers, unit)}"
+            + (f" (counted as: {_counted_as(place.spellings)})" if len(place.spellings) > 1 else "")
+            for i, place in enumerate(ranked, 1)
+        ] or ["None."]
+        note = (
+            "Each institution is counted as a question naming it is: every affiliation "
+            "string that names it (spellings and departments merged, “counted as”), a paper "
+            "once. A lab whose strings do not name its parent alone (Google DeepMind, "
+            "Microsoft Research Asia) is its own row; the corpus has no institution table."
+        )
+        if plan.ranking != "institutions":
+            note += (
+                " Universities and companies are told apart by their names (a university, "
+                "college, school or institute of technology; a company is named neither so "
+                "nor as a public body), which may misplace a few."
+            )
+        if plan.top and len(ranked) > plan.top:
+            heading += f" (the top {plan.top}, with the ties at the cut)"
+        text = f"{heading}:\n\n" + "\n".join(lines) + f"\n\n{note}"
+        ranking = [(place.name, place.papers) for place in ranked]
+        return text, Aggregate(
+            kind="metadata", count=len(ranked), exact=True, ranking=ranking, notes=[note]
+        )
 
     def _ranking(self, plan: QueryPlan, allowed: set[str] | None) -> tuple[str, Aggregate]:
         within = None if plan.constraints.is_empty() else self._select(plan)[0]
@@ -376,7 +432,10 @@ def _placed(paper: Paper, key: str, c: PlanConstraints) -> bool:
     return (
         not (c.not_first and 0 in places)
         and not (c.not_last and last in places)
-        and (not c.position or c.position - 1 in places)
+        and (
+            not c.position
+            or (c.position - 1 if c.position > 0 else last + 1 + c.position) in places
+        )
     )
 
 
@@ -384,6 +443,8 @@ _ORDINAL = {2: "second", 3: "third", 4: "fourth", 5: "fifth"}
 
 
 def _placing(c: PlanConstraints) -> str:
+    if c.position < 0:
+        return f"the {_ORDINAL.get(-c.position, str(-c.position) + 'th')}-to-last author"
     if c.position:
         return f"the {_ORDINAL.get(c.position, str(c.position) + 'th')} author"
     unless = [w for w, on in (("first", c.not_first), ("last", c.not_last)) if on]
@@ -471,6 +532,11 @@ def _authors_said(low: int, high: int) -> str:
     if low == high:
         return "a single author" if low == 1 else f"exactly {low} authors"
     return f"at least {low} authors" if low else f"at most {high} authors"
+
+
+def _counted_as(spellings: tuple[str, ...]) -> str:
+    more = f" and {len(spellings) - 3} more" if len(spellings) > 3 else ""
+    return "; ".join(spellings[:3]) + more
 
 
 def _placed_names(paper: Paper) -> list[str]:

@@ -263,3 +263,28 @@ def test_a_ranking_is_compared_by_levels_ties_in_any_order() -> None:
     said = [("B", 3), ("A", 3), ("C", 2)]
     assert _levels(said) == _levels([["A", 3], ["B", 3], ["C", 2]])
     assert _levels(said) != _levels([["A", 3], ["C", 3], ["B", 2]])
+
+
+def test_an_institution_ranking_is_matched_by_the_golds_patterns() -> None:
+    from eval.questions import Question
+    from eval.sets import score
+    from rag.types import Aggregate, Answer
+
+    gold = [("Tsinghua", r"tsinghua", 140), ("Google", r"\bgoogle\b(?! deepmind)", 168)]
+    q = Question("s1", "Which institutions had the most papers?", [], True,
+                 "metadata-institutions", kind="metadata", exact=True, gold_institutions=gold)  # fmt: skip
+
+    def said(ranking: list[tuple[str, int]]) -> dict[str, float | None]:
+        aggregate = Aggregate(kind="metadata", count=len(ranking), exact=True, ranking=ranking)
+        answer = Answer(question=q.question, answer="", abstained=False, backend="t", mode="t",
+                        aggregate=aggregate)  # fmt: skip
+        return score(q, answer)
+
+    right = said([("Google", 168), ("Tsinghua University", 140)])
+    assert (right["places_found"], right["places_counted"], right["exact"]) == (1.0, 1.0, 1.0)
+    # Google DeepMind is not Google; a wrong count is found but not counted
+    wrong = said([("Google DeepMind", 168), ("Tsinghua University", 139)])
+    assert (wrong["places_found"], wrong["places_counted"], wrong["exact"]) == (0.5, 0.0, 0.0)
+    # a row the gold does not hold spoils the counts
+    extra = said([("Google", 168), ("Tsinghua University", 140), ("MIT", 129)])
+    assert (extra["places_found"], extra["places_counted"]) == (1.0, 0.0)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from rag.catalogue.catalogue import Catalogue
+from rag.plan.framing import plain_question
 from rag.plan.parser import QuestionParser
 from rag.sets.metadata import MetadataAnswerer
 from tests.unit.test_metadata_answers import _paper, assert_answered
@@ -301,3 +302,142 @@ def test_who_wrote_what_names_no_one_paper_is_not_a_byline() -> None:
     parser = QuestionParser(WRITERS)
     assert not parser.plan("Who wrote papers on LLM inference?").written_by  # two papers
     assert not parser.plan("What does BiLLM quantize?").written_by
+
+
+CROWD = Catalogue.of(
+    [
+        _paper("k1", ["Ann Kim", "Tianbao Yang", "Bo Li"], ["Tongji University"] * 3),
+        _paper("k2", ["Tianbao Yang", "Bo Li"], ["Tongji University"] * 2, "Oral"),
+        _paper("k3", ["Nir Rosenfeld", "Bo Li"], ["Technion"] * 2),
+        _paper("k4", ["Nir Rosenfeld", "Ann Kim", "Cy Tan"], ["Technion"] * 3, "Spotlight"),
+        _paper("k5", ["Eva Berg", "Cy Tan", "Di Wu", "Ed Ng", "Fa Wu", "Gu Lo"], ["Y"] * 6),
+        _paper("k6", ["Carola-Bibiane Schönlieb"], ["University of Cambridge"], "Oral").model_copy(
+            update={"title": "Kepler codebook"}
+        ),
+        _paper("k7", ["Ann Kim", "Carola-Bibiane Schönlieb"], ["X", "University of Cambridge"]),
+        _paper("k8", ["Mayur Naik"], ["University of Pennsylvania"], "Spotlight"),
+        _paper("k9", ["Yisong Yue"], ["University of Basel"]),
+        _paper("k10", ["Victor Veitch"], ["Singapore Management University"]),
+        _paper("k11", ["Ann Kim"], ["Higher School of Economics"]),
+        _paper("k12", ["Ann Kim"], ["Virginia Polytechnic Institute and State University"]),
+    ]
+)
+
+
+@pytest.mark.parametrize(
+    ("question", "ids"),
+    [
+        # a place on the byline counted from its end; "listed last", "list X first"
+        (
+            "On which ICML 2024 papers does Tianbao Yang appear second-to-last in the author list?",
+            {"k1", "k2"},  # second of three, first of two
+        ),
+        (
+            "How often was Carola-Bibiane Schönlieb listed last on an ICML 2024 byline?",
+            {"k6", "k7"},
+        ),
+        ("Which papers list Tianbao Yang first?", {"k2"}),
+        # author counts said in other words
+        ("Nir Rosenfeld wrote which ICML 2024 papers as a two-person collaboration?", {"k3"}),
+        ("Count the orals at ICML 2024 that were written by three people or fewer.", {"k2", "k6"}),
+        ("Were any ICML 2024 papers written by 5+ people?", {"k5"}),
+        ("Tongji University — count its ICML 2024 papers with three to five authors.", {"k1"}),
+        ("Titles containing 'codebook' (ICML 2024): how many have three authors or fewer?", {"k6"}),
+        # frames around a name
+        ("Is it true that Mayur Naik had no spotlight at ICML 2024?", {"k8"}),
+        ("Filling in a spreadsheet: Yisong Yue's ICML 2024 paper tally?", {"k9"}),
+        ("looking for Yisong Yue's icml 2024 stuff — what have you got?", {"k9"}),
+        ("What came out of Victor Veitch's lab at ICML 2024?", {"k10"}),
+        ("Show me what Universität Basel contributed to ICML 2024.", {"k9"}),
+        ("number of icml 2024 acceptances for singaoore management university", {"k10"}),
+        ("What did Virginia Tech have at ICML 2024?", {"k12"}),
+        (
+            "Technion and HSE between them — what's their ICML 2024 paper total?",
+            {"k3", "k4", "k11"},
+        ),
+        # titles ranked by length
+        ("Which ICML 2024 paper has the longest title?", {"k6"}),
+        ("What are the 2 papers with the longest titles?", {"k6", "k10"}),
+    ],
+)
+def test_block_32_wordings_are_answered_exactly(question: str, ids: set[str]) -> None:
+    assert_answered(CROWD, question, ids)
+
+
+def test_words_that_only_look_like_frames_stay_topics() -> None:
+    parser = QuestionParser(CROWD)
+    # "solved by two people" is a topic's words, not an author count
+    assert not parser.plan("Which papers study tasks solved by two people?").constraints.max_authors
+    # "Building graph neural networks: …" is a topic, not the asker's activity
+    asked = "Building graph neural networks: which papers scale to billions of nodes?"
+    assert plain_question(asked) == asked
+    assert plain_question("Filling in a spreadsheet: which orals did MIT get?") == (
+        "Which orals did MIT get?"
+    )
+
+
+def test_people_in_a_study_are_no_author_count() -> None:
+    plan = QuestionParser(CROWD).plan(
+        "In a probabilistic model of how three-person teams coordinate during a virtual "
+        "search-and-rescue game, how many teams' speech was analysed?"
+    )
+    assert (plan.constraints.min_authors, plan.constraints.max_authors) == (0, 0)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What is the model's output on unseen prompts?",
+        "Is it true that Medusa is faster than speculative decoding?",
+        "Vision Mamba — how does it compare to ViT?",
+    ],
+)
+def test_content_questions_keep_their_words(question: str) -> None:
+    # the metadata frames (a person's "stuff", "is it true that … had no oral") leave a
+    # question about what papers say as it is
+    assert plain_question(question).rstrip("?").split()[-2:] == question.rstrip("?").split()[-2:]
+    assert "papers" not in plain_question(question) or "papers" in question
+
+
+PLACES = Catalogue.of(
+    [
+        _paper("p1", ["Ann Kim", "Bo Li"], ["Google", "Stanford University"], "Oral"),
+        _paper("p2", ["Ann Kim"], ["Google Research"]),
+        _paper("p3", ["Cy Tan"], ["Google DeepMind"], "Oral"),
+        _paper("p4", ["Di Wu"], ["Computer Science Department, Stanford University"], "Oral"),
+        _paper("p5", ["Ed Ng"], ["Stanford University"]),
+        _paper("p6", ["Fa Wu"], ["Tsinghua University"]),
+        _paper("p7", ["Gu Lo"], ["Department of Computer Science"]),
+    ]
+)
+
+
+def _ranked(question: str) -> list[tuple[str, int]]:
+    plan = QuestionParser(PLACES).plan(question)
+    answer = MetadataAnswerer(PLACES).answer(question, plan)
+    assert answer.aggregate is not None, plan
+    return answer.aggregate.ranking
+
+
+def test_institutions_are_ranked_with_their_spellings_merged() -> None:
+    # "Google Research" counts for Google, a department for Stanford; a string of generic
+    # words names no institution; Google DeepMind, its own strings, is its own row
+    assert _ranked("Which institutions had the most ICML 2024 papers?") == [
+        ("Stanford University", 3),
+        ("Google", 2),
+        ("Google DeepMind", 1),
+        ("Tsinghua University", 1),
+    ]
+    assert _ranked("Which university had the most orals?") == [("Stanford University", 2)]
+    assert _ranked("Which company had the most orals?") == [("Google", 1), ("Google DeepMind", 1)]
+    assert _ranked("What are the top 2 universities by number of papers?") == [
+        ("Stanford University", 3),
+        ("Tsinghua University", 1),
+    ]
+
+
+def test_a_question_about_one_lab_is_no_ranking() -> None:
+    plan = QuestionParser(PLACES).plan(
+        "Which university lab proposed the most efficient attention?"
+    )
+    assert plan.ranking is None

@@ -1,0 +1,93 @@
+"""Institutions ranked by their papers ("Which universities had the most orals?").
+
+The catalogue has no institution table, only affiliation strings as the papers wrote them.
+Each frequent string is read as the institution it names and counted the way a question
+naming it is counted (`Catalogue.match_institution`: its spellings merged, "Google
+Research" under Google); a string already counted under a larger institution is not
+listed again. A lab whose strings do not name the parent alone (Google DeepMind) stays
+its own row, and the answer says so.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Literal, NamedTuple
+
+from rag.catalogue.names import GENERIC_WORDS, fold
+from rag.catalogue.records import rows_in
+from rag.text import STOPWORDS
+
+if TYPE_CHECKING:
+    from rag.catalogue.catalogue import Catalogue
+
+InstitutionKind = Literal["", "academic", "company"]
+
+CANDIDATES = 300  # the most frequent affiliation strings read as institutions
+_ACADEMIC = re.compile(
+    r"\b(?:universit\w*|college|school|academy|polytechnic|politecnico|ecole|eth|ethz|epfl|"
+    r"kaist|postech|mit|caltech|institute of technology|technion|hochschule|inria|cnrs|"
+    r"max planck|mila|riken|ucl|ucla|nyu|kaust|mbzuai|academia)\b"
+)
+# not a company either: public and non-profit research bodies
+_PUBLIC = re.compile(
+    r"\b(?:institute|institut|laboratory|laboratories|national|centre|center|foundation|"
+    r"council|agency|hospital|ministry|observatory|lab)\b"
+)
+
+
+class InstitutionCount(NamedTuple):
+    name: str  # its most frequent spelling, as the catalogue writes it
+    papers: int
+    spellings: tuple[str, ...]  # the affiliation strings counted for it, most papers first
+
+
+def kind_of(name: str, spellings: Iterable[str] = ()) -> InstitutionKind:
+    """ "academic" (a university, a school, a public research institute of one), "company",
+    or "" (a public or non-profit body: a national lab, a foundation)."""
+    written = " ".join(fold(s) for s in [name, *spellings])
+    if _ACADEMIC.search(written):
+        return "academic"
+    return "" if _PUBLIC.search(fold(name)) else "company"
+
+
+def top_institutions(
+    catalogue: Catalogue,
+    within: set[str] | None = None,
+    limit: int = 10,
+    kind: InstitutionKind = "",
+) -> list[InstitutionCount]:
+    """The institutions with the most papers among `within` (every paper: None), ties
+    kept at the cut; `kind`: only universities ("academic") or only companies."""
+    query = "select affiliation, paper_id from paper_places where affiliation != ''"
+    if within is None:
+        rows = catalogue.place_rows(query)
+    else:
+        rows = list(rows_in(catalogue.connect(), query + " and paper_id in ({})", within))
+    papers_of: dict[str, set[str]] = {}
+    for affiliation, paper in rows:
+        papers_of.setdefault(str(affiliation), set()).add(str(paper))
+    frequent = Counter({a: len(p) for a, p in papers_of.items()}).most_common(CANDIDATES)
+    counted: set[str] = set()  # strings already counted under an institution
+    found: list[InstitutionCount] = []
+    for affiliation, _ in frequent:
+        if affiliation in counted or not _names_something(affiliation):
+            continue
+        match = catalogue.grouped(affiliation)
+        spellings = tuple(a for a, _ in match.variants) or (affiliation,)
+        counted.update(spellings)
+        if kind and kind_of(affiliation, spellings) != kind:
+            continue
+        held = match.papers if within is None else match.papers & within
+        found.append(InstitutionCount(affiliation, len(held), spellings))
+    found.sort(key=lambda i: (-i.papers, i.name))
+    if len(found) <= limit:
+        return [i for i in found if i.papers]
+    cut = found[limit - 1].papers
+    return [i for i in found if i.papers >= cut and i.papers]
+
+
+def _names_something(affiliation: str) -> bool:
+    """Not only generic words ("Department of Computer Science", "Research")."""
+    return any(w not in GENERIC_WORDS and w not in STOPWORDS for w in fold(affiliation).split())
