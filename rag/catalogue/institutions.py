@@ -62,30 +62,46 @@ def top_institutions(
     kept at the cut; `kind`: only universities ("academic") or only companies."""
     query = "select affiliation, paper_id from paper_places where affiliation != ''"
     if within is None:
-        rows = catalogue.place_rows(query)
+        listed = catalogue.place_rows(query)
     else:
-        rows = list(rows_in(catalogue.connect(), query + " and paper_id in ({})", within))
+        listed = list(rows_in(catalogue.connect(), query + " and paper_id in ({})", within))
     papers_of: dict[str, set[str]] = {}
-    for affiliation, paper in rows:
+    for affiliation, paper in listed:
         papers_of.setdefault(str(affiliation), set()).add(str(paper))
     frequent = Counter({a: len(p) for a, p in papers_of.items()}).most_common(CANDIDATES)
-    counted: set[str] = set()  # strings already counted under an institution
-    found: list[InstitutionCount] = []
+    rows: dict[str, tuple[list[str], set[str]]] = {}  # name -> (spellings, papers)
+    owner: dict[str, str] = {}  # a counted string -> the row it is counted in
     for affiliation, _ in frequent:
-        if affiliation in counted or not _names_something(affiliation):
+        if affiliation in owner or not _names_something(affiliation):
             continue
-        match = catalogue.grouped(affiliation)
-        spellings = tuple(a for a, _ in match.variants) or (affiliation,)
-        counted.update(spellings)
-        if kind and kind_of(affiliation, spellings) != kind:
-            continue
-        held = match.papers if within is None else match.papers & within
-        found.append(InstitutionCount(affiliation, len(held), spellings))
+        # "The Chinese University of Hong Kong" is read as its name without "The"
+        match = catalogue.grouped(re.sub(r"^the\s+", "", affiliation, flags=re.I))
+        spellings = [a for a, _ in match.variants] or [affiliation]
+        # "KAIST" after "Korea Advanced Institute …": a group whose own commonest
+        # spelling is already a row's is that row, widened
+        name = owner.get(spellings[0]) or _same_name(rows, affiliation) or affiliation
+        held, papers = rows.setdefault(name, ([], set()))
+        held += [a for a in spellings if a not in held]
+        papers |= match.papers
+        for spelling in spellings:
+            owner.setdefault(spelling, name)
+        owner[affiliation] = name
+    found = [
+        InstitutionCount(name, len(papers if within is None else papers & within), tuple(held))
+        for name, (held, papers) in rows.items()
+        if not kind or kind_of(name, held) == kind
+    ]
     found.sort(key=lambda i: (-i.papers, i.name))
     if len(found) <= limit:
         return [i for i in found if i.papers]
     cut = found[limit - 1].papers
     return [i for i in found if i.papers >= cut and i.papers]
+
+
+def _same_name(rows: dict[str, tuple[list[str], set[str]]], affiliation: str) -> str | None:
+    """The row whose name this string writes apart from "The" and punctuation."""
+    key = re.sub(r"^the ", "", fold(affiliation))
+    return next((name for name in rows if re.sub(r"^the ", "", fold(name)) == key), None)
 
 
 def _names_something(affiliation: str) -> bool:

@@ -51,7 +51,8 @@ _LOOKING_FOR = re.compile(
 _IF_SO = re.compile(r"\?\s*if\s+so,?\s+(?:which|what|list\s+them|which\s+ones?)[^?]*\?\s*$", re.I)
 # Nouns people use for papers ("ICML 2024 works" only beside the venue: "how it works")
 _PAPERS_NOUN = re.compile(
-    r"\b(?:publications|submissions|articles|acceptances)\b|(?<=ICML 2024 )works\b|"
+    r"\b(?:publications|submissions|articles)\b|(?<=ICML 2024 )works\b|"
+    r"(?<=[Ii][Cc][Mm][Ll] 2024 )acceptances\b|"  # not "college acceptances"
     r"(?<=accepted )works\b"
     # "Jieyu Zhang's ICML 2024 stuff", "MIT's ICML 2024 work" (not "the model's output")
     r"|(?<=['’]s )(?:(?:ICML|icml)\s*(?:20)?24\s+(?:stuff|output|work)|stuff)\b",
@@ -72,9 +73,11 @@ _FETCH = re.compile(
 _LOOKING = re.compile(r"^\s*(?:just\s+)?(?:looking|searching)\s+for\s+", re.I)
 # "What came out of X's lab at ICML 2024?", "Show me what X contributed to ICML 2024."
 _CAME_FROM = re.compile(
+    # a lab, or the venue, says it is about papers (not "what came out of Mamba's analysis")
     r"^\s*(?i:(?:(?:show|tell)\s+me\s+|list\s+)?what\s+)(?:(?i:(?:came|comes)\s+out\s+of\s+)"
-    r"(?P<who>[A-Z][^?.!]*?)(?:['’]s\s+(?i:lab|group|team))?|(?P<maker>[A-Z][^?.!]*?)\s+"
-    r"(?i:contributed|brought|presented|submitted))(?:\s+(?i:to|at|in)\s+ICML\s*(?:20)?24)?"
+    r"(?P<who>[A-Z][^?.!]*?)(?:['’]s\s+(?i:lab|group|team)(?:\s+(?i:at|in)\s+ICML\s*(?:20)?24)?|"
+    r"\s+(?i:at|in)\s+ICML\s*(?:20)?24)|(?P<maker>[A-Z][^?.!]*?)\s+"
+    r"(?i:contributed|brought|presented|submitted)\s+(?i:to|at|in)\s+ICML\s*(?:20)?24)"
     r"\s*[?.!]*\s*$"
 )
 _TRUE_THAT = re.compile(
@@ -83,7 +86,8 @@ _TRUE_THAT = re.compile(
     re.I,
 )
 _HAD_NONE = re.compile(
-    r"\b(?P<verb>had|has|have|got|gets|received|landed)\s+no\s+(?P<status>oral|spotlight|poster)s?\b",
+    r"\b(?P<verb>had|has|have|got|gets|received|landed)\s+no\s+(?P<status>oral|spotlight|poster)s?"
+    r"\b(?!\s+(?!at\b|in\b)[a-z])",  # not "no oral anticoagulants"
     re.I,
 )
 # "I'd like a count of X's spotlights": give me a count
@@ -108,6 +112,10 @@ _HOW_MANY_LAST = re.compile(
     r"(?:\s+(?:at|in)\s+ICML\s*(?:20)?24)?\s*\?*\s*$",
     re.I,
 )
+# "Sapienza and HSE between them": names only (not "the parameters of the encoder")
+_NAMES_ONLY = re.compile(
+    r"^(?:(?:(?-i:[A-Z])[\w&.'’-]*|and|or|&|between|them|together|combined|both|the)[\s,]*)+$"
+)
 _HOW_MANY_HAVE = re.compile(
     r"^\s*(?P<what>[^:?]+?)\s*:\s*how\s+many\s+(?:of\s+(?:them|these)\s+)?"
     r"(?P<rest>(?:have|had|are|were|list|carry|include)\b[^?]*?)\s*\?*\s*$",
@@ -124,7 +132,7 @@ def plain_question(question: str) -> str:
     many …" asks "how many …"; "I'm looking for X. How many are there?" asks "How many X?"."""
     text = _typed_plainly(question)
     text = _GREETING.sub("", text, count=1)
-    taken = _TAKE.match(text) or _DASHED.match(text)
+    taken = _TAKE.match(text) or (None if _HOW_MANY_LAST.search(text) else _DASHED.match(text))
     if taken and _ITS.search(taken.group("rest")):  # "Take X. How many of its papers …"
         what = taken.group("what").strip()
         text = _ITS.sub(lambda m: f"{what}'s" if m.group(0).lower() in _OWNING else what,
@@ -174,9 +182,9 @@ def plain_question(question: str) -> str:
         before = text[: asked_last.start()].strip()
         # "Sapienza and HSE between them — what's their total?": their papers
         text = (
-            f"How many {before}?"
-            if _ABOUT_PAPERS.search(before) or re.search(r"\btitles?\b", before, re.I)
-            else f"How many papers did {before} have?"
+            f"How many papers did {before} have?"
+            if _NAMES_ONLY.match(before)
+            else f"How many {before}?"
         )
     # "does Sapienza and HSE between them have": the two, combined
     text = re.sub(

@@ -18,7 +18,7 @@ from rag.plan.framing import VENUE, WHO_WROTE, plain_question
 from rag.plan.people import PeopleReader
 from rag.plan.places import PlaceReader
 from rag.plan.titles import mend_title_typos, title_words
-from rag.text import SPELLED_VALUES, content_terms, listing
+from rag.text import SPELLED_VALUES, content_terms, listing, titled_in
 from rag.types import PlanConstraints, PlanKind, QueryPlan, Ranking, Unresolved
 
 _YEAR = re.compile(r"\b(?:in|of|for)\s+2024\b", re.I)
@@ -103,7 +103,7 @@ _ET_AL = re.compile(
 )
 # The frame around a topic, removed from the front and back of what is left.
 _LEAD = re.compile(
-    r"^(?:(?:how many times|how often|how many|which|what|who|top|most prolific|leading|list|show(?: me)?|count|find|give me|name|are there(?: any)?|is there|"
+    r"^(?:(?:how many times|how often|how many|and|which|what|who|top|most prolific|leading|list|show(?: me)?|count|find|give me|name|are there(?: any)?|is there|"
     r"compare|comparing|how do|how does|of|the|all|a|an|any|approaches|explanations|papers?|"
     r"works?|publications?|articles?|research|accepted|main|track|are|is|were|was|do|does|did|have|has|"
     r"that|which|whose|where|about|on|regarding|concerning|related to|dealing with|deal with|"
@@ -190,18 +190,26 @@ _FEW_AUTHORS = re.compile(
 _EXACT_AUTHORS = re.compile(
     rf"\b(?:(?P<solo>solo[- ]authored|single[- ]authors?(?:ed)?|sole[- ]authored|one-author)|"
     rf"(?:exactly|only|just)\s+(?P<n>\d+|{'|'.join(_COUNT_WORDS)})\s+authors|"
-    rf"(?P<n2>\d+|{'|'.join(_COUNT_WORDS)})-authors?(?:ed)?)\b",
+    rf"(?P<n2>\d+|{'|'.join(_COUNT_WORDS)})-authors?(?:ed)?|"
+    # "papers with five authors", "have 5 authors" (not "5 authors or more")
+    rf"(?:with|have|has|having)\s+(?P<n3>\d+|{'|'.join(_COUNT_WORDS)})\s+(?:co-?)?authors"
+    r"(?!\s+or\b))\b",
     re.I,
 )
 # "the paper with the longest author list", "which oral has the most authors": papers
 # ranked by their bylines, not authors by their papers ("most authors from X" is neither)
 _BYLINE_RANK = re.compile(
-    r"\b(?:(?P<most>most|(?:largest|highest|greatest|biggest)\s+(?:number|count)\s+of)|"
+    # a paper that has / lists the most authors (not "cite the most authors", "handle …")
+    r"(?:\b(?:has|have|had|with|lists?|listing|carr(?:y|ies))\s+(?:the\s+)?"
+    r"(?:(?P<most>most|(?:largest|highest|greatest|biggest)\s+(?:number|count)\s+of)|"
     r"(?P<fewest>fewest|least|(?:smallest|lowest)\s+(?:number|count)\s+of))"
-    r"\s+(?:co-?)?(?:authors|names)\b(?!\s+(?:from|at|of|in)\b)"
-    r"|\b(?:(?P<long>longest|largest|biggest|most\s+crowded)|(?P<short>shortest|smallest))\s+"
-    r"(?:author(?:\s+|-)(?:lists?|teams?|line-?ups?|counts?)|(?:lists?|numbers?|teams?)\s+of\s+"
-    r"(?:co-?)?authors|bylines?)\b",
+    r"\s+(?:co-?)?(?:authors|contributors)\b(?!\s+(?:from|at|of|in)\b)"
+    # "the largest number of authors on an ICML 2024 paper"
+    r"|\b(?P<most2>(?:largest|highest|greatest|biggest)\s+(?:number|count)\s+of)\s+"
+    r"(?:co-?)?authors\s+on\s+(?:an?|one|a\s+single)\s+(?:ICML\s*(?:20)?24\s+)?paper"
+    r"|\b(?:(?:has|have|had|with)\s+)?(?:the\s+)?(?:(?P<long>longest|largest|biggest|most\s+"
+    r"crowded)|(?P<short>shortest|smallest))\s+(?:author(?:\s+|-)(?:lists?|teams?|line-?ups?|"
+    r"counts?)|(?:lists?|numbers?|teams?)\s+of\s+(?:co-?)?authors|bylines?))\b",
     re.I,
 )
 # "Which institutions had the most papers?", "top 5 universities by orals", "the most
@@ -215,18 +223,26 @@ _INSTITUTION_RANK = re.compile(
     # not "which university lab proposed the most efficient attention"
     # not "Which Fudan University researchers …": a named one's people
     rf"\b(?:which|what)\s+(?:(?-i:[a-z0-9])[\w-]*\s+){{0,2}}?{_PLACES_RANKED}\b"
-    r"(?!\s+(?:researchers?|authors?|people|academics?|scientists?|professors?|faculty|"
-    r"members?|students?))(?=[^?]*\b(?:(?:most|largest\s+"
-    r"number\s+of|highest\s+number\s+of|biggest\s+number\s+of)\s+(?:(?:icml|2024|accepted|"
-    r"oral|spotlight|poster)\s+)*(?:papers|orals|spotlights|posters|publications|works|"
-    r"acceptances)\b|most\s*(?:[?.!]|$)|by\s+(?:the\s+)?(?:number|count)\s+of\b))"
+    r"(?!['’]|\s+(?:of|researchers?|authors?|people|academics?|scientists?|professors?|"
+    r"faculty|members?|students?)\b)"
+    # a publishing verb, then the most (papers); "are most represented"; "by number of …"
+    r"(?=\s+(?:(?:had|has|have|got|published|presented|contributed|produced|authored|wrote|"
+    r"landed|earned|received|placed|put\s+out|are|were|is|was)\s+)?(?:the\s+)?(?:(?:most|"
+    r"largest\s+number\s+of|highest\s+number\s+of|biggest\s+number\s+of)\s+(?:(?:icml|2024|"
+    r"accepted|oral|spotlight|poster)\s+)*(?:papers|orals|spotlights|posters|publications|"
+    r"works|acceptances)\b|most\s*(?:(?:at|in)\s+ICML\s*(?:20)?24)?\s*(?:[?.!]|$)|most\s+"
+    r"(?:represented|often|frequent(?:ly)?)\b|rank\s+highest\b)|\s+(?:with|by)\s+the\s+most\b"
+    r"|\s+by\s+(?:the\s+)?(?:number|count)\s+of\b)"
+    # "the top 5 universities (by orals)", "the most prolific companies?"
     rf"|\b(?:top|most\s+prolific|leading|biggest|most\s+productive)\s+(?:\d+\s+|"
     rf"(?:{'|'.join(_COUNT_WORDS)})\s+)?(?:\w+\s+)?{_PLACES_RANKED}\b"
+    r"(?=\s+(?:by|at|in|with|for)\b|\s*[?.!,]|\s*$)"
     rf"|\brank\s+(?:the\s+)?{_PLACES_RANKED}\b",
     re.I,
 )
 # "… had the most papers", "… by number of orals": the ranking's own words
 _MOST_PAPERS = re.compile(
+    r"\b(?:are|were|is|was)\s+most\s+(?:represented|often|frequent(?:ly)?)\b|\brank\s+highest\b|"
     r"\b(?:(?:had|has|have|got|with|published|presented)\s+)?(?:the\s+)?(?:most|largest\s+number"
     r"\s+of|highest\s+number\s+of|biggest\s+number\s+of)\b|\bby\s+(?:the\s+)?(?:number|count)"
     r"\s+of\b|\b(?:ranked|sorted)\s+by\b",
@@ -234,7 +250,11 @@ _MOST_PAPERS = re.compile(
 )
 # "What's the shortest paper title?", "the paper with the longest title"
 _TITLE_RANK = re.compile(
-    r"\b(?:(?P<short>shortest|briefest)|longest)\s+(?:paper\s+)?titles?\b", re.I
+    # not "pick the shortest titles for news articles"
+    r"\b(?:(?:has|have|had|with)\s+)?(?:the\s+)?(?:(?P<short>shortest|briefest)|longest)\s+"
+    r"(?:paper\s+)?titles?\b(?!\s+(?:for|of|to)\b)"
+    r"|\b(?:paper\s+)?title\s+is\s+the\s+(?:(?P<short2>shortest|briefest)|longest)\b",
+    re.I,
 )
 _N_PLACES = re.compile(
     rf"\b(\d{{1,2}}|{'|'.join(_COUNT_WORDS)})\s+(?:\w+\s+)?{_PLACES_RANKED}\b", re.I
@@ -268,9 +288,9 @@ _AUTHOR_COUNTS_SAID = (
     # "as a two-person collaboration", "3-person teams": exactly that many
     (re.compile(
         # not "three-person teams coordinate": people in a study, not on a byline
-        rf"\b(?:as\s+)?(?:an?\s+)?(?P<n>{_N})[- ]person\s+(?:collaborations?|papers?|"
-        r"author\s+teams?|bylines?)\b", re.I,
-    ), r" with exactly \g<n> authors"),
+        rf"\b(?:as\s+an?\s+(?P<n>{_N})[- ]person\s+(?:collaborations?|efforts?|teams?)|"
+        rf"(?P<m>{_N})[- ]person\s+(?:papers?|author\s+teams?|bylines?))\b", re.I,
+    ), lambda m: f" with exactly {m.group('n') or m.group('m')} authors"),
     (re.compile(r"\b(?P<n>\d+)\+\s+(?=(?:co-?)?authors\b)", re.I), r"at least \g<n> "),
     # "three authors or fewer"
     (re.compile(rf"\b(?P<n>{_N})\s+(?:co-?)?authors\s+or\s+(?:fewer|less)\b", re.I),
@@ -364,6 +384,13 @@ def _more_papers(items: list[str], noun: str | None = None) -> str:
     return f"Who had more {noun or 'papers'}, {listing(items, 'or')}?"
 
 
+def _names_paper(said: str, title: str) -> bool:
+    """Whether a who-wrote question names the paper itself: its title, or the name before
+    its title's colon ("BiLLM"; not "LoRA" for "LoRA+: …", nor a topic one title holds)."""
+    head = title.split(":")[0]
+    return said.casefold() in (title.casefold(), head.strip().casefold()) or titled_in(said, title)
+
+
 def _count(said: str) -> int:
     return int(said) if said.isdigit() else _COUNT_WORDS[said.lower()]
 
@@ -407,7 +434,8 @@ class QuestionParser:
         paper = (
             self.catalogue.named_paper(text[authored.end() :].strip(" ?.!")) if authored else None
         )
-        if paper is not None and authored is not None:
+        said = text[authored.end() :].strip(" ?.!'\"“”‘’*") if authored else ""
+        if paper is not None and authored is not None and _names_paper(said, paper.title):
             # "Who's the first author of 'On The Fairness …'?", "Who wrote BiLLM?": the
             # named paper's byline, from the catalogue (no abstract says who wrote it)
             place = (authored.group("place") or "").lower()
@@ -439,8 +467,8 @@ class QuestionParser:
         # "overshadowed by the spotlight" uses the word, "orals", "a spotlight paper" the status
         if set_like or byline or titled or ranked_places or _STATUS_NOUN.search(question):
             text = self._statuses(text, constraints)
-        for said, plainly in _AUTHOR_COUNTS_SAID:
-            text = said.sub(plainly, text)
+        for pattern, plainly in _AUTHOR_COUNTS_SAID:
+            text = pattern.sub(plainly, text)  # type: ignore[arg-type]
         ranged = _AUTHOR_RANGE.search(text)
         if ranged:  # "three to five authors": both bounds
             constraints.min_authors = _count(ranged.group("low"))
@@ -459,7 +487,8 @@ class QuestionParser:
             text = text[: few.start()] + " " + text[few.end() :]
         exactly = _EXACT_AUTHORS.search(text)
         if exactly:  # "solo-authored", "single-author papers", "exactly two authors"
-            n = 1 if exactly.group("solo") else _count(exactly.group("n") or exactly.group("n2"))
+            said = exactly.group("n") or exactly.group("n2") or exactly.group("n3")
+            n = 1 if exactly.group("solo") else _count(said)
             constraints.min_authors = constraints.max_authors = n
             text = text[: exactly.start()] + " " + text[exactly.end() :]
         text = title_words(text, constraints)
@@ -476,8 +505,7 @@ class QuestionParser:
             kept = "" if person or not given else cited.group("given")  # not a name's part
             text = text[: cited.start()] + f" {kept} " + text[cited.end() :]
         text, place = _affiliation_place(text)
-        if not ranked_places:  # "which universities": no institution named
-            text = self.places.read(text, constraints, set_like)
+        text = self.places.read(text, constraints, set_like)
         if place and constraints.affiliations:
             constraints.affiliation_place = place  # type: ignore[assignment]
         text = self.people.read(text, constraints, unresolved, typed)
@@ -506,7 +534,7 @@ class QuestionParser:
         ranking: Ranking | None = None
         top = _TOP_N.search(question)
         if byline:
-            longest = byline.group("most") or byline.group("long")
+            longest = byline.group("most") or byline.group("most2") or byline.group("long")
             kind, ranking = "metadata", "most_authors" if longest else "fewest_authors"
             top = top or _N_PAPERS.search(question)
         elif ranked_places:
@@ -522,7 +550,8 @@ class QuestionParser:
             )
         elif titled:
             kind = "metadata"
-            ranking = "shortest_title" if titled.group("short") else "longest_title"
+            short = titled.group("short") or titled.group("short2")
+            ranking = "shortest_title" if short else "longest_title"
             top = top or _N_PAPERS.search(question)
         elif _COAUTHORS.search(question) and constraints.authors:
             kind, ranking = "metadata", "coauthors"  # "Who did X co-author with most often?"

@@ -39,8 +39,10 @@ _WITHOUT = re.compile(rf"{_WITHOUT_CUE}$", re.I)
 _FIRST_AUTHOR = re.compile(
     r"\b(?:as\s+(?:the\s+|their\s+)?first\s+author|first[- ]authored\s+by|"
     r"\blists?\s+first(?=\s*[?.!]*$)|"  # "Which papers list X first?" (the name taken out)
+    # "listed first on the byline" (not "appeared first on arXiv")
     r"(?:listed|appears?|appeared|named|placed)\s+(?:as\s+)?(?:the\s+)?first"
-    r"(?:\s+(?:on|in)\s+(?:the\s+|an?\s+)?(?:(?:ICML\s*(?:20)?24\s+)?byline|author\s+list))?|"
+    r"(?:\s+(?:on|in)\s+(?:the\s+|an?\s+)?(?:(?:ICML\s*(?:20)?24\s+)?byline|author\s+list)|"
+    r"(?=\s*[?.!]*\s*$))|"
     r"first[- ]author\s+(?:papers|works|publications)(?:\s+(?:of|by|from))?|"
     r"(?:is|was)\s+(?:the\s+)?first\s+author(?:\s+(?:of|on))?)\b",
     re.I,
@@ -51,7 +53,8 @@ _LAST_AUTHOR = re.compile(
     # "listed last on a byline", "appears last in the author list"
     r"\blists?\s+last(?=\s*[?.!]*$)|"
     r"(?:listed|appears?|appeared|named|placed)\s+(?:as\s+)?(?:the\s+)?last"
-    r"(?:\s+(?:on|in)\s+(?:the\s+|an?\s+)?(?:(?:ICML\s*(?:20)?24\s+)?byline|author\s+list))?|"
+    r"(?:\s+(?:on|in)\s+(?:the\s+|an?\s+)?(?:(?:ICML\s*(?:20)?24\s+)?byline|author\s+list)|"
+    r"(?=\s*[?.!]*\s*$))|"
     r"(?:last|senior)[- ]authored\s+by|"
     r"(?:last|senior)[- ]author\s+(?:papers|works|publications)(?:\s+(?:of|by|from))?)\b",
     re.I,
@@ -132,7 +135,7 @@ def record_author(
     margin = ratios[0][0] - ratios[1][0] if len(ratios) > 1 else 1.0
     if _slip(name, close[0] if close else ""):
         margin = 1.0  # two letters swapped or a family name's initial: this one name
-    one_edit = [s for s in match.suggestions if edits_within_one(fold(name), fold(s))]
+    one_edit = [s for s in match.suggestions if _family_letter_off(name, s)]
     if len(one_edit) == 1 and one_edit == close[:1]:
         margin = 1.0  # "jing juang": Jing Jiang is one letter off, every other name more
     # "Yang Lui" is as close to Yang Li as to Yang Liu: asked, not guessed
@@ -147,6 +150,23 @@ def record_author(
             candidates=[(p.name, len(p.papers)) for p in match.people],
             suggestions=list(match.suggestions),
         )
+    )
+
+
+TYPO_FAMILY = 5  # a shorter family name one letter off is as likely another person's
+
+
+def _family_letter_off(typed: str, name: str) -> bool:
+    """The catalogue name `name` typed with one letter of a long family name replaced,
+    added or dropped ("jing juang", "Jieyu Zhanbg"); not "Bo Liu" for Bo Li, nor "Yan Chen"
+    for Yang Chen: those are real names too."""
+    a, b = fold(typed).split(), fold(name).split()
+    return (
+        len(a) == len(b) >= 2
+        and a[:-1] == b[:-1]
+        and min(len(a[-1]), len(b[-1])) >= TYPO_FAMILY
+        and a[-1] != b[-1]
+        and edits_within_one(a[-1], b[-1])
     )
 
 

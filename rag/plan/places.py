@@ -169,13 +169,16 @@ class PlaceReader:
         self.catalogue = catalogue
         # how many abstracts write a word: "ICL" is a topic's acronym, "UCSD" no topic's
         self.doc_freq = doc_freq
+        self._lower = False  # the question being read is typed in lower case
 
     def read(self, text: str, constraints: PlanConstraints, set_like: bool = True) -> str:
         """The question's institutions into `constraints`; the text without them.
         `set_like`: the question asks about papers as a set; else a lowercase word after
         "at" or "from" is an idiom ("at scale", "from scratch"), not an institution."""
         text = _ABBREVIATED.sub("University", text)
-        if not any(c.isupper() for c in text[1:]):
+        # typed in lower case: a misspelt name after "from" need not be capitalised
+        self._lower = not any(c.isupper() for c in text[1:])
+        if self._lower:
             text = self._capitalised(text, constraints)  # "did sorbonne university get into icml"
         # "University of Texas at Austin": one name, not Austin after "at"
         text = re.sub(r"\b(University of [A-Z][a-z]+) at ([A-Z][a-z]+)", r"\1 \2", text)
@@ -399,7 +402,7 @@ class PlaceReader:
         """ "from Berkley": capitalised words after "from" that, spelt right, are a place."""
         for size in range(min(len(words), 3), 0, -1):
             typed = " ".join(words[:size]).strip(" '\"")
-            if not typed[:1].isupper():
+            if not (typed[:1].isupper() or self._lower):
                 continue
             corrected = self.catalogue.corrected_place(typed)
             if corrected:
@@ -414,7 +417,7 @@ class PlaceReader:
         more = words[size : size + 1]
         return (
             bool(more)
-            and more[0][:1].isupper()
+            and (more[0][:1].isupper() or self._lower)
             and (self.catalogue.corrected_place(" ".join(words[: size + 1])) is not None)
         )
 

@@ -21,7 +21,8 @@ _TITLE_WORDS = re.compile(
     r"|\btitles?\s+(?:that\s+|which\s+)?(?:containing|contains?|with|mentioning|mentions?|"
     r"including|includes?|having|has|have|using|uses?)\s+"
     r"(?:the\s+(?:exact\s+)?(?:words?|phrase|term)\s+)?"
-    r"(?:['\"“](?P<inquotes>[^'\"”]+)['\"”]"  # quoted: its end is the quote's
+    # quoted: its end is the quote's ('can't' keeps its apostrophe)
+    r"(?:[\"“](?P<inquotes>[^\"”]+)[\"”]|['‘](?P<insingle>(?:[^'’]|['’](?=\w))+)['’](?!\w)"
     r"|['\"“]?(?P<plain>[\w-]+(?:\s+[\w-]+){0,3}?)['\"”]?(?=\s*[?.,]|\s*$))",
     re.I,
 )
@@ -114,6 +115,7 @@ def title_words(text: str, constraints: PlanConstraints) -> str:
         or match.group("pattern")
         or match.group("within")
         or match.group("inquotes")
+        or match.group("insingle")
         or match.group("plain")
         or ""
     ).strip()

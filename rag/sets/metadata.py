@@ -69,6 +69,9 @@ class MetadataAnswerer:
         summary = _summary(plan, papers, people)
         if not exact:
             summary = f"At least {summary}" if papers else f"None known: {summary}"
+        if c.read_as:  # "jing juang" read as Jing Jiang: said first, not only in the notes
+            read = "; ".join(f"“{typed}” as {name}" for typed, name in c.read_as.items())
+            summary = f"Reading {read}. {summary}"
         if len(c.any_of) > 1 and rows:  # "Who had more, A or B?": each one's count
             counts = ", ".join(f"{t}: {len(_papers_of(self.catalogue, t) & ids)}" for t in c.any_of)
             summary = f"{summary.rstrip(':')} ({counts}):"
@@ -205,7 +208,11 @@ class MetadataAnswerer:
             f"{i}. {place.name} — {plural(place.papers, unit)}"
             + (f" (counted as: {_counted_as(place.spellings)})" if len(place.spellings) > 1 else "")
             for i, place in enumerate(ranked, 1)
-        ] or ["None."]
+        ] or [
+            f"No ICML 2024 paper is clearly about “{plan.topic}”: nothing to rank."
+            if plan.topic
+            else "None."
+        ]
         note = (
             "Each institution is counted as a question naming it is: every affiliation "
             "string that names it (spellings and departments merged, “counted as”), a paper "
@@ -531,6 +538,8 @@ def _either_said(either: list[str], people: set[str]) -> str:
 def _authors_said(low: int, high: int) -> str:
     if low == high:
         return "a single author" if low == 1 else f"exactly {low} authors"
+    if low and high:
+        return f"{low} to {high} authors"
     return f"at least {low} authors" if low else f"at most {high} authors"
 
 
