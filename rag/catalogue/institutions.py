@@ -4,8 +4,7 @@ The catalogue has no institution table, only affiliation strings as the papers w
 Each frequent string is read as the institution it names and counted the way a question
 naming it is counted (`Catalogue.match_institution`: its spellings merged, "Google
 Research" under Google); a string already counted under a larger institution is not
-listed again. A lab whose strings do not name the parent alone (Google DeepMind) stays
-its own row, and the answer says so.
+listed again, and a company's labs named after it (Google DeepMind) are counted with it.
 """
 
 from __future__ import annotations
@@ -86,6 +85,7 @@ def top_institutions(
         for spelling in spellings:
             owner.setdefault(spelling, name)
         owner[affiliation] = name
+    _companies_whole(rows)
     found = [
         InstitutionCount(name, len(papers if within is None else papers & within), tuple(held))
         for name, (held, papers) in rows.items()
@@ -96,6 +96,24 @@ def top_institutions(
         return [i for i in found if i.papers]
     cut = found[limit - 1].papers
     return [i for i in found if i.papers >= cut and i.papers]
+
+
+def _companies_whole(rows: dict[str, tuple[list[str], set[str]]]) -> None:
+    """A company's labs named after it counted with it ("Google DeepMind", "Google Brain"
+    with Google): the catalogue's bare "Google" strings are DeepMind's and Research's
+    people alike, so only the company is a boundary the strings support."""
+    parents: dict[str, str] = {}  # a company's first word -> its largest row
+    for name in sorted(rows, key=lambda n: -len(rows[n][1])):
+        spellings, papers = rows[name]
+        if kind_of(name, spellings) != "company":
+            continue
+        first = fold(name).split()[0]
+        parent = parents.setdefault(first, name)
+        if parent != name:
+            held, together = rows[parent]
+            held += [a for a in spellings if a not in held]
+            together |= papers
+            del rows[name]
 
 
 def _same_name(rows: dict[str, tuple[list[str], set[str]]], affiliation: str) -> str | None:

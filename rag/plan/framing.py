@@ -11,6 +11,8 @@ import difflib
 import re
 import unicodedata
 
+from rag.text import neighbour_swaps
+
 # The conference named in a question ("at ICML 2024", "this year's"): no topic, no name.
 VENUE = re.compile(
     r"\b(?:at|in|from|of)?\s*(?:the\s+)?(?:2024['’]s\s+|2024\s+)?"
@@ -29,7 +31,11 @@ WHO_WROTE = re.compile(
     re.I,
 )
 
-_GREETING = re.compile(r"^\s*(?:hi|hello|hey|dear \w+)(?:\s+there)?(?![\w-])[\s!,.:]*", re.I)
+_GREETING = re.compile(
+    r"^\s*(?:(?:hi|hello|hey|dear \w+)(?:\s+there)?(?![\w-])[\s!,.:]*)?"
+    r"(?:(?:(?:a\s+)?quick\s+(?:one|question|q)|real\s+quick)\s*[:,.!-]+\s*)?",
+    re.I,
+)
 _REQUEST = re.compile(
     r"^\s*(?:(?:could|can|would|will)\s+you\s+(?:please\s+)?|please\s+)"
     r"(?=(?:tell|show|give)\s+me\b|list\b|show\b|find\b|name\b|count\b)",
@@ -275,6 +281,7 @@ def _frame_word(found: re.Match[str]) -> str:
     if lower in _FRAME_TYPED or (word[0].isupper() and found.start() > 0):
         return word  # a name ("Wich" inside a question) stays as typed
     close = difflib.get_close_matches(lower.replace("'", ""), _FRAME_TYPED, n=1, cutoff=0.85)
+    close = close or [w for w in _FRAME_TYPED if w in neighbour_swaps(lower)][:1]  # "papesr"
     if not close or lower in _REAL_WORDS or close[0] in lower:
         return word  # "unpublished", "coauthors": words of their own
     return close[0].capitalize() if word[0].isupper() else close[0]
@@ -385,9 +392,13 @@ def _context_dropped(text: str) -> str:
     if interest and _POINTING.search(interest.group("rest")):
         pointer = re.compile(r"\b(?:them|these|this|it)\b", re.I)
         return pointer.sub(interest.group("what").strip(), interest.group("rest"), count=1)
-    # remarks after the question ("A one-line answer is fine.") ask nothing
+    # remarks after the question ("A one-line answer is fine.") ask nothing, but "top 5 is
+    # plenty" says how many
     if "?" in text:
+        top = re.search(r"\btop\s+\w+", text[text.rindex("?") :], re.I)
         text = text[: text.rindex("?") + 1]
+        if top:
+            text = f"{text[:-1]} ({top.group(0)})?"
     dropped = _DOING.sub("", _SITUATION.sub("", text, count=1), count=1)
     # a message around the question: sentences before it that ask nothing and name no one
     # sentence ends, not initials ("M. Sugiyama") nor "vs." / "e.g." / "et al."

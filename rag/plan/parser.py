@@ -215,37 +215,44 @@ _BYLINE_RANK = re.compile(
 # "Which institutions had the most papers?", "top 5 universities by orals", "the most
 # prolific companies": institutions ranked by their papers
 _PLACES_RANKED = (
-    r"(?:institutions?|universit(?:y|ies)|compan(?:y|ies)|firms?|labs?|"
+    r"(?:institutions?|universit(?:y|ies)|compan(?:y|ies)|firms?|labs?|orgs?|"
     r"organi[sz]ations?|affiliations?|schools?|industry\s+labs?)"
 )
+# what makes a question about institutions a ranking: the most papers, the most prolific,
+# coming out on top, leading; not "the most efficient attention"
+_RANK_CUE = (
+    # "of" may have gone with the venue ("the largest count of ICML 2024 papers")
+    r"(?:most|(?:largest|highest|biggest|greatest)\s+(?:number|count)(?:\s+of)?)\s+"
+    r"(?:(?:icml|2024|accepted|oral|spotlight|poster|['‘\"“][^'’\"”]+['’\"”])\s+)*"
+    r"(?:papers|orals|spotlights|posters|publications|works|acceptances|titles)\b"
+    r"|most\s*(?:(?:at|in)\s+ICML\s*(?:20)?24)?\s*(?:[?.!]|$)"
+    r"|most\s+(?:represented|prolific|productive|often|frequent(?:ly)?)\b|rank\s+highest\b"
+    r"|c[oa]me\s+out\s+on\s+top\b|\b(?:lead|led)\b|\bby\s+(?:the\s+)?(?:number|count)\s+of\b"
+    r"|\bby\s+(?:oral|spotlight|poster|paper)\s+count\b"
+)
 _INSTITUTION_RANK = re.compile(
-    # "… had the most (accepted) papers", "… published the most?", "… by number of orals";
-    # not "which university lab proposed the most efficient attention"
-    # not "Which Fudan University researchers …": a named one's people
-    rf"\b(?:which|what)\s+(?:(?-i:[a-z0-9])[\w-]*\s+){{0,2}}?{_PLACES_RANKED}\b"
+    # "Which (single) institution …", "Among universities, which ones …"; not "Which Fudan
+    # University researchers …" (a named one's people), "Which company's LLM …"
+    rf"(?:\b(?:which|what)\s+(?:(?-i:[a-z0-9])[\w-]*\s+){{0,2}}?{_PLACES_RANKED}\b"
+    rf"|\bamong\s+(?:the\s+)?{_PLACES_RANKED},?\s+which(?:\s+ones?)?\b)"
     r"(?!['’]|\s+(?:of|researchers?|authors?|people|academics?|scientists?|professors?|"
     r"faculty|members?|students?)\b)"
-    # a publishing verb, then the most (papers); "are most represented"; "by number of …"
-    r"(?=\s+(?:(?:had|has|have|got|published|presented|contributed|produced|authored|wrote|"
-    r"landed|earned|received|placed|put\s+out|are|were|is|was)\s+)?(?:the\s+)?(?:(?:most|"
-    r"largest\s+number\s+of|highest\s+number\s+of|biggest\s+number\s+of)\s+(?:(?:icml|2024|"
-    r"accepted|oral|spotlight|poster)\s+)*(?:papers|orals|spotlights|posters|publications|"
-    r"works|acceptances)\b|most\s*(?:(?:at|in)\s+ICML\s*(?:20)?24)?\s*(?:[?.!]|$)|most\s+"
-    r"(?:represented|often|frequent(?:ly)?)\b|rank\s+highest\b)|\s+(?:with|by)\s+the\s+most\b"
-    r"|\s+by\s+(?:the\s+)?(?:number|count)\s+of\b)"
-    # "the top 5 universities (by orals)", "the most prolific companies?"
-    rf"|\b(?:top|most\s+prolific|leading|biggest|most\s+productive)\s+(?:\d+\s+|"
-    rf"(?:{'|'.join(_COUNT_WORDS)})\s+)?(?:\w+\s+)?{_PLACES_RANKED}\b"
+    rf"(?=[^?]*?(?:{_RANK_CUE}))"
+    # "the top 5 universities (by orals)", "Name the three institutions with the most …"
+    rf"|\b(?:top|most\s+prolific|leading|biggest|most\s+productive|(?:name|list|show|give)"
+    r"\s+(?:me\s+)?the)\s+"
+    rf"(?:\d+\s+|(?:{'|'.join(_COUNT_WORDS)})\s+)?(?:\w+\s+)?{_PLACES_RANKED}\b"
     r"(?=\s+(?:by|at|in|with|for)\b|\s*[?.!,]|\s*$)"
     rf"|\brank\s+(?:the\s+)?{_PLACES_RANKED}\b",
     re.I,
 )
-# "… had the most papers", "… by number of orals": the ranking's own words
 _MOST_PAPERS = re.compile(
-    r"\b(?:are|were|is|was)\s+most\s+(?:represented|often|frequent(?:ly)?)\b|\brank\s+highest\b|"
-    r"\b(?:(?:had|has|have|got|with|published|presented)\s+)?(?:the\s+)?(?:most|largest\s+number"
-    r"\s+of|highest\s+number\s+of|biggest\s+number\s+of)\b|\bby\s+(?:the\s+)?(?:number|count)"
-    r"\s+of\b|\b(?:ranked|sorted)\s+by\b",
+    r"\b(?:are|were|is|was)\s+(?:the\s+)?most\s+(?:represented|often|frequent(?:ly)?|prolific|"
+    r"productive)\b|\brank\s+highest\b|\bc[oa]me\s+out\s+on\s+top\b|\b(?:lead|led)\b(?:\s+in\b)?|"
+    r"\b(?:(?:had|has|have|got|with|published|presented|contributed\s+to|was\s+on|were\s+on)\s+)?"
+    r"(?:the\s+)?(?:most|(?:largest|highest|biggest|greatest)\s+(?:number|count)(?:\s+of)?)\b"
+    r"|\bby\s+(?:the\s+)?(?:number|count)\s+of\b|\bby\b(?=\s+(?:oral|spotlight|poster|paper)s?\s+count\b)"
+    r"|\b(?:ranked|sorted)\s+by\b|\b(?:single|counting|count|into)\b|[()]",
     re.I,
 )
 # "What's the shortest paper title?", "the paper with the longest title"

@@ -15,6 +15,8 @@ if TYPE_CHECKING:
 
 _TITLE_WORDS = re.compile(
     r"['\"“](?P<quoted>[^'\"”]+)['\"”]\s+in\s+(?:the|their|its)\s+titles?"
+    # "the most 'Bayesian' titles"
+    r"|['‘\"“](?P<before>[^'’\"”]+)['’\"”]\s+titles\b"
     r"|\btitles?\s+match(?:es|ing)?\s+['\"“](?P<pattern>[^'\"”]+)['\"”]"
     r"|\b(?:with|have|has|having)\s+(?:the\s+words?\s+)?(?P<within>[\w-]+(?:\s+[\w-]+){0,2})\s+in\s+(?:the|their|its)"
     r"\s+titles?"
@@ -114,6 +116,7 @@ def title_words(text: str, constraints: PlanConstraints) -> str:
         match.group("quoted")
         or match.group("pattern")
         or match.group("within")
+        or match.group("before")
         or match.group("inquotes")
         or match.group("insingle")
         or match.group("plain")

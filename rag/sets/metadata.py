@@ -216,8 +216,9 @@ class MetadataAnswerer:
         note = (
             "Each institution is counted as a question naming it is: every affiliation "
             "string that names it (spellings and departments merged, “counted as”), a paper "
-            "once. A lab whose strings do not name its parent alone (Google DeepMind, "
-            "Microsoft Research Asia) is its own row; the corpus has no institution table."
+            "once; a company's labs named after it (Google DeepMind) are counted with it. "
+            "A university's campuses and institutes are counted with it only where their "
+            "strings name it; the corpus has no institution table."
         )
         if plan.ranking != "institutions":
             note += (
