@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel, Field
 
-from rag.plan.framing import WHO_WROTE, plain_question
 from rag.plan.parser import QuestionParser
 from rag.plan.people import record_author
 from rag.types import PlanConstraints, PlanKind, QueryPlan, Unresolved
@@ -82,6 +81,19 @@ _RANKED_BY: dict[str, Literal["authors", "first_authors", "last_authors"]] = {
 }
 
 
+# Rankings the draft has no field for: the parser's reading is kept for them
+_CATALOGUE_RANKINGS = (
+    "institutions", "universities", "companies", "most_authors", "fewest_authors",
+    "shortest_title", "longest_title",
+)  # fmt: skip
+
+
+def read_by_catalogue(plan: QueryPlan) -> bool:
+    """Whether the parser's plan is one the catalogue answers exactly and a model's draft
+    cannot hold: who wrote a named paper, institutions or papers ranked."""
+    return bool(plan.written_by) or plan.ranking in _CATALOGUE_RANKINGS
+
+
 class UnusableDraft(ValueError):
     """The draft asks for something the plan cannot hold (a list without a topic, …)."""
 
@@ -96,10 +108,9 @@ class QuestionPlanner:
     def plan(self, question: str) -> QueryPlan:
         if self.llm is None:
             return self.parser.plan(question)
-        if WHO_WROTE.match(plain_question(question)):
-            parsed = self.parser.plan(question)
-            if parsed.written_by:  # "Who wrote BiLLM?": the catalogue's byline is exact
-                return parsed
+        parsed = self.parser.plan(question)
+        if read_by_catalogue(parsed):  # "Who wrote BiLLM?", "Which universities had …"
+            return parsed
         from llama_index.core.prompts import PromptTemplate
 
         try:

@@ -547,3 +547,15 @@ def test_one_institution_is_one_row_however_its_strings_spell_it() -> None:
         "Korea Advanced Institute of Science & Technology": 2,
         "Stanford University": 1,
     }
+
+
+def test_what_the_catalogue_answers_exactly_keeps_the_parsers_reading() -> None:
+    # with an LLM, these plans are the parser's: the model's draft has no field for them
+    from rag.plan.llm_planner import read_by_catalogue
+
+    parser = QuestionParser(WRITERS)
+    assert read_by_catalogue(parser.plan("Who is the first author of BiLLM?"))
+    assert read_by_catalogue(parser.plan("Which universities had the most orals?"))
+    assert read_by_catalogue(parser.plan("Which paper has the longest author list?"))
+    assert not read_by_catalogue(parser.plan("Which authors had the most papers?"))
+    assert not read_by_catalogue(parser.plan("Which papers study LLM inference?"))
