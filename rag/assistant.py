@@ -24,6 +24,7 @@ from rag.answer.synthesizer import build_synthesizer
 from rag.answer.warmup import AnswerActivity, EvidenceWarmer, Warmup
 from rag.answer.wording import says_how
 from rag.catalogue.catalogue import Catalogue
+from rag.catalogue.institutions import top_institutions
 from rag.embedding.factory import build_embed_model
 from rag.errors import AnswerError, EmptyStoreError
 from rag.pipeline import Pipeline
@@ -119,8 +120,8 @@ class Assistant:
     # --- warm-up and stats ------------------------------------------------------------
     def start_warmup(self) -> EvidenceWarmer:
         """Embed all abstract sentences in a background thread (rag.answer.warmup says why),
-        and build the topic scan's index in another, so the first topic question does not
-        wait for it."""
+        and build the topic scan's index and the institutions' groups in another, so the
+        first topic question or institution ranking does not wait for them."""
         pipeline = self._current()
         threading.Thread(target=_build_topic_index, args=(pipeline,), daemon=True).start()
         return self.warmup.start(self.scorer, self.papers.values())
@@ -253,5 +254,6 @@ def _build_topic_index(pipeline: Pipeline) -> None:
     try:
         says_how("restate")  # the parts-of-speech lexicon (~0.2 s), read before a question is
         pipeline.topics()
+        top_institutions(pipeline.catalogue, limit=1)  # the ~300 groups a ranking reads (~2 s)
     except Exception as exc:  # built again on the first topic question; never fatal here
         log.warning("building the topic index in the background failed: %s", exc)

@@ -86,3 +86,17 @@ def test_reload_restarts_the_warmup_on_the_new_catalogue(
     assert second is not None and second is not first
     assert set(split_sentences(new.abstract)) <= set(second.sentences)
     second.stop()
+
+
+def test_warmup_reads_the_institutions_a_ranking_needs(
+    store_copy: Path, embed_model: Any, tmp_path: Path
+) -> None:
+    # the first "Which universities had the most orals?" must not pay for reading them
+    assistant = _assistant(store_copy, embed_model, tmp_path / "cache")
+    assert not assistant.catalogue._groups
+    warmer = assistant.start_warmup()
+    deadline = time.monotonic() + 120
+    while not assistant.catalogue._groups and time.monotonic() < deadline:
+        time.sleep(0.2)
+    warmer.stop()
+    assert assistant.catalogue._groups
