@@ -335,12 +335,16 @@ class Catalogue:
             self._groups[affiliation] = self.match_institution(affiliation)
         return self._groups[affiliation]
 
-    def place_rows(self, query: str) -> list[Any]:
-        """Rows of a query over the affiliation table (an institution ranking's input)."""
-        return self._rows(query)
-
-    def connect(self) -> sqlite3.Connection:
-        return self._connect()
+    def affiliation_rows(self, within: set[str] | None = None) -> list[tuple[str, str]]:
+        """(affiliation string, paper id) for every non-empty string of the `within` papers
+        (None: every paper): an institution ranking's input."""
+        query = "select affiliation, paper_id from paper_places where affiliation != ''"
+        rows = (
+            self._rows(query)
+            if within is None
+            else rows_in(self._connect(), query + " and paper_id in ({})", within)
+        )
+        return [(str(a), str(p)) for a, p in rows]
 
     def papers_listing(self, affiliations: Iterable[str]) -> set[str]:
         """The papers with one of these affiliation strings."""

@@ -15,7 +15,6 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Literal, NamedTuple
 
 from rag.catalogue.names import GENERIC_WORDS, fold
-from rag.catalogue.records import rows_in
 from rag.text import STOPWORDS
 
 if TYPE_CHECKING:
@@ -59,14 +58,9 @@ def top_institutions(
 ) -> list[InstitutionCount]:
     """The institutions with the most papers among `within` (every paper: None), ties
     kept at the cut; `kind`: only universities ("academic") or only companies."""
-    query = "select affiliation, paper_id from paper_places where affiliation != ''"
-    if within is None:
-        listed = catalogue.place_rows(query)
-    else:
-        listed = list(rows_in(catalogue.connect(), query + " and paper_id in ({})", within))
     papers_of: dict[str, set[str]] = {}
-    for affiliation, paper in listed:
-        papers_of.setdefault(str(affiliation), set()).add(str(paper))
+    for affiliation, paper in catalogue.affiliation_rows(within):
+        papers_of.setdefault(affiliation, set()).add(paper)
     frequent = Counter({a: len(p) for a, p in papers_of.items()}).most_common(CANDIDATES)
     rows: dict[str, tuple[list[str], set[str]]] = {}  # name -> (spellings, papers)
     owner: dict[str, str] = {}  # a counted string -> the row it is counted in
@@ -79,9 +73,7 @@ def top_institutions(
         # "KAIST" after "Korea Advanced Institute …": a group whose own commonest
         # spelling is already a row's is that row, widened
         name = owner.get(spellings[0]) or _same_name(rows, affiliation) or affiliation
-        held, papers = rows.setdefault(name, ([], set()))
-        held += [a for a in spellings if a not in held]
-        papers |= match.papers
+        _widen(rows.setdefault(name, ([], set())), spellings, match.papers)
         for spelling in spellings:
             owner.setdefault(spelling, name)
         owner[affiliation] = name
@@ -110,10 +102,17 @@ def _companies_whole(rows: dict[str, tuple[list[str], set[str]]]) -> None:
         first = fold(name).split()[0]
         parent = parents.setdefault(first, name)
         if parent != name:
-            held, together = rows[parent]
-            held += [a for a in spellings if a not in held]
-            together |= papers
+            _widen(rows[parent], spellings, papers)
             del rows[name]
+
+
+def _widen(
+    row: tuple[list[str], set[str]], spellings: Iterable[str], papers: Iterable[str]
+) -> None:
+    """A row counts these spellings and papers too."""
+    held, counted = row
+    held += [a for a in spellings if a not in held]
+    counted |= set(papers)
 
 
 def _same_name(rows: dict[str, tuple[list[str], set[str]]], affiliation: str) -> str | None:

@@ -120,7 +120,7 @@ class QuestionPlanner:
             return self.validated(draft)
         except Exception as exc:  # any model failure: the parser's plan answers instead
             log.info("LLM plan not used (%s: %s); parser plan instead", type(exc).__name__, exc)
-            return self.parser.plan(question)
+            return parsed
 
     def validated(self, draft: PlanDraft) -> QueryPlan:
         """The draft as a plan, every name resolved in the catalogue."""

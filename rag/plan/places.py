@@ -305,12 +305,9 @@ class PlaceReader:
                     text = text.replace(match.group("span"), " ", 1)
                     continue
                 found = self._longest_institution(words, from_end=keep_end)
-                if pattern is _INSTITUTION_AFTER and (
-                    found is None or self._misspelt_longer(words, len(found))
-                ):  # "from Berkley", "from UC Irivne" (not "UC" alone)
-                    before = len(constraints.affiliations)
-                    text = self._misspelt(words, text, constraints)
-                    found = None if len(constraints.affiliations) > before else found
+                if pattern is _INSTITUTION_AFTER:  # "from Berkley", "from UC Irivne" (not "UC")
+                    text, mended = self._misspelt(words, text, constraints, len(found or ()))
+                    found = None if mended else found
                 if found is None:
                     continue
                 # "The University of Sydney": its strings write it with and without "The"
@@ -398,28 +395,34 @@ class PlaceReader:
             rest = words[len(more) :]
         return found
 
-    def _misspelt(self, words: list[str], text: str, constraints: PlanConstraints) -> str:
-        """ "from Berkley": capitalised words after "from" that, spelt right, are a place."""
+    def _misspelt(
+        self, words: list[str], text: str, constraints: PlanConstraints, known: int = 0
+    ) -> tuple[str, bool]:
+        """ "from Berkley": capitalised words after "from" that, spelt right, are a place;
+        `known`: the first words already name one ("UC"), so only a longer name counts
+        ("UC Irivne"), the word after them capitalised too and the name one word longer
+        correctable. Whether one was read."""
+        read: dict[str, str | None] = {}  # each span corrected once
+        if known:
+            after = words[known : known + 1]
+            if known >= 3 or not after or not (after[0][:1].isupper() or self._lower):
+                return text, False
+            longer = " ".join(words[: known + 1]).strip(" '\"")
+            read[longer] = self.catalogue.corrected_place(longer)
+            if read[longer] is None:
+                return text, False
         for size in range(min(len(words), 3), 0, -1):
             typed = " ".join(words[:size]).strip(" '\"")
             if not (typed[:1].isupper() or self._lower):
                 continue
-            corrected = self.catalogue.corrected_place(typed)
+            if typed not in read:
+                read[typed] = self.catalogue.corrected_place(typed)
+            corrected = read[typed]
             if corrected:
                 constraints.affiliations.append(corrected)
                 constraints.read_as[typed] = corrected
-                return text.replace(typed, " ", 1)
-        return text
-
-    def _misspelt_longer(self, words: list[str], size: int) -> bool:
-        """Whether the capitalised word after a known institution's `size` words is a
-        misspelling that, corrected, makes a longer name ("UC Irivne", not "UC")."""
-        more = words[size : size + 1]
-        return (
-            bool(more)
-            and (more[0][:1].isupper() or self._lower)
-            and (self.catalogue.corrected_place(" ".join(words[: size + 1])) is not None)
-        )
+                return text.replace(typed, " ", 1), True
+        return text, False
 
     def _ends_a_person(self, words: list[str], size: int) -> bool:
         """Whether the last `size` words end a person's name that starts one or two words

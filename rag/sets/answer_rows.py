@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from rag.types import Aggregate, AggregatePaper, Answer, Citation, Paper, QueryPlan
 
 SHOWN_IN_TEXT = 10  # rows written into the answer text; the aggregate carries all
@@ -67,10 +69,21 @@ def citation(row: AggregatePaper) -> Citation:
     )
 
 
-def listed_text(summary: str, rows: list[AggregatePaper], notes: list[str]) -> str:
+def listed_text(
+    summary: str,
+    rows: list[AggregatePaper],
+    notes: list[str],
+    detail: Callable[[AggregatePaper], str] | None = None,
+) -> str:
+    """The summary, the first rows ("- *T* (Oral) [1]"; `detail`: what the brackets say
+    instead of the status) and the notes."""
     lines = [summary]
     shown = rows[:SHOWN_IN_TEXT]
-    lines += [f"- *{plain(r.title)}*{f' ({r.status})' if r.status else ''} [{r.n}]" for r in shown]
+    lines += [
+        f"- *{plain(r.title)}*{f' ({detail(r)})' if detail else f' ({r.status})' if r.status else ''}"
+        f" [{r.n}]"
+        for r in shown
+    ]
     if len(rows) > len(shown):
         lines.append(f"- … and {len(rows) - len(shown):,} more (every paper is in the full list)")
     if notes:

@@ -15,7 +15,6 @@ from rag.catalogue.catalogue import Catalogue
 from rag.catalogue.institutions import top_institutions
 from rag.catalogue.names import affiliation_entries, affiliations_of, fold
 from rag.sets.answer_rows import (
-    SHOWN_IN_TEXT,
     citation,
     listed_text,
     plain,
@@ -24,7 +23,7 @@ from rag.sets.answer_rows import (
     set_answer,
 )
 from rag.text import listing
-from rag.types import Aggregate, Answer, Paper, PlanConstraints, QueryPlan
+from rag.types import Aggregate, AggregatePaper, Answer, Paper, PlanConstraints, QueryPlan
 
 
 class MetadataAnswerer:
@@ -138,7 +137,10 @@ class MetadataAnswerer:
             ids &= allowed
         titles = plan.ranking in ("shortest_title", "longest_title")
         most = plan.ranking in ("most_authors", "longest_title")
-        measure = (lambda p: len(p.title)) if titles else (lambda p: len(p.authors))
+
+        def measure(p: Paper | AggregatePaper) -> int:
+            return len(p.title) if titles else len(p.authors)
+
         unit = "character" if titles else "author"
         pool = sorted(
             self.catalogue.papers.many(ids),
@@ -175,21 +177,15 @@ class MetadataAnswerer:
         aggregate = Aggregate(
             kind="metadata", count=len(rows), exact=True, papers=rows, notes=notes
         )
-        shown = [
-            f"- *{plain(p.title)}* ({p.status}, {plural(measure(p), unit)}) [{n}]"
-            for n, p in enumerate(papers[:SHOWN_IN_TEXT], start=1)
-        ]
-        more = len(rows) - len(shown)
-        tail = [f"- … and {more:,} more (every paper is in the full list)"] if more > 0 else []
-        text = "\n".join([summary, *shown, *tail, *(["", *notes] if notes else [])])
+        text = listed_text(
+            summary, rows, notes, detail=lambda r: f"{r.status}, {plural(measure(r), unit)}"
+        )
         return set_answer(question, standalone, plan, text, [citation(r) for r in rows], aggregate)
 
     def _places_ranked(self, plan: QueryPlan, allowed: set[str] | None) -> tuple[str, Aggregate]:
         """ "Which universities had the most orals?": institutions by their papers among
         those the constraints (and the caller's filters) leave."""
-        within = None if plan.constraints.is_empty() else self._select(plan)[0]
-        if allowed is not None:
-            within = allowed if within is None else within & allowed
+        within = self._within(plan, allowed)
         kind = {"universities": "academic", "companies": "company"}.get(plan.ranking or "", "")
         ranked = top_institutions(self.catalogue, within, limit=plan.top or 10, kind=kind)  # type: ignore[arg-type]
         statuses = plan.constraints.statuses
@@ -234,10 +230,16 @@ class MetadataAnswerer:
             kind="metadata", count=len(ranked), exact=True, ranking=ranking, notes=[note]
         )
 
-    def _ranking(self, plan: QueryPlan, allowed: set[str] | None) -> tuple[str, Aggregate]:
+    def _within(self, plan: QueryPlan, allowed: set[str] | None) -> set[str] | None:
+        """The papers a ranking counts: those the constraints and the caller's filters
+        leave (None: every paper)."""
         within = None if plan.constraints.is_empty() else self._select(plan)[0]
         if allowed is not None:
             within = allowed if within is None else within & allowed
+        return within
+
+    def _ranking(self, plan: QueryPlan, allowed: set[str] | None) -> tuple[str, Aggregate]:
+        within = self._within(plan, allowed)
         named = set(plan.constraints.authors) if plan.ranking == "coauthors" else set()
         place = {"first_authors": 0, "last_authors": -1}.get(plan.ranking or "")
         ranked = self.catalogue.top_authors(
