@@ -10,7 +10,6 @@ listed again, and a company's labs named after it (Google DeepMind) are counted 
 from __future__ import annotations
 
 import re
-from collections import Counter
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Literal, NamedTuple
 
@@ -61,7 +60,8 @@ def top_institutions(
     papers_of: dict[str, set[str]] = {}
     for affiliation, paper in catalogue.affiliation_rows(within):
         papers_of.setdefault(affiliation, set()).add(paper)
-    frequent = Counter({a: len(p) for a, p in papers_of.items()}).most_common(CANDIDATES)
+    # ties by the string itself: the rows' order, and so their names, the same every run
+    frequent = sorted(papers_of.items(), key=lambda item: (-len(item[1]), item[0]))[:CANDIDATES]
     rows: dict[str, tuple[list[str], set[str]]] = {}  # name -> (spellings, papers)
     owner: dict[str, str] = {}  # a counted string -> the row it is counted in
     for affiliation, _ in frequent:
