@@ -230,10 +230,11 @@
     showPanel(0);
   });
   function showPanel(attempt) {
-    // The panel is drawn by a later Gradio update than the answer: wait until it has a size.
+    // The panel is drawn by a later Gradio update than the answer: wait until it is in the
+    // page and has a size.
+    if (attempt > 100) return;
     const panel = document.getElementById("set-panel");
-    if (!panel || attempt > 40) return;
-    if (!panel.getClientRects().length) { setTimeout(() => showPanel(attempt + 1), 100); return; }
+    if (!panel || !panel.getClientRects().length) { setTimeout(() => showPanel(attempt + 1), 100); return; }
     panel.scrollIntoView({ behavior: "smooth", block: "start" });
     // A smooth scroll stops when the layout moves under it; finish it without animation.
     setTimeout(() => {
