@@ -21,7 +21,15 @@ from typing import Any
 
 from rag.catalogue import index as paper_index
 from rag.catalogue.close_names import CloseNames
-from rag.catalogue.names import NICKNAMES, fold, name_fits, names_institution, spellings
+from rag.catalogue.names import (
+    NICKNAMES,
+    acronym,
+    acronym_named,
+    fold,
+    name_fits,
+    names_institution,
+    spellings,
+)
 from rag.catalogue.records import PaperRecords, rows_in
 from rag.catalogue.title_words import phrase_pattern
 from rag.text import neighbour_swaps
@@ -292,9 +300,12 @@ class Catalogue:
     # --- institutions ------------------------------------------------------------------
     def _candidates(self, names: tuple[str, ...]) -> set[str]:
         """Affiliation strings filed under the first word (or acronym) of any of `names`."""
-        keys = sorted({name.split()[0] for name in names if name})
+        keys = {name.split()[0] for name in names if name}
+        if acronym_named(names[0]):  # "UIUC" alone (the typed name's, not a variant's)
+            keys.add(acronym(names[0]))
+        keys.discard("")
         query = "select affiliation from place_keys where key in ({})"
-        return self._ids_in(query, keys)
+        return self._ids_in(query, sorted(keys))
 
     def _place_counts(self, affiliations: Iterable[str]) -> dict[str, int]:
         query = (

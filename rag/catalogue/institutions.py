@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Literal, NamedTuple
 
-from rag.catalogue.names import GENERIC_WORDS, fold
+from rag.catalogue.names import ALIASES, GENERIC_WORDS, acronym, fold
 from rag.text import STOPWORDS
 
 if TYPE_CHECKING:
@@ -25,7 +25,7 @@ CANDIDATES = 300  # the most frequent affiliation strings read as institutions
 _ACADEMIC = re.compile(
     r"\b(?:universit\w*|college|school|academy|polytechnic|politecnico|ecole|eth|ethz|epfl|"
     r"kaist|postech|mit|caltech|institute of technology|technion|hochschule|inria|cnrs|"
-    r"max planck|mila|riken|ucl|ucla|nyu|kaust|mbzuai|academia)\b"
+    r"max planck|mpi|mila|riken|ucl|ucla|nyu|kaust|mbzuai|academia)\b"
 )
 # not a company either: public and non-profit research bodies
 _PUBLIC = re.compile(
@@ -43,8 +43,10 @@ class InstitutionCount(NamedTuple):
 def kind_of(name: str, spellings: Iterable[str] = ()) -> InstitutionKind:
     """ "academic" (a university, a school, a public research institute of one), "company",
     or "" (a public or non-profit body: a national lab, a foundation)."""
-    written = " ".join(fold(s) for s in [name, *spellings])
-    if _ACADEMIC.search(written):
+    # most of its spellings: some may name a partner ("MIT-IBM Watson AI Lab, IBM Research")
+    spellings = list(spellings)
+    academic = sum(bool(_ACADEMIC.search(fold(s))) for s in spellings)
+    if _ACADEMIC.search(fold(name)) or (spellings and 2 * academic >= len(spellings)):
         return "academic"
     return "" if _PUBLIC.search(fold(name)) else "company"
 
@@ -77,7 +79,7 @@ def top_institutions(
         for spelling in spellings:
             owner.setdefault(spelling, name)
         owner[affiliation] = name
-    _companies_whole(rows)
+    _companies_whole(rows, papers_of)
     found = [
         InstitutionCount(name, len(papers if within is None else papers & within), tuple(held))
         for name, (held, papers) in rows.items()
@@ -90,20 +92,40 @@ def top_institutions(
     return [i for i in found if i.papers >= cut and i.papers]
 
 
-def _companies_whole(rows: dict[str, tuple[list[str], set[str]]]) -> None:
+def _companies_whole(
+    rows: dict[str, tuple[list[str], set[str]]], papers_of: dict[str, set[str]]
+) -> None:
     """A company's labs named after it counted with it ("Google DeepMind", "Google Brain"
     with Google): the catalogue's bare "Google" strings are DeepMind's and Research's
-    people alike, so only the company is a boundary the strings support."""
-    parents: dict[str, str] = {}  # a company's first word -> its largest row
-    for name in sorted(rows, key=lambda n: -len(rows[n][1])):
+    people alike, so only the company is a boundary the strings support. Its labs too rare
+    to be candidates ("Microsoft Research Cambridge") and those named like public bodies
+    ("Amazon Development Center Germany") count with it as well."""
+    parents: dict[str, str] = {}  # a company's first word or acronym -> its largest row
+    for name in sorted(rows, key=lambda n: (-len(rows[n][1]), n)):
         spellings, papers = rows[name]
-        if kind_of(name, spellings) != "company":
-            continue
-        first = fold(name).split()[0]
-        parent = parents.setdefault(first, name)
-        if parent != name:
+        parent = _parent(parents, fold(name).split()[0])
+        # by its name alone: "IBM Research" is grouped with "MIT-IBM Watson AI Lab, IBM …"
+        if parent and kind_of(name) != "academic":
             _widen(rows[parent], spellings, papers)
             del rows[name]
+        elif kind_of(name, spellings) == "company":
+            for key in (fold(name).split()[0], acronym(name)):
+                if key:
+                    parents.setdefault(key, name)
+    counted = {a for held, _ in rows.values() for a in held}
+    for affiliation, papers in papers_of.items():
+        words = fold(affiliation).split()
+        parent = _parent(parents, words[0]) if words else None
+        if parent and affiliation not in counted and kind_of(affiliation) != "academic":
+            _widen(rows[parent], [affiliation], papers)
+
+
+def _parent(parents: dict[str, str], word: str) -> str | None:
+    """The company row a string's first word names, directly or by another name of it
+    ("AWS" for Amazon Web Services, "FAIR", "MSR")."""
+    return parents.get(word) or next(
+        (parents[n.split()[0]] for n in ALIASES.get(word, ()) if n.split()[0] in parents), None
+    )
 
 
 def _widen(

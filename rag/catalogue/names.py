@@ -11,7 +11,7 @@ import re
 from functools import lru_cache
 from itertools import pairwise
 
-from rag.text import without_accents
+from rag.text import edits_within_one, neighbour_swaps, without_accents
 from rag.types import Paper
 
 # Words that do not make an institution's name distinctive, and are left out of acronyms.
@@ -63,6 +63,7 @@ ALIASES = {
     "imperial": ("imperial college london", "imperial college"),
     "facebook": ("meta",),
     "msr": ("microsoft research",),
+    "aws": ("amazon web services",),
     "pku": ("peking university",),
     "zju": ("zhejiang university",),
     "upenn": ("university of pennsylvania",),
@@ -245,34 +246,87 @@ def names_institution(affiliation: str, names: tuple[str, ...]) -> bool | None:
     # "University of Massachusetts, Amherst": a name cut by a comma is two segments
     paired = [f"{a} {b}" for a, b in pairwise(segments)]
     # "… of Massachusetts at Amherst"; "National Labs" is one national lab
-    typed_names = [(name, [_ONE.get(w, w) for w in name.split() if w != "at"]) for name in names]
+    typed_names = [(name, [_one(w) for w in name.split() if w != "at"]) for name in names]
+    typed_words = {w for _, typed in typed_names for w in typed}
+    short = {names[0]: acronym(names[0])} if acronym_named(names[0]) else {}  # as typed
     for part in [affiliation, *segments, *paired]:
-        words = [_ONE.get(w, w) for w in fold(part).split() if w != "at"]
+        words = [_one(w) for w in fold(part).split() if w != "at"]
         part_initials = acronym(part)
         for name, typed in typed_names:
             # "UCLA Computer Science Department" spells "ucsd": a department is no acronym's
             initials = part_initials == name and not _DEPARTMENT_PART.search(part)
             if len(typed) == 1 and (initials or _spelled_out(part, name)):
                 return True
-            for start in range(len(words) - len(typed) + 1):
-                if words[start : start + len(typed)] == typed:
-                    after = words[start + len(typed) :]
-                    extra = words[:start] + after
-                    # "Nanjing University of Science and Technology" is not "Nanjing
-                    # University": generic words after the noun make another name.
-                    renamed = typed[-1] in _NOUNS and after[:1] == ["of"]
-                    if not renamed and all(w in _GENERIC or w in own_words for w in extra):
-                        return True
-                    # "University of Illinois Urbana-Champaign": a campus of the system
-                    campus = typed[:2] == ["university", "of"] and len(typed) > 2
-                    before = all(w in _GENERIC for w in words[:start])
-                    if campus and before and after[:1] not in (["of"], ["for"], ["and"]):
-                        return True
-                    verdict = False
+            # "Tsinghua Shenzhen International Graduate School" is Tsinghua University's
+            # (a string of its own: "Shenzhen … Graduate School, Tsinghua University" is not
+            # Shenzhen University's)
+            alone = len(segments) == 1 and typed[1:] == ["university"]
+            if alone and words[:1] == typed[:1] and _graduate_school(words):
+                return True
+            # "UIUC" alone names the University of Illinois Urbana-Champaign ("CUHK(SZ)" is a
+            # campus of its own)
+            if len(segments) == len(words) == 1 and words[0] == short.get(name):
+                return True
+            # "Shanghai Jiao Tong" where the name runs the words together ("Jiaotong")
+            for seen in [words, *_run_together(words, typed_words)]:
+                for start in range(len(seen) - len(typed) + 1):
+                    if seen[start : start + len(typed)] == typed:
+                        after = seen[start + len(typed) :]
+                        extra = seen[:start] + after
+                        # "Nanjing University of Science and Technology" is not "Nanjing
+                        # University": generic words after the noun make another name.
+                        renamed = typed[-1] in _NOUNS and after[:1] == ["of"]
+                        if not renamed and all(w in _GENERIC or w in own_words for w in extra):
+                            return True
+                        # "University of Illinois Urbana-Champaign": a campus of the system
+                        campus = typed[:2] == ["university", "of"] and len(typed) > 2
+                        before = all(w in _GENERIC for w in seen[:start])
+                        if campus and before and after[:1] not in (["of"], ["for"], ["and"]):
+                            return True
+                        verdict = False
     return verdict
 
 
 _ONE = {"labs": "lab", "laboratories": "laboratory"}
+# the catalogue's own ways of writing "university" (not another language's word for it)
+_NOT_UNIVERSITY = frozenset(
+    {"universita", "universitat", "universite", "universiti", "universitas", "universitet"}
+)
+_UNIVERSITY_SWAPS = neighbour_swaps("university")
+
+
+def acronym_named(name: str) -> bool:
+    """Is a string of this name's initials alone the name? Only for an institution named
+    as one, of three words or more ("Miltiadis Allamanis is second" is no "MAIS")."""
+    words = name.split()
+    return len(words) >= 3 and not _SPELLED_NOUNS.isdisjoint(words) and len(acronym(name)) >= 3
+
+
+def _graduate_school(words: list[str]) -> bool:
+    """ "<name> [city] [international] graduate school": a university's school elsewhere."""
+    return len(words) <= 5 and words[-2:] == ["graduate", "school"] and not {*_NOUNS} & {*words}
+
+
+def _one(word: str) -> str:
+    """The word as compared: plurals of lab words made one, a mistyped "university"
+    ("Univeristy", "Unibersity", "Univeresity") read as it."""
+    word = _ONE.get(word, word)
+    if 8 <= len(word) <= 11 and word[:2] == "un" and word != "university":
+        typo = edits_within_one(word, "university") or word in _UNIVERSITY_SWAPS
+        if typo and word not in _NOT_UNIVERSITY:
+            return "university"
+    return word
+
+
+def _run_together(words: list[str], typed: set[str]) -> list[list[str]]:
+    """The part's words with two neighbours run together where that gives a typed word."""
+    return [
+        [*words[:i], words[i] + words[i + 1], *words[i + 2 :]]
+        for i in range(len(words) - 1)
+        if words[i] + words[i + 1] in typed
+    ]
+
+
 _DEPARTMENT_PART = re.compile(r"\b(?:department|dept|school|faculty|division)\b", re.I)
 _SPELLED_OUT = re.compile(r"^\s*(?P<acronym>[A-Z]{2,})\s+[A-Z][a-z]")
 _SPELLED_NOUNS = {*_NOUNS, "center", "centre", "laboratory", "school", "academy"}

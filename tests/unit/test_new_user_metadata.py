@@ -559,3 +559,80 @@ def test_what_the_catalogue_answers_exactly_keeps_the_parsers_reading() -> None:
     assert read_by_catalogue(parser.plan("Which paper has the longest author list?"))
     assert not read_by_catalogue(parser.plan("Which authors had the most papers?"))
     assert not read_by_catalogue(parser.plan("Which papers study LLM inference?"))
+
+
+# How the strings of one institution are told apart from another's
+COMPANIES = Catalogue.of(
+    [
+        _paper("c1", ["Ann Kim"], ["Microsoft Research"]),
+        _paper("c2", ["Bo Li"], ["Microsoft Research"]),
+        _paper("c3", ["Cy Tan"], ["Microsoft Research Cambridge"]),
+        _paper("c4", ["Di Wu"], ["Amazon"]),
+        _paper("c12", ["La Su"], ["Amazon"]),
+        _paper("c5", ["Ed Ng"], ["Amazon Development Center Germany"]),
+        _paper("c6", ["Fa Wu"], ["AWS AI Labs"]),
+        _paper("c7", ["Gu Lo"], ["International Business Machines"]),
+        _paper("c13", ["Mo Ta"], ["International Business Machines"]),
+        _paper("c8", ["Ha Yu"], ["IBM Research", "MIT-IBM Watson AI Lab, IBM Research"]),
+        _paper("c9", ["Io Ma"], ["MIT-IBM Watson AI Lab"]),
+        _paper("c10", ["Jo Po"], ["Meta Platform Inc."]),
+        _paper("c11", ["Ka Ro"], ["MPI-SWS"]),
+    ]
+)
+
+
+def test_a_companys_labs_count_with_it_however_rare_or_named(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from rag.catalogue import institutions
+
+    # only the commonest strings are candidates: the rest reach their company by its name
+    monkeypatch.setattr(institutions, "CANDIDATES", 4)
+    rows = {i.name: i.papers for i in institutions.top_institutions(COMPANIES, kind="company")}
+    assert rows["Microsoft Research"] == 3  # "… Cambridge", too rare to be a candidate
+    assert rows["Amazon"] == 4  # "… Development Center Germany" and "AWS" (its initials)
+    monkeypatch.setattr(institutions, "CANDIDATES", 300)
+    rows = {i.name: i.papers for i in institutions.top_institutions(COMPANIES, kind="company")}
+    # IBM by its initials; a partner's string beside it does not make it a university
+    assert rows["International Business Machines"] == 3
+    # "Meta Platform Inc." spells "MPI": the Max Planck strings stay out
+    every = {i.name: i.papers for i in institutions.top_institutions(COMPANIES, limit=20)}
+    assert every["MPI-SWS"] == 1 and every["Meta Platform Inc."] == 1
+
+
+def test_a_mistyped_university_and_words_run_together_or_cut_short() -> None:
+    places = Catalogue.of(
+        [
+            _paper("u1", ["Ann Kim"], ["Tsinghua University"]),
+            _paper("u2", ["Bo Li"], ["Tsinghua Univeristy"]),
+            _paper("u3", ["Cy Tan"], ["Shanghai Jiaotong University"]),
+            _paper("u4", ["Di Wu"], ["Shanghai Jiao Tong University, China"]),
+            _paper("u5", ["Ed Ng"], ["University of Illinois Urbana-Champaign"]),
+            _paper("u6", ["Fa Wu"], ["UIUC"]),
+            _paper("u7", ["Gu Lo"], ["UCL"]),
+            _paper("u8", ["Ha Yu"], ["Universita di Bologna"]),
+            _paper("u9", ["Io Ma"], ["Tsinghua Shenzhen International Graduate School"]),
+            _paper(
+                "u10", ["Jo Po"], ["Shenzhen International Graduate School, Tsinghua University"]
+            ),
+            _paper("u11", ["Ka Ro"], ["Shenzhen University"]),
+            _paper("u12", ["La Su"], ["CUHK(SZ)"]),
+            _paper("u13", ["Ma Ta"], ["MAIS"]),
+        ]
+    )
+    # a typo, and its graduate school in another city
+    assert places.match_institution("Tsinghua University").papers == {"u1", "u2", "u9", "u10"}
+    assert places.match_institution("Shenzhen University").papers == {"u11"}
+    assert places.match_institution("Shanghai Jiaotong University").papers == {"u3", "u4"}
+    assert places.match_institution("University of Illinois Urbana-Champaign").papers == {
+        "u5",
+        "u6",
+    }
+    # a campus after the initials is another campus; a phrase that is no institution's
+    # name has no initials
+    assert places.match_institution("Chinese University of Hong Kong").papers == set()
+    assert not places.knows_institution("Miltiadis Allamanis is second")
+    # not the initials of a variant ("losangeles" run together spells "UCL")
+    assert places.match_institution("University of California, Los Angeles").papers == set()
+    # another language's word for university is no typo of it
+    assert places.match_institution("Bologna University").papers == set()
