@@ -17,8 +17,9 @@ from rag.plan.compared import compared_items
 from rag.plan.framing import VENUE, WHO_WROTE, plain_question
 from rag.plan.people import PeopleReader
 from rag.plan.places import PlaceReader
+from rag.plan.rankings import COUNT_WORDS, TOP_N, count_said, papers_or_places_ranked
 from rag.plan.titles import mend_title_typos, title_words
-from rag.text import SPELLED_VALUES, content_terms, listing, titled_in
+from rag.text import content_terms, listing, titled_in
 from rag.types import PlanConstraints, PlanKind, QueryPlan, Ranking, Unresolved
 
 _YEAR = re.compile(r"\b(?:in|of|for)\s+2024\b", re.I)
@@ -142,17 +143,9 @@ _GENERIC_TOPIC = {"paper", "author", "publish", "icml", "2024", "accept", "confe
                   "pub", "folk", "made", "appear", "least", "newest", "oldest", "latest",
                   # "joint papers of A and B", "A and B … combined", "anyone from X"
                   "joint", "contribut", "mention", "public", "articl", "need", "academ"}  # fmt: skip
-# Counts as questions write them ("top three", "more than twenty authors")
-_COUNT_WORDS = dict(sorted(SPELLED_VALUES.items(), key=lambda item: -len(item[0])))
 _AT_LEAST_PAPERS = re.compile(
-    rf"\b(?:(at least|more than|over|no fewer than)\s+(\d+|{'|'.join(_COUNT_WORDS)})|"
+    rf"\b(?:(at least|more than|over|no fewer than)\s+(\d+|{'|'.join(COUNT_WORDS)})|"
     r"(\d+)\s+or\s+more)\s+(?:\w+\s+){0,3}?(?:papers|orals|spotlights|posters|publications)\b",
-    re.I,
-)
-_TOP_N = re.compile(
-    rf"\btop\s+(\d{{1,2}}|{'|'.join(_COUNT_WORDS)})\b"
-    # "the two most prolific authors"
-    rf"|\b(\d{{1,2}}|{'|'.join(_COUNT_WORDS)})\s+most\s+(?:prolific|productive|published)\b",
     re.I,
 )
 # what an author did with the papers counted ("had", "presented", "wrote")
@@ -178,112 +171,25 @@ _WHO = re.compile(
     r"\b(?:who|which|what)\s+(?:\w+\s+)?(?:authors?|researchers?|people)\b|^\s*who\b", re.I
 )
 _MANY_AUTHORS = re.compile(
-    rf"\b(?:(at least|more than|over|no fewer than)\s+(\d+|{'|'.join(_COUNT_WORDS)})|"
+    rf"\b(?:(at least|more than|over|no fewer than)\s+(\d+|{'|'.join(COUNT_WORDS)})|"
     r"(\d+)\s+or\s+more)\s+(?:co-?)?authors\b",
     re.I,
 )
 _FEW_AUTHORS = re.compile(
-    rf"\b(?:(fewer than|less than|under)|(at most|no more than))\s+(\d+|{'|'.join(_COUNT_WORDS)})"
+    rf"\b(?:(fewer than|less than|under)|(at most|no more than))\s+(\d+|{'|'.join(COUNT_WORDS)})"
     r"\s+(?:co-?)?authors\b",
     re.I,
 )
 _EXACT_AUTHORS = re.compile(
     rf"\b(?:(?P<solo>solo[- ]authored|single[- ]authors?(?:ed)?|sole[- ]authored|one-author)|"
-    rf"(?:exactly|only|just)\s+(?P<n>\d+|{'|'.join(_COUNT_WORDS)})\s+authors|"
-    rf"(?P<n2>\d+|{'|'.join(_COUNT_WORDS)})-authors?(?:ed)?|"
+    rf"(?:exactly|only|just)\s+(?P<n>\d+|{'|'.join(COUNT_WORDS)})\s+authors|"
+    rf"(?P<n2>\d+|{'|'.join(COUNT_WORDS)})-authors?(?:ed)?|"
     # "papers with five authors", "have 5 authors" (not "5 authors or more")
-    rf"(?:with|have|has|having)\s+(?P<n3>\d+|{'|'.join(_COUNT_WORDS)})\s+(?:co-?)?authors"
+    rf"(?:with|have|has|having)\s+(?P<n3>\d+|{'|'.join(COUNT_WORDS)})\s+(?:co-?)?authors"
     r"(?!\s+or\b))\b",
     re.I,
 )
-# "the paper with the longest author list", "which oral has the most authors": papers
-# ranked by their bylines, not authors by their papers ("most authors from X" is neither)
-_BYLINE_RANK = re.compile(
-    # a paper that has / lists the most authors (not "cite the most authors", "handle …")
-    r"(?:\b(?:has|have|had|with|lists?|listing|carr(?:y|ies))\s+(?:the\s+)?"
-    r"(?:(?P<most>most|(?:largest|highest|greatest|biggest)\s+(?:number|count)\s+of)|"
-    r"(?P<fewest>fewest|least|(?:smallest|lowest)\s+(?:number|count)\s+of))"
-    r"\s+(?:co-?)?(?:authors|contributors)\b(?!\s+(?:from|at|of|in)\b)"
-    # "the largest number of authors on an ICML 2024 paper"
-    r"|\b(?P<most2>(?:largest|highest|greatest|biggest)\s+(?:number|count)\s+of)\s+"
-    r"(?:co-?)?authors\s+on\s+(?:an?|one|a\s+single)\s+(?:ICML\s*(?:20)?24\s+)?paper"
-    r"|\b(?:(?:has|have|had|with)\s+)?(?:the\s+)?(?:(?P<long>longest|largest|biggest|most\s+"
-    r"crowded)|(?P<short>shortest|smallest))\s+(?:author(?:\s+|-)(?:lists?|teams?|line-?ups?|"
-    r"counts?)|(?:lists?|numbers?|teams?)\s+of\s+(?:co-?)?authors|bylines?))\b",
-    re.I,
-)
-# "Which institutions had the most papers?", "top 5 universities by orals", "the most
-# prolific companies": institutions ranked by their papers
-_PLACES_RANKED = (
-    r"(?:institutions?|universit(?:y|ies)|compan(?:y|ies)|firms?|labs?|orgs?|"
-    r"organi[sz]ations?|affiliations?|schools?|industry\s+labs?)"
-)
-# what makes a question about institutions a ranking: the most papers, the most prolific,
-# coming out on top, leading; not "the most efficient attention"
-_RANK_CUE = (
-    # "of" may have gone with the venue ("the largest count of ICML 2024 papers")
-    r"(?:most|(?:largest|highest|biggest|greatest)\s+(?:number|count)(?:\s+of)?)\s+"
-    r"(?:(?:icml|2024|accepted|oral|spotlight|poster|['‘\"“][^'’\"”]+['’\"”])\s+)*"
-    r"(?:papers|orals|spotlights|posters|publications|works|acceptances|titles)\b"
-    r"|most\s*(?:(?:at|in)\s+ICML\s*(?:20)?24)?\s*(?:[?.!]|$)"
-    r"|most\s+(?:represented|prolific|productive|often|frequent(?:ly)?)\b|rank\s+highest\b"
-    r"|c[oa]me\s+out\s+on\s+top\b|\b(?:lead|led)\b|\bby\s+(?:the\s+)?(?:number|count)\s+of\b"
-    r"|\bby\s+(?:oral|spotlight|poster|paper)\s+count\b"
-)
-_INSTITUTION_RANK = re.compile(
-    # "Which (single) institution …", "Among universities, which ones …"; not "Which Fudan
-    # University researchers …" (a named one's people), "Which company's LLM …"
-    rf"(?:\b(?:which|what)\s+(?:(?-i:[a-z0-9])[\w-]*\s+){{0,2}}?{_PLACES_RANKED}\b"
-    rf"|\bamong\s+(?:the\s+)?{_PLACES_RANKED},?\s+which(?:\s+ones?)?\b)"
-    r"(?!['’]|\s+(?:of|researchers?|authors?|people|academics?|scientists?|professors?|"
-    r"faculty|members?|students?)\b)"
-    rf"(?=[^?]*?(?:{_RANK_CUE}))"
-    # "the top 5 universities (by orals)", "Name the three institutions with the most …"
-    rf"|\b(?:top|most\s+prolific|leading|biggest|most\s+productive|(?:name|list|show|give)"
-    r"\s+(?:me\s+)?the)\s+"
-    rf"(?:\d+\s+|(?:{'|'.join(_COUNT_WORDS)})\s+)?(?:\w+\s+)?{_PLACES_RANKED}\b"
-    r"(?=\s+(?:by|at|in|with|for)\b|\s*[?.!,]|\s*$)"
-    rf"|\brank\s+(?:the\s+)?{_PLACES_RANKED}\b",
-    re.I,
-)
-_MOST_PAPERS = re.compile(
-    r"\b(?:are|were|is|was)\s+(?:the\s+)?most\s+(?:represented|often|frequent(?:ly)?|prolific|"
-    r"productive)\b|\brank\s+highest\b|\bc[oa]me\s+out\s+on\s+top\b|\b(?:lead|led)\b(?:\s+in\b)?|"
-    r"\b(?:(?:had|has|have|got|with|published|presented|contributed\s+to|was\s+on|were\s+on)\s+)?"
-    r"(?:the\s+)?(?:most|(?:largest|highest|biggest|greatest)\s+(?:number|count)(?:\s+of)?)\b"
-    r"|\bby\s+(?:the\s+)?(?:number|count)\s+of\b|\bby\b(?=\s+(?:oral|spotlight|poster|paper)s?\s+count\b)"
-    r"|\b(?:ranked|sorted)\s+by\b|\b(?:single|counting|count|into)\b|[()]",
-    re.I,
-)
-# "What's the shortest paper title?", "the paper with the longest title"
-_TITLE_RANK = re.compile(
-    # not "pick the shortest titles for news articles"
-    r"\b(?:(?:has|have|had|with)\s+)?(?:the\s+)?(?:(?P<short>shortest|briefest)|longest)\s+"
-    r"(?:paper\s+)?titles?\b(?!\s+(?:for|of|to)\b)"
-    r"|\b(?:paper\s+)?title\s+is\s+the\s+(?:(?P<short2>shortest|briefest)|longest)\b",
-    re.I,
-)
-_N_PLACES = re.compile(
-    rf"\b(\d{{1,2}}|{'|'.join(_COUNT_WORDS)})\s+(?:\w+\s+)?{_PLACES_RANKED}\b", re.I
-)
-# "Which university had the most orals?": the one (ties kept)
-_SINGULAR_PLACE = re.compile(
-    r"\b(?:which|what)\s+(?:\w+\s+){0,2}?(?:institution|university|company|firm|lab|"
-    r"organi[sz]ation|affiliation|school)\b(?!s)",
-    re.I,
-)
-_PAPER_NOUN = re.compile(
-    r"\b(?:papers?|works?|publications?|articles?|titles?|orals?|spotlights?|posters?|"
-    r"submissions?)\b",
-    re.I,
-)
-# "the 3 papers with the most authors": how many papers the byline ranking keeps
-_N_PAPERS = re.compile(
-    rf"\b(\d{{1,2}}|{'|'.join(_COUNT_WORDS)})\s+(?:(?:icml|2024|accepted)\s+)*"
-    r"(?:papers|orals|spotlights|posters|works|publications)\b",
-    re.I,
-)
-_N = rf"(?:\d+|{'|'.join(_COUNT_WORDS)})"
+_N = rf"(?:\d+|{'|'.join(COUNT_WORDS)})"
 _PEOPLE_WORDS = r"(?:people|persons|researchers|writers|contributors)"
 # How many authors, said in other words, as the author-count patterns read it
 _AUTHOR_COUNTS_SAID = (
@@ -398,10 +304,6 @@ def _names_paper(said: str, title: str) -> bool:
     return said.casefold() in (title.casefold(), head.strip().casefold()) or titled_in(said, title)
 
 
-def _count(said: str) -> int:
-    return int(said) if said.isdigit() else _COUNT_WORDS[said.lower()]
-
-
 class QuestionParser:
     """Turns a question into a `QueryPlan` using the catalogue's own vocabularies."""
 
@@ -456,46 +358,32 @@ class QuestionParser:
         set_like = bool(
             _SET.search(question) or _COUNT.search(question) or _RANKING.search(question)
         )
-        byline = (
-            _BYLINE_RANK.search(text)
-            if _PAPER_NOUN.search(question) and not _WHO.search(question)
-            else None
-        )
-        if byline:  # "the paper with the longest author list": the ranking's words
-            text = text[: byline.start()] + " " + text[byline.end() :]
-        ranked_places = _INSTITUTION_RANK.search(text)
-        if ranked_places:  # "Which universities had the most orals?": the ranking's words
-            text = _MOST_PAPERS.sub(
-                " ", text[: ranked_places.start()] + " " + text[ranked_places.end() :]
-            )
-        titled = _TITLE_RANK.search(text)
-        if titled:
-            text = text[: titled.start()] + " " + text[titled.end() :]
+        text, ranked = papers_or_places_ranked(question, text, bool(_WHO.search(question)))
         # "overshadowed by the spotlight" uses the word, "orals", "a spotlight paper" the status
-        if set_like or byline or titled or ranked_places or _STATUS_NOUN.search(question):
+        if set_like or ranked or _STATUS_NOUN.search(question):
             text = self._statuses(text, constraints)
         for pattern, plainly in _AUTHOR_COUNTS_SAID:
             text = pattern.sub(plainly, text)  # type: ignore[arg-type]
         ranged = _AUTHOR_RANGE.search(text)
         if ranged:  # "three to five authors": both bounds
-            constraints.min_authors = _count(ranged.group("low"))
-            constraints.max_authors = _count(ranged.group("high"))
+            constraints.min_authors = count_said(ranged.group("low"))
+            constraints.max_authors = count_said(ranged.group("high"))
             text = text[: ranged.start()] + " " + text[ranged.end() :]
         many = _MANY_AUTHORS.search(text)
         if many and re.match(r"\s+(?:from|at)\b", text[many.end() :]):
             many = None  # "at least 2 authors from MIT": of MIT, not in all
         if many is not None:  # "papers with at least 10 authors", "more than twenty authors"
             more = (many.group(1) or "").lower().startswith(("more", "over"))
-            constraints.min_authors = _count(many.group(2) or many.group(3)) + int(more)
+            constraints.min_authors = count_said(many.group(2) or many.group(3)) + int(more)
             text = text[: many.start()] + " " + text[many.end() :]
         few = _FEW_AUTHORS.search(text)
         if few:  # "with fewer than five authors", "at most 3 authors"
-            constraints.max_authors = _count(few.group(3)) - int(bool(few.group(1)))
+            constraints.max_authors = count_said(few.group(3)) - int(bool(few.group(1)))
             text = text[: few.start()] + " " + text[few.end() :]
         exactly = _EXACT_AUTHORS.search(text)
         if exactly:  # "solo-authored", "single-author papers", "exactly two authors"
             said = exactly.group("n") or exactly.group("n2") or exactly.group("n3")
-            n = 1 if exactly.group("solo") else _count(said)
+            n = 1 if exactly.group("solo") else count_said(said)
             constraints.min_authors = constraints.max_authors = n
             text = text[: exactly.start()] + " " + text[exactly.end() :]
         text = title_words(text, constraints)
@@ -520,7 +408,7 @@ class QuestionParser:
         at_least = 0
         if threshold and _WHO.search(question):  # "Which authors had at least 9 papers?"
             more = (threshold.group(1) or "").lower().startswith(("more", "over"))
-            at_least = _count(threshold.group(2) or threshold.group(3)) + int(more)
+            at_least = count_said(threshold.group(2) or threshold.group(3)) + int(more)
             text = _AT_LEAST_PAPERS.sub(" ", _STATUS_HELD.sub(" ", text))
         placed_rank = None
         if not (constraints.authors or constraints.first_author or constraints.last_author) and (
@@ -529,7 +417,7 @@ class QuestionParser:
             placed_rank = _RANK_PLACE.search(text)  # "first author on the most papers"
         if placed_rank:
             text = _BEYOND_ANYONE.sub(" ", _RANK_PLACE.sub(" author ", text))
-        text = _TOP_N.sub("top", text)  # "the top 3 authors on X": the topic is X
+        text = TOP_N.sub("top", text)  # "the top 3 authors on X": the topic is X
         if _COAUTHORS.search(question):  # "co-author with most often": the ranking's words
             text = _MOST_WITH.sub(" ", text)
         similar = _SIMILAR.search(text)
@@ -539,27 +427,9 @@ class QuestionParser:
         if kind == "metadata" and constraints.is_empty() and _POINTER.search(question):
             kind = "paper"  # "Which papers address this?": about something said before
         ranking: Ranking | None = None
-        top = _TOP_N.search(question)
-        if byline:
-            longest = byline.group("most") or byline.group("most2") or byline.group("long")
-            kind, ranking = "metadata", "most_authors" if longest else "fewest_authors"
-            top = top or _N_PAPERS.search(question)
-        elif ranked_places:
-            top = top or _N_PLACES.search(question)
-            noun = ranked_places.group(0).lower()
-            kind = "metadata"
-            ranking = (
-                "universities"
-                if re.search(r"\b(?:universit|school)", noun)
-                else "companies"
-                if re.search(r"\b(?:compan|firm|industry)", noun)
-                else "institutions"
-            )
-        elif titled:
-            kind = "metadata"
-            short = titled.group("short") or titled.group("short2")
-            ranking = "shortest_title" if short else "longest_title"
-            top = top or _N_PAPERS.search(question)
+        top = TOP_N.search(question)
+        if ranked:
+            kind, ranking = "metadata", ranked.ranking
         elif _COAUTHORS.search(question) and constraints.authors:
             kind, ranking = "metadata", "coauthors"  # "Who did X co-author with most often?"
         elif placed_rank:
@@ -574,14 +444,12 @@ class QuestionParser:
             constraints=constraints,
             ranking=ranking,
             at_least=at_least,
-            top=_count(top.group(1) or top.group(2))
+            top=ranked.top
+            if ranked
+            else count_said(top.group(1) or top.group(2))
             if ranking and top
-            else int(bool(_SINGULAR_PLACE.search(question)))  # "which university": the one
-            if ranked_places
             else 1  # "Which Tencent researcher had the most papers?": the one (ties kept)
-            if ranking
-            and not (byline or titled)
-            and (_ONE_ASKED.search(question) or _BEYOND_ANYONE.search(question))
+            if ranking and (_ONE_ASKED.search(question) or _BEYOND_ANYONE.search(question))
             else 0,
             unresolved=unresolved,
             like_paper=named.id if named is not None and kind == "similar" else "",
