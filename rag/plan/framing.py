@@ -136,7 +136,7 @@ _HONORIFIC = re.compile(r"\b(?:Prof(?:essor)?|Dr|Mrs?|Ms)\b\.?\s+(?=[A-Z])")
 def plain_question(question: str) -> str:
     """The question without a greeting or a request around it: "Hi! Could you tell me how
     many …" asks "how many …"; "I'm looking for X. How many are there?" asks "How many X?"."""
-    text = _typed_plainly(question)
+    text = _in_english(_typed_plainly(question))
     text = _GREETING.sub("", text, count=1)
     taken = _TAKE.match(text) or (None if _HOW_MANY_LAST.search(text) else _DASHED.match(text))
     if taken and _ITS.search(taken.group("rest")):  # "Take X. How many of its papers …"
@@ -157,6 +157,7 @@ def plain_question(question: str) -> str:
     quick = _QUICK_COUNT.match(text)
     if quick:
         text = f"How many ICML 2024 papers does {quick.group('what').strip()} have?"
+    text = _HONORIFIC.sub("", text)  # "Dr. Gregory W. Wornell had …": the name itself
     if not _LOOKING_FOR.match(text):
         text = _context_dropped(text)
     text = _GREETING.sub("", text, count=1)
@@ -202,6 +203,12 @@ def plain_question(question: str) -> str:
     of_them = _HOW_MANY_HAVE.match(text)
     if of_them:  # "Titles containing 'manifold': how many have three authors or fewer?"
         text = f"How many {of_them.group('what').strip()} {of_them.group('rest').strip()}?"
+    text = re.sub(r"\b(?:ended|ends|end)\s+up\s+(?:as|being)\s+", "were ", text, flags=re.I)
+    together = _PUT_TOGETHER.match(text)
+    if together:  # "Putting A's and B's papers together, how many different papers is that?"
+        who = re.sub(r"['’]s?\b", "", together.group("who"))
+        text = f"How many ICML 2024 papers do {who.strip()} have combined?"
+    text = re.sub(r"\bw/o\b\s*", "without ", text, flags=re.I)  # "papers w/o X as coauthor"
     text = re.sub(r"\bw/\s*", "with ", text)  # "papers w/ authors from …"
     text = _SORTED.sub("", text)
     wanted = _LOOKING_FOR.match(text)
@@ -246,6 +253,46 @@ _TAKE = re.compile(
 # "Tongji University — count its papers with three to five authors"
 _DASHED = re.compile(r"^\s*(?P<what>[A-Z][^—–?.!:]+?)\s*[—–]+\s*(?P<rest>[^—–]+)$")
 _ITS = re.compile(r"\b(?:its|their|his|her|it|they|he|she)\b", re.I)
+
+
+# Which papers / how many papers an author had, asked in French, Spanish or German
+_PAPERS_WORD = (
+    r"(?:art[íi]culos|trabajos|publicaciones|papers?|articles|papiers|travaux|"
+    r"beitr[äa]ge|artikel|arbeiten|ver[öo]ffentlichungen)"
+)
+_VENUE_AT = r"(?:en|a|à|au|auf|bei|in|an)\s+(?:der\s+|la\s+|el\s+)?(?P<venue>ICML\s*(?:20)?24)"
+_FOREIGN = (
+    # "¿Qué artículos de X se presentaron en ICML 2024?"; "Quels articles d'X ont été
+    # publiés à ICML 2024 ?"
+    (re.compile(
+        rf"^[¿\s]*(?:qu[ée]|cu[áa]les|quel(?:le)?s?)\s+{_PAPERS_WORD}\s+(?:de\s+|del\s+|d['’])"
+        r"(?P<who>.+?)\s+(?:se\s+presentaron|se\s+publicaron|fueron\s+\w+|ont\s+été\s+\w+|"
+        rf"sont\s+\w+)\s+{_VENUE_AT}\s*[?.!]*\s*$", re.I,
+    ), "Which papers by {who} were presented at {venue}?"),
+    # "Welche Beiträge hat X auf der ICML 2024 veröffentlicht?"
+    (re.compile(
+        rf"^\s*welche\s+{_PAPERS_WORD}\s+(?:hat|haben|hatte)\s+(?P<who>.+?)\s+{_VENUE_AT}"
+        r"(?:\s+\w+)?\s*[?.!]*\s*$", re.I,
+    ), "Which papers did {who} publish at {venue}?"),
+    # "¿Cuántos artículos tiene X en ICML 2024?", "Wie viele Beiträge hat X auf der ICML
+    # 2024?", "Combien d'articles X a-t-il publiés à ICML 2024 ?"
+    (re.compile(
+        rf"^[¿\s]*(?:cu[áa]nt[oa]s|wie\s*viele|combien\s+(?:de\s+|d['’]))\s*{_PAPERS_WORD}\s+"
+        r"(?:(?:tiene|tuvo|public[óo]|present[óo]|hat|haben|hatte)\s+)?(?P<who>.+?)"
+        r"(?:\s+a-t-(?:il|elle)(?:\s+\w+)?)?"
+        rf"\s+{_VENUE_AT}(?:\s+\w+)?\s*[?.!]*\s*$", re.I,
+    ), "How many papers did {who} publish at {venue}?"),
+)  # fmt: skip
+
+
+def _in_english(text: str) -> str:
+    """An author's papers asked in French, Spanish or German, in English (the frame only:
+    the name is kept as typed)."""
+    for pattern, english in _FOREIGN:
+        found = pattern.match(text)
+        if found:
+            return english.format(who=found.group("who").strip(), venue=found.group("venue"))
+    return text
 
 
 def _published(found: re.Match[str]) -> str:
@@ -309,7 +356,8 @@ _THANKS = re.compile(
 )
 _PAPER_COUNT = re.compile(
     # "Yisong Yue's ICML 2024 paper tally?" asks it too
-    r"^\s*(?:what(?:['’]s|\s+is|\s+was)\s+)?(?:the\s+)?(?P<who>[^?:]+?)['’]s?\s+"
+    # "Florida International University — ICML 2024 paper count?"
+    r"^\s*(?:what(?:['’]s|\s+is|\s+was)\s+)?(?:the\s+)?(?P<who>[^?:—–]+?)(?:['’]s?\s+|\s*[—–]\s*)"
     r"(?:ICML\s*(?:20)?24\s+)?"
     r"(?P<what>paper|publication|accepted[- ]paper|oral|spotlight|poster)\s+(?:count|tally|total)\b"
     r"(?P<rest>[^?]*)\?*\s*$",
@@ -332,6 +380,12 @@ _WHAT_HAVE_YOU = re.compile(
     re.I,
 )
 # "Quick count: Karsten Kreis, ICML 2024.": how many papers the name has
+_PUT_TOGETHER = re.compile(
+    r"^\s*(?:putting|taking|counting|adding|lumping)\s+(?P<who>.+?)\s+(?:ICML\s*(?:20)?24\s+)?"
+    r"(?:papers|publications|works)\s+(?:together|up),?\s+how\s+many\s+(?:\w+\s+)?(?:papers|ones)"
+    r"\s+(?:is\s+that|are\s+there|does\s+that\s+make|do\s+you\s+get)\s*[?.!]*\s*$",
+    re.I,
+)
 _QUICK_COUNT = re.compile(
     r"^\s*(?:quick|fast|rough|approximate)?\s*(?:count|number|tally)\s*:\s*(?P<what>[^?.!]+?)"
     r"(?:,?\s*(?:at\s+|in\s+)?ICML\s*(?:20)?24)?\s*[.?!]*\s*$",
@@ -353,6 +407,14 @@ _POINTING = re.compile(
 )
 
 
+# what the asker is doing and, after it, what they want to know
+_PURPOSE = re.compile(
+    r"^\s*(?:i|we)(?:['’]m|['’]re| am| are)\s+\w+ing\b(?P<ctx>[^.?!]*?)[,;]?\s+(?:and|so)\s+"
+    r"(?:(?:i|we)(?:['’]d|\s+would)?\s+)?(?:like|want|need|wish|have)\s+to\s+"
+    r"(?:know|mention|say|find\s+out|check|see|learn|cite|note|ask)\s+(?P<rest>.+)$",
+    re.I,
+)
+_CAPITALISED = re.compile(r"\b[A-Z][\w'’.-]*(?:\s+(?:of\s+|the\s+|and\s+)?[A-Z][\w'’.-]*)+")
 _INTEREST = re.compile(
     r"^\s*(?:(?:since|as|because)\s+)?(?:i|we)(?:['’]m|['’]re| am| are)\s+(?:interested in|"
     r"working on|studying|researching|looking into)\s+(?P<what>[^,.?!]+)[,.!]\s*(?P<rest>.+)$",
@@ -368,6 +430,13 @@ _SAID_OF = re.compile(
     r"^\s*(?P<who>[A-Z][\w'’-]+(?:\s+[A-Z][\w'’.-]+){1,3})\s+(?:is|was|has|had|works|worked|"
     r"just|recently|used\s+to)\b[^.!?]*[.!]\s+(?P<rest>[A-Z][^.!]*\?)\s*$"
 )
+_THOSE = re.compile(r"\bof\s+(?:those|them|these)\b(?!\s+(?:papers|works|orals|posters))", re.I)
+_STATUS_WORDS = r"(?:orals?|spotlights?|posters?)"
+_ONLY_STATUS = re.compile(
+    rf"\?\s*(?:(?:only|just)\s+)?(?P<statuses>{_STATUS_WORDS}(?:\s*(?:,|and|or|&)\s*{_STATUS_WORDS})*)"
+    r"(?:\s+only)?\s*[.!]?\s*$",
+    re.I,
+)
 # lower case only ("Niao He" is a name); "they", "them" are as often the papers
 _PERSON_POINTER = re.compile(r"\b(?:he|she|him|his|her)\b")
 _ANOTHER_NAME = re.compile(r"\b[A-Z][a-z]+\s+[A-Z][\w'’-]+")
@@ -381,6 +450,9 @@ def _context_dropped(text: str) -> str:
     said = _SAID_OF.match(text)
     rest = said.group("rest") if said else ""
     # "Percy Liang is my advisor. Has Tatsunori Hashimoto … where he is first author?"
+    if said and _THOSE.search(rest) and not _ANOTHER_NAME.search(rest[1:]):
+        # "X had a few papers in ICML 2024. How many of those ended up as posters?"
+        return _THOSE.sub(f"of {said.group('who')}'s papers", rest, count=1)
     if said and _PERSON_POINTER.search(rest) and not _ANOTHER_NAME.search(rest[1:]):
         who = said.group("who")
         return _PERSON_POINTER.sub(
@@ -388,6 +460,18 @@ def _context_dropped(text: str) -> str:
             said.group("rest"),
             count=1,
         )
+    purpose = _PURPOSE.match(text)
+    named = _CAPITALISED.search(purpose.group("ctx")) if purpose else None
+    if purpose and named and _ITS.search(purpose.group("rest")):
+        # "I'm introducing X before his keynote and want to mention how often he was …",
+        # "We're setting up an exchange with X, so I'd like to know which of their papers …"
+        who = named.group(0)
+        rest = _ITS.sub(
+            lambda m: f"{who}'s" if m.group(0).lower() in _OWNING else who,
+            purpose.group("rest").strip().rstrip(".!"),
+            count=1,
+        )
+        return f"{rest.rstrip('?')}?"
     interest = _INTEREST.match(text)
     if interest and _POINTING.search(interest.group("rest")):
         pointer = re.compile(r"\b(?:them|these|this|it)\b", re.I)
@@ -396,9 +480,12 @@ def _context_dropped(text: str) -> str:
     # plenty" says how many
     if "?" in text:
         top = re.search(r"\btop\s+\w+", text[text.rindex("?") :], re.I)
+        only = _ONLY_STATUS.match(text[text.rindex("?") :])
         text = text[: text.rindex("?") + 1]
         if top:
             text = f"{text[:-1]} ({top.group(0)})?"
+        elif only:  # "What did X have? Spotlights only.": a filter said after the question
+            text = f"{text[:-1]} ({only.group('statuses')} only)?"
     dropped = _DOING.sub("", _SITUATION.sub("", text, count=1), count=1)
     # a message around the question: sentences before it that ask nothing and name no one
     # sentence ends, not initials ("M. Sugiyama") nor "vs." / "e.g." / "et al."

@@ -142,7 +142,8 @@ _GENERIC_TOPIC = {"paper", "author", "publish", "icml", "2024", "accept", "confe
                   # "pubs", "the X folks", "made it into", "got in", "this year", "appear"
                   "pub", "folk", "made", "appear", "least", "newest", "oldest", "latest",
                   # "joint papers of A and B", "A and B … combined", "anyone from X"
-                  "joint", "contribut", "mention", "public", "articl", "need", "academ"}  # fmt: skip
+                  "joint", "contribut", "mention", "public", "articl", "need", "academ",
+                  "bring", "brought"}  # fmt: skip
 _AT_LEAST_PAPERS = re.compile(
     rf"\b(?:(at least|more than|over|no fewer than)\s+(\d+|{'|'.join(COUNT_WORDS)})|"
     r"(\d+)\s+or\s+more)\s+(?:\w+\s+){0,3}?(?:papers|orals|spotlights|posters|publications)\b",
@@ -172,7 +173,7 @@ _WHO = re.compile(
 )
 _MANY_AUTHORS = re.compile(
     rf"\b(?:(at least|more than|over|no fewer than)\s+(\d+|{'|'.join(COUNT_WORDS)})|"
-    r"(\d+)\s+or\s+more)\s+(?:co-?)?authors\b",
+    rf"(\d+|{'|'.join(COUNT_WORDS)})\s+or\s+more)\s+(?:co-?)?authors\b",
     re.I,
 )
 _FEW_AUTHORS = re.compile(
@@ -182,7 +183,7 @@ _FEW_AUTHORS = re.compile(
 )
 _EXACT_AUTHORS = re.compile(
     rf"\b(?:(?P<solo>solo[- ]authored|single[- ]authors?(?:ed)?|sole[- ]authored|one-author)|"
-    rf"(?:exactly|only|just)\s+(?P<n>\d+|{'|'.join(COUNT_WORDS)})\s+authors|"
+    rf"(?:exactly|only|just)\s+(?P<n>\d+|{'|'.join(COUNT_WORDS)})\s+authors?|"
     rf"(?P<n2>\d+|{'|'.join(COUNT_WORDS)})-authors?(?:ed)?|"
     # "papers with five authors", "have 5 authors" (not "5 authors or more")
     rf"(?:with|have|has|having)\s+(?P<n3>\d+|{'|'.join(COUNT_WORDS)})\s+(?:co-?)?authors"
@@ -205,6 +206,11 @@ _AUTHOR_COUNTS_SAID = (
         rf"(?P<m>{_N})[- ]person\s+(?:papers?|author\s+teams?|bylines?))\b", re.I,
     ), lambda m: f" with exactly {m.group('n') or m.group('m')} authors"),
     (re.compile(r"\b(?P<n>\d+)\+\s+(?=(?:co-?)?authors\b)", re.I), r"at least \g<n> "),
+    # "a dozen or more authors"; "come from teams of ten or more authors"
+    (re.compile(r"\ba\s+dozen\s+(?=(?:or\s+more\s+)?(?:co-?)?authors\b)", re.I), "12 "),
+    (re.compile(
+        rf"\b(?:come|comes|came)?\s*(?:from|by)\s+(?:an?\s+)?teams?\s+of\s+(?={_N}\b)", re.I,
+    ), " with "),
     # "three authors or fewer"
     (re.compile(rf"\b(?P<n>{_N})\s+(?:co-?)?authors\s+or\s+(?:fewer|less)\b", re.I),
      r"at most \g<n> authors"),

@@ -49,7 +49,7 @@ _FIRST_AUTHOR = re.compile(
 )
 
 _LAST_AUTHOR = re.compile(
-    r"\b(?:(?:as|is|was)\s+(?:the\s+|their\s+)?(?:last|senior)\s+author|"
+    r"\b(?:(?:as|is|was)\s+(?:the\s+|their\s+)?(?:last|senior|final)\s+author|"
     # "listed last on a byline", "appears last in the author list"
     r"\blists?\s+last(?=\s*[?.!]*$)|"
     r"(?:listed|appears?|appeared|named|placed)\s+(?:as\s+)?(?:the\s+)?last"
@@ -70,6 +70,7 @@ _FIRST_THEN_LAST = re.compile(
 _NOT_EACH_PLACE = re.compile(r"\b(?:not|neither|nor|either|or|one|other|n['’]t)\b", re.I)
 
 _HOW_MANY = re.compile(r"\bhow\s+many\b|\bcounts?\b|\bnumber\s+of\b", re.I)
+_UNION = re.compile(r"\b(?:combined|in\s+total|altogether|between\s+them)\b", re.I)
 _EACH = re.compile(r"\b(?:each|respectively|separately|individually)\b", re.I)
 _NOT_BOTH = re.compile(r",?\s*but\s+not\s+both\b", re.I)
 
@@ -89,7 +90,11 @@ _PLACED = re.compile(
     # "does X appear second-to-last in the author list"
     rf"|(?:appears?|appeared|listed|placed|comes?|came|sits?|sat)\s+(?:as\s+)?(?:the\s+)?"
     rf"(?P<end>{'|'.join(p for p in _PLACES if _PLACES[p] < 0)})(?:[- ]author)?"
-    r"(?:\s+(?:in|on)\s+(?:the\s+|an?\s+)?(?:author\s+list|byline|list\s+of\s+authors))?)",
+    r"(?:\s+(?:in|on)\s+(?:the\s+|an?\s+)?(?:author\s+list|byline|list\s+of\s+authors))?"
+    # "shows up third in the byline": a place from the front needs the byline said
+    rf"|(?:shows?\s+up|showed\s+up|appears?|appeared|listed|placed|comes?|came|sits?|sat)\s+"
+    rf"(?:as\s+)?(?:the\s+)?(?P<front>{'|'.join(p for p in _PLACES if _PLACES[p] > 0)})"
+    r"\s+(?:in|on)\s+(?:the\s+|an?\s+)?(?:author\s+list|byline|list\s+of\s+authors))",
     re.I,
 )
 
@@ -204,6 +209,8 @@ _SHORT_QUERY = re.compile(
 
 _LOWER_BY = re.compile(r"\bby\s+(?P<name>[a-z][\w'’-]+\s+[a-z][\w'’-]+)\s*[?.!]*\s*$")
 
+_JOINED_BY = re.compile(r"\bby\s+(?P<name>[a-z]{7,})\s*[?.!]*\s*$")
+
 _NOT_NAMES = {"the", "a", "an", "which", "what", "papers", "paper", "icml", "many", "most"}
 
 
@@ -295,9 +302,15 @@ class PeopleReader:
                 run = []
         listed = [a for a in named.values() if a in constraints.authors]
         # "A and B each had how many papers?", not "their joint papers, the status of each"
-        if len(listed) >= 2 and _EACH.search(text) and _HOW_MANY.search(text):
+        # "A and B each had how many papers?", "how many do A and B have combined?": either's
+        if (
+            len(listed) >= 2
+            and (_EACH.search(text) or _UNION.search(text))
+            and _HOW_MANY.search(text)
+        ):
             constraints.authors = [a for a in constraints.authors if a not in listed]
             constraints.any_of += listed
+            text = _UNION.sub(" ", text)
         if len(constraints.any_of) >= 2 and _NOT_BOTH.search(text):  # "…, but not both"
             constraints.only_one = True
             text = _NOT_BOTH.sub(" ", text)
@@ -320,7 +333,7 @@ class PeopleReader:
             constraints.not_first = constraints.not_last = True
             text = _MIDDLE.sub(" ", text)
         elif placed:  # "is second author", "as the third author"
-            said = placed.group("place") or placed.group("end")
+            said = placed.group("place") or placed.group("end") or placed.group("front")
             constraints.position = _PLACES[said.lower()]
             text = _PLACED.sub(" ", text)
         elif _NOT_FIRST.search(text) and len(constraints.authors) == 1:  # "but not first author"
@@ -396,6 +409,14 @@ class PeopleReader:
         "by"; each taken only when, misspelt, it is one catalogue name (else a topic's)."""
         spans = [found.group("name").split() for found in _NAME_BEFORE_PAPERS.finditer(text)]
         spans += [[m.group("name")] for m in _LOWER_BY.finditer(text)]
+        for joined in _JOINED_BY.finditer(text):  # "by fredericktung": the space left out
+            word = joined.group("name")
+            splits = [f"{word[:i]} {word[i:]}" for i in range(2, len(word) - 1)]
+            people = {p.name for n in splits if (p := self.catalogue.match_author(n).unique)}
+            if len(people) == 1:
+                constraints.authors.append(people.pop())
+                constraints.read_as[word] = constraints.authors[-1]
+                return text.replace(word, " ", 1)
         for words in spans:
             for start in range(max(len(words) - 1, 1)):  # "What Himabindu Lakkaaju": the 2nd on
                 name = " ".join(words[start:])

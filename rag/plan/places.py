@@ -125,7 +125,7 @@ _INSTITUTION_ASIDE = re.compile(
 )  # not "(FL)" after a method's name: an institution's noun inside, after a person
 # "the Microsoft papers", "Which Oxford academic", "Peng Cheng Lab researchers"
 _INSTITUTION_PAPERS = re.compile(
-    rf"(?P<span>{_NAMED})\s+(?:papers|academics?|researchers|scientists|faculty)\b"
+    rf"(?P<span>{_NAMED})\s+(?:papers?|academics?|researchers|scientists|faculty)\b"
 )
 # "Any orals for Notre Dame", "papers by Mila": a capitalised name after "for" / "by"
 _INSTITUTION_FOR = re.compile(
@@ -157,7 +157,7 @@ _IN_COUNTRY = re.compile(
 _INSTITUTION_HAS = re.compile(
     rf"\b(?i:did|does|do)\s+(?:the\s+)?(?P<span>{_NAMED})\s+"
     r"(?:(?i:group|team|lab|labs|people|researchers|folks)\s+)?"
-    r"(?i:have|get|win|publish|present|appear|contribute|show\s+up)\b"
+    r"(?i:have|get|win|publish|present|appear|contribute|show\s+up|bring)\b"
 )
 _NOUN_WORDS = frozenset("university institute college academy laboratory lab school".split())
 ACRONYM_DOCS = 2  # an acronym this few abstracts write is no topic's ("UCSD", not "ICL")
@@ -240,7 +240,7 @@ class PlaceReader:
                 named = [w for w in span if w not in STOPWORDS and w not in _GENERIC]
                 typed = " ".join(span)
                 name = (
-                    typed
+                    self._as_written(typed)
                     if self.catalogue.knows_institution(typed)
                     else self.catalogue.corrected_place(typed)
                 )
@@ -251,6 +251,14 @@ class PlaceReader:
                     text = re.sub(rf"\b{re.escape(' '.join(span))}\b", title, text, count=1)
                     taken[start : start + size] = [True] * size
         return text
+
+    def _as_written(self, typed: str) -> str:
+        """ "flor ida international university": a space typed inside a word, the name as
+        the catalogue writes it; otherwise as typed."""
+        variants = self.catalogue.match_institution(typed).variants
+        written = variants[0][0] if variants else ""
+        key, joined = fold(written), fold(typed).replace(" ", "")
+        return written if key != fold(typed) and key.replace(" ", "") == joined else typed
 
     def _excluded_place(self, words: list[str], included: list[str]) -> str:
         """The longest start of `words` that is an institution, or that the affiliations of

@@ -68,9 +68,11 @@ class MetadataAnswerer:
         summary = _summary(plan, papers, people)
         if not exact:
             summary = f"At least {summary}" if papers else f"None known: {summary}"
-        if c.read_as:  # "jing juang" read as Jing Jiang: said first, not only in the notes
+        if c.read_as:  # "jing juang" read as Jing Jiang: said first, and not again after
             read = "; ".join(f"“{typed}” as {name}" for typed, name in c.read_as.items())
             summary = f"Reading {read}. {summary}"
+            said = {f"“{typed}” read as {name}." for typed, name in c.read_as.items()}
+            notes = [n for n in notes if n not in said]
         if len(c.any_of) > 1 and rows:  # "Who had more, A or B?": each one's count
             counts = ", ".join(f"{t}: {len(_papers_of(self.catalogue, t) & ids)}" for t in c.any_of)
             summary = f"{summary.rstrip(':')} ({counts}):"

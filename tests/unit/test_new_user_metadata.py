@@ -156,10 +156,10 @@ def test_a_title_phrase_and_a_title_word_typed_one_letter_off() -> None:
             "Why does GPT-4 put out more verbose answers after RLHF?",
             "Why does GPT-4 put out more verbose answers after RLHF?",
         ),
-        # "them" are the papers, not Tsinghua
+        # "them" are the papers, not Tsinghua: Tsinghua's papers
         (
             "Tsinghua University has many ICML papers. How many of them are orals?",
-            "Tsinghua University has many ICML papers. How many of them are orals?",
+            "How many of Tsinghua University's papers are orals?",
         ),
         # "He" is a family name; the question names her itself
         (
@@ -636,3 +636,86 @@ def test_a_mistyped_university_and_words_run_together_or_cut_short() -> None:
     assert places.match_institution("University of California, Los Angeles").papers == set()
     # another language's word for university is no typo of it
     assert places.match_institution("Bologna University").papers == set()
+
+
+# Block 34 (sdev-640…663): new users' wordings, each read as the catalogue can answer it
+@pytest.mark.parametrize(
+    ("question", "plain"),
+    [
+        # a situation, then what the asker wants to know about the one it names
+        (
+            "I'm introducing Mario Fritz before his keynote next week and want to mention how"
+            " often he was the final author on an ICML 2024 paper.",
+            "How often Mario Fritz was the final author on an ICML 2024 paper?",
+        ),
+        (
+            "We're setting up a student exchange with Wuhan University, so I'd like to know"
+            " which of their ICML 2024 papers were presented as orals or spotlights.",
+            "Which of Wuhan University's ICML 2024 papers were presented as orals or spotlights?",
+        ),
+        # "those" after a sentence about someone's papers: theirs
+        (
+            "Dr. Gregory W. Wornell had a few papers in ICML 2024. How many of those ended up"
+            " as posters?",
+            "How many of Gregory W. Wornell's papers were posters?",
+        ),
+        # a filter said after the question mark
+        (
+            "What did Jascha Sohl-Dickstein have at ICML 2024? Spotlights only.",
+            "What did Jascha Sohl-Dickstein have at ICML 2024 (Spotlights only)?",
+        ),
+        # the frame in German, Spanish, French; the name as typed
+        (
+            "Welche Beiträge hat Zhanpeng Zeng auf der ICML 2024 veröffentlicht?",
+            "Which papers did Zhanpeng Zeng publish at ICML 2024?",
+        ),
+        (
+            "¿Qué artículos de Nir Rosenfeld se presentaron en ICML 2024?",
+            "Which papers by Nir Rosenfeld were presented at ICML 2024?",
+        ),
+        (
+            "Combien d'articles Afra Amini a-t-elle publiés à ICML 2024 ?",
+            "How many papers did Afra Amini publish at ICML 2024?",
+        ),
+        (
+            "Putting Abdellatif Zaidi's and Umut Simsekli's ICML 2024 papers together, how many"
+            " different papers is that?",
+            "How many ICML 2024 papers do Abdellatif Zaidi and Umut Simsekli have combined?",
+        ),
+    ],
+)
+def test_block_34_wordings_in_plain_words(question: str, plain: str) -> None:
+    assert plain_question(question) == plain
+
+
+BLOCK_34 = Catalogue.of(
+    [
+        _paper("b1", ["Frederick Tung", "Ann Kim"], ["Borealis AI"]),
+        _paper("b2", ["Ann Kim", "Haibo Yang", "Bo Li"], ["Osaka University"]),
+        _paper("b3", ["Cy Tan", "Di Wu", "Haibo Yang"], ["Osaka University"], "Spotlight"),
+        _paper("b4", ["Ed Ng"], ["William Marsh Rice University"]),
+        _paper("b5", ["Fa Wu"], ["Pennsylvania State University"]),
+        _paper("b6", ["Gu Lo", "Ha Yu", "Io Ma"] + [f"Author {k}" for k in range(10)], ["MIT"]),
+        _paper("b7", ["Jo Po"], ["Florida International University"], "Spotlight"),
+    ]
+)
+
+
+@pytest.mark.parametrize(
+    ("question", "ids"),
+    [
+        ("anything by fredericktung at icml 2024?", {"b1"}),  # the space left out
+        ("Haibo Yang shows up third in the byline of which ICML 2024 papers?", {"b3"}),
+        ("Which ICML 2024 papers have a dozen or more authors?", {"b6"}),
+        ("How many ICML 2024 papers come from teams of ten or more authors?", {"b6"}),
+        ("How many spotlights at ICML 2024 had just one author?", {"b7"}),
+        ("Which Osaka University paper at ICML 2024 had the biggest author list?", {"b2", "b3"}),
+        ("# of Rice University posters at ICML 2024?", {"b4"}),  # William Marsh Rice
+        ("How many posters did PSU bring to ICML 2024?", {"b5"}),
+        ("flor ida international university — icml 2024 paper count?", {"b7"}),
+    ],
+)
+def test_block_34_questions_answered_from_the_catalogue(question: str, ids: set[str]) -> None:
+    plan = QuestionParser(BLOCK_34).plan(question)
+    answer = MetadataAnswerer(BLOCK_34).answer(question, plan)
+    assert {c.paper_id for c in answer.citations} == ids, plan
