@@ -204,6 +204,11 @@ def plain_question(question: str) -> str:
     if of_them:  # "Titles containing 'manifold': how many have three authors or fewer?"
         text = f"How many {of_them.group('what').strip()} {of_them.group('rest').strip()}?"
     text = re.sub(r"\b(?:ended|ends|end)\s+up\s+(?:as|being)\s+", "were ", text, flags=re.I)
+    pair = _PAIR_THEN_JOINT.match(text)
+    if pair and _PLACE_NOUN.search(pair.group("who")):
+        # "Seoul National University and the Ulsan National Institute …: what joint papers
+        # do they have?": the papers of both (people are read wherever they are named)
+        text = f"Which ICML 2024 papers are from both {pair.group('who').strip()}?"
     together = _PUT_TOGETHER.match(text)
     if together:  # "Putting A's and B's papers together, how many different papers is that?"
         who = re.sub(r"['’]s?\b", "", together.group("who"))
@@ -380,6 +385,15 @@ _WHAT_HAVE_YOU = re.compile(
     re.I,
 )
 # "Quick count: Karsten Kreis, ICML 2024.": how many papers the name has
+_PAIR_THEN_JOINT = re.compile(
+    r"^\s*(?P<who>[A-Z][^:?]*?\s(?:and|&)\s[^:?]+?)\s*:\s*(?=[^:]*\b(?:they|their|them)\b)"
+    r"(?=[^:]*\b(?:joint|together|shared|in\s+common|co-?(?:authored|wrote|written)|"
+    r"collaborat\w*)\b)(?=[^:]*\b(?:papers|orals|spotlights|posters|works|publications)\b)[^:]+$",
+    re.I,
+)
+_PLACE_NOUN = re.compile(
+    r"\b(?:University|Institute|College|Lab|Laboratory|Academy|School|Inc|Corp|Universit[äé]t?)\b"
+)
 _PUT_TOGETHER = re.compile(
     r"^\s*(?:putting|taking|counting|adding|lumping)\s+(?P<who>.+?)\s+(?:ICML\s*(?:20)?24\s+)?"
     r"(?:papers|publications|works)\s+(?:together|up),?\s+how\s+many\s+(?:\w+\s+)?(?:papers|ones)"

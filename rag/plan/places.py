@@ -357,13 +357,16 @@ class PlaceReader:
                 # "from both Harvard and Meta", "from Xiamen University and Tencent": each
                 rest = rest if pattern is _INSTITUTION_AFTER else []
                 while rest[:1] and rest[0].lower() in ("and", "&"):
-                    more = self._longest_institution(rest[1:], from_end=False)
+                    the = int(rest[1:2] != [] and rest[1].lower() == "the")  # "and the Ulsan …"
+                    more = self._longest_institution(rest[1 + the :], from_end=False)
                     if more is None:
                         break
                     named = " ".join(more).strip(" '\"")
                     constraints.affiliations.append(named)
-                    text = re.sub(rf"\s(?:and|&)\s+{re.escape(named)}", " ", text, count=1)
-                    rest = rest[1 + len(more) :]
+                    text = re.sub(
+                        rf"\s(?:and|&)\s+(?:the\s+)?{re.escape(named)}", " ", text, count=1
+                    )
+                    rest = rest[1 + the + len(more) :]
         return text
 
     def _joined_before(self, words: list[str]) -> list[str]:

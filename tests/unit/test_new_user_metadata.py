@@ -682,6 +682,18 @@ def test_a_mistyped_university_and_words_run_together_or_cut_short() -> None:
             " different papers is that?",
             "How many ICML 2024 papers do Abdellatif Zaidi and Umut Simsekli have combined?",
         ),
+        # two institutions, then what they share
+        (
+            "Seoul National University and the Ulsan National Institute of Science and"
+            " Technology: what joint ICML 2024 papers do they have?",
+            "Which ICML 2024 papers are from both Seoul National University and the Ulsan"
+            " National Institute of Science and Technology?",
+        ),
+        # two topics are no institutions
+        (
+            "Diffusion and flows: which papers combine them together?",
+            "Diffusion and flows: which papers combine them together?",
+        ),
     ],
 )
 def test_block_34_wordings_in_plain_words(question: str, plain: str) -> None:
@@ -697,6 +709,8 @@ BLOCK_34 = Catalogue.of(
         _paper("b5", ["Fa Wu"], ["Pennsylvania State University"]),
         _paper("b6", ["Gu Lo", "Ha Yu", "Io Ma"] + [f"Author {k}" for k in range(10)], ["MIT"]),
         _paper("b7", ["Jo Po"], ["Florida International University"], "Spotlight"),
+        _paper("b8", ["Ka Ro"], ["Seoul National University", "Ulsan National Institute"]),
+        _paper("b9", ["La Su"], ["Seoul National University"]),
     ]
 )
 
@@ -713,6 +727,11 @@ BLOCK_34 = Catalogue.of(
         ("# of Rice University posters at ICML 2024?", {"b4"}),  # William Marsh Rice
         ("How many posters did PSU bring to ICML 2024?", {"b5"}),
         ("flor ida international university — icml 2024 paper count?", {"b7"}),
+        (
+            "Which papers have authors from both Seoul National University and the Ulsan"
+            " National Institute?",
+            {"b8"},
+        ),
     ],
 )
 def test_block_34_questions_answered_from_the_catalogue(question: str, ids: set[str]) -> None:
