@@ -167,6 +167,7 @@ def fold(text: str) -> str:
     return " ".join(_FOLD_WORD.findall(plain.casefold()))
 
 
+@lru_cache(maxsize=65_536)  # each affiliation part is read for every name it is a candidate of
 def acronym(name: str) -> str:
     """'Massachusetts Institute of Technology' → 'mit' (first letters, small words skipped)."""
     words = [w for w in fold(name).split() if w not in _ACRONYM_SKIP]
@@ -254,6 +255,8 @@ def names_institution(affiliation: str, names: tuple[str, ...]) -> bool | None:
     short = {names[0]: acronym(names[0])} if acronym_named(names[0]) else {}  # as typed
     for part in [affiliation, *segments, *paired]:
         words = [_one(w) for w in fold(part).split() if w != "at"]
+        # "Shanghai Jiao Tong" where the name runs the words together ("Jiaotong")
+        readings = [words, *_run_together(words, typed_words)]
         part_initials = acronym(part)
         for name, typed in typed_names:
             # "UCLA Computer Science Department" spells "ucsd": a department is no acronym's
@@ -270,8 +273,7 @@ def names_institution(affiliation: str, names: tuple[str, ...]) -> bool | None:
             # campus of its own)
             if len(segments) == len(words) == 1 and words[0] == short.get(name):
                 return True
-            # "Shanghai Jiao Tong" where the name runs the words together ("Jiaotong")
-            for seen in [words, *_run_together(words, typed_words)]:
+            for seen in readings:
                 for start in range(len(seen) - len(typed) + 1):
                     if seen[start : start + len(typed)] == typed:
                         after = seen[start + len(typed) :]
@@ -310,6 +312,7 @@ def _graduate_school(words: list[str]) -> bool:
     return len(words) <= 5 and words[-2:] == ["graduate", "school"] and not {*_NOUNS} & {*words}
 
 
+@lru_cache(maxsize=65_536)  # a few thousand distinct words, judged for every candidate
 def _one(word: str) -> str:
     """The word as compared: plurals of lab words made one, a mistyped "university"
     ("Univeristy", "Unibersity", "Univeresity") read as it."""
