@@ -28,8 +28,13 @@ _ACADEMIC = re.compile(
     r"max planck|mpi|mila|riken|ucl|ucla|nyu|kaust|mbzuai|academia)\b"
 )
 # not a company either: public and non-profit research bodies
+# first words many names begin with: no company's own
+_SHARED_FIRST = frozenset(
+    "international national general united american china chinese global first new "
+    "advanced applied digital".split()
+)
 _PUBLIC = re.compile(
-    r"\b(?:institute|institut|laboratory|laboratories|national|centre|center|foundation|"
+    r"\b(?:institute|institut|zentrum|centro|helmholtz|fraunhofer|laboratory|laboratories|national|centre|center|foundation|"
     r"council|agency|hospital|ministry|observatory|lab)\b"
 )
 
@@ -109,7 +114,9 @@ def _companies_whole(
             _widen(rows[parent], spellings, papers)
             del rows[name]
         elif kind_of(name, spellings) == "company":
-            for key in (fold(name).split()[0], acronym(name)):
+            # not a first word other names share ("International …", "National …")
+            first = fold(name).split()[0]
+            for key in (first if first not in _SHARED_FIRST else "", acronym(name)):
                 if key:
                     parents.setdefault(key, name)
     counted = {a for held, _ in rows.values() for a in held}

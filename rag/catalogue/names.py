@@ -127,6 +127,9 @@ _OTHER_LANGUAGE = (
     (re.compile(r"^university of (\w+)$"), r"universite de \1"),
     (re.compile(r"^universite de (\w+)$"), r"university of \1"),
     (re.compile(r"^universitat (\w+)$"), r"university of \1"),  # "Universität Basel"
+    # "Universidad de Stanford" (asked in Spanish): the University of X, or X University
+    (re.compile(r"^universidad de (\w+)$"), r"university of \1"),
+    (re.compile(r"^universidad de (\w+)$"), r"\1 university"),
     # "UC Merced" is the University of California, Merced (not a German name, but a short one)
     (re.compile(r"^uc (\w+(?: \w+)?)$"), r"university of california \1"),
     (re.compile(r"\bmunich\b"), "munchen"),

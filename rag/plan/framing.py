@@ -266,6 +266,9 @@ _PAPERS_WORD = (
     r"beitr[äa]ge|artikel|arbeiten|ver[öo]ffentlichungen)"
 )
 _VENUE_AT = r"(?:en|a|à|au|auf|bei|in|an)\s+(?:der\s+|la\s+|el\s+)?(?P<venue>ICML\s*(?:20)?24)"
+_ARTICLE = re.compile(
+    r"^(?:(?:de|del|d['’]|von|vom|of|la|el|le|les|los|las|der|die|das|the)\s*)+", re.I
+)
 _FOREIGN = (
     # "¿Qué artículos de X se presentaron en ICML 2024?"; "Quels articles d'X ont été
     # publiés à ICML 2024 ?"
@@ -273,7 +276,7 @@ _FOREIGN = (
         rf"^[¿\s]*(?:qu[ée]|cu[áa]les|quel(?:le)?s?)\s+{_PAPERS_WORD}\s+(?:de\s+|del\s+|d['’])"
         r"(?P<who>.+?)\s+(?:se\s+presentaron|se\s+publicaron|fueron\s+\w+|ont\s+été\s+\w+|"
         rf"sont\s+\w+)\s+{_VENUE_AT}\s*[?.!]*\s*$", re.I,
-    ), "Which papers by {who} were presented at {venue}?"),
+    ), "Which papers did {who} publish at {venue}?"),
     # "Welche Beiträge hat X auf der ICML 2024 veröffentlicht?"
     (re.compile(
         rf"^\s*welche\s+{_PAPERS_WORD}\s+(?:hat|haben|hatte)\s+(?P<who>.+?)\s+{_VENUE_AT}"
@@ -291,12 +294,14 @@ _FOREIGN = (
 
 
 def _in_english(text: str) -> str:
-    """An author's papers asked in French, Spanish or German, in English (the frame only:
-    the name is kept as typed)."""
+    """An author's or institution's papers asked in French, Spanish or German, in English
+    (the frame only: the name is kept as typed). Only a capitalised name: "artículos de
+    aprendizaje", "articles sur Mamba", "Arbeiten zu …" are about a topic."""
     for pattern, english in _FOREIGN:
         found = pattern.match(text)
-        if found:
-            return english.format(who=found.group("who").strip(), venue=found.group("venue"))
+        who = _ARTICLE.sub("", found.group("who").strip()) if found else ""
+        if found and who[:1].isupper() and "," not in who:
+            return english.format(who=who, venue=found.group("venue"))
     return text
 
 
@@ -395,7 +400,7 @@ _PLACE_NOUN = re.compile(
     r"\b(?:University|Institute|College|Lab|Laboratory|Academy|School|Inc|Corp|Universit[äé]t?)\b"
 )
 _PUT_TOGETHER = re.compile(
-    r"^\s*(?:putting|taking|counting|adding|lumping)\s+(?P<who>.+?)\s+(?:ICML\s*(?:20)?24\s+)?"
+    r"^\s*(?:putting|taking|counting|adding|lumping)\s+(?P<who>(?-i:[A-Z]).+?['’]s?)\s+(?:ICML\s*(?:20)?24\s+)?"
     r"(?:papers|publications|works)\s+(?:together|up),?\s+how\s+many\s+(?:\w+\s+)?(?:papers|ones)"
     r"\s+(?:is\s+that|are\s+there|does\s+that\s+make|do\s+you\s+get)\s*[?.!]*\s*$",
     re.I,
@@ -428,7 +433,12 @@ _PURPOSE = re.compile(
     r"(?:know|mention|say|find\s+out|check|see|learn|cite|note|ask)\s+(?P<rest>.+)$",
     re.I,
 )
-_CAPITALISED = re.compile(r"\b[A-Z][\w'’.-]*(?:\s+(?:of\s+|the\s+|and\s+)?[A-Z][\w'’.-]*)+")
+# a name in the situation: "Mario Fritz", "Wuhan University", "University of California,
+# Berkeley", "MIT"
+_CAPITALISED = re.compile(
+    r"\b[A-Z][\w'’.-]*(?:(?:\s+(?:of\s+|the\s+|and\s+)?|,\s+)[A-Z][\w'’.-]*)+|\b[A-Z]{2,}\b"
+)
+_PERSON_OR_GROUP = re.compile(r"\b(?:he|she|his|her|they|their)\b", re.I)
 _INTEREST = re.compile(
     r"^\s*(?:(?:since|as|because)\s+)?(?:i|we)(?:['’]m|['’]re| am| are)\s+(?:interested in|"
     r"working on|studying|researching|looking into)\s+(?P<what>[^,.?!]+)[,.!]\s*(?P<rest>.+)$",
@@ -444,7 +454,7 @@ _SAID_OF = re.compile(
     r"^\s*(?P<who>[A-Z][\w'’-]+(?:\s+[A-Z][\w'’.-]+){1,3})\s+(?:is|was|has|had|works|worked|"
     r"just|recently|used\s+to)\b[^.!?]*[.!]\s+(?P<rest>[A-Z][^.!]*\?)\s*$"
 )
-_THOSE = re.compile(r"\bof\s+(?:those|them|these)\b(?!\s+(?:papers|works|orals|posters))", re.I)
+_THOSE = re.compile(r"\bof\s+(?:those|them|these)(?:\s+(?:papers|works|publications))?\b", re.I)
 _STATUS_WORDS = r"(?:orals?|spotlights?|posters?)"
 _ONLY_STATUS = re.compile(
     rf"\?\s*(?:(?:only|just)\s+)?(?P<statuses>{_STATUS_WORDS}(?:\s*(?:,|and|or|&)\s*{_STATUS_WORDS})*)"
@@ -475,12 +485,15 @@ def _context_dropped(text: str) -> str:
             count=1,
         )
     purpose = _PURPOSE.match(text)
-    named = _CAPITALISED.search(purpose.group("ctx")) if purpose else None
-    if purpose and named and _ITS.search(purpose.group("rest")):
+    named = _CAPITALISED.findall(purpose.group("ctx")) if purpose else []
+    # one name, one thing: "teaching Machine Learning at MIT", "comparing Stanford and MIT"
+    # say two ("their" is either), and "it" is as often the paper as the place
+    alone = len(named) == 1 and not re.search(r"\s(?:and|&)\s", named[0])
+    if purpose and alone and _PERSON_OR_GROUP.search(purpose.group("rest")):
         # "I'm introducing X before his keynote and want to mention how often he was …",
         # "We're setting up an exchange with X, so I'd like to know which of their papers …"
-        who = named.group(0)
-        rest = _ITS.sub(
+        who = named[0]
+        rest = _PERSON_OR_GROUP.sub(
             lambda m: f"{who}'s" if m.group(0).lower() in _OWNING else who,
             purpose.group("rest").strip().rstrip(".!"),
             count=1,
@@ -499,7 +512,7 @@ def _context_dropped(text: str) -> str:
         if top:
             text = f"{text[:-1]} ({top.group(0)})?"
         elif only:  # "What did X have? Spotlights only.": a filter said after the question
-            text = f"{text[:-1]} ({only.group('statuses')} only)?"
+            text = f"{text[:-1]} ({only.group('statuses')})?"
     dropped = _DOING.sub("", _SITUATION.sub("", text, count=1), count=1)
     # a message around the question: sentences before it that ask nothing and name no one
     # sentence ends, not initials ("M. Sugiyama") nor "vs." / "e.g." / "et al."

@@ -183,7 +183,9 @@ _FEW_AUTHORS = re.compile(
 )
 _EXACT_AUTHORS = re.compile(
     rf"\b(?:(?P<solo>solo[- ]authored|single[- ]authors?(?:ed)?|sole[- ]authored|one-author)|"
-    rf"(?:exactly|only|just)\s+(?P<n>\d+|{'|'.join(COUNT_WORDS)})\s+authors?|"
+    # not "only one author from MIT": how many of its authors are where, which no byline says
+    rf"(?:exactly|only|just)\s+(?P<n>\d+|{'|'.join(COUNT_WORDS)})\s+authors?"
+    r"(?!\s+(?:from|at|with|in|of|listed|affiliated|based|who|that|as)\b)|"
     rf"(?P<n2>\d+|{'|'.join(COUNT_WORDS)})-authors?(?:ed)?|"
     # "papers with five authors", "have 5 authors" (not "5 authors or more")
     rf"(?:with|have|has|having)\s+(?P<n3>\d+|{'|'.join(COUNT_WORDS)})\s+(?:co-?)?authors"
@@ -505,8 +507,9 @@ def _topic(text: str) -> str:
 
 
 _ASIDE = re.compile(
-    r"\s*\((?:\s*(?:listed|last|first|senior|lead|position|only|author|oral|spotlight|poster)s?"
-    r"\s*[/,]?)+\)|\s*\([\s/,|-]*\)",
+    r"\s*\((?:\s*(?:listed|last|first|senior|lead|position|only|author|oral|spotlight|poster|"
+    r"paper)s?"
+    r"\s*(?:[/,&]|or\b|and\b)?)+\)|\s*\([\s/,|-]*\)",
     re.I,
 )
 

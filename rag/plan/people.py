@@ -71,6 +71,12 @@ _NOT_EACH_PLACE = re.compile(r"\b(?:not|neither|nor|either|or|one|other|n['’]t
 
 _HOW_MANY = re.compile(r"\bhow\s+many\b|\bcounts?\b|\bnumber\s+of\b", re.I)
 _UNION = re.compile(r"\b(?:combined|in\s+total|altogether|between\s+them)\b", re.I)
+# "co-authored in total", "joint papers … altogether": the papers of both, not either's
+_JOINT = re.compile(
+    r"\b(?:co-?author\w*|co-?wr[io]te|co-?written|joint(?:ly)?|both|together|shared?|"
+    r"collaborat\w*|with\s+each\s+other|write\s+with|wrote\s+with)\b",
+    re.I,
+)
 _EACH = re.compile(r"\b(?:each|respectively|separately|individually)\b", re.I)
 _NOT_BOTH = re.compile(r",?\s*but\s+not\s+both\b", re.I)
 
@@ -305,7 +311,7 @@ class PeopleReader:
         # "A and B each had how many papers?", "how many do A and B have combined?": either's
         if (
             len(listed) >= 2
-            and (_EACH.search(text) or _UNION.search(text))
+            and (_EACH.search(text) or (_UNION.search(text) and not _JOINT.search(text)))
             and _HOW_MANY.search(text)
         ):
             constraints.authors = [a for a in constraints.authors if a not in listed]

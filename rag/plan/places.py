@@ -102,8 +102,10 @@ _CAMPUS = re.compile(r"\b(?:the\s+)?(?:[\w-]+\s+){0,2}campus\b", re.I)
 # it must be an institution the catalogue knows)
 # A capitalised name, small words inside it ("University of Chicago", "X or Y")
 _NAMED = (
-    r"(?:[A-Z][\w&.*-]*\s+(?:(?:of|for|and|de|at|the|or|für|fur|der|des|du|di|la|le|&)\s+){0,2}){0,5}"
-    r"[A-Z][\w&.*-]*"
+    r"(?:[A-Z][\w&.*-]*\s+(?:(?:of|for|and|de|at|the|or|für|fur|der|des|du|di|la|le|bin|&)\s+){0,2})"
+    # "University of California, Berkeley": a campus after a comma
+    r"{0,5}[A-Z][\w&.*-]*(?:,\s+[A-Z][\w&.*-]*(?:\s+[A-Z][\w&.*-]*)?"
+    r"(?=\s+(?i:have|had|has|got|get|publish|present)\b))?"
 )
 # Cities an institution is qualified by ("Kyutai in Paris"); any other capitalised words
 # after "in" may be a topic ("Meta in Reinforcement Learning").
