@@ -65,6 +65,8 @@ ALIASES = {
     "msr": ("microsoft research",),
     "aws": ("amazon web services",),
     "pku": ("peking university",),
+    "nwpu": ("northwestern polytechnical university",),
+    "pontifical catholic university of chile": ("pontificia universidad catolica de chile",),
     "rice university": ("william marsh rice university",),
     "psu": ("pennsylvania state university", "penn state university"),
     "penn state": ("pennsylvania state university", "penn state university"),

@@ -113,7 +113,7 @@ _SUBJECT_FIRST = re.compile(
     r"(?P<rest>[^?]+?)\s*\?*\s*$"
 )
 _HOW_MANY_LAST = re.compile(
-    r"(?:\s+(?:together|combined|in\s+total))?\s*[:,—–-]\s*(?:how\s+many|what(?:['’]s|\s+is)\s+"
+    r"(?:\s+(?:together|combined|in\s+total))?\s*[:,—–-]\s*(?:how\s+many(?:\s+papers)?|what(?:['’]s|\s+is)\s+"
     r"(?:the|their)\s+(?:ICML\s*(?:20)?24\s+)?(?:paper\s+)?(?:total|count|number|tally))"
     r"(?:\s+(?:at|in)\s+ICML\s*(?:20)?24)?\s*\?*\s*$",
     re.I,
@@ -137,6 +137,10 @@ def plain_question(question: str) -> str:
     """The question without a greeting or a request around it: "Hi! Could you tell me how
     many …" asks "how many …"; "I'm looking for X. How many are there?" asks "How many X?"."""
     text = _in_english(_typed_plainly(question))
+    text = _corrected(text)
+    text = _QUESTION_ABOUT_THEN.sub(_about_then, text, count=1)
+    text = _listed_criteria(text)
+    text = re.sub(r"\band\s*/\s*or\b", "or", text)  # "by A and/or B": either's
     text = _GREETING.sub("", text, count=1)
     taken = _TAKE.match(text) or (None if _HOW_MANY_LAST.search(text) else _DASHED.match(text))
     if taken and _ITS.search(taken.group("rest")):  # "Take X. How many of its papers …"
@@ -187,10 +191,16 @@ def plain_question(question: str) -> str:
     asked_last = _HOW_MANY_LAST.search(text)
     if asked_last:  # "Papers X co-authored: how many?" asks "How many papers X co-authored?"
         before = text[: asked_last.start()].strip()
+        # "NWPU at ICML 2024, not counting posters: how many?": the names, then the rest
+        named = re.match(
+            r"^(?P<names>[^,]+?)(?P<rest>(?:\s+at\s+ICML\s*(?:20)?24)?,\s*.+)$", before
+        )
         # "Sapienza and HSE between them — what's their total?": their papers
         text = (
             f"How many papers did {before} have?"
             if _NAMES_ONLY.match(before)
+            else f"How many papers did {named.group('names')} have{named.group('rest')}?"
+            if named and _NAMES_ONLY.match(named.group("names"))
             else f"How many {before}?"
         )
     # "does Sapienza and HSE between them have": the two, combined
@@ -204,6 +214,10 @@ def plain_question(question: str) -> str:
     if of_them:  # "Titles containing 'manifold': how many have three authors or fewer?"
         text = f"How many {of_them.group('what').strip()} {of_them.group('rest').strip()}?"
     text = re.sub(r"\b(?:ended|ends|end)\s+up\s+(?:as|being)\s+", "were ", text, flags=re.I)
+    shared = _SHARE_ANY.match(text)
+    if shared and _PLACE_NOUN.search(shared.group("who")):
+        # "Do the University of Siegen and the MPI for Informatics share any paper?"
+        text = f"Which ICML 2024 papers are from both {shared.group('who').strip()}?"
     pair = _PAIR_THEN_JOINT.match(text)
     if pair and _PLACE_NOUN.search(pair.group("who")):
         # "Seoul National University and the Ulsan National Institute …: what joint papers
@@ -263,9 +277,12 @@ _ITS = re.compile(r"\b(?:its|their|his|her|it|they|he|she)\b", re.I)
 # Which papers / how many papers an author had, asked in French, Spanish or German
 _PAPERS_WORD = (
     r"(?:art[íi]culos|trabajos|publicaciones|papers?|articles|papiers|travaux|"
-    r"beitr[äa]ge|artikel|arbeiten|ver[öo]ffentlichungen)"
+    r"beitr[äa]ge|artikel|arbeiten|ver[öo]ffentlichungen|articoli|lavori|pubblicazioni|"
+    r"artigos|trabalhos|publica[çc][õo]es)"
 )
-_VENUE_AT = r"(?:en|a|à|au|auf|bei|in|an)\s+(?:der\s+|la\s+|el\s+)?(?P<venue>ICML\s*(?:20)?24)"
+_VENUE_AT = (
+    r"(?:en|a|à|au|al|auf|bei|in|an|na|no|em)\s+(?:der\s+|la\s+|el\s+)?(?P<venue>ICML\s*(?:20)?24)"
+)
 _ARTICLE = re.compile(
     r"^(?:(?:de|del|d['’]|von|vom|of|la|el|le|les|los|las|der|die|das|the)\s*)+", re.I
 )
@@ -277,6 +294,11 @@ _FOREIGN = (
         r"(?P<who>.+?)\s+(?:se\s+presentaron|se\s+publicaron|fueron\s+\w+|ont\s+été\s+\w+|"
         rf"sont\s+\w+)\s+{_VENUE_AT}\s*[?.!]*\s*$", re.I,
     ), "Which papers did {who} publish at {venue}?"),
+    # "Quali articoli ha pubblicato X a ICML 2024?", "Quais artigos X publicou na ICML 2024?"
+    (re.compile(
+        rf"^\s*(?:quali|quais)\s+{_PAPERS_WORD}\s+(?:ha\s+(?:pubblicato|presentato)\s+)?"
+        rf"(?P<who>.+?)(?:\s+(?:publicou|apresentou))?\s+{_VENUE_AT}\s*[?.!]*\s*$", re.I,
+    ), "Which papers did {who} publish at {venue}?"),
     # "Welche Beiträge hat X auf der ICML 2024 veröffentlicht?"
     (re.compile(
         rf"^\s*welche\s+{_PAPERS_WORD}\s+(?:hat|haben|hatte)\s+(?P<who>.+?)\s+{_VENUE_AT}"
@@ -285,7 +307,8 @@ _FOREIGN = (
     # "¿Cuántos artículos tiene X en ICML 2024?", "Wie viele Beiträge hat X auf der ICML
     # 2024?", "Combien d'articles X a-t-il publiés à ICML 2024 ?"
     (re.compile(
-        rf"^[¿\s]*(?:cu[áa]nt[oa]s|wie\s*viele|combien\s+(?:de\s+|d['’]))\s*{_PAPERS_WORD}\s+"
+        rf"^[¿\s]*(?:cu[áa]nt[oa]s|wie\s*viele|combien\s+(?:de\s+|d['’])|quant[io]s?|quant[ae]s?)\s*"
+        rf"{_PAPERS_WORD}\s+(?:ha\s+(?:pubblicato|presentato)\s+)?"
         r"(?:(?:tiene|tuvo|public[óo]|present[óo]|hat|haben|hatte)\s+)?(?P<who>.+?)"
         r"(?:\s+a-t-(?:il|elle)(?:\s+\w+)?)?"
         rf"\s+{_VENUE_AT}(?:\s+\w+)?\s*[?.!]*\s*$", re.I,
@@ -293,16 +316,86 @@ _FOREIGN = (
 )  # fmt: skip
 
 
+# "Quantos títulos da ICML 2024 contêm a palavra 'conformal'?" and the same in Spanish,
+# Italian, French, German: a title word counted
+_TITLES_WITH_WORD = re.compile(
+    r"^[¿\s]*(?:quant[oa]s|cu[áa]nt[oa]s|quanti|combien\s+de|wie\s*viele)\s+"
+    r"(?:t[íi]tulos|titoli|titres|titel)\s+(?:da|de|do|di|del|der|des)?\s*(?:la\s+)?"
+    r"(?P<venue>ICML\s*(?:20)?24)\s+(?:cont[êe]m|contienen|contengono|contiennent|enthalten)\s+"
+    r"(?:a\s+palavra|la\s+palabra|la\s+parola|le\s+mot|das\s+wort)\s+(?P<word>\S.*?)\s*[?.!]*\s*$",
+    re.I,
+)
+
+
 def _in_english(text: str) -> str:
     """An author's or institution's papers asked in French, Spanish or German, in English
     (the frame only: the name is kept as typed). Only a capitalised name: "artículos de
     aprendizaje", "articles sur Mamba", "Arbeiten zu …" are about a topic."""
+    titled = _TITLES_WITH_WORD.match(text)
+    if titled:
+        return f"How many {titled.group('venue')} titles contain the word {titled.group('word')}?"
     for pattern, english in _FOREIGN:
         found = pattern.match(text)
         who = _ARTICLE.sub("", found.group("who").strip()) if found else ""
         if found and who[:1].isupper() and "," not in who:
             return english.format(who=who, venue=found.group("venue"))
     return text
+
+
+def _corrected(text: str) -> str:
+    """A question the asker corrects after it ("… Actually, scratch that: only the papers
+    where X is the first author."): the correction, made a question about the papers."""
+    found = _CORRECTION.search(text)
+    if found is None or not re.search(r"\b(?:only|just)\b", found.group("rest"), re.I):
+        return text
+    rest = re.sub(r"^\s*(?:only|just)\s+(?:the\s+)?(?:ones|papers)?\s*", "", found.group("rest"))
+    rest = rest.strip(" .!?")
+    where = re.match(r"(?:where|in\s+which|on\s+which)\s+(?P<said>.+)$", rest, re.I)
+    if where:  # "where X is the first author": the question itself, said again
+        return f"On which ICML 2024 papers {where.group('said')}?"
+    # "only the orals", "just the ones by X": a filter on the question asked
+    rest = re.sub(r"^(?:the\s+)?ones\s+", "", rest, flags=re.I)
+    return f"{text[: found.start()].strip()} ({rest})?" if rest else text
+
+
+def _about_then(found: re.Match[str]) -> str:
+    """The question after "question about X", with X for its "theirs" / "their" / "its"."""
+    who = found.group("who").strip()
+    rest = re.sub(r"\bof\s+(?:theirs|his|hers|its)\b", f"from {who}", found.group("rest"), count=1)
+    return (
+        _ITS.sub(lambda m: f"{who}'s" if m.group(0).lower() in _OWNING else who, rest, count=1)
+        if rest == found.group("rest")
+        else rest
+    )
+
+
+# "I'm after papers that tick all of these boxes: - X - Y - Z": each box a constraint
+_CRITERIA = re.compile(
+    r"\b(?:(?:that|which)\s+(?:tick|check|meet|match|satisfy|fit)|matching|meeting|satisfying)\s+"
+    r"(?:all\s+)?(?:of\s+)?"
+    r"(?:these|the\s+following)(?:\s+(?:boxes|criteria|conditions|requirements|constraints))?"
+    r"\s*:?",
+    re.I,
+)
+# a list's marks, on their own lines or (the lines joined) after a colon and spaces
+_BULLET = re.compile(r"(?:^|\n|(?<=:)|(?<=\s))\s*(?:[-*•]|\d+[.)])\s+(?=\w)")
+
+
+def _listed_criteria(text: str) -> str:
+    """A request whose conditions are listed as points, as one sentence."""
+    listed = re.search(r":\s*(?:[-*•]|\d+[.)])\s+\w", text)
+    if listed is None or not _CRITERIA.search(text[: listed.start() + 1]):
+        return text  # "Compare these: 1. LoRA 2. DoRA" lists things, not conditions
+    head, items = text[: listed.start()], _BULLET.split(text[listed.start() + 1 :])
+    head = _CRITERIA.sub(" with", head).strip()
+    head = re.sub(
+        r"^\s*i['’]?m\s+(?:after|looking\s+for|searching\s+for)\s+", "Which ", head, flags=re.I
+    )
+    items = [
+        re.sub(r"^(?:someone|somebody|an?\s+author)\s+", "an author ", i.strip(" .;,?!"))
+        for i in items
+    ]
+    return f"{head} {' and '.join(i for i in items if i)}?"
 
 
 def _published(found: re.Match[str]) -> str:
@@ -390,6 +483,26 @@ _WHAT_HAVE_YOU = re.compile(
     re.I,
 )
 # "Quick count: Karsten Kreis, ICML 2024.": how many papers the name has
+_SHARE_ANY = re.compile(
+    r"^\s*(?:do|did|does)\s+(?:the\s+)?(?P<who>.+?\s(?:and|&)\s.+?)\s+(?:share|have\s+in\s+common)\s+"
+    r"(?:any|an?|some)\s+(?:ICML\s*(?:20)?24\s+)?(?:papers?|works?|publications?)\b[^?]*\?*\s*$",
+    re.I,
+)
+# "What did X publish? Actually, scratch that: only the papers where X is first author."
+_CORRECTION = re.compile(
+    r"[?.!]\s+(?:actually|wait|sorry|correction|hmm|no)[,:.!]?\s*(?:scratch\s+that|never\s*mind|"
+    r"let\s+me\s+rephrase|i\s+mean|make\s+(?:it|that))?[,:.!]?\s*(?P<rest>[^?.!]+[?.!]?)\s*$",
+    re.I,
+)
+# "hey, quick question about Morgan Stanley ⏎ which papers of theirs …"
+# (the lines may come joined by a space: a new question word starts the question)
+_QUESTION_ABOUT_THEN = re.compile(
+    r"^\s*(?:(?:hi|hello|hey)\b[\s,!]*)?(?:a\s+)?(?:quick\s+)?(?:question|q)\s+(?:about|on|regarding)\s+"
+    r"(?P<who>(?-i:[A-Z])[\w&.'’-]*(?:\s+(?:of\s+|the\s+|and\s+|&\s+)?(?-i:[A-Z])[\w&.'’-]*)*)"
+    r"(?:\s*[\n:.!—–-]+\s*|\s+(?=(?:which|what|how|who|did|does|do|is|are|any|were|was)\b))"
+    r"(?P<rest>[^\n]+)$",
+    re.I,
+)
 _PAIR_THEN_JOINT = re.compile(
     r"^\s*(?P<who>[A-Z][^:?]*?\s(?:and|&)\s[^:?]+?)\s*:\s*(?=[^:]*\b(?:they|their|them)\b)"
     r"(?=[^:]*\b(?:joint|together|shared|in\s+common|co-?(?:authored|wrote|written)|"

@@ -90,7 +90,8 @@ _STATUS_NOUN = re.compile(
 _SPOTLIGHT_POSTER = re.compile(r"\bspotlight\s+posters?\b", re.I)
 _NOT_STATUS = re.compile(
     r"(?:\b(?:non-?|neither\s+(?:an?\s+)?|not\s+(?:accepted\s+as\s+)?(?:an?\s+)?|"
-    r"other\s+than\s+(?:an?\s+)?|excluding\s+(?:the\s+)?|except\s+(?:for\s+)?(?:the\s+)?)|"
+    r"other\s+than\s+(?:an?\s+)?|excluding\s+(?:the\s+)?|except\s+(?:for\s+)?(?:the\s+)?|"
+    r"not\s+counting\s+(?:the\s+)?|leaving\s+out\s+(?:the\s+)?|apart\s+from\s+(?:the\s+)?)|"
     r"n['’]t\s+(?:an?\s+)?)(?P<statuses>(?:oral|spotlight|poster)s?"
     r"(?:\s*(?:,|or|nor|and)\s*(?:an?\s+)?(?:oral|spotlight|poster)s?)*)\b",
     re.I,
@@ -182,7 +183,8 @@ _FEW_AUTHORS = re.compile(
     re.I,
 )
 _EXACT_AUTHORS = re.compile(
-    rf"\b(?:(?P<solo>solo[- ]authored|single[- ]authors?(?:ed)?|sole[- ]authored|one-author)|"
+    rf"\b(?:(?P<solo>solo[- ](?:authored|authors?)|single[- ]authors?(?:ed)?|sole[- ]authored|"
+    r"one-author)|"
     # not "only one author from MIT": how many of its authors are where, which no byline says
     rf"(?:exactly|only|just)\s+(?P<n>\d+|{'|'.join(COUNT_WORDS)})\s+authors?"
     r"(?!\s+(?:from|at|with|in|of|listed|affiliated|based|who|that|as)\b)|"
@@ -509,7 +511,7 @@ def _topic(text: str) -> str:
 _ASIDE = re.compile(
     r"\s*\((?:\s*(?:listed|last|first|senior|lead|position|only|author|oral|spotlight|poster|"
     r"paper)s?"
-    r"\s*(?:[/,&]|or\b|and\b)?)+\)|\s*\([\s/,|-]*\)",
+    r"\s*(?:[/,&]|or\b|and\b)?)+\)|\s*\(\s*(?:by|from|with|of)?[\s/,|-]*\)",
     re.I,
 )
 

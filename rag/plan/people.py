@@ -44,12 +44,12 @@ _FIRST_AUTHOR = re.compile(
     r"(?:\s+(?:on|in)\s+(?:the\s+|an?\s+)?(?:(?:ICML\s*(?:20)?24\s+)?byline|author\s+list)|"
     r"(?=\s*[?.!]*\s*$))|"
     r"first[- ]author\s+(?:papers|works|publications)(?:\s+(?:of|by|from))?|"
-    r"(?:is|was)\s+(?:the\s+)?first\s+author(?:\s+(?:of|on))?)\b",
+    r"(?:is|was)\s+(?:ever\s+)?(?:the\s+)?first\s+author(?:\s+(?:of|on))?)\b",
     re.I,
 )
 
 _LAST_AUTHOR = re.compile(
-    r"\b(?:(?:as|is|was)\s+(?:the\s+|their\s+)?(?:last|senior|final)\s+author|"
+    r"\b(?:(?:as|is|was)\s+(?:ever\s+)?(?:the\s+|their\s+)?(?:last|senior|final)\s+author|"
     # "listed last on a byline", "appears last in the author list"
     r"\blists?\s+last(?=\s*[?.!]*$)|"
     r"(?:listed|appears?|appeared|named|placed)\s+(?:as\s+)?(?:the\s+)?last"

@@ -711,6 +711,7 @@ BLOCK_34 = Catalogue.of(
         _paper("b7", ["Jo Po"], ["Florida International University"], "Spotlight"),
         _paper("b8", ["Ka Ro"], ["Seoul National University", "Ulsan National Institute"]),
         _paper("b9", ["La Su"], ["Seoul National University"]),
+        _paper("b10", ["Mo Ta"], ["Northwestern Polytechnical University"], "Oral"),
     ]
 )
 
@@ -797,3 +798,66 @@ def test_a_company_is_no_first_word_other_names_share() -> None:
     rows = {i.name: i.papers for i in top_institutions(places, limit=10)}
     assert rows["International Business Machines"] == 2
     assert kind_of("Helmholtz Zentrum München") != "company"
+
+
+# Block 35 (sdev-664…687): more new users' wordings
+@pytest.mark.parametrize(
+    ("question", "plain"),
+    [
+        # Italian, Portuguese; a title word counted in Portuguese
+        (
+            "Quali articoli ha pubblicato Zijian Liu a ICML 2024?",
+            "Which papers did Zijian Liu publish at ICML 2024?",
+        ),
+        (
+            "Quantos títulos da ICML 2024 contêm a palavra 'conformal'?",
+            "How many ICML 2024 titles contain the word 'conformal'?",
+        ),
+        # a correction after the question: the question said again, or a filter on it
+        (
+            "What did Soo Yong Lee publish at ICML 2024? Actually, scratch that: only the papers"
+            " where Soo Yong Lee is the first author.",
+            "On which ICML 2024 papers Soo Yong Lee is the first author?",
+        ),
+        (
+            "What did Chelsea Finn publish? Actually, only the orals.",
+            "What did Chelsea Finn publish (orals)?",
+        ),
+        # two chat lines, the second saying "theirs"; conditions listed as points
+        (
+            "hey, quick question about Morgan Stanley which ICML 2024 papers of theirs got an"
+            " oral or spotlight?",
+            "Which ICML 2024 papers from Morgan Stanley got an oral or spotlight?",
+        ),
+        (
+            "I'm after ICML 2024 papers that tick all of these boxes: - someone from Nankai"
+            " University among the authors - presented as a poster - five authors or fewer",
+            "Which ICML 2024 papers  with an author from Nankai University among the authors and"
+            " presented as a poster and five authors or fewer?",
+        ),
+        # two institutions sharing papers
+        (
+            "Do the University of Siegen and the Max Planck Institute for Informatics share any"
+            " ICML 2024 paper?",
+            "Which ICML 2024 papers are from both University of Siegen and the Max Planck"
+            " Institute for Informatics?",
+        ),
+        # things listed are no conditions
+        ("Compare these: 1. LoRA 2. DoRA", "DoRA"),
+    ],
+)
+def test_block_35_wordings_in_plain_words(question: str, plain: str) -> None:
+    assert plain_question(question) == plain
+
+
+def test_block_35_readings() -> None:
+    parser = QuestionParser(BLOCK_34)
+    plan = parser.plan("Was Haibo Yang ever the last author of an ICML 2024 paper?")
+    assert plan.constraints.last_author == "Haibo Yang"
+    plan = parser.plan("Count every ICML 2024 paper by Ann Kim and/or Haibo Yang.")
+    assert sorted(plan.constraints.any_of) == ["Ann Kim", "Haibo Yang"]
+    plan = parser.plan("Not counting orals and spotlights, how many solo-author papers were there?")
+    assert plan.constraints.statuses == ["Poster"] and plan.constraints.max_authors == 1
+    plan = parser.plan("NWPU at ICML 2024, not counting posters: how many papers?")
+    assert plan.constraints.affiliations == ["NWPU"]
+    assert plan.constraints.statuses == ["Oral", "Spotlight"]
