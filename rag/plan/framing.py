@@ -119,8 +119,15 @@ _HOW_MANY_LAST = re.compile(
     re.I,
 )
 # "Sapienza and HSE between them": names only (not "the parameters of the encoder")
+# what may follow a name before "how many": a status, a byline place, an exclusion
+_FILTER_SAID = re.compile(
+    r"\b(?:orals?|spotlights?|posters?|first|last|senior|authors?|only|not|excluding|except|"
+    r"counting|apart|titles?)\b",
+    re.I,
+)
 _NAMES_ONLY = re.compile(
-    r"^(?:(?:(?-i:[A-Z])[\w&.'’-]*|and|or|&|between|them|together|combined|both|the)[\s,]*)+$"
+    r"^(?:(?:(?-i:[A-Z])[\w&.'’-]*|and|or|&|between|them|together|combined|both|the|of|for|de|bin)"
+    r"[\s,]*)+$"
 )
 _HOW_MANY_HAVE = re.compile(
     r"^\s*(?P<what>[^:?]+?)\s*:\s*how\s+many\s+(?:of\s+(?:them|these)\s+)?"
@@ -190,19 +197,25 @@ def plain_question(question: str) -> str:
         text = f"How many {subject_first.group('rest')} did {subject_first.group('who')} have?"
     asked_last = _HOW_MANY_LAST.search(text)
     if asked_last:  # "Papers X co-authored: how many?" asks "How many papers X co-authored?"
-        before = text[: asked_last.start()].strip()
+        before = text[: asked_last.start()].strip(" ,")
         # "NWPU at ICML 2024, not counting posters: how many?": the names, then the rest
         named = re.match(
             r"^(?P<names>[^,]+?)(?P<rest>(?:\s+at\s+ICML\s*(?:20)?24)?,\s*.+)$", before
         )
-        # "Sapienza and HSE between them — what's their total?": their papers
-        text = (
-            f"How many papers did {before} have?"
-            if _NAMES_ONLY.match(before)
-            else f"How many papers did {named.group('names')} have{named.group('rest')}?"
-            if named and _NAMES_ONLY.match(named.group("names"))
-            else f"How many {before}?"
-        )
+        if named and not _FILTER_SAID.search(named.group("rest")):
+            named = None  # "OpenAI, Anthropic": two names, not a name and a filter
+        combined = re.search(r"\b(?:combined|together|in\s+total)\b", asked_last.group(0))
+        joined = re.match(r"^(?P<names>.+?),?\s+(?:combined|together|in\s+total)$", before)
+        if joined:  # "A and B, combined: how many papers?"
+            before, combined = joined.group("names"), joined
+        if "," not in before and _NAMES_ONLY.match(before):
+            # "Sapienza and HSE between them — what's their total?": their papers
+            text = f"How many papers did {before} have{' combined' if combined else ''}?"
+        elif named and _NAMES_ONLY.match(named.group("names")):
+            text = f"How many papers did {named.group('names')} have{named.group('rest')}?"
+        elif not _NAMES_ONLY.match(before):
+            text = f"How many {before}?"
+        # "OpenAI, Anthropic: how many papers?": each's or both's, not said; left as typed
     # "does Sapienza and HSE between them have": the two, combined
     text = re.sub(
         r"\b(does|do|did)\s+(\S.*?)\s+(?:between\s+them|together)\s+(have|get|publish)\b",
@@ -293,11 +306,11 @@ _FOREIGN = (
         rf"^[¿\s]*(?:qu[ée]|cu[áa]les|quel(?:le)?s?)\s+{_PAPERS_WORD}\s+(?:de\s+|del\s+|d['’])"
         r"(?P<who>.+?)\s+(?:se\s+presentaron|se\s+publicaron|fueron\s+\w+|ont\s+été\s+\w+|"
         rf"sont\s+\w+)\s+{_VENUE_AT}\s*[?.!]*\s*$", re.I,
-    ), "Which papers did {who} publish at {venue}?"),
+    ), "Which {venue} papers are from {who}?"),
     # "Quali articoli ha pubblicato X a ICML 2024?", "Quais artigos X publicou na ICML 2024?"
     (re.compile(
-        rf"^\s*(?:quali|quais)\s+{_PAPERS_WORD}\s+(?:ha\s+(?:pubblicato|presentato)\s+)?"
-        rf"(?P<who>.+?)(?:\s+(?:publicou|apresentou))?\s+{_VENUE_AT}\s*[?.!]*\s*$", re.I,
+        rf"^\s*(?:quali|quais)\s+{_PAPERS_WORD}\s+(?:ha\s+(?:pubblicato|presentato)\s+"
+        rf"(?P<who>.+?)|(?P<who2>.+?)\s+(?:publicou|apresentou))\s+{_VENUE_AT}\s*[?.!]*\s*$", re.I,
     ), "Which papers did {who} publish at {venue}?"),
     # "Welche Beiträge hat X auf der ICML 2024 veröffentlicht?"
     (re.compile(
@@ -310,7 +323,7 @@ _FOREIGN = (
         rf"^[¿\s]*(?:cu[áa]nt[oa]s|wie\s*viele|combien\s+(?:de\s+|d['’])|quant[io]s?|quant[ae]s?)\s*"
         rf"{_PAPERS_WORD}\s+(?:ha\s+(?:pubblicato|presentato)\s+)?"
         r"(?:(?:tiene|tuvo|public[óo]|present[óo]|hat|haben|hatte)\s+)?(?P<who>.+?)"
-        r"(?:\s+a-t-(?:il|elle)(?:\s+\w+)?)?"
+        r"(?:\s+a-t-(?:il|elle)(?:\s+\w+)?|\s+(?:publicou|apresentou|ha\s+pubblicato|ha\s+presentato))?"
         rf"\s+{_VENUE_AT}(?:\s+\w+)?\s*[?.!]*\s*$", re.I,
     ), "How many papers did {who} publish at {venue}?"),
 )  # fmt: skip
@@ -320,7 +333,7 @@ _FOREIGN = (
 # Italian, French, German: a title word counted
 _TITLES_WITH_WORD = re.compile(
     r"^[¿\s]*(?:quant[oa]s|cu[áa]nt[oa]s|quanti|combien\s+de|wie\s*viele)\s+"
-    r"(?:t[íi]tulos|titoli|titres|titel)\s+(?:da|de|do|di|del|der|des)?\s*(?:la\s+)?"
+    r"(?:t[íi]tulos|titoli|titres|titel)\s+(?:da|de|do|di|del|der|des)?\s*(?:la\s+|l['’]\s*)?"
     r"(?P<venue>ICML\s*(?:20)?24)\s+(?:cont[êe]m|contienen|contengono|contiennent|enthalten)\s+"
     r"(?:a\s+palavra|la\s+palabra|la\s+parola|le\s+mot|das\s+wort)\s+(?P<word>\S.*?)\s*[?.!]*\s*$",
     re.I,
@@ -333,40 +346,46 @@ def _in_english(text: str) -> str:
     aprendizaje", "articles sur Mamba", "Arbeiten zu …" are about a topic."""
     titled = _TITLES_WITH_WORD.match(text)
     if titled:
-        return f"How many {titled.group('venue')} titles contain the word {titled.group('word')}?"
+        word = re.sub(r"«\s*|\s*»", "'", titled.group("word"))  # « transformer »
+        return f"How many {titled.group('venue')} titles contain the word {word}?"
     for pattern, english in _FOREIGN:
         found = pattern.match(text)
-        who = _ARTICLE.sub("", found.group("who").strip()) if found else ""
+        said = (found.group("who") or found.groupdict().get("who2") or "") if found else ""
+        who = _ARTICLE.sub("", said.strip())
         if found and who[:1].isupper() and "," not in who:
             return english.format(who=who, venue=found.group("venue"))
     return text
 
 
 def _corrected(text: str) -> str:
-    """A question the asker corrects after it ("… Actually, scratch that: only the papers
-    where X is the first author."): the correction, made a question about the papers."""
+    """A question the asker corrects after it: "What did X publish? Actually, scratch that:
+    only the papers where X is the first author." asks that question itself; "Actually, only
+    the orals" / "… only the ones by X" narrow the question asked. Anything else after it
+    ("No rush, just the titles", "Actually, only the ones using DPO") is left as typed."""
     found = _CORRECTION.search(text)
-    if found is None or not re.search(r"\b(?:only|just)\b", found.group("rest"), re.I):
+    if found is None:
         return text
+    asked = text[: found.start() + 1].strip()
     rest = re.sub(r"^\s*(?:only|just)\s+(?:the\s+)?(?:ones|papers)?\s*", "", found.group("rest"))
     rest = rest.strip(" .!?")
     where = re.match(r"(?:where|in\s+which|on\s+which)\s+(?P<said>.+)$", rest, re.I)
-    if where:  # "where X is the first author": the question itself, said again
+    if where and _NAMED_IN.search(where.group("said")) and _ONLY_NAMES_ASKED.match(asked):
         return f"On which ICML 2024 papers {where.group('said')}?"
-    # "only the orals", "just the ones by X": a filter on the question asked
-    rest = re.sub(r"^(?:the\s+)?ones\s+", "", rest, flags=re.I)
-    return f"{text[: found.start()].strip()} ({rest})?" if rest else text
+    narrowed = _NARROWED.fullmatch(rest)
+    if narrowed:  # "only the orals", "just the ones by Chelsea Finn"
+        return f"{asked[:-1].strip()} ({rest})?"
+    return text
 
 
 def _about_then(found: re.Match[str]) -> str:
     """The question after "question about X", with X for its "theirs" / "their" / "its"."""
     who = found.group("who").strip()
     rest = re.sub(r"\bof\s+(?:theirs|his|hers|its)\b", f"from {who}", found.group("rest"), count=1)
-    return (
-        _ITS.sub(lambda m: f"{who}'s" if m.group(0).lower() in _OWNING else who, rest, count=1)
-        if rest == found.group("rest")
-        else rest
-    )
+    if rest != found.group("rest"):
+        return rest
+    if not _ITS.search(rest):  # no "their" / "its": the question, about X
+        return f"{rest.strip().rstrip('?.!')} (from {who})?"
+    return _ITS.sub(lambda m: f"{who}'s" if m.group(0).lower() in _OWNING else who, rest, count=1)
 
 
 # "I'm after papers that tick all of these boxes: - X - Y - Z": each box a constraint
@@ -485,13 +504,30 @@ _WHAT_HAVE_YOU = re.compile(
 # "Quick count: Karsten Kreis, ICML 2024.": how many papers the name has
 _SHARE_ANY = re.compile(
     r"^\s*(?:do|did|does)\s+(?:the\s+)?(?P<who>.+?\s(?:and|&)\s.+?)\s+(?:share|have\s+in\s+common)\s+"
-    r"(?:any|an?|some)\s+(?:ICML\s*(?:20)?24\s+)?(?:papers?|works?|publications?)\b[^?]*\?*\s*$",
+    r"(?:any|an?|some)\s+(?:ICML\s*(?:20)?24\s+)?(?:papers?|works?|publications?)"
+    r"(?:\s+(?:at|in)\s+ICML\s*(?:20)?24)?\s*\?*\s*$",
     re.I,
 )
 # "What did X publish? Actually, scratch that: only the papers where X is first author."
 _CORRECTION = re.compile(
-    r"[?.!]\s+(?:actually|wait|sorry|correction|hmm|no)[,:.!]?\s*(?:scratch\s+that|never\s*mind|"
-    r"let\s+me\s+rephrase|i\s+mean|make\s+(?:it|that))?[,:.!]?\s*(?P<rest>[^?.!]+[?.!]?)\s*$",
+    r"[?.!]\s+(?:actually|correction|(?:sorry|wait|no),?\s+(?:i\s+mean|scratch\s+that))[,:.!]?\s*"
+    r"(?:scratch\s+that|never\s*mind|let\s+me\s+rephrase|i\s+mean|make\s+(?:it|that))?[,:.!]?\s*"
+    r"(?P<rest>(?:only|just)\b[^?.!]+[?.!]?)\s*$",
+    re.I,
+)
+# what a correction may narrow a question to: statuses, or an author or institution named
+_STATUS_NOUNS = r"(?:orals?|spotlights?|posters?)"
+_NARROWED = re.compile(
+    rf"(?:the\s+)?{_STATUS_NOUNS}(?:\s*(?:,|and|or|&)\s*(?:the\s+)?{_STATUS_NOUNS})*"
+    r"|(?:ones\s+|papers\s+)?(?:by|from|with)\s+(?-i:[A-Z])[\w&.'’-]*(?:\s+(?-i:[A-Z])[\w&.'’-]*)*",
+    re.I,
+)
+_NAMED_IN = re.compile(r"\b(?-i:[A-Z])[\w'’-]+\s+(?-i:[A-Z])[\w'’-]+")
+# a question that asks only for someone's papers ("What did X publish at ICML 2024?")
+_ONLY_NAMES_ASKED = re.compile(
+    r"^\s*(?:what|which(?:\s+\w+)?\s+papers?)\s+(?:did|does|has|have)\s+[^?]+?\s+"
+    r"(?:publish(?:ed)?|write|wrote|have|had|present(?:ed)?|get|got)"
+    r"(?:\s+(?:at|in)\s+ICML\s*(?:20)?24)?\s*\?$",
     re.I,
 )
 # "hey, quick question about Morgan Stanley ⏎ which papers of theirs …"

@@ -93,7 +93,9 @@ _NOT_STATUS = re.compile(
     r"other\s+than\s+(?:an?\s+)?|excluding\s+(?:the\s+)?|except\s+(?:for\s+)?(?:the\s+)?|"
     r"not\s+counting\s+(?:the\s+)?|leaving\s+out\s+(?:the\s+)?|apart\s+from\s+(?:the\s+)?)|"
     r"n['’]t\s+(?:an?\s+)?)(?P<statuses>(?:oral|spotlight|poster)s?"
-    r"(?:\s*(?:,|or|nor|and)\s*(?:an?\s+)?(?:oral|spotlight|poster)s?)*)\b",
+    r"(?:\s*(?:,|or|nor|and)\s*(?:an?\s+)?(?:oral|spotlight|poster)s?)*)\b"
+    # "apart from the oral by OpenAI": one paper set aside, not its status
+    r"(?!\s+(?:by|from|on|about|of|that|which|with|where)\b)",
     re.I,
 )
 # "a long talk", "accepted talks": orals
@@ -112,7 +114,7 @@ _LEAD = re.compile(
     r"deals with|study|studies|studying|address|addresses|tackle|tackles|focus on|focusing on|"
     r"work on|works on|involve|involves|centred on|centered on|built around|propose or analy[sz]e|from|"
     r"propose or evaluate|propose|proposes|use|uses|using|apply|applies|in|at|to|for|with|"
-    r"there|me|at least one|one|include|includes|main|primary|key|(?:main |primary )?contributions? "
+    r"there|me|anything|something|at least one|one|include|includes|main|primary|key|(?:main |primary )?contributions? "
     r"(?:is|are)|develop|develops|develop or apply|design|designs)(?=[\s,:]|$)[\s,:]*)+",
     re.I,
 )
@@ -371,7 +373,8 @@ class QuestionParser:
         text, ranked = papers_or_places_ranked(question, text, bool(_WHO.search(question)))
         # "overshadowed by the spotlight" uses the word, "orals", "a spotlight paper" the status
         if set_like or ranked or _STATUS_NOUN.search(question):
-            text = self._statuses(text, constraints)
+            # "anything, apart from posters, about Mamba": the aside's commas go with it
+            text = re.sub(r",\s*,", " ", self._statuses(text, constraints))
         for pattern, plainly in _AUTHOR_COUNTS_SAID:
             text = pattern.sub(plainly, text)  # type: ignore[arg-type]
         ranged = _AUTHOR_RANGE.search(text)

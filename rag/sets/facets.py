@@ -245,7 +245,8 @@ def _each_written(text: str, support: Support) -> bool:
     """Alternatives the abstracts each write: "backdoor attacks or defenses against
     backdoors" is one facet, not cut at "against"."""
     said = [_clean(c) for c in re.split(r"\bor\b", text)]
-    if any(not c or words(c)[0].lower() in _JOIN_WORDS for c in said):
+    # a side of no words ("(") is no alternative either
+    if any(not words(c) or words(c)[0].lower() in _JOIN_WORDS for c in said):
         return False  # "…, for time series" joins a facet
     return len(said) > 1 and all(written(c, support) >= MIN_SUPPORT for c in said)
 

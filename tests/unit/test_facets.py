@@ -311,3 +311,10 @@ def test_a_tail_that_qualifies_the_topic_is_not_examples() -> None:
     # a bracketed name is kept; a bracketed list of examples is not
     named = "graph neural networks for predicting molecule properties at a very large scale (GNNs)"
     assert plain_topic(named)[0] == named
+
+
+def test_a_topic_of_punctuation_and_or_is_read_without_a_crash() -> None:
+    # "(using DPO)" reached the facet reader from a correction after a question; a side
+    # with no words ("(") had raised IndexError
+    reading = read_topic("( or DPO)", support, TOTAL)
+    assert reading is not None
