@@ -65,6 +65,7 @@ ALIASES = {
     "msr": ("microsoft research",),
     "aws": ("amazon web services",),
     "pku": ("peking university",),
+    "ucsb": ("university of california santa barbara", "uc santa barbara"),
     "nwpu": ("northwestern polytechnical university",),
     "pontifical catholic university of chile": ("pontificia universidad catolica de chile",),
     "rice university": ("william marsh rice university",),
@@ -145,9 +146,12 @@ NICKNAMES = {
     "alex": ("alexander", "alexandre", "alexandra", "alexey", "alexei"),
     "ben": ("benjamin",), "dan": ("daniel",), "sam": ("samuel", "samantha"),
     "nick": ("nicholas", "nicolas"), "matt": ("matthew", "matthias"), "steve": ("steven", "stephen"),
+    # a given name's other spelling ("Steven Wright" for Stephen Wright)
+    "steven": ("stephen",), "stephen": ("steven",), "john": ("jon",),
+    "philip": ("phillip",), "phillip": ("philip",),
     "joe": ("joseph",), "tony": ("anthony",), "andy": ("andrew", "andreas"),
     "kate": ("katherine", "kathryn", "katharina"), "liz": ("elizabeth",), "jen": ("jennifer",),
-    "greg": ("gregory",), "jon": ("jonathan",), "josh": ("joshua",), "max": ("maximilian",),
+    "greg": ("gregory",), "jon": ("jonathan", "john"), "josh": ("joshua",), "max": ("maximilian",),
     "fred": ("frederick", "frederic"), "pete": ("peter",), "rich": ("richard",),
     "rick": ("richard",), "ed": ("edward",), "vic": ("victor",), "zach": ("zachary",),
 }  # fmt: skip
@@ -286,6 +290,8 @@ def names_institution(affiliation: str, names: tuple[str, ...]) -> bool | None:
                         # "Nanjing University of Science and Technology" is not "Nanjing
                         # University": generic words after the noun make another name.
                         renamed = typed[-1] in _NOUNS and after[:1] == ["of"]
+                        if start == 0 and after[:1] == ["s"]:
+                            return True  # "CSIRO's Data61": a unit of the institution named
                         if not renamed and all(w in _GENERIC or w in own_words for w in extra):
                             return True
                         # "University of Illinois Urbana-Champaign": a campus of the system

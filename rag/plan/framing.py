@@ -37,13 +37,15 @@ _GREETING = re.compile(
     re.I,
 )
 _REQUEST = re.compile(
-    r"^\s*(?:(?:could|can|would|will)\s+you\s+(?:please\s+)?|please\s+)"
-    r"(?=(?:tell|show|give)\s+me\b|list\b|show\b|find\b|name\b|count\b)",
+    r"^\s*(?:(?:could|can|would|will)\s+you\s+(?:please\s+)?|please\s+|would\s+you\s+mind\s+|"
+    r"i['’]d\s+be\s+grateful\s+if\s+you\s+could\s+|i\s+would\s+be\s+grateful\s+if\s+you\s+could\s+)"
+    r"(?=(?:tell|show|give)(?:ing)?\s+me\b|list\b|show\b|find\b|name\b|count\b)",
     re.I,
 )
 _TELL_ME = re.compile(
-    r"^\s*(?:(?:tell|give)\s+me\s+(?=how many\b|which\b|what\b|the number\b|all\b)|"
-    r"(?:i['’]d|i\s+would|i)\s+(?:like|want|love)\s+(?:to\s+(?:see|know|get)\s+|a\s+list\s+of\s+))",
+    r"^\s*(?:(?:tell|give)(?:ing)?\s+me\s+(?=how many\b|which\b|what\b|the number\b|all\b)|"
+    r"(?:i['’]d|i\s+would|i)\s+(?:like|want|love)\s+(?:to\s+(?:see|know|get)\s+|a\s+list\s+of\s+)|"
+    r"remind\s+me\s+(?=how many\b|which\b|what\b|who\b))",
     re.I,
 )
 _LOOKING_FOR = re.compile(
@@ -147,6 +149,14 @@ def plain_question(question: str) -> str:
     text = _corrected(text)
     text = _QUESTION_ABOUT_THEN.sub(_about_then, text, count=1)
     text = _listed_criteria(text)
+    text = _SAME_FOR.sub("", text, count=1)  # "Same question for X: what are X's …"
+    text = _ASIDE_FIRST.sub("", text, count=1)  # "For a survey I'm writing on X: how many …"
+    added = _ADD_UP.match(text)
+    if added:  # "Add up the paper counts of A and B — what's the total?"
+        text = f"How many ICML 2024 papers do {added.group('who').strip()} have combined?"
+    placed = _PLACE_THEN.match(text)
+    if placed:  # "TU Berlin at ICML 2024: papers with 'adaptive' in the title?"
+        text = f"{placed.group('rest').rstrip(' ?')} (from {placed.group('who')})?"
     text = re.sub(r"\band\s*/\s*or\b", "or", text)  # "by A and/or B": either's
     text = _GREETING.sub("", text, count=1)
     taken = _TAKE.match(text) or (None if _HOW_MANY_LAST.search(text) else _DASHED.match(text))
@@ -291,11 +301,9 @@ _ITS = re.compile(r"\b(?:its|their|his|her|it|they|he|she)\b", re.I)
 _PAPERS_WORD = (
     r"(?:art[íi]culos|trabajos|publicaciones|papers?|articles|papiers|travaux|"
     r"beitr[äa]ge|artikel|arbeiten|ver[öo]ffentlichungen|articoli|lavori|pubblicazioni|"
-    r"artigos|trabalhos|publica[çc][õo]es)"
+    r"artigos|trabalhos|publica[çc][õo]es|artikelen|publicaties)"
 )
-_VENUE_AT = (
-    r"(?:en|a|à|au|al|auf|bei|in|an|na|no|em)\s+(?:der\s+|la\s+|el\s+)?(?P<venue>ICML\s*(?:20)?24)"
-)
+_VENUE_AT = r"(?:en|a|à|au|al|auf|bei|in|an|na|no|em|op)\s+(?:der\s+|la\s+|el\s+)?(?P<venue>ICML\s*(?:20)?24)"
 _ARTICLE = re.compile(
     r"^(?:(?:de|del|d['’]|von|vom|of|la|el|le|les|los|las|der|die|das|the)\s*)+", re.I
 )
@@ -312,6 +320,11 @@ _FOREIGN = (
         rf"^\s*(?:quali|quais)\s+{_PAPERS_WORD}\s+(?:ha\s+(?:pubblicato|presentato)\s+"
         rf"(?P<who>.+?)|(?P<who2>.+?)\s+(?:publicou|apresentou))\s+{_VENUE_AT}\s*[?.!]*\s*$", re.I,
     ), "Which papers did {who} publish at {venue}?"),
+    # "Welke papers van X zijn geaccepteerd op ICML 2024?"
+    (re.compile(
+        rf"^\s*welke\s+{_PAPERS_WORD}\s+van\s+(?P<who>.+?)\s+(?:zijn|werden)\s+\w+\s+{_VENUE_AT}"
+        r"\s*[?.!]*\s*$", re.I,
+    ), "Which {venue} papers are from {who}?"),
     # "Welche Beiträge hat X auf der ICML 2024 veröffentlicht?"
     (re.compile(
         rf"^\s*welche\s+{_PAPERS_WORD}\s+(?:hat|haben|hatte)\s+(?P<who>.+?)\s+{_VENUE_AT}"
@@ -502,9 +515,27 @@ _WHAT_HAVE_YOU = re.compile(
     re.I,
 )
 # "Quick count: Karsten Kreis, ICML 2024.": how many papers the name has
+_SAME_FOR = re.compile(
+    r"^\s*(?:and\s+)?(?:the\s+)?same\s+(?:question|thing)\s+for\s+[^:?]+:\s*", re.I
+)
+_ASIDE_FIRST = re.compile(
+    r"^\s*(?:for|because\s+of|since|as)\s+(?:an?|my|our|the)\s+[^:?]*?\b(?:i['’]m|i\s+am|we['’]re|"
+    r"we\s+are|i|we)\b[^:?]*:\s*(?=\S)",
+    re.I,
+)
+_ADD_UP = re.compile(
+    r"^\s*add\s+up\s+the\s+(?:ICML\s*(?:20)?24\s+)?(?:paper\s+)?counts?\s+(?:of|for)\s+(?P<who>.+?)"
+    r"\s*(?:[—–-]+|,)\s*what['’]?s?\s+(?:is\s+)?the\s+total\s*\??\s*$",
+    re.I,
+)
+_PLACE_THEN = re.compile(
+    r"^\s*(?P<who>(?-i:[A-Z])[\w&.'’-]*(?:\s+(?-i:[A-Z])[\w&.'’-]*){0,5})\s+(?:at|in)\s+ICML\s*(?:20)?24\s*:\s*"
+    r"(?P<rest>(?:which\s+|what\s+|any\s+)?(?:papers?|orals?|spotlights?|posters?|titles?)\b.+)$",
+    re.I,
+)
 _SHARE_ANY = re.compile(
-    r"^\s*(?:do|did|does)\s+(?:the\s+)?(?P<who>.+?\s(?:and|&)\s.+?)\s+(?:share|have\s+in\s+common)\s+"
-    r"(?:any|an?|some)\s+(?:ICML\s*(?:20)?24\s+)?(?:papers?|works?|publications?)"
+    r"^\s*(?:how\s+often\s+)?(?:do|did|does)\s+(?:the\s+)?(?P<who>.+?\s(?:and|&)\s.+?)\s+(?:share|have\s+in\s+common)\s+"
+    r"(?:any|an?|some)?\s*(?:ICML\s*(?:20)?24\s+)?(?:papers?|works?|publications?)"
     r"(?:\s+(?:at|in)\s+ICML\s*(?:20)?24)?\s*\?*\s*$",
     re.I,
 )
@@ -587,6 +618,23 @@ _PURPOSE = re.compile(
 _CAPITALISED = re.compile(
     r"\b[A-Z][\w'’.-]*(?:(?:\s+(?:of\s+|the\s+|and\s+)?|,\s+)[A-Z][\w'’.-]*)+|\b[A-Z]{2,}\b"
 )
+_CONTEXT_DASH = re.compile(
+    r"^\s*(?P<ctx>(?:my|our|i|i['’]m|we|we['’]re)\b[^—–?]+?)\s*[—–]\s*(?P<rest>[^—–]+\?)\s*$", re.I
+)
+_THAT_ONE = re.compile(
+    r"\b(?:that|this)\s+(?:university|institution|institute|company|lab|school|organi[sz]ation)\b",
+    re.I,
+)
+_CONTEXT_COLON = re.compile(r"^\s*(?P<ctx>[^:?]{8,}?)\s*:\s*(?P<rest>[^:]+\?)\s*$")
+
+
+def _one_name(context: str) -> str:
+    """The one name a situation says ("Before I email Shirui Pan about …"), or ""."""
+    named = [n for n in _CAPITALISED.findall(context.split(" ", 1)[-1]) if n != "ICML"]
+    alone = len(named) == 1 and not re.search(r"\s(?:and|&)\s", named[0])
+    return named[0] if alone else ""
+
+
 _PERSON_OR_GROUP = re.compile(r"\b(?:he|she|his|her|they|their)\b", re.I)
 _INTEREST = re.compile(
     r"^\s*(?:(?:since|as|because)\s+)?(?:i|we)(?:['’]m|['’]re| am| are)\s+(?:interested in|"
@@ -633,6 +681,22 @@ def _context_dropped(text: str) -> str:
             said.group("rest"),
             count=1,
         )
+    dashed = _CONTEXT_DASH.match(text)
+    place = _one_name(dashed.group("ctx")) if dashed else ""
+    if place and _THAT_ONE.search(dashed.group("rest")):
+        # "My supervisor is spending her sabbatical at the University of Georgia — which
+        # spotlight papers did that university get?"
+        return _THAT_ONE.sub(place, dashed.group("rest"), count=1)
+    said_first = _CONTEXT_COLON.match(text)
+    if said_first:  # "Before I email Shirui Pan about …: how many papers did he have?"
+        who = _one_name(said_first.group("ctx"))
+        if who and _PERSON_OR_GROUP.search(said_first.group("rest")):
+            text = _PERSON_OR_GROUP.sub(
+                lambda m: f"{who}'s" if m.group(0).lower() in _OWNING else who,
+                said_first.group("rest"),
+                count=1,
+            )
+            return text[:1].upper() + text[1:]
     purpose = _PURPOSE.match(text)
     named = _CAPITALISED.findall(purpose.group("ctx")) if purpose else []
     # one name, one thing: "teaching Machine Learning at MIT", "comparing Stanford and MIT"

@@ -146,6 +146,8 @@ _GENERIC_TOPIC = {"paper", "author", "publish", "icml", "2024", "accept", "confe
                   "pub", "folk", "made", "appear", "least", "newest", "oldest", "latest",
                   # "joint papers of A and B", "A and B … combined", "anyone from X"
                   "joint", "contribut", "mention", "public", "articl", "need", "academ",
+                  # "what the paper … was called", "ever"
+                  "call", "ever",
                   "bring", "brought"}  # fmt: skip
 _AT_LEAST_PAPERS = re.compile(
     rf"\b(?:(at least|more than|over|no fewer than)\s+(\d+|{'|'.join(COUNT_WORDS)})|"
@@ -212,6 +214,14 @@ _AUTHOR_COUNTS_SAID = (
         rf"(?P<m>{_N})[- ]person\s+(?:papers?|author\s+teams?|bylines?))\b", re.I,
     ), lambda m: f" with exactly {m.group('n') or m.group('m')} authors"),
     (re.compile(r"\b(?P<n>\d+)\+\s+(?=(?:co-?)?authors\b)", re.I), r"at least \g<n> "),
+    # "with just one co-author": two authors
+    (re.compile(
+        rf"\bwith\s+(?:just|only|exactly)?\s*(?P<n>{_N})\s+(?:other\s+)?co-?authors?\b", re.I,
+    ), lambda m: f" with exactly {count_said(m.group('n')) + 1} authors"),
+    # "written by exactly four people"
+    (re.compile(
+        rf"\b(?:written|authored)\s+by\s+(?:exactly|just|only)\s+(?P<n>{_N})\s+{_PEOPLE_WORDS}\b", re.I,
+    ), r" with exactly \g<n> authors"),
     # "a dozen or more authors"; "come from teams of ten or more authors"
     (re.compile(r"\ba\s+dozen\s+(?=(?:or\s+more\s+)?(?:co-?)?authors\b)", re.I), "12 "),
     (re.compile(
@@ -491,7 +501,9 @@ _AUTHOR_FRAME = re.compile(
     r"\b(?:at least one|an?|any|one or more)?\s*(?:co-?)?authors?\b"
     r"(?:\s+(?:affiliated with|from|at|of))?|\bco-?author(?:ed|s)?\b|\bpublish(?:ed)?\b"
     r"|\b(?:and\s+)?(?:co-?)?(?:write|wrote|written)(?:\s+together)?\b|\btogether\b"
-    r"|\b(?:co-?)?authored(?:\s+or\s+co-?authored)?\b",
+    r"|\b(?:co-?)?authored(?:\s+or\s+co-?authored)?\b"
+    # "did A and B ever collaborate on a paper"
+    r"|\b(?:ever\s+)?(?:collaborat(?:e|ed|ing)|team(?:ed)?\s+up)(?:\s+on)?\b",
     re.I,
 )
 

@@ -24,7 +24,7 @@ _INSTITUTION_AFTER = re.compile(  # a lookahead, so "at least one author at MIT"
     # "University of California, Berkeley": a comma before a capitalised word stays;
     # "from either X or Y": one of them (the "or" is read after the first)
     r"(?:(?P<both>both\s+)(?:the\s+)?|either\s+(?:the\s+)?)?"
-    r"(?=(?P<span>(?:[^?,;.()]|,\s*(?=[A-Z]))+))",
+    r"(?=(?P<span>(?:[^?,;.()—–]|,\s*(?=[A-Z]))+))",
     re.I,
 )
 _INSTITUTION_BEFORE = re.compile(
@@ -104,7 +104,7 @@ _CAMPUS = re.compile(r"\b(?:the\s+)?(?:[\w-]+\s+){0,2}campus\b", re.I)
 _NAMED = (
     r"(?:[A-Z][\w&.*-]*\s+(?:(?:of|for|and|de|at|the|or|für|fur|der|des|du|di|la|le|bin|&)\s+){0,2})"
     # "University of California, Berkeley": a campus after a comma
-    r"{0,5}[A-Z][\w&.*-]*(?:,\s+[A-Z][\w&.*-]*(?:\s+[A-Z][\w&.*-]*)?"
+    r"{0,7}[A-Z][\w&.*-]*(?:,\s+[A-Z][\w&.*-]*(?:\s+[A-Z][\w&.*-]*)?"
     r"(?=\s+(?i:have|had|has|got|get|publish|present)\b))?"
 )
 # Cities an institution is qualified by ("Kyutai in Paris"); any other capitalised words
@@ -134,6 +134,11 @@ _INSTITUTION_FOR = re.compile(
     rf"\b(?i:orals?|spotlights?|posters?|papers?|works|publications)\s+(?i:for|by)\s+"
     rf"(?:the\s+)?(?P<span>{_NAMED})(?=\s*(?:[?.!,;]|$|\s+(?i:at|in)\s+ICML))"
 )  # not "papers for the Waymo Open Dataset report results": the name ends the question
+_THAT_PLACE = re.compile(
+    r"\b(?:that|this|the\s+same)\s+(?:university|institution|institute|company|lab|school|"
+    r"organi[sz]ation)\b",
+    re.I,
+)
 _AFFILIATION_WORD = re.compile(
     r"\b(?:(?:carry|carries|carrying|have|has|having|with|list|lists|listing)\s+)?"
     r"(?:an?\s+)?affiliations?\b",
@@ -222,6 +227,9 @@ class PlaceReader:
         if not (constraints.affiliations or constraints.any_of):
             return text
         text = _AFFILIATION_WORD.sub(" ", text)  # "papers that carry a TUM affiliation"
+        text = _THAT_PLACE.sub(
+            " ", text
+        )  # "… at the University of Georgia — did that university …"
         # "Maryland's computer science department", "HIT's Shenzhen campus": parts of it
         return _DEPARTMENT.sub(" ", _CAMPUS.sub(" ", text))
 
