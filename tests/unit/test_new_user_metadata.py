@@ -912,3 +912,66 @@ def test_block_35s_reviewed_readings() -> None:
         plain_question("Combien de titres de l'ICML 2024 contiennent le mot « transformer » ?")
         == "How many ICML 2024 titles contain the word 'transformer'?"
     )
+
+
+# Block 36 (sdev-688…711): a fresh sample of new users' wordings
+@pytest.mark.parametrize(
+    ("question", "plain"),
+    [
+        (
+            "Would you mind telling me which of Dingwen Zhang's papers ended up as ICML 2024"
+            " spotlights?",
+            "Which of Dingwen Zhang's papers were ICML 2024 spotlights?",
+        ),
+        (
+            "Before I email Shirui Pan about a possible collaboration: how many papers did he"
+            " have at ICML 2024?",
+            "How many papers did Shirui Pan have at ICML 2024?",
+        ),
+        (
+            "My supervisor is spending her sabbatical at the University of Georgia — which"
+            " spotlight papers did that university get at ICML 2024?",
+            "Which spotlight papers did University of Georgia get at ICML 2024?",
+        ),
+        (
+            "For a survey I'm writing on continual learning: how many titles use the word"
+            " 'continual' at ICML 2024?",
+            "How many titles use the word 'continual' at ICML 2024?",
+        ),
+        (
+            "Add up the ICML 2024 paper counts of Shandong University and Max Planck Institute"
+            " for Biological Cybernetics — what's the total?",
+            "How many ICML 2024 papers do Shandong University and Max Planck Institute for"
+            " Biological Cybernetics have combined?",
+        ),
+        (
+            "Welke papers van Marek Cygan zijn geaccepteerd op ICML 2024?",
+            "Which ICML 2024 papers are from Marek Cygan?",
+        ),
+        # a topic before a colon names no one
+        (
+            "Graph neural networks: which papers study their expressivity?",
+            "Graph neural networks: which papers study their expressivity?",
+        ),
+    ],
+)
+def test_block_36_wordings_in_plain_words(question: str, plain: str) -> None:
+    assert plain_question(question) == plain
+
+
+def test_block_36_readings() -> None:
+    parser = QuestionParser(BLOCK_34)
+    plan = parser.plan("Which papers did Haibo Yang write with just one co-author?")
+    assert (plan.constraints.min_authors, plan.constraints.max_authors) == (2, 2)
+    plan = parser.plan("Did Ann Kim and Haibo Yang ever collaborate on a paper at ICML 2024?")
+    assert plan.constraints.authors == ["Ann Kim", "Haibo Yang"] and plan.topic == ""
+    plan = parser.plan("How many ICML 2024 orals were written by exactly four people?")
+    assert (plan.constraints.min_authors, plan.constraints.max_authors) == (4, 4)
+    plan = parser.plan(
+        "Remind me what the ICML 2024 paper with Haibo Yang as last author was called?"
+    )
+    assert plan.constraints.last_author == "Haibo Yang" and plan.topic == ""
+    csiro = Catalogue.of(
+        [_paper("k1", ["Ann Kim"], ["CSIRO's Data61"]), _paper("k2", ["Bo Li"], ["CSIRO"])]
+    )
+    assert csiro.match_institution("CSIRO").papers == {"k1", "k2"}  # its unit, by the possessive
