@@ -683,7 +683,7 @@ def _context_dropped(text: str) -> str:
         )
     dashed = _CONTEXT_DASH.match(text)
     place = _one_name(dashed.group("ctx")) if dashed else ""
-    if place and _THAT_ONE.search(dashed.group("rest")):
+    if dashed and place and _THAT_ONE.search(dashed.group("rest")):
         # "My supervisor is spending her sabbatical at the University of Georgia — which
         # spotlight papers did that university get?"
         return _THAT_ONE.sub(place, dashed.group("rest"), count=1)
