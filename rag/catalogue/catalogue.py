@@ -22,7 +22,7 @@ from typing import Any
 from rag.catalogue import index as paper_index
 from rag.catalogue.close_names import CloseNames
 from rag.catalogue.names import (
-    NICKNAMES,
+    GIVEN_VARIANTS,
     acronym,
     acronym_named,
     fold,
@@ -163,9 +163,9 @@ class Catalogue:
                 for p in self._people("family", tokens[-1])
                 if len(p.tokens) >= 2 and "".join(p.tokens[:-1]) == given
             ]
-        if not found and tokens[0] in NICKNAMES and len(tokens) >= 2:
+        if not found and tokens[0] in GIVEN_VARIANTS and len(tokens) >= 2:
             # "Mike Matthews" is Michael Matthews: a short given name for the long one
-            for given in NICKNAMES[tokens[0]]:
+            for given in GIVEN_VARIANTS[tokens[0]]:
                 formal = (given, *tokens[1:])
                 found += [
                     p for p in self._people("family", tokens[-1]) if name_fits(formal, p.tokens)

@@ -146,15 +146,22 @@ NICKNAMES = {
     "alex": ("alexander", "alexandre", "alexandra", "alexey", "alexei"),
     "ben": ("benjamin",), "dan": ("daniel",), "sam": ("samuel", "samantha"),
     "nick": ("nicholas", "nicolas"), "matt": ("matthew", "matthias"), "steve": ("steven", "stephen"),
-    # a given name's other spelling ("Steven Wright" for Stephen Wright)
-    "steven": ("stephen",), "stephen": ("steven",), "john": ("jon",),
-    "philip": ("phillip",), "phillip": ("philip",),
+
     "joe": ("joseph",), "tony": ("anthony",), "andy": ("andrew", "andreas"),
     "kate": ("katherine", "kathryn", "katharina"), "liz": ("elizabeth",), "jen": ("jennifer",),
-    "greg": ("gregory",), "jon": ("jonathan", "john"), "josh": ("joshua",), "max": ("maximilian",),
+    "greg": ("gregory",), "jon": ("jonathan",), "josh": ("joshua",), "max": ("maximilian",),
     "fred": ("frederick", "frederic"), "pete": ("peter",), "rich": ("richard",),
     "rick": ("richard",), "ed": ("edward",), "vic": ("victor",), "zach": ("zachary",),
 }  # fmt: skip
+
+# A given name's other spellings ("Steven Wright" for Stephen Wright): read as the one
+# catalogue person they fit, and said so
+SPELLINGS = {
+    "steven": ("stephen",), "stephen": ("steven",), "john": ("jon",), "jon": ("john",),
+    "philip": ("phillip",), "phillip": ("philip",),
+}  # fmt: skip
+GIVEN_VARIANTS = {k: tuple(dict.fromkeys((*NICKNAMES.get(k, ()), *SPELLINGS.get(k, ()))))
+                  for k in {*NICKNAMES, *SPELLINGS}}  # fmt: skip
 # Words users shorten, spelled both ways ("Allen Institute for AI" is "… for Artificial
 # Intelligence" in most affiliations).
 _SHORTENED = {"ai": "artificial intelligence", "ml": "machine learning", "lab": "laboratory"}
@@ -290,8 +297,12 @@ def names_institution(affiliation: str, names: tuple[str, ...]) -> bool | None:
                         # "Nanjing University of Science and Technology" is not "Nanjing
                         # University": generic words after the noun make another name.
                         renamed = typed[-1] in _NOUNS and after[:1] == ["of"]
-                        if start == 0 and after[:1] == ["s"]:
-                            return True  # "CSIRO's Data61": a unit of the institution named
+                        # "CSIRO's Data61": one named unit of the institution (not "King's
+                        # College London", "Women's Hospital", "Noah's Ark Lab")
+                        unit = after[1:] if after[:1] == ["s"] else []
+                        named_unit = len(unit) == 1 and unit[0] not in _GENERIC
+                        if start == 0 and named_unit and unit[0] not in _NOT_UNITS:
+                            return True
                         if not renamed and all(w in _GENERIC or w in own_words for w in extra):
                             return True
                         # "University of Illinois Urbana-Champaign": a campus of the system
@@ -304,6 +315,7 @@ def names_institution(affiliation: str, names: tuple[str, ...]) -> bool | None:
 
 
 _ONE = {"labs": "lab", "laboratories": "laboratory"}
+_NOT_UNITS = frozenset({*_NOUNS, "center", "centre", "school", "academy", "hospital"})
 # the catalogue's own ways of writing "university" (not another language's word for it)
 _NOT_UNIVERSITY = frozenset(
     {"universita", "universitat", "universite", "universiti", "universitas", "universitet"}

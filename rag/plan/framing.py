@@ -11,7 +11,7 @@ import difflib
 import re
 import unicodedata
 
-from rag.text import neighbour_swaps
+from rag.text import STOPWORDS, neighbour_swaps
 
 # The conference named in a question ("at ICML 2024", "this year's"): no topic, no name.
 VENUE = re.compile(
@@ -149,13 +149,16 @@ def plain_question(question: str) -> str:
     text = _corrected(text)
     text = _QUESTION_ABOUT_THEN.sub(_about_then, text, count=1)
     text = _listed_criteria(text)
-    text = _SAME_FOR.sub("", text, count=1)  # "Same question for X: what are X's …"
-    text = _ASIDE_FIRST.sub("", text, count=1)  # "For a survey I'm writing on X: how many …"
+    text = _same_question(text)
+    text = _aside_first(text)
     added = _ADD_UP.match(text)
     if added:  # "Add up the paper counts of A and B — what's the total?"
         text = f"How many ICML 2024 papers do {added.group('who').strip()} have combined?"
     placed = _PLACE_THEN.match(text)
-    if placed:  # "TU Berlin at ICML 2024: papers with 'adaptive' in the title?"
+    who = placed.group("who") if placed else ""
+    if placed and (
+        _PLACE_NOUN.search(who) or re.search(r"\b[A-Z]{2,}", who)
+    ):  # "TU Berlin at ICML 2024: papers with 'adaptive' in the title?"
         text = f"{placed.group('rest').rstrip(' ?')} (from {placed.group('who')})?"
     text = re.sub(r"\band\s*/\s*or\b", "or", text)  # "by A and/or B": either's
     text = _GREETING.sub("", text, count=1)
@@ -516,13 +519,43 @@ _WHAT_HAVE_YOU = re.compile(
 )
 # "Quick count: Karsten Kreis, ICML 2024.": how many papers the name has
 _SAME_FOR = re.compile(
-    r"^\s*(?:and\s+)?(?:the\s+)?same\s+(?:question|thing)\s+for\s+[^:?]+:\s*", re.I
-)
-_ASIDE_FIRST = re.compile(
-    r"^\s*(?:for|because\s+of|since|as)\s+(?:an?|my|our|the)\s+[^:?]*?\b(?:i['’]m|i\s+am|we['’]re|"
-    r"we\s+are|i|we)\b[^:?]*:\s*(?=\S)",
+    r"^\s*(?:and\s+)?(?:the\s+)?same\s+(?:question|thing)\s+for\s+(?P<what>[^:?]+):\s*(?P<rest>.+)$",
     re.I,
 )
+_ASIDE_FIRST = re.compile(
+    r"^\s*(?P<aside>(?:for|because\s+of|since|as)\s+(?:an?|my|our|the)\s+[^:?]*?\b(?:i['’]m|i\s+am|"
+    r"we['’]re|we\s+are|i|we)\b[^:?]*):\s*(?P<rest>\S.*)$",
+    re.I,
+)
+
+
+def _same_question(text: str) -> str:
+    """ "Same question for X: …": the question, about X (said once if it says X itself)."""
+    found = _SAME_FOR.match(text)
+    if found is None:
+        return text
+    what, rest = found.group("what").strip(), found.group("rest").strip()
+    if what.casefold() in rest.casefold():
+        return rest
+    return f"{rest.rstrip(' ?.!')} from {what}?"
+
+
+def _aside_first(text: str) -> str:
+    """ "For a survey I'm writing on continual learning: how many titles use the word
+    'continual'?": the question; the aside's subject kept when the question does not say
+    it ("For a survey I'm writing on RLHF: which papers were orals?")."""
+    found = _ASIDE_FIRST.match(text)
+    if found is None:
+        return text
+    rest = found.group("rest")
+    subject = re.search(r"\b(?:on|about|into|of|at)\s+(?P<s>[^,;]+)$", found.group("aside"), re.I)
+    said = subject.group("s").strip() if subject else ""
+    words = [w for w in re.findall(r"[A-Za-z][\w-]{3,}", said) if w.lower() not in STOPWORDS]
+    if not said or any(w.casefold() in rest.casefold() for w in words):
+        return rest
+    return f"{rest.rstrip(' ?.!')} about {said}?"
+
+
 _ADD_UP = re.compile(
     r"^\s*add\s+up\s+the\s+(?:ICML\s*(?:20)?24\s+)?(?:paper\s+)?counts?\s+(?:of|for)\s+(?P<who>.+?)"
     r"\s*(?:[—–-]+|,)\s*what['’]?s?\s+(?:is\s+)?the\s+total\s*\??\s*$",
@@ -621,16 +654,28 @@ _CAPITALISED = re.compile(
 _CONTEXT_DASH = re.compile(
     r"^\s*(?P<ctx>(?:my|our|i|i['’]m|we|we['’]re)\b[^—–?]+?)\s*[—–]\s*(?P<rest>[^—–]+\?)\s*$", re.I
 )
+_AT_PLACE = re.compile(
+    r"\b(?:at|from|with|for|joining|visiting)\s+(?:the\s+)?"
+    r"((?-i:[A-Z])[\w&'’.-]*(?:\s+(?:of\s+|the\s+|and\s+|for\s+)?(?-i:[A-Z])[\w&'’.-]*)*)"
+)
 _THAT_ONE = re.compile(
     r"\b(?:that|this)\s+(?:university|institution|institute|company|lab|school|organi[sz]ation)\b",
     re.I,
 )
-_CONTEXT_COLON = re.compile(r"^\s*(?P<ctx>[^:?]{8,}?)\s*:\s*(?P<rest>[^:]+\?)\s*$")
+_CONTEXT_COLON = re.compile(
+    r"^\s*(?P<ctx>(?:before|after|when|while|since|as|because|once|my|our|i|i['’]m|we|we['’]re)\b"
+    r"[^:?]{4,}?)\s*:\s*(?P<rest>[^:]+\?)\s*$",
+    re.I,
+)
 
 
 def _one_name(context: str) -> str:
     """The one name a situation says ("Before I email Shirui Pan about …"), or ""."""
-    named = [n for n in _CAPITALISED.findall(context.split(" ", 1)[-1]) if n != "ICML"]
+    named = [
+        re.sub(r"['’]s$", "", n)
+        for n in _CAPITALISED.findall(context.split(" ", 1)[-1])
+        if n != "ICML"
+    ]
     alone = len(named) == 1 and not re.search(r"\s(?:and|&)\s", named[0])
     return named[0] if alone else ""
 
@@ -682,7 +727,8 @@ def _context_dropped(text: str) -> str:
             count=1,
         )
     dashed = _CONTEXT_DASH.match(text)
-    place = _one_name(dashed.group("ctx")) if dashed else ""
+    places = _AT_PLACE.findall(dashed.group("ctx")) if dashed else []
+    place = places[-1] if len(set(places)) == 1 else ""
     if dashed and place and _THAT_ONE.search(dashed.group("rest")):
         # "My supervisor is spending her sabbatical at the University of Georgia — which
         # spotlight papers did that university get?"

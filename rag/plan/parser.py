@@ -502,8 +502,10 @@ _AUTHOR_FRAME = re.compile(
     r"(?:\s+(?:affiliated with|from|at|of))?|\bco-?author(?:ed|s)?\b|\bpublish(?:ed)?\b"
     r"|\b(?:and\s+)?(?:co-?)?(?:write|wrote|written)(?:\s+together)?\b|\btogether\b"
     r"|\b(?:co-?)?authored(?:\s+or\s+co-?authored)?\b"
-    # "did A and B ever collaborate on a paper"
-    r"|\b(?:ever\s+)?(?:collaborat(?:e|ed|ing)|team(?:ed)?\s+up)(?:\s+on)?\b",
+    # "did A and B ever collaborate on a paper" (not "how robots collaborate")
+    r"|\bever\s+(?:collaborat(?:e|ed)|team(?:ed)?\s+up)(?:\s+on)?\b"
+    r"|\b(?:collaborat(?:e|ed)|team(?:ed)?\s+up)\s+on\s+(?:an?|any|the)\s+"
+    r"(?=(?:ICML\s*(?:20)?24\s+)?papers?\b)",
     re.I,
 )
 

@@ -14,7 +14,7 @@ import re
 from itertools import pairwise
 
 from rag.catalogue.catalogue import Catalogue, NameMatch
-from rag.catalogue.names import acronym, fold
+from rag.catalogue.names import SPELLINGS, acronym, fold
 from rag.text import edits_within_one
 from rag.types import PlanConstraints, Unresolved
 
@@ -134,6 +134,9 @@ def record_author(
     with the people it fits (or the closest names) for the answer to offer."""
     if match.unique is not None:
         constraints.authors.append(match.unique.name)
+        typed, found = fold(name).split(), fold(match.unique.name).split()
+        if typed[:1] != found[:1] and typed[:1] and typed[0] in SPELLINGS:
+            constraints.read_as[name] = match.unique.name  # "Steven Wright": said, not silent
         return
     ratios = sorted(
         (

@@ -975,3 +975,37 @@ def test_block_36_readings() -> None:
         [_paper("k1", ["Ann Kim"], ["CSIRO's Data61"]), _paper("k2", ["Bo Li"], ["CSIRO"])]
     )
     assert csiro.match_institution("CSIRO").papers == {"k1", "k2"}  # its unit, by the possessive
+
+
+# The review of block 36's rules: misfires it found, each kept out
+def test_block_36s_reviewed_readings() -> None:
+    # the thing "same question" is for stays in the question
+    assert plain_question("Same question for Stanford: how many orals?") == (
+        "How many orals from Stanford?"
+    )
+    # the aside's subject stays when the question does not say it
+    assert plain_question("For a survey I'm writing on RLHF: which papers were orals?") == (
+        "Which papers were orals about RLHF?"
+    )
+    # a one-word place after "at" is the one "that company" means
+    assert plain_question("I work on RLHF at OpenAI — which papers did that company publish?") == (
+        "Which papers did OpenAI publish?"
+    )
+    # a topic before a colon is no situation, and "collaborate" in a topic stays
+    question = "Large Language Models: which papers measure their calibration?"
+    assert plain_question(question) == question
+    parser = QuestionParser(BLOCK_34)
+    assert "collaborate" in parser.plan("Which papers study how robots collaborate?").topic
+    # a given name's other spelling is said, not silent
+    spelled = Catalogue.of([_paper("s1", ["Stephen Wright"], ["UW"])])
+    plan = QuestionParser(spelled).plan("Steven Wright ICML 2024 papers")
+    assert plan.constraints.read_as == {"Steven Wright": "Stephen Wright"}
+    # "King's College London" is no unit of "King", "Noah's Ark Lab" none of "Noah"
+    places = Catalogue.of(
+        [
+            _paper("n1", ["Ann Kim"], ["King's College London"]),
+            _paper("n2", ["Bo Li"], ["Noah's Ark Lab"]),
+        ]
+    )
+    assert places.match_institution("King").papers == set()
+    assert places.match_institution("Noah").papers == set()
