@@ -517,7 +517,6 @@ _WHAT_HAVE_YOU = re.compile(
     r"\s*[—–,;-]+\s*what\s+(?:have\s+you\s+got|do\s+you\s+have|can\s+you\s+find)\s*\?*\s*$",
     re.I,
 )
-# "Quick count: Karsten Kreis, ICML 2024.": how many papers the name has
 _SAME_FOR = re.compile(
     r"^\s*(?:and\s+)?(?:the\s+)?same\s+(?:question|thing)\s+for\s+(?P<what>[^:?]+):\s*(?P<rest>.+)$",
     re.I,
@@ -618,6 +617,7 @@ _PUT_TOGETHER = re.compile(
     r"\s+(?:is\s+that|are\s+there|does\s+that\s+make|do\s+you\s+get)\s*[?.!]*\s*$",
     re.I,
 )
+# "Quick count: Karsten Kreis, ICML 2024.": how many papers the name has
 _QUICK_COUNT = re.compile(
     r"^\s*(?:quick|fast|rough|approximate)?\s*(?:count|number|tally)\s*:\s*(?P<what>[^?.!]+?)"
     r"(?:,?\s*(?:at\s+|in\s+)?ICML\s*(?:20)?24)?\s*[.?!]*\s*$",
