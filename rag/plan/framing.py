@@ -157,17 +157,15 @@ def plain_question(question: str) -> str:
         text = f"How many ICML 2024 papers do {added.group('who').strip()} have combined?"
     placed = _PLACE_THEN.match(text)
     who = placed.group("who") if placed else ""
-    if placed and (
-        _PLACE_NOUN.search(who) or re.search(r"\b[A-Z]{2,}", who)
-    ):  # "TU Berlin at ICML 2024: papers with 'adaptive' in the title?"
-        text = f"{placed.group('rest').rstrip(' ?')} (from {placed.group('who')})?"
+    # "TU Berlin at ICML 2024: papers with 'adaptive' in the title?"
+    if placed and (_PLACE_NOUN.search(who) or re.search(r"\b[A-Z]{2,}", who)):
+        text = f"{placed.group('rest').rstrip(' ?')} (from {who})?"
     text = re.sub(r"\band\s*/\s*or\b", "or", text)  # "by A and/or B": either's
     text = _GREETING.sub("", text, count=1)
     taken = _TAKE.match(text) or (None if _HOW_MANY_LAST.search(text) else _DASHED.match(text))
     if taken and _ITS.search(taken.group("rest")):  # "Take X. How many of its papers …"
         what = taken.group("what").strip()
-        text = _ITS.sub(lambda m: f"{what}'s" if m.group(0).lower() in _OWNING else what,
-                        taken.group("rest"), count=1)  # fmt: skip
+        text = _named_for(_ITS, what, taken.group("rest"))
     text = _THANKS.sub("", text)
     text = _ACTIVITY.sub("", text, count=1)  # "Filling in a spreadsheet: …"
     text = _WHAT_HAVE_YOU.sub("", text)  # "… — what have you got?"
@@ -301,6 +299,13 @@ _DASHED = re.compile(r"^\s*(?P<what>[A-Z][^—–?.!:]+?)\s*[—–]+\s*(?P<rest
 _ITS = re.compile(r"\b(?:its|their|his|her|it|they|he|she)\b", re.I)
 
 
+def _named_for(pointer: re.Pattern[str], who: str, text: str) -> str:
+    """`text` with its first pointer word said as `who` ("his" as "X's", "he" as "X")."""
+    return pointer.sub(
+        lambda m: f"{who}'s" if m.group(0).lower() in _OWNING else who, text, count=1
+    )
+
+
 def _corrected(text: str) -> str:
     """A question the asker corrects after it: "What did X publish? Actually, scratch that:
     only the papers where X is the first author." asks that question itself; "Actually, only
@@ -329,7 +334,7 @@ def _about_then(found: re.Match[str]) -> str:
         return rest
     if not _ITS.search(rest):  # no "their" / "its": the question, about X
         return f"{rest.strip().rstrip('?.!')} (from {who})?"
-    return _ITS.sub(lambda m: f"{who}'s" if m.group(0).lower() in _OWNING else who, rest, count=1)
+    return _named_for(_ITS, who, rest)
 
 
 # "I'm after papers that tick all of these boxes: - X - Y - Z": each box a constraint
@@ -507,9 +512,9 @@ _CORRECTION = re.compile(
     re.I,
 )
 # what a correction may narrow a question to: statuses, or an author or institution named
-_STATUS_NOUNS = r"(?:orals?|spotlights?|posters?)"
+_STATUS_WORDS = r"(?:orals?|spotlights?|posters?)"
 _NARROWED = re.compile(
-    rf"(?:the\s+)?{_STATUS_NOUNS}(?:\s*(?:,|and|or|&)\s*(?:the\s+)?{_STATUS_NOUNS})*"
+    rf"(?:the\s+)?{_STATUS_WORDS}(?:\s*(?:,|and|or|&)\s*(?:the\s+)?{_STATUS_WORDS})*"
     r"|(?:ones\s+|papers\s+)?(?:by|from|with)\s+(?-i:[A-Z])[\w&.'’-]*(?:\s+(?-i:[A-Z])[\w&.'’-]*)*",
     re.I,
 )
@@ -586,10 +591,9 @@ _AT_PLACE = re.compile(
     r"\b(?:at|from|with|for|joining|visiting)\s+(?:the\s+)?"
     r"((?-i:[A-Z])[\w&'’.-]*(?:\s+(?:of\s+|the\s+|and\s+|for\s+)?(?-i:[A-Z])[\w&'’.-]*)*)"
 )
-_THAT_ONE = re.compile(
-    r"\b(?:that|this)\s+(?:university|institution|institute|company|lab|school|organi[sz]ation)\b",
-    re.I,
-)
+# what a question calls the place it named before ("that university")
+PLACE_WORDS = r"(?:university|institution|institute|company|lab|school|organi[sz]ation)"
+_THAT_ONE = re.compile(rf"\b(?:that|this)\s+{PLACE_WORDS}\b", re.I)
 _CONTEXT_COLON = re.compile(
     r"^\s*(?P<ctx>(?:before|after|when|while|since|as|because|once|my|our|i|i['’]m|we|we['’]re)\b"
     r"[^:?]{4,}?)\s*:\s*(?P<rest>[^:]+\?)\s*$",
@@ -604,8 +608,12 @@ def _one_name(context: str) -> str:
         for n in _CAPITALISED.findall(context.split(" ", 1)[-1])
         if n != "ICML"
     ]
-    alone = len(named) == 1 and not re.search(r"\s(?:and|&)\s", named[0])
-    return named[0] if alone else ""
+    return _alone(named)
+
+
+def _alone(named: list[str]) -> str:
+    """The one name of a situation, or "" when it says none or two ("Stanford and MIT")."""
+    return named[0] if len(named) == 1 and not re.search(r"\s(?:and|&)\s", named[0]) else ""
 
 
 _PERSON_OR_GROUP = re.compile(r"\b(?:he|she|his|her|they|their)\b", re.I)
@@ -625,7 +633,6 @@ _SAID_OF = re.compile(
     r"just|recently|used\s+to)\b[^.!?]*[.!]\s+(?P<rest>[A-Z][^.!]*\?)\s*$"
 )
 _THOSE = re.compile(r"\bof\s+(?:those|them|these)(?:\s+(?:papers|works|publications))?\b", re.I)
-_STATUS_WORDS = r"(?:orals?|spotlights?|posters?)"
 _ONLY_STATUS = re.compile(
     rf"\?\s*(?:(?:only|just)\s+)?(?P<statuses>{_STATUS_WORDS}(?:\s*(?:,|and|or|&)\s*{_STATUS_WORDS})*)"
     r"(?:\s+only)?\s*[.!]?\s*$",
@@ -649,11 +656,7 @@ def _context_dropped(text: str) -> str:
         return _THOSE.sub(f"of {said.group('who')}'s papers", rest, count=1)
     if said and _PERSON_POINTER.search(rest) and not _ANOTHER_NAME.search(rest[1:]):
         who = said.group("who")
-        return _PERSON_POINTER.sub(
-            lambda m: f"{who}'s" if m.group(0).lower() in _OWNING else who,
-            said.group("rest"),
-            count=1,
-        )
+        return _named_for(_PERSON_POINTER, who, said.group("rest"))
     dashed = _CONTEXT_DASH.match(text)
     places = _AT_PLACE.findall(dashed.group("ctx")) if dashed else []
     place = places[-1] if len(set(places)) == 1 else ""
@@ -665,26 +668,16 @@ def _context_dropped(text: str) -> str:
     if said_first:  # "Before I email Shirui Pan about …: how many papers did he have?"
         who = _one_name(said_first.group("ctx"))
         if who and _PERSON_OR_GROUP.search(said_first.group("rest")):
-            text = _PERSON_OR_GROUP.sub(
-                lambda m: f"{who}'s" if m.group(0).lower() in _OWNING else who,
-                said_first.group("rest"),
-                count=1,
-            )
+            text = _named_for(_PERSON_OR_GROUP, who, said_first.group("rest"))
             return text[:1].upper() + text[1:]
     purpose = _PURPOSE.match(text)
-    named = _CAPITALISED.findall(purpose.group("ctx")) if purpose else []
     # one name, one thing: "teaching Machine Learning at MIT", "comparing Stanford and MIT"
     # say two ("their" is either), and "it" is as often the paper as the place
-    alone = len(named) == 1 and not re.search(r"\s(?:and|&)\s", named[0])
-    if purpose and alone and _PERSON_OR_GROUP.search(purpose.group("rest")):
+    who = _alone(_CAPITALISED.findall(purpose.group("ctx"))) if purpose else ""
+    if purpose and who and _PERSON_OR_GROUP.search(purpose.group("rest")):
         # "I'm introducing X before his keynote and want to mention how often he was …",
         # "We're setting up an exchange with X, so I'd like to know which of their papers …"
-        who = named[0]
-        rest = _PERSON_OR_GROUP.sub(
-            lambda m: f"{who}'s" if m.group(0).lower() in _OWNING else who,
-            purpose.group("rest").strip().rstrip(".!"),
-            count=1,
-        )
+        rest = _named_for(_PERSON_OR_GROUP, who, purpose.group("rest").strip().rstrip(".!"))
         return f"{rest.rstrip('?')}?"
     interest = _INTEREST.match(text)
     if interest and _POINTING.search(interest.group("rest")):

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from rag.catalogue.catalogue import Catalogue
 from rag.catalogue.names import COUNTRIES, acronym, fold, spellings
 from rag.catalogue.names import GENERIC_WORDS as _GENERIC
+from rag.plan.framing import PLACE_WORDS
 from rag.text import STOPWORDS
 from rag.types import PlanConstraints
 
@@ -134,11 +135,7 @@ _INSTITUTION_FOR = re.compile(
     rf"\b(?i:orals?|spotlights?|posters?|papers?|works|publications)\s+(?i:for|by)\s+"
     rf"(?:the\s+)?(?P<span>{_NAMED})(?=\s*(?:[?.!,;]|$|\s+(?i:at|in)\s+ICML))"
 )  # not "papers for the Waymo Open Dataset report results": the name ends the question
-_THAT_PLACE = re.compile(
-    r"\b(?:that|this|the\s+same)\s+(?:university|institution|institute|company|lab|school|"
-    r"organi[sz]ation)\b",
-    re.I,
-)
+_THAT_PLACE = re.compile(rf"\b(?:that|this|the\s+same)\s+{PLACE_WORDS}\b", re.I)
 _AFFILIATION_WORD = re.compile(
     r"\b(?:(?:carry|carries|carrying|have|has|having|with|list|lists|listing)\s+)?"
     r"(?:an?\s+)?affiliations?\b",
@@ -227,9 +224,8 @@ class PlaceReader:
         if not (constraints.affiliations or constraints.any_of):
             return text
         text = _AFFILIATION_WORD.sub(" ", text)  # "papers that carry a TUM affiliation"
-        text = _THAT_PLACE.sub(
-            " ", text
-        )  # "… at the University of Georgia — did that university …"
+        # "… at the University of Georgia — did that university …": the place said again
+        text = _THAT_PLACE.sub(" ", text)
         # "Maryland's computer science department", "HIT's Shenzhen campus": parts of it
         return _DEPARTMENT.sub(" ", _CAMPUS.sub(" ", text))
 
