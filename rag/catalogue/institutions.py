@@ -27,15 +27,15 @@ _ACADEMIC = re.compile(
     r"kaist|postech|mit|caltech|institute of technology|technion|hochschule|inria|cnrs|"
     r"max planck|mpi|mila|riken|ucl|ucla|nyu|kaust|mbzuai|academia)\b"
 )
-# not a company either: public and non-profit research bodies
 # first words many names begin with: no company's own
 _SHARED_FIRST = frozenset(
     "international national general united american china chinese global first new "
     "advanced applied digital".split()
 )
+# not a company either: public and non-profit research bodies
 _PUBLIC = re.compile(
-    r"\b(?:institute|institut|zentrum|centro|helmholtz|fraunhofer|laboratory|laboratories|national|centre|center|foundation|"
-    r"council|agency|hospital|ministry|observatory|lab)\b"
+    r"\b(?:institute|institut|zentrum|centro|helmholtz|fraunhofer|laboratory|laboratories|"
+    r"national|centre|center|foundation|council|agency|hospital|ministry|observatory|lab)\b"
 )
 
 
@@ -108,14 +108,14 @@ def _companies_whole(
     parents: dict[str, str] = {}  # a company's first word or acronym -> its largest row
     for name in sorted(rows, key=lambda n: (-len(rows[n][1]), n)):
         spellings, papers = rows[name]
-        parent = _parent(parents, fold(name).split()[0])
+        first = fold(name).split()[0]
+        parent = _parent(parents, first)
         # by its name alone: "IBM Research" is grouped with "MIT-IBM Watson AI Lab, IBM …"
         if parent and kind_of(name) != "academic":
             _widen(rows[parent], spellings, papers)
             del rows[name]
         elif kind_of(name, spellings) == "company":
             # not a first word other names share ("International …", "National …")
-            first = fold(name).split()[0]
             for key in (first if first not in _SHARED_FIRST else "", acronym(name)):
                 if key:
                     parents.setdefault(key, name)

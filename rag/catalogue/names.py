@@ -315,7 +315,6 @@ def names_institution(affiliation: str, names: tuple[str, ...]) -> bool | None:
 
 
 _ONE = {"labs": "lab", "laboratories": "laboratory"}
-_NOT_UNITS = frozenset({*_NOUNS, "center", "centre", "school", "academy", "hospital"})
 # the catalogue's own ways of writing "university" (not another language's word for it)
 _NOT_UNIVERSITY = frozenset(
     {"universita", "universitat", "universite", "universiti", "universitas", "universitet"}
@@ -359,6 +358,7 @@ def _run_together(words: list[str], typed: set[str]) -> list[list[str]]:
 _DEPARTMENT_PART = re.compile(r"\b(?:department|dept|school|faculty|division)\b", re.I)
 _SPELLED_OUT = re.compile(r"^\s*(?P<acronym>[A-Z]{2,})\s+[A-Z][a-z]")
 _SPELLED_NOUNS = {*_NOUNS, "center", "centre", "laboratory", "school", "academy"}
+_NOT_UNITS = frozenset({*_SPELLED_NOUNS, "hospital"})  # "King's College", "Women's Hospital"
 
 
 def _spelled_out(part: str, name: str) -> bool:

@@ -135,7 +135,7 @@ def record_author(
     if match.unique is not None:
         constraints.authors.append(match.unique.name)
         typed, found = fold(name).split(), fold(match.unique.name).split()
-        if typed[:1] != found[:1] and typed[:1] and typed[0] in SPELLINGS:
+        if typed and typed[0] in SPELLINGS and typed[0] != found[0]:
             constraints.read_as[name] = match.unique.name  # "Steven Wright": said, not silent
         return
     ratios = sorted(
@@ -421,7 +421,12 @@ class PeopleReader:
         for joined in _JOINED_BY.finditer(text):  # "by fredericktung": the space left out
             word = joined.group("name")
             splits = [f"{word[:i]} {word[i:]}" for i in range(2, len(word) - 1)]
-            people = {p.name for n in splits if (p := self.catalogue.match_author(n).unique)}
+            # no suggestions asked: each split not a name would read every name for them
+            people = {
+                p.name
+                for n in splits
+                if (p := self.catalogue.match_author(n, suggest=False).unique)
+            }
             if len(people) == 1:
                 constraints.authors.append(people.pop())
                 constraints.read_as[word] = constraints.authors[-1]
