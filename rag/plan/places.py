@@ -14,7 +14,7 @@ from collections.abc import Callable
 from rag.catalogue.catalogue import Catalogue
 from rag.catalogue.names import COUNTRIES, acronym, fold, spellings
 from rag.catalogue.names import GENERIC_WORDS as _GENERIC
-from rag.plan.framing import PLACE_WORDS
+from rag.plan.situations import PLACE_WORDS
 from rag.text import STOPWORDS
 from rag.types import PlanConstraints
 
