@@ -234,6 +234,14 @@ def spellings(key: str) -> tuple[str, ...]:
             names.append(padded.replace(f" {long} ", f" {short} ").strip())
     for pattern, written in _OTHER_LANGUAGE:
         names += [pattern.sub(written, n) for n in names if pattern.search(n)]
+    suny = re.fullmatch(r"(?:university at|suny|state university of new york(?: at)?) (\w+)", key)
+    if suny:  # "University at Buffalo" is SUNY's campus there, however it is written
+        place = suny.group(1)
+        names += [
+            f"state university of new york at {place}",
+            f"state university of new york {place}",
+        ]
+        names += [f"university at {place}", f"suny {place}"]
     words = key.split()
     if len(words) >= 2 and words[-1] in _NOUNS:
         names.append(f"{words[-1]} of {' '.join(words[:-1])}")

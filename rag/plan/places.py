@@ -186,6 +186,7 @@ class PlaceReader:
             text = self._capitalised(text, constraints)  # "did sorbonne university get into icml"
         # "University of Texas at Austin": one name, not Austin after "at"
         text = re.sub(r"\b(University of [A-Z][a-z]+) at ([A-Z][a-z]+)", r"\1 \2", text)
+        text = re.sub(r"\bUniversity at (?=[A-Z][a-z]+)", "SUNY ", text)  # "University at Buffalo"
         # "Xidian University in China": the country says where, it names no institution
         text = _IN_COUNTRY.sub(r"\1", text)
         text = _U_DOT.sub(" University", _UNI.sub("University of ", text))

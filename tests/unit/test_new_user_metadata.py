@@ -1009,3 +1009,28 @@ def test_block_36s_reviewed_readings() -> None:
     )
     assert places.match_institution("King").papers == set()
     assert places.match_institution("Noah").papers == set()
+
+
+def test_university_at_buffalo_is_one_name_however_written() -> None:
+    suny = Catalogue.of(
+        [
+            _paper("b1", ["Ann Kim"], ["State University of New York at Buffalo"]),
+            _paper("b2", ["Bo Li"], ["University at Buffalo, State University of New York"]),
+            _paper("b3", ["Eva Berg"], ["State University of New York, Buffalo"]),
+            _paper("b4", ["Li Wei"], ["University of Texas at Austin"]),
+        ]
+    )
+    parser = QuestionParser(suny)
+    for question in (
+        "what did university at buffalo publish at icml 2024",
+        "What did the University at Buffalo publish at ICML 2024?",
+        "How many papers from SUNY Buffalo?",
+    ):
+        plan = parser.plan(question)
+        assert not plan.topic, question  # "University" is no topic left over
+        (place,) = plan.constraints.affiliations
+        assert suny.match_institution(place).papers == {"b1", "b2", "b3"}, question
+    # "… of Texas at Austin" is still one name, not Austin after "at"
+    texas = parser.plan("Which papers came from the University of Texas at Austin?")
+    (place,) = texas.constraints.affiliations
+    assert suny.match_institution(place).papers == {"b4"}
