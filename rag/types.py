@@ -259,6 +259,11 @@ class QueryPlan(BaseModel):
         description="The topic's facets, all of which must hold for a paper to belong "
         "(adversarial robustness + graph neural networks); one facet for a plain topic.",
     )
+    unread: str = Field(
+        default="",
+        description="Words beside the names that were read as neither a topic nor a "
+        "constraint; the answer says it did not use them.",
+    )
     compared: list[str] = Field(
         default_factory=list,
         description="`compare`: the papers or methods the question names or describes.",

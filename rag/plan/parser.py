@@ -445,6 +445,11 @@ class QuestionParser:
             text = _MOST_WITH.sub(" ", text)
         similar = _SIMILAR.search(text)
         topic = similar.group("ref").strip(" '\"") if similar else _topic(text)
+        unread = ""
+        if topic and not similar and self._chat_left(topic, constraints):
+            # "Would you mind telling me which of" beside a name: a frame not understood,
+            # not a topic; the name's papers are answered, and the words said as unused
+            unread, topic = topic, ""
         named = self.catalogue.named_paper(topic) if similar else None
         kind = _kind(question, bool(topic), constraints, unresolved, named is not None)
         if kind == "metadata" and constraints.is_empty() and _POINTER.search(question):
@@ -476,7 +481,21 @@ class QuestionParser:
             else 0,
             unresolved=unresolved,
             like_paper=named.id if named is not None and kind == "similar" else "",
+            unread=unread,
         )
+
+    def _chat_left(self, topic: str, constraints: PlanConstraints) -> bool:
+        """Whether what is left beside a named person, institution or title word is the
+        asker's own words (I, you, "how many", another language), which no topic holds."""
+        c = constraints
+        named = c.authors or c.first_author or c.last_author or c.affiliations or c.any_of
+        if not (named or c.title_words):
+            return False
+        if _CHAT.search(topic):
+            return True
+        terms = [t for t in content_terms(topic) if t not in _GENERIC_TOPIC]
+        unknown = [t for t in terms if self.doc_freq is not None and not self.doc_freq(t)]
+        return len(unknown) >= 2 and 2 * len(unknown) >= len(terms)  # "Welche Beiträge hat"
 
     def _known(self, item: str) -> bool:
         """An author or institution the catalogue holds (a compared name, not a method)."""
@@ -525,6 +544,12 @@ def _topic(text: str) -> str:
     return text if _content(text) else ""
 
 
+# the asker's words, left over when a frame was not understood: no topic says them
+_CHAT = re.compile(
+    r"\b(?-i:I)\b|\b(?:I['’](?:m|d|ve|ll)|me|my|you|your|we|our)\b"
+    r"|\bhow\s+(?:many|often)\b|\bwhich\s+of\b",
+    re.I,
+)
 _ASIDE = re.compile(
     r"\s*\((?:\s*(?:listed|last|first|senior|lead|position|only|author|oral|spotlight|poster|"
     r"paper)s?"

@@ -53,6 +53,11 @@ class MetadataAnswerer:
             text, aggregate = self._ranking(plan, allowed)
             return set_answer(question, standalone, plan, text, [], aggregate)
         ids, notes, open_ = self._select(plan)
+        if plan.unread:  # said, so that a filter the asker meant is not silently lost
+            notes.append(
+                "Only the names and filters above were used; the question's other words were "
+                "not read as a topic."
+            )
         if allowed is not None and ids - allowed:
             cut = len(ids - allowed)
             ids &= allowed

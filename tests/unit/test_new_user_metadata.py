@@ -1034,3 +1034,25 @@ def test_university_at_buffalo_is_one_name_however_written() -> None:
     texas = parser.plan("Which papers came from the University of Texas at Austin?")
     (place,) = texas.constraints.affiliations
     assert suny.match_institution(place).papers == {"b4"}
+
+
+def test_the_askers_own_words_beside_a_name_are_no_topic() -> None:
+    known = {"reinforc", "learn", "offlin", "robot"}
+    parser = QuestionParser(PEOPLE, lambda word: 5 if word in known else 0)
+    for question in (
+        "I'm working on robotics and want to know which Li Wei papers were orals.",
+        "Between them, how many papers did Yilun Du and Ann Kim coauthor together?",
+        "Jakie artykuły Tongliang Liu opublikował na ICML 2024?",
+    ):
+        plan = parser.plan(question)
+        assert plan.kind == "metadata" and not plan.topic, question
+        assert plan.unread, question
+    asked = "I'm working on robotics and want to know which Li Wei papers were orals."
+    answer = MetadataAnswerer(PEOPLE).answer(asked, parser.plan(asked))
+    assert {c.paper_id for c in answer.citations} == {"n13"}
+    assert "not read as a topic" in answer.answer
+    # a topic beside a name is still a topic, and a question with no name keeps its words
+    kept = parser.plan("Which of Li Wei's papers are about offline reinforcement learning?")
+    assert kept.topic and not kept.unread
+    plain = parser.plan("I'm working on robotics: which papers study offline learning?")
+    assert not plain.unread
