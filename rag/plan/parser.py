@@ -446,6 +446,9 @@ class QuestionParser:
         similar = _SIMILAR.search(text)
         topic = similar.group("ref").strip(" '\"") if similar else _topic(text)
         unread = ""
+        said = _byline_said(question, constraints) if topic and not similar else ""
+        if said and said.lower() in topic.lower():  # "ever the last an": that place's words
+            unread, topic = topic, ""
         if topic and not similar and self._chat_left(topic, constraints):
             # "Would you mind telling me which of" beside a name: a frame not understood,
             # not a topic; the name's papers are answered, and the words said as unused
@@ -542,6 +545,60 @@ def _topic(text: str) -> str:
     for _ in range(3):
         text = _TRAIL.sub("", _LEAD.sub("", text.strip(" ?.!,"))).strip(" ?.!,")
     return text if _content(text) else ""
+
+
+_ORDINAL = {"first": 1, "lead": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5,
+            "last": -1, "final": -1, "senior": -1}  # fmt: skip
+# a byline place or an author count said in words no frame above reads ("shows up third
+# in the byline", "ever the final author"; "teams of a dozen or more people")
+_PLACE_NEAR = re.compile(
+    rf"\b(?P<place>{'|'.join(_ORDINAL)})(?:[- ]|\s+(?:in|on|of)\s+(?:the\s+|an?\s+)?)"
+    r"(?:author(?:ed)?\b|byline\b|author\s+list\b)",  # not "first authors": others
+    re.I,
+)
+_COUNT_NEAR = re.compile(
+    r"\b(?P<mod>exactly|just|only|at\s+least|more\s+than|over|fewer\s+than|less\s+than|"
+    r"at\s+most|no\s+more\s+than|under)?\s*(?:an?\s+)?"
+    rf"(?P<n>\d{{1,2}}|dozen|{'|'.join(COUNT_WORDS)})\s*(?P<post>or\s+more|or\s+fewer|or\s+less|\+)?"
+    r"\s+(?P<co>co-?)?(?:authors?|people|persons|names|researchers|writers)\b"
+    # not "only one author from MIT": how many of its authors are where, which no byline says
+    r"(?!\s+(?:from|at|with|in|of|listed|affiliated|based|who|that|as)\b)",
+    re.I,
+)
+
+
+def _byline_said(question: str, c: PlanConstraints) -> str:
+    """A byline place for the one person named, or an author count, that no frame read:
+    into `c`; the word that says it (or "")."""
+    placed = c.first_author or c.last_author or c.position or c.not_first or c.not_last
+    if len(c.authors) == 1 and not placed and not c.affiliations:
+        near = _PLACE_NEAR.search(question)
+        if near:
+            place = _ORDINAL[near.group("place").lower()]
+            if place == 1:
+                c.first_author = c.authors.pop()
+            elif place == -1:
+                c.last_author = c.authors.pop()
+            else:
+                c.position = place
+            return near.group("place")
+    counted = _COUNT_NEAR.search(question)
+    if counted is None or c.min_authors or c.max_authors:
+        return ""
+    said = counted.group("n").lower()
+    n = 12 if said == "dozen" else count_said(said)
+    n += 1 if counted.group("co") else 0  # "with just one co-author": two names
+    mod = (counted.group("mod") or "").lower()
+    post = (counted.group("post") or "").lower()
+    if mod.startswith(("at least", "more", "over")) or post in ("or more", "+"):
+        c.min_authors = n + int(mod.startswith(("more", "over")))
+    elif mod.startswith(("fewer", "less", "at most", "no more", "under")) or post:
+        c.max_authors = n - int(mod.startswith(("fewer", "less", "under")))
+    elif mod in ("exactly", "just", "only"):
+        c.min_authors = c.max_authors = n
+    else:
+        return ""  # "three authors" alone may be a topic's words ("three people negotiate")
+    return counted.group("n")
 
 
 # the asker's words, left over when a frame was not understood: no topic says them

@@ -1056,3 +1056,42 @@ def test_the_askers_own_words_beside_a_name_are_no_topic() -> None:
     assert kept.topic and not kept.unread
     plain = parser.plan("I'm working on robotics: which papers study offline learning?")
     assert not plain.unread
+
+
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        (
+            "In which ICML 2024 papers does Jeremias Knoblauch take the final author spot?",
+            {"last_author": "Jeremias Knoblauch"},
+        ),
+        ("Ann Kim's papers where she's the third author?", {"authors": ["Ann Kim"], "position": 3}),
+        (
+            "orals written by a team of more than 10 people",
+            {"statuses": ["Oral"], "min_authors": 11},
+        ),
+        (
+            "Which of Ann Kim's papers have exactly two co-authors?",
+            {"authors": ["Ann Kim"], "min_authors": 3, "max_authors": 3},
+        ),
+    ],
+)
+def test_a_byline_place_or_author_count_said_in_other_words(
+    question: str, said: dict[str, object]
+) -> None:
+    plan = QuestionParser(PEOPLE).plan(question)
+    c = {k: v for k, v in plan.constraints.model_dump().items() if v not in ([], "", 0, False, {})}
+    assert (plan.kind, plan.topic, c) == ("metadata", "", said)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Which papers have exactly one author from Lund University?",  # where, not how many
+        "Ann Kim has many students. How many of them are first authors?",  # others first
+        "Which papers by Ann Kim study first-order methods?",
+    ],
+)
+def test_what_the_byline_window_leaves_alone(question: str) -> None:
+    c = QuestionParser(PEOPLE).plan(question).constraints
+    assert not (c.first_author or c.position or c.min_authors or c.max_authors), question
