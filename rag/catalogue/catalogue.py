@@ -23,6 +23,7 @@ from rag.catalogue import index as paper_index
 from rag.catalogue.close_names import CloseNames
 from rag.catalogue.names import (
     GIVEN_VARIANTS,
+    SEGMENT_SPLIT,
     acronym,
     acronym_named,
     fold,
@@ -329,6 +330,10 @@ class Catalogue:
         related = sorted(
             ((a, n) for a, n in counts.items() if not verdicts[a]), key=lambda v: (-v[1], v[0])
         )
+        same = _same_with_a_place(typed, counted, related)
+        if same:  # "Charles University Prague", "Ensae ParisTech" for "ENSAE"
+            counted = sorted([*counted, *same], key=lambda v: (-v[1], v[0]))
+            related = [r for r in related if r not in same]
         query = "select paper_id from paper_places where affiliation in ({})"
         matched = self._ids_in(query, (a for a, _ in counted))
         suggestions: tuple[str, ...] = ()
@@ -364,7 +369,11 @@ class Catalogue:
 
     def knows_institution(self, typed: str) -> bool:
         names = spellings(fold(typed))
-        return any(names_institution(a, names) for a in self._candidates(names))
+        verdicts = {names_institution(a, names) for a in self._candidates(names)}
+        # only another institution's strings share the words: maybe "ENSAE" of "Ensae ParisTech"
+        return True in verdicts or (
+            False in verdicts and bool(self.match_institution(typed).papers)
+        )
 
     # --- statuses, titles, filters -----------------------------------------------------
     def with_status(self, statuses: Iterable[str]) -> set[str]:
@@ -462,3 +471,26 @@ TYPO_LENGTH = 5
 TYPO_CUTOFF = 0.85
 
 RANKING_SLACK = 2  # names past the limit that a tie at the cut may add before it is cut
+
+
+def _same_with_a_place(
+    written: str, counted: list[tuple[str, int]], related: list[tuple[str, int]]
+) -> list[tuple[str, int]]:
+    """Related strings that are the typed institution after all: its name with only words
+    its own strings write apart ("Charles University Prague" beside "Charles University,
+    Prague"), or, when no string names it alone, the one string that is its name and one
+    more word after it ("Ensae ParisTech" for "ENSAE")."""
+    typed = fold(written).split()
+    apart = {fold(part) for a, _ in counted for part in SEGMENT_SPLIT.split(a)[1:]}
+    same = []
+    for a, n in related:
+        words = fold(a).split()
+        extra = [w for w in words if w not in typed]
+        if words[: len(typed)] == typed and extra and all(w in apart for w in extra):
+            same.append((a, n))
+    # a short name as its initials ("ENSAE"), not a word ("Neural" of "Neural Concept")
+    if counted or same or len(related) != 1 or not (len(typed) > 1 or written.isupper()):
+        return same
+    words = fold(related[0][0]).split()
+    alone = len(words) == len(typed) + 1 and words[: len(typed)] == typed
+    return [related[0]] if alone and words[-1] not in ("of", "for", "and") else []

@@ -124,6 +124,9 @@ ALIASES = {
 _OTHER_LANGUAGE = (
     (re.compile(r"^(?:tu|technical university(?: of)?) (\w+)$"), r"technische universitat \1"),
     (re.compile(r"^(?:tu|technische universitat) (\w+)$"), r"technical university \1"),
+    # "TU Delft" is "Delft University of Technology" (the Dutch TU), and back
+    (re.compile(r"^tu (\w+)$"), r"\1 university of technology"),
+    (re.compile(r"^(\w+) university of technology$"), r"tu \1"),
     (re.compile(r"^(\w+?)e? institute of technology$"), r"\1er institut fur technologie"),
     (re.compile(r"^university of (\w+)$"), r"universitat \1"),
     # "University of Montreal" is written "Université de Montréal" too, and back
@@ -260,6 +263,8 @@ def spellings(key: str) -> tuple[str, ...]:
             for i in range(len(parts) - 1)
             if not {parts[i], parts[i + 1]} & (_GENERIC | _ACRONYM_SKIP)
         ]
+    if len(words) == 2 and set(words).isdisjoint(_NOUNS):  # "Borealis AI" as "BorealisAI"
+        names.append("".join(words))
     return tuple(dict.fromkeys(names))
 
 

@@ -171,6 +171,7 @@ def plain_question(question: str) -> str:
     if placed and (_PLACE_NOUN.search(who) or re.search(r"\b[A-Z]{2,}", who)):
         text = f"{placed.group('rest').rstrip(' ?')} (from {who})?"
     text = re.sub(r"\band\s*/\s*or\b", "or", text)  # "by A and/or B": either's
+    text = re.sub(r"(?<=\w)\s+\+\s+(?=[A-Z])", " and ", text)  # "Chenghao Deng + Bang An"
     text = _GREETING.sub("", text, count=1)
     taken = _TAKE.match(text) or (None if _HOW_MANY_LAST.search(text) else _DASHED.match(text))
     if taken and ITS.search(taken.group("rest")):  # "Take X. How many of its papers …"
@@ -351,6 +352,7 @@ def _typed_plainly(text: str) -> str:
     if fields:
         text = _fields_said(fields, _FIELD.sub(" ", text))
     text = re.sub(r"\s@\s", " at ", text)
+    text = _SCRIPT_CHANGE.sub(" ", text)  # "Wei ChowさんのICML 2024の論文": the name apart
     # "Hamburg's 2 ICML 2024 orals": its orals, however many there are
     text = re.sub(
         r"(?<=['’]s)\s+\d{1,3}(?=\s+(?:ICML\s*(?:20)?24\s+)?(?:orals|spotlights|posters|papers)\b)",
@@ -360,6 +362,10 @@ def _typed_plainly(text: str) -> str:
     )
     text = _SHORTHAND_WORD.sub(lambda m: _SHORTHAND[m.group(0).lower()], text)
     return re.sub(r"(?<![\w'’\"‘“])[A-Za-z]{3,}(?:['’]s)?(?![\w'’\"”])", _frame_word, text)
+
+
+_CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uff00-\uffef"
+_SCRIPT_CHANGE = re.compile(rf"(?<=[A-Za-z0-9])(?=[{_CJK}])|(?<=[{_CJK}])(?=[A-Za-z0-9])")
 
 
 def _frame_word(found: re.Match[str]) -> str:

@@ -84,7 +84,9 @@ _STATUS_NOUN = re.compile(
     r"(?:an?|as\s+an?)\s+(?:oral|spotlight|poster)|(?:oral|spotlight|poster)-only|"
     r"(?:oral|spotlight|poster)\s+(?:papers?|presentations?|talks?)|"
     r"(?:make\s+it|made\s+it|promoted|upgraded)\s+(?:to|as)\s+(?:an?\s+)?(?:oral|spotlight|poster)|"
-    r"(?:one|two|three|\d+|any|no)\s+(?:oral|spotlight|poster))\b",
+    r"(?:one|two|three|\d+|any|no)\s+(?:oral|spotlight|poster)|"
+    # "What was Vikas Garg's oral called?", "their spotlight"
+    r"(?:['’]s?|\b(?:his|her|their|its))\s+(?:ICML\s*(?:20)?24\s+)?(?:oral|spotlight|poster))\b",
     re.I,
 )
 _SPOTLIGHT_POSTER = re.compile(r"\bspotlight\s+posters?\b", re.I)
@@ -567,6 +569,13 @@ _COUNT_NEAR = re.compile(
 )
 
 
+_SOLO_NEAR = re.compile(
+    r"\b(?P<solo>alone|by\s+(?:him|her|them)sel(?:f|ves)|on\s+(?:his|her|their)\s+own|"
+    r"without\s+(?:any\s+)?co-?authors|single-handedly)\b",
+    re.I,
+)
+
+
 def _byline_said(question: str, c: PlanConstraints) -> str:
     """A byline place for the one person named, or an author count, that no frame read:
     into `c`; the word that says it (or "")."""
@@ -582,6 +591,10 @@ def _byline_said(question: str, c: PlanConstraints) -> str:
             else:
                 c.position = place
             return near.group("place")
+    solo = _SOLO_NEAR.search(question) if len(c.authors) == 1 else None
+    if solo and not (c.min_authors or c.max_authors):  # "write any paper alone"
+        c.min_authors = c.max_authors = 1
+        return solo.group("solo")
     counted = _COUNT_NEAR.search(question)
     if counted is None or c.min_authors or c.max_authors:
         return ""
@@ -604,7 +617,7 @@ def _byline_said(question: str, c: PlanConstraints) -> str:
 # the asker's words, left over when a frame was not understood: no topic says them
 _CHAT = re.compile(
     r"\b(?-i:I)\b|\b(?:I['’](?:m|d|ve|ll)|me|my|you|your|we|our)\b"
-    r"|\bhow\s+(?:many|often)\b|\bwhich\s+of\b",
+    r"|\bhow\s+(?:many|often)\b|\bwhich\s+of\b|\bok(?:ay)?\b|\b(?:what|how)\s+about\b",
     re.I,
 )
 _ASIDE = re.compile(

@@ -211,8 +211,12 @@ _NAME_BEFORE_PAPERS = re.compile(
     r"publications?)\b)"
 )
 # "Dilkina papers", "ecnu orals count" (statuses already read as "papers")
+# "Charles University ICML 2024", "akshay kumar jagdaish icml 2024 accepted papers": a name
+# and nothing else (the venue is gone by now)
 _SHORT_QUERY = re.compile(
-    r"^\s*(?P<name>[\w.'’-]+(?:\s+[\w.'’-]+)?)\s+papers?(?:\s+(?:count|list|number))?\s*[?.]?\s*$",
+    r"^\s*(?P<name>[\w.'’-]+(?:\s+[\w.'’-]+){0,3}?)"
+    r"(?P<noun>(?:\s+(?:accepted|all|papers?|publications?|works?|count|list|number))*)"
+    r"\s*[?.!]?\s*$",
     re.I,
 )
 
@@ -225,8 +229,13 @@ _NOT_NAMES = {"the", "a", "an", "which", "what", "papers", "paper", "icml", "man
 
 def _looks_like_name(words: list[str]) -> bool:
     """A span worth looking up as a person: no frame word in it (an initial, "A.", is fine)."""
-    lowered = [w.lower().strip(".'’") for w in words if not re.fullmatch(r"[A-Z]\.", w)]
-    return bool(lowered) and not any(w in _NOT_NAMES or w in _FRAME_WORDS for w in lowered)
+    # a family name that is a frame word ("Bang An") is one only capitalised after a name
+    kept = [
+        w for i, w in enumerate(words) if not (i and w[:1].isupper() and words[0][:1].isupper())
+    ]
+    lowered = [w.lower().strip(".'’") for w in kept if not re.fullmatch(r"[A-Z]\.", w)]
+    named = bool(words) and words[0].lower().strip(".'’") not in _NOT_NAMES | _FRAME_WORDS
+    return named and not any(w in _NOT_NAMES or w in _FRAME_WORDS for w in lowered)
 
 
 _FRAME_WORDS = {
@@ -292,6 +301,8 @@ class PeopleReader:
                     taken.append((0, 0))
                     record_author(name, match, constraints, unresolved)
                     text = text.replace(name, " ", 1)
+        # "… Marcel Binz leads — … where Marcel Binz is last author": one person, said twice
+        constraints.authors = list(dict.fromkeys(constraints.authors))
         # "Who had more papers, Haggai Maron or Ethan Fetaya?": one of them, each counted
         spans = sorted(named)
         gaps = [[w.lower() for w in words[a[1] : b[0]]] for a, b in pairwise(spans)]
@@ -375,11 +386,22 @@ class PeopleReader:
         found = _SHORT_QUERY.match(text)
         if found is None:
             return text
-        name = found.group("name")
+        name, noun = (
+            found.group("name"),
+            re.search(r"\b(?:papers?|publications?)\b", found.group(0)),
+        )
+        if not (noun or (len(name.split()) > 1 and all(w[:1].isupper() for w in name.split()))):
+            return text  # a name alone only as a name is written: "machine learning" is none
         capital = re.search(rf"\b{re.escape(name)}\b", typed) is not None and name[:1].isupper()
         match = self.catalogue.match_author(name, suggest=False)
+        typo = PlanConstraints()
+        if noun and len(name.split()) >= 3 and not match.people:  # "akshay kumar jagdaish"
+            record_author(name, self.catalogue.match_author(name), typo, [])
         if capital and match.unique is not None:  # "Dilkina", not "adam papers"
             constraints.authors.append(match.unique.name)
+        elif typo.authors:
+            constraints.authors += typo.authors
+            constraints.read_as.update(typo.read_as)
         # "uc irvine paper count": two words in lower case that name an institution
         elif (capital or " " in name or self._acronym(name)) and self.catalogue.knows_institution(
             name

@@ -229,6 +229,13 @@ _PERSON_POINTER = re.compile(r"\b(?:he|she|him|his|her)\b")
 _ANOTHER_NAME = re.compile(r"\b[A-Z][a-z]+\s+[A-Z][\w'’-]+")
 
 
+# sentences that ask nothing, then the question with a pointer word in it
+_SAID_BEFORE = re.compile(
+    r"^\s*(?P<ctx>[^?]+?(?<!\b[A-Z])[.!])\s+(?P<rest>[A-Z][^.!?]*\b(?:its|their|his|her|it|they|he|she)\b"
+    r"[^.!?]*\?)\s*$"
+)
+
+
 def context_dropped(text: str) -> str:
     """The question without the asker's situation before it ("I'm putting together a
     reading list for our group. Could you tell me …", "Since I'm applying at Aalto, …");
@@ -265,6 +272,12 @@ def context_dropped(text: str) -> str:
         # "We're setting up an exchange with X, so I'd like to know which of their papers …"
         rest = named_for(_PERSON_OR_GROUP, who, purpose.group("rest").strip().rstrip(".!"))
         return f"{rest.rstrip('?')}?"
+    before = _SAID_BEFORE.match(text)
+    who = _one_name(before.group("ctx")).rstrip(".") if before else ""
+    if before and who and not _NAMED_IN.search(before.group("rest")[1:]):
+        # "I'm thinking of applying to the University of Geneva. Did they get any …?": the
+        # one name said before for the question's "they" / "its" / "he"
+        return named_for(ITS, who, before.group("rest"))
     interest = _INTEREST.match(text)
     if interest and _POINTING.search(interest.group("rest")):
         pointer = re.compile(r"\b(?:them|these|this|it)\b", re.I)

@@ -1095,3 +1095,44 @@ def test_a_byline_place_or_author_count_said_in_other_words(
 def test_what_the_byline_window_leaves_alone(question: str) -> None:
     c = QuestionParser(PEOPLE).plan(question).constraints
     assert not (c.first_author or c.position or c.min_authors or c.max_authors), question
+
+
+def test_block_37_readings() -> None:
+    places = Catalogue.of(
+        [
+            _paper("c1", ["Ann Kim"], ["Charles University"]),
+            _paper("c2", ["Bo Li"], ["Charles University Prague"]),
+            _paper("c3", ["Eva Berg"], ["Charles University, Prague"]),
+            _paper("e1", ["Li Wei", "Ann Kim"], ["Ensae ParisTech", "École Polytechnique"]),
+            _paper("e2", ["Li Wei"], ["École Polytechnique"]),
+            _paper("d1", ["Bang An", "Chenghao Deng"], ["Delft University of Technology"]),
+            _paper("d2", ["Bang An"], ["BorealisAI"]),
+            _paper("d3", ["Ada Poe"], ["Borealis AI"], "Oral"),
+            _paper("n1", ["Ada Poe"], ["Neural Concept"]),
+        ]
+    )
+    parser = QuestionParser(places)
+    for question, ids in (
+        ("charles university icml 2024", {"c1", "c2", "c3"}),  # a city after the name
+        ("Is there a paper by people from both École Polytechnique and ENSAE?", {"e1"}),
+        ("How many papers did TU Delft have at ICML 2024?", {"d1"}),
+        ("what did Borealis AI people publish at icml 2024? thx", {"d2", "d3"}),
+        ("Chenghao Deng + Bang An joint papers icml 2024", {"d1"}),  # "An" is a family name
+        ("Wei ChowさんのICML 2024の論文を教えてください。", set()),  # no such person: asked
+        ("I'm thinking of applying to Charles University. Did they get any orals?", set()),
+        ("What was Ada Poe's oral at ICML 2024 called?", {"d3"}),
+        ("Did Ada Poe write any ICML 2024 paper alone, without co-authors?", {"d3", "n1"}),
+    ):
+        plan = parser.plan(question)
+        assert not plan.topic, question
+        if ids:
+            assert MetadataAnswerer(places).answer(question, plan).aggregate.count == len(ids)
+    assert places.match_institution("Neural").papers == set()  # a word, not initials
+    kim = parser.plan(
+        "I'm trying to work out which group Ann Kim leads — can you pull up everything from "
+        "ICML 2024 where Ann Kim is last author?"
+    )
+    assert (kim.constraints.authors, kim.constraints.last_author) == ([], "Ann Kim")
+    dated = parser.plan("I'm thinking of applying to Charles University. Did they get any orals?")
+    assert dated.constraints.affiliations == ["Charles University"]
+    assert dated.constraints.statuses == ["Oral"]
