@@ -493,4 +493,9 @@ def _same_with_a_place(
         return same
     words = fold(related[0][0]).split()
     alone = len(words) == len(typed) + 1 and words[: len(typed)] == typed
-    return [related[0]] if alone and words[-1] not in ("of", "for", "and") else []
+    # "Weierstrass Institute" of "Weierstrass Institute for Applied Analysis and Stochastics"
+    full = words[: len(typed) + 1] == [*typed, "for"] and typed[-1] in _NAMED_FOR
+    return [related[0]] if full or (alone and words[-1] not in ("of", "for", "and")) else []
+
+
+_NAMED_FOR = frozenset({"institute", "center", "centre", "laboratory", "lab"})

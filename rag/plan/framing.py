@@ -352,7 +352,9 @@ def _typed_plainly(text: str) -> str:
     if fields:
         text = _fields_said(fields, _FIELD.sub(" ", text))
     text = re.sub(r"\s@\s", " at ", text)
-    text = _SCRIPT_CHANGE.sub(" ", text)  # "Wei ChowさんのICML 2024の論文": the name apart
+    if _CJK_WORD.search(text) and re.search(r"[A-Z][a-z]", text):
+        # "Stony Brook University에서 ICML 2024에 …": the Latin names are what it asks about
+        text = " ".join(re.findall(r"[A-Za-z0-9][\w.'’&-]*", _SCRIPT_CHANGE.sub(" ", text)))
     # "Hamburg's 2 ICML 2024 orals": its orals, however many there are
     text = re.sub(
         r"(?<=['’]s)\s+\d{1,3}(?=\s+(?:ICML\s*(?:20)?24\s+)?(?:orals|spotlights|posters|papers)\b)",
@@ -365,6 +367,7 @@ def _typed_plainly(text: str) -> str:
 
 
 _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uff00-\uffef"
+_CJK_WORD = re.compile(rf"[{_CJK}]")
 _SCRIPT_CHANGE = re.compile(rf"(?<=[A-Za-z0-9])(?=[{_CJK}])|(?<=[{_CJK}])(?=[A-Za-z0-9])")
 
 

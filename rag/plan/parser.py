@@ -450,7 +450,10 @@ class QuestionParser:
         unread = ""
         said = _byline_said(question, constraints) if topic and not similar else ""
         if said and said.lower() in topic.lower():  # "ever the last an": that place's words
-            unread, topic = topic, ""
+            topic = ""
+        placed = constraints.first_author or constraints.last_author or constraints.position
+        if topic and placed and set(content_terms(topic)) <= _BYLINE_TERMS:
+            topic = ""  # "…, i.e. last in the byline": the place said again
         if topic and not similar and self._chat_left(topic, constraints):
             # "Would you mind telling me which of" beside a name: a frame not understood,
             # not a topic; the name's papers are answered, and the words said as unused
@@ -549,6 +552,11 @@ def _topic(text: str) -> str:
     return text if _content(text) else ""
 
 
+_BYLINE_TERMS = frozenset(
+    content_terms(
+        "i.e. e.g. ie eg last first final senior lead byline position list author place spot"
+    )
+)
 _ORDINAL = {"first": 1, "lead": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5,
             "last": -1, "final": -1, "senior": -1}  # fmt: skip
 # a byline place or an author count said in words no frame above reads ("shows up third

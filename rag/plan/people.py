@@ -220,6 +220,10 @@ _SHORT_QUERY = re.compile(
     re.I,
 )
 
+_LOWER_OWNER = re.compile(
+    r"(?<![\w'’-])(?P<name>[a-z][\w-]+(?:\s+[a-z][\w-]+){1,2})['’]s\s+(?:icml\s*(?:20)?24\s+)?"
+    r"(?:papers?|orals?|spotlights?|posters?|publications?|works?)\b"
+)
 _LOWER_BY = re.compile(r"\bby\s+(?P<name>[a-z][\w'’-]+\s+[a-z][\w'’-]+)\s*[?.!]*\s*$")
 
 _JOINED_BY = re.compile(r"\bby\s+(?P<name>[a-z]{7,})\s*[?.!]*\s*$")
@@ -257,6 +261,21 @@ class PeopleReader:
     ) -> str:
         """The authors the text names, into `constraints`; `typed`: the question as typed,
         whose capitals say whether a short query names a person."""
+        owner = _LOWER_OWNER.search(typed)  # before the places took the "'s" away
+        said = owner.group("name").split() if owner else []
+        for name in (" ".join(said[-k:]) for k in (2, 3) if len(said) >= k):
+            if said[-len(name.split())] in _FRAME_WORDS or name not in text:
+                continue
+            if self.catalogue.match_author(name, suggest=False).people:
+                break  # a name as written: read below
+            # "eric schul's icml 2024 papers": a misspelt name, typed in lower case
+            typo = PlanConstraints()
+            record_author(name, self.catalogue.match_author(name), typo, [])
+            if typo.authors:
+                constraints.authors += typo.authors
+                constraints.read_as.update(typo.read_as)
+                text = text.replace(name, " ", 1)
+                break
         text = re.sub(r"(\w)['’]s\b", r"\1", text)  # "Foerster's papers"
         words = re.findall(r"[\w.'’-]+", text)
         taken: list[tuple[int, int]] = []

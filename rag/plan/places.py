@@ -168,6 +168,12 @@ ACRONYM_DOCS = 2  # an acronym this few abstracts write is no topic's ("UCSD", n
 INSTITUTION_WORDS = 8  # "Hong Kong University of Science and Technology" is seven
 
 
+_NAMED_AT = re.compile(
+    r"\b(?P<name>[A-Z][\w&'’-]*(?:\s+[A-Z][\w&'’-]*){1,4}\s+(?:Institute|University|College|"
+    r"School|Center|Centre))\s+at\s+(?P<city>[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)"
+)
+
+
 class PlaceReader:
     def __init__(self, catalogue: Catalogue, doc_freq: Callable[[str], int] | None = None) -> None:
         self.catalogue = catalogue
@@ -187,6 +193,7 @@ class PlaceReader:
         # "University of Texas at Austin": one name, not Austin after "at"
         text = re.sub(r"\b(University of [A-Z][a-z]+) at ([A-Z][a-z]+)", r"\1 \2", text)
         text = re.sub(r"\bUniversity at (?=[A-Z][a-z]+)", "SUNY ", text)  # "University at Buffalo"
+        text = _NAMED_AT.sub(self._named_at, text)  # "Toyota Technological Institute at Chicago"
         # "Xidian University in China": the country says where, it names no institution
         text = _IN_COUNTRY.sub(r"\1", text)
         text = _U_DOT.sub(" University", _UNI.sub("University of ", text))
@@ -229,6 +236,15 @@ class PlaceReader:
         text = _THAT_PLACE.sub(" ", text)
         # "Maryland's computer science department", "HIT's Shenzhen campus": parts of it
         return _DEPARTMENT.sub(" ", _CAMPUS.sub(" ", text))
+
+    def _named_at(self, found: re.Match[str]) -> str:
+        """A name with "at" inside it that the catalogue knows, without the "at"."""
+        words = found.group("name").split()
+        for start in range(len(words) - 1):  # "Did Toyota …": the name starts later
+            whole = " ".join([*words[start:], found.group("city")])
+            if self.catalogue.knows_institution(whole):
+                return " ".join([*words[:start], whole])
+        return found.group(0)
 
     def _capitalised(self, text: str, constraints: PlanConstraints) -> str:
         """A question typed in lower case with its institutions capitalised, where a run of

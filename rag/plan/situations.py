@@ -231,8 +231,12 @@ _ANOTHER_NAME = re.compile(r"\b[A-Z][a-z]+\s+[A-Z][\w'’-]+")
 
 # sentences that ask nothing, then the question with a pointer word in it
 _SAID_BEFORE = re.compile(
-    r"^\s*(?P<ctx>[^?]+?(?<!\b[A-Z])[.!])\s+(?P<rest>[A-Z][^.!?]*\b(?:its|their|his|her|it|they|he|she)\b"
-    r"[^.!?]*\?)\s*$"
+    r"^\s*(?P<ctx>[^?]+?(?<!\b[A-Z])[.!])\s+(?P<rest>[A-Z][^.!?]*\b(?:its|their|his|her|it|they|he|she|"
+    r"the\s+(?:candidate|applicant|student|person|researcher|professor|group|lab))\b[^.!?]*\?)\s*$"
+)
+# "I'm going through X's faculty application. How often is the candidate first author?"
+_THE_PERSON = re.compile(
+    r"\bthe\s+(?:candidate|applicant|student|person|researcher|professor|group|lab)\b", re.I
 )
 
 
@@ -277,7 +281,8 @@ def context_dropped(text: str) -> str:
     if before and who and not _NAMED_IN.search(before.group("rest")[1:]):
         # "I'm thinking of applying to the University of Geneva. Did they get any …?": the
         # one name said before for the question's "they" / "its" / "he"
-        return named_for(ITS, who, before.group("rest"))
+        rest = _THE_PERSON.sub(who, before.group("rest"), count=1)
+        return rest if rest != before.group("rest") else named_for(ITS, who, rest)
     interest = _INTEREST.match(text)
     if interest and _POINTING.search(interest.group("rest")):
         pointer = re.compile(r"\b(?:them|these|this|it)\b", re.I)

@@ -1136,3 +1136,39 @@ def test_block_37_readings() -> None:
     dated = parser.plan("I'm thinking of applying to Charles University. Did they get any orals?")
     assert dated.constraints.affiliations == ["Charles University"]
     assert dated.constraints.statuses == ["Oral"]
+
+
+def test_block_38_readings() -> None:
+    places = Catalogue.of(
+        [
+            _paper("t1", ["Ann Kim"], ["Toyota Technological Institute at Chicago"], "Spotlight"),
+            _paper("t2", ["Bo Li"], ["Chicago State"]),
+            _paper("s1", ["Eva Berg"], ["State University of New York at Stony Brook"]),
+            _paper("s2", ["Eva Berg"], ["Stony Brook University"]),
+            _paper(
+                "w1", ["Li Wei"], ["Weierstrass Institute for Applied Analysis and Stochastics"]
+            ),
+            _paper("w2", ["Eric Schulz"], ["Washington University, Saint Louis"], "Oral"),
+            _paper("u1", ["Qing Qu", "Eric Schulz"], ["University of Tuebingen"]),
+            _paper("u2", ["Ada Poe", "Qing Qu"], ["Eberhard-Karls-Universität Tübingen"]),
+        ]
+    )
+    parser = QuestionParser(places)
+    for question, ids in (
+        ("Did Toyota Technological Institute at Chicago have a spotlight at ICML'24?", {"t1"}),
+        ("Stony Brook University에서 ICML 2024에 발표한 논문은 몇 편인가요?", {"s1", "s2"}),
+        ("icml 2024 orals from Weierstrass Institute", set()),
+        ("How many WashU papers got into ICML 2024?", {"w2"}),
+        ("How many papers from the University of Tübingen?", {"u1", "u2"}),
+        ("looking for eric schul's icml 2024 papers", {"w2", "u1"}),
+        ("Where is Qing Qu the senior author at ICML 2024, i.e. last in the byline?", {"u2"}),
+        (
+            "I'm going through Qing Qu's faculty application. How often is the candidate first "
+            "author at ICML 2024?",
+            {"u1"},
+        ),
+    ):
+        plan = parser.plan(question)
+        assert not plan.topic and not plan.unread, question
+        answer = MetadataAnswerer(places).answer(question, plan)
+        assert {c.paper_id for c in answer.citations} == ids, question
