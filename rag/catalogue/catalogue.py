@@ -21,6 +21,7 @@ from typing import Any
 
 from rag.catalogue import index as paper_index
 from rag.catalogue.close_names import CloseNames
+from rag.catalogue.institutions import SHARED_FIRST, kind_of
 from rag.catalogue.names import (
     GIVEN_VARIANTS,
     SEGMENT_SPLIT,
@@ -331,6 +332,7 @@ class Catalogue:
             ((a, n) for a, n in counts.items() if not verdicts[a]), key=lambda v: (-v[1], v[0])
         )
         same = _same_with_a_place(typed, counted, related)
+        same += [r for r in _labs_of(key, counted, related) if r not in same]
         if same:  # "Charles University Prague", "Ensae ParisTech" for "ENSAE"
             counted = sorted([*counted, *same], key=lambda v: (-v[1], v[0]))
             related = [r for r in related if r not in same]
@@ -471,6 +473,20 @@ TYPO_LENGTH = 5
 TYPO_CUTOFF = 0.85
 
 RANKING_SLACK = 2  # names past the limit that a tie at the cut may add before it is cut
+
+
+def _labs_of(
+    key: str, counted: list[tuple[str, int]], related: list[tuple[str, int]]
+) -> list[tuple[str, int]]:
+    """A company's own labs and branches named after it ("Sony Europe B.V.", "Microsoft
+    Research Asia" for Microsoft), counted with it as its ranking row counts them; a
+    university's namesakes ("Nanjing University of Science and Technology") stay apart."""
+    first = key.split()[0] if key else ""
+    if not counted or first in SHARED_FIRST or kind_of(key, [a for a, _ in counted]) != "company":
+        return []
+    return [
+        (a, n) for a, n in related if fold(a).split()[:1] == [first] and kind_of(a) != "academic"
+    ]
 
 
 def _same_with_a_place(

@@ -28,7 +28,7 @@ _ACADEMIC = re.compile(
     r"max planck|mpi|mila|riken|ucl|ucla|nyu|kaust|mbzuai|academia)\b"
 )
 # first words many names begin with: no company's own
-_SHARED_FIRST = frozenset(
+SHARED_FIRST = frozenset(
     "international national general united american china chinese global first new "
     "advanced applied digital".split()
 )
@@ -116,7 +116,7 @@ def _companies_whole(
             del rows[name]
         elif kind_of(name, spellings) == "company":
             # not a first word other names share ("International …", "National …")
-            for key in (first if first not in _SHARED_FIRST else "", acronym(name)):
+            for key in (first if first not in SHARED_FIRST else "", acronym(name)):
                 if key:
                     parents.setdefault(key, name)
     counted = {a for held, _ in rows.values() for a in held}

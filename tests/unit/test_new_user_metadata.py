@@ -1172,3 +1172,19 @@ def test_block_38_readings() -> None:
         assert not plan.topic and not plan.unread, question
         answer = MetadataAnswerer(places).answer(question, plan)
         assert {c.paper_id for c in answer.citations} == ids, question
+
+
+def test_a_companys_branches_count_with_it_as_its_ranking_row_does() -> None:
+    places = Catalogue.of(
+        [
+            _paper("s1", ["Ann Kim"], ["Sony AI"]),
+            _paper("s2", ["Bo Li"], ["Sony Europe B.V."]),
+            _paper("m1", ["Eva Berg"], ["Microsoft"]),
+            _paper("m2", ["Li Wei"], ["Microsoft Research Asia"]),
+            _paper("n1", ["Ada Poe"], ["Nanjing University"]),
+            _paper("n2", ["Ada Poe"], ["Nanjing University of Science and Technology"]),
+        ]
+    )
+    assert places.match_institution("Sony").papers == {"s1", "s2"}
+    assert places.match_institution("Microsoft").papers == {"m1", "m2"}
+    assert places.match_institution("Nanjing University").papers == {"n1"}  # a namesake
