@@ -21,7 +21,7 @@ from typing import Any
 
 from rag.catalogue import index as paper_index
 from rag.catalogue.close_names import CloseNames
-from rag.catalogue.institutions import SHARED_FIRST, kind_of
+from rag.catalogue.kinds import SHARED_FIRST, kind_of
 from rag.catalogue.names import (
     GIVEN_VARIANTS,
     SEGMENT_SPLIT,

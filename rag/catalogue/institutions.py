@@ -11,49 +11,23 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Literal, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
+from rag.catalogue.kinds import SHARED_FIRST, InstitutionKind, kind_of
 from rag.catalogue.names import ALIASES, GENERIC_WORDS, acronym, fold
 from rag.text import STOPWORDS
 
 if TYPE_CHECKING:
     from rag.catalogue.catalogue import Catalogue
 
-InstitutionKind = Literal["", "academic", "company"]
 
 CANDIDATES = 300  # the most frequent affiliation strings read as institutions
-_ACADEMIC = re.compile(
-    r"\b(?:universit\w*|college|school|academy|polytechnic|politecnico|ecole|eth|ethz|epfl|"
-    r"kaist|postech|mit|caltech|institute of technology|technion|hochschule|inria|cnrs|"
-    r"max planck|mpi|mila|riken|ucl|ucla|nyu|kaust|mbzuai|academia)\b"
-)
-# first words many names begin with: no company's own
-SHARED_FIRST = frozenset(
-    "international national general united american china chinese global first new "
-    "advanced applied digital".split()
-)
-# not a company either: public and non-profit research bodies
-_PUBLIC = re.compile(
-    r"\b(?:institute|institut|zentrum|centro|helmholtz|fraunhofer|laboratory|laboratories|"
-    r"national|centre|center|foundation|council|agency|hospital|ministry|observatory|lab)\b"
-)
 
 
 class InstitutionCount(NamedTuple):
     name: str  # its most frequent spelling, as the catalogue writes it
     papers: int
     spellings: tuple[str, ...]  # the affiliation strings counted for it, most papers first
-
-
-def kind_of(name: str, spellings: Iterable[str] = ()) -> InstitutionKind:
-    """ "academic" (a university, a school, a public research institute of one), "company",
-    or "" (a public or non-profit body: a national lab, a foundation)."""
-    # most of its spellings: some may name a partner ("MIT-IBM Watson AI Lab, IBM Research")
-    spellings = list(spellings)
-    academic = sum(bool(_ACADEMIC.search(fold(s))) for s in spellings)
-    if _ACADEMIC.search(fold(name)) or (spellings and 2 * academic >= len(spellings)):
-        return "academic"
-    return "" if _PUBLIC.search(fold(name)) else "company"
 
 
 def top_institutions(
