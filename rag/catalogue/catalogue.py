@@ -85,6 +85,7 @@ class Catalogue:
         self._places_read: tuple[dict[str, str], CloseNames] | None = None
         self._place_words: tuple[set[str], CloseNames] | None = None
         self._groups: dict[str, InstitutionMatch] = {}
+        self._vocabulary: set[str] | None = None
 
     @classmethod
     def of(cls, papers: Iterable[Paper]) -> Catalogue:
@@ -331,7 +332,11 @@ class Catalogue:
         related = sorted(
             ((a, n) for a, n in counts.items() if not verdicts[a]), key=lambda v: (-v[1], v[0])
         )
-        same = _same_with_a_place(typed, counted, related)
+        # initials, not a word the titles use ("NEURAL" is no "Neural Concept")
+        initials = typed.isupper() and fold(typed) not in self._title_words()
+        same = _same_with_a_place(
+            typed if initials or " " in typed.strip() else typed.lower(), counted, related
+        )
         same += [r for r in _labs_of(key, counted, related) if r not in same]
         if same:  # "Charles University Prague", "Ensae ParisTech" for "ENSAE"
             counted = sorted([*counted, *same], key=lambda v: (-v[1], v[0]))
@@ -345,6 +350,11 @@ class Catalogue:
         return InstitutionMatch(
             typed, tuple(counted), frozenset(matched), suggestions, tuple(related)
         )
+
+    def _title_words(self) -> set[str]:
+        if self._vocabulary is None:
+            self._vocabulary = self.title_vocabulary()
+        return self._vocabulary
 
     def grouped(self, affiliation: str) -> InstitutionMatch:
         """`match_institution` of an affiliation string, kept for this store state (an

@@ -49,7 +49,7 @@ def top_institutions(
         if affiliation in owner or not _names_something(affiliation):
             continue
         # "The Chinese University of Hong Kong" is read as its name without "The"
-        match = catalogue.grouped(re.sub(r"^the\s+", "", affiliation, flags=re.I))
+        match = catalogue.grouped(_said_once(re.sub(r"^the\s+", "", affiliation, flags=re.I)))
         spellings = [a for a, _ in match.variants] or [affiliation]
         # "KAIST" after "Korea Advanced Institute …": a group whose own commonest
         # spelling is already a row's is that row, widened
@@ -69,6 +69,17 @@ def top_institutions(
         return [i for i in found if i.papers]
     cut = found[limit - 1].papers
     return [i for i in found if i.papers >= cut and i.papers]
+
+
+def _said_once(affiliation: str) -> str:
+    """A string that names one institution twice ("Technion, Technion", "Technion - Israel
+    Institute of Technology, Technion") as that name, so it is grouped with its spellings."""
+    parts = [p for p in re.split(r"\s*[,;]\s*", affiliation) if p.strip()]
+    if len(parts) < 2:
+        return affiliation
+    short = min(parts, key=len)
+    key = f" {fold(short)} "
+    return short if all(key in f" {fold(p)} " for p in parts) and fold(short) else affiliation
 
 
 def _companies_whole(

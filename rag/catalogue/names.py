@@ -48,7 +48,14 @@ _FOLD_WORD = re.compile(r"[a-z0-9]+")
 # Other names of a few institutions that neither words nor an acronym connect.
 ALIASES = {
     "epfl": ("swiss federal institute of technology lausanne", "ecole polytechnique federale"),
-    "eth zurich": ("swiss federal institute of technology zurich", "ethz"),
+    # the bare "Swiss Federal Institute of Technology" is ETH Zurich's (Lausanne says so)
+    "eth zurich": (
+        "swiss federal institute of technology zurich",
+        "ethz",
+        "swiss federal institute of technology",
+    ),
+    "swiss federal institute of technology": ("eth zurich", "ethz"),
+    "new york university": ("nyu",),
     "mila": ("montreal institute for learning algorithms", "quebec ai institute"),
     "fair": ("facebook ai research", "meta ai"),
     "caltech": ("california institute of technology",),

@@ -171,7 +171,10 @@ def plain_question(question: str) -> str:
     if placed and (_PLACE_NOUN.search(who) or re.search(r"\b[A-Z]{2,}", who)):
         text = f"{placed.group('rest').rstrip(' ?')} (from {who})?"
     text = re.sub(r"\band\s*/\s*or\b", "or", text)  # "by A and/or B": either's
-    text = re.sub(r"(?<=\w)\s+\+\s+(?=[A-Z])", " and ", text)  # "Chenghao Deng + Bang An"
+    # "Chenghao Deng + Bang An": two people's names (not "LoRA + Quantization")
+    text = re.sub(
+        r"\b([A-Z][a-z]+ [A-Z][a-z]+)\s+\+\s+(?=[A-Z][a-z]+ [A-Z][a-z]+\b)", r"\1 and ", text
+    )
     text = _GREETING.sub("", text, count=1)
     taken = _TAKE.match(text) or (None if _HOW_MANY_LAST.search(text) else _DASHED.match(text))
     if taken and ITS.search(taken.group("rest")):  # "Take X. How many of its papers …"

@@ -449,15 +449,28 @@ class QuestionParser:
         topic = similar.group("ref").strip(" '\"") if similar else _topic(text)
         unread = ""
         said = _byline_said(question, constraints) if topic and not similar else ""
-        if said and said.lower() in topic.lower():  # "ever the last an": that place's words
-            topic = ""
+        if said:  # "ever the last an": that place's words out, a topic beside them kept
+            spoken = {w.lower() for w in re.findall(r"[\w-]+", said)}
+            kept = [
+                w
+                for w in topic.split()
+                if w.lower().strip(",.?!") not in spoken
+                and not set(content_terms(w)) & _BYLINE_TERMS
+            ]
+            rest = re.sub(_DANGLING, "", " ".join(kept))
+            topic = "" if set(content_terms(rest)) <= _ASKERS_WORDS else _topic(rest)
         placed = constraints.first_author or constraints.last_author or constraints.position
         if topic and placed and set(content_terms(topic)) <= _BYLINE_TERMS:
             topic = ""  # "…, i.e. last in the byline": the place said again
-        if topic and not similar and self._chat_left(topic, constraints):
-            # "Would you mind telling me which of" beside a name: a frame not understood,
-            # not a topic; the name's papers are answered, and the words said as unused
-            unread, topic = topic, ""
+        situated = _SITUATED.match(topic) if topic and not similar else None
+        if situated and situated.group("what") and _BACK.search(question):
+            # "I'm working on LLM alignment; which papers did X write about it?": about that
+            topic = situated.group("what").strip()
+        left = self._chat_left(topic, constraints) if topic and not similar else ""
+        if left:
+            # "Would you mind telling me which of" beside a name: the asker's words, no
+            # topic; words in another language are said as unused
+            unread, topic = (topic if left == "unread" else ""), ""
         named = self.catalogue.named_paper(topic) if similar else None
         kind = _kind(question, bool(topic), constraints, unresolved, named is not None)
         if kind == "metadata" and constraints.is_empty() and _POINTER.search(question):
@@ -492,18 +505,25 @@ class QuestionParser:
             unread=unread,
         )
 
-    def _chat_left(self, topic: str, constraints: PlanConstraints) -> bool:
+    def _chat_left(self, topic: str, constraints: PlanConstraints) -> str:
         """Whether what is left beside a named person, institution or title word is the
         asker's own words (I, you, "how many", another language), which no topic holds."""
         c = constraints
         named = c.authors or c.first_author or c.last_author or c.affiliations or c.any_of
         if not (named or c.title_words):
-            return False
-        if _CHAT.search(topic):
-            return True
+            return ""
+        if not re.search(r"[A-Za-z]{2}", topic):
+            return "unread"  # "Сколько на": words in another script
+        if _SITUATED.match(topic):
+            return "chat"  # "I'm writing a reference letter for …": the asker's situation
         terms = [t for t in content_terms(topic) if t not in _GENERIC_TOPIC]
         unknown = [t for t in terms if self.doc_freq is not None and not self.doc_freq(t)]
-        return len(unknown) >= 2 and 2 * len(unknown) >= len(terms)  # "Welche Beiträge hat"
+        # "Welche Beiträge hat": a sentence in another language (one or two typos are not)
+        if len(unknown) >= 3 and 2 * len(unknown) >= len(terms):
+            return "unread"
+        # "Can you check how many", "Would you mind telling me which of": nothing left once
+        # the asker's words are gone ("papers on what we can learn from GFlowNets" keeps them)
+        return "chat" if _CHAT.search(topic) and set(terms) <= _ASKERS_WORDS else ""
 
     def _known(self, item: str) -> bool:
         """An author or institution the catalogue holds (a compared name, not a method)."""
@@ -554,33 +574,45 @@ def _topic(text: str) -> str:
 
 _BYLINE_TERMS = frozenset(
     content_terms(
-        "i.e. e.g. ie eg last first final senior lead byline position list author place spot"
+        "i.e. e.g. ie eg last first final senior lead byline position list author place spot "
+        "take takes took show shows showed appear appears appeared ever come comes came sit "
+        "sits listed named slot team teams written wrote write people persons researchers "
+        "without alone own solo single handedly coauthors co-authors"
     )
 )
+_DANGLING = r"(?:\s+(?:were|was|is|are|by|a|an|the|of|with|from|on|in|and))+$"
 _ORDINAL = {"first": 1, "lead": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5,
             "last": -1, "final": -1, "senior": -1}  # fmt: skip
 # a byline place or an author count said in words no frame above reads ("shows up third
 # in the byline", "ever the final author"; "teams of a dozen or more people")
 _PLACE_NEAR = re.compile(
     rf"\b(?P<place>{'|'.join(_ORDINAL)})(?:[- ]|\s+(?:in|on|of)\s+(?:the\s+|an?\s+)?)"
-    r"(?:author(?:ed)?\b|byline\b|author\s+list\b)",  # not "first authors": others
+    r"(?:author(?:ed)?\b|byline\b|author\s+list\b)"  # not "first authors": others
+    r"(?!\s+(?:of|on|for|students?)\b)",  # "the lead author of X's paper": asked, not a filter
     re.I,
 )
+_WHO_HOLDS = re.compile(r"^\s*(?:who|name|list|show\s+me\s+each)\b|\beach\s+(?:first|last)\b", re.I)
 _COUNT_NEAR = re.compile(
     r"\b(?P<mod>exactly|just|only|at\s+least|more\s+than|over|fewer\s+than|less\s+than|"
     r"at\s+most|no\s+more\s+than|under)?\s*(?:an?\s+)?"
     rf"(?P<n>\d{{1,2}}|dozen|{'|'.join(COUNT_WORDS)})\s*(?P<post>or\s+more|or\s+fewer|or\s+less|\+)?"
-    r"\s+(?P<co>co-?)?(?:authors?|people|persons|names|researchers|writers)\b"
+    r"\s+(?P<co>co-?)?(?:authors?|(?<=\s)(?=\w)(?P<people>people|persons|names|researchers|writers))\b"
     # not "only one author from MIT": how many of its authors are where, which no byline says
     r"(?!\s+(?:from|at|with|in|of|listed|affiliated|based|who|that|as)\b)",
     re.I,
 )
 
 
+# "write any paper alone", "published without co-authors" (not "robots learning alone")
 _SOLO_NEAR = re.compile(
-    r"\b(?P<solo>alone|by\s+(?:him|her|them)sel(?:f|ves)|on\s+(?:his|her|their)\s+own|"
-    r"without\s+(?:any\s+)?co-?authors|single-handedly)\b",
+    r"\b(?:writ\w*|wrote|publish\w*|author\w*)\b(?:\s+[\w-]+){0,4}?\s+(?P<solo>alone|"
+    r"by\s+(?:him|her|them)sel(?:f|ves)|on\s+(?:his|her|their)\s+own|single-handedly|"
+    r"without\s+(?:any\s+)?co-?authors)\b",
     re.I,
+)
+# people counted as a byline only where the question says they wrote it
+_WROTE = re.compile(
+    r"\b(?:writ\w*|wrote|authored|co-?authored|byline|listed\s+as\s+(?:co-?)?authors)\b", re.I
 )
 
 
@@ -588,7 +620,12 @@ def _byline_said(question: str, c: PlanConstraints) -> str:
     """A byline place for the one person named, or an author count, that no frame read:
     into `c`; the word that says it (or "")."""
     placed = c.first_author or c.last_author or c.position or c.not_first or c.not_last
-    if len(c.authors) == 1 and not placed and not c.affiliations:
+    if (
+        len(c.authors) == 1
+        and not placed
+        and not c.affiliations
+        and not _WHO_HOLDS.search(question)
+    ):
         near = _PLACE_NEAR.search(question)
         if near:
             place = _ORDINAL[near.group("place").lower()]
@@ -598,7 +635,7 @@ def _byline_said(question: str, c: PlanConstraints) -> str:
                 c.last_author = c.authors.pop()
             else:
                 c.position = place
-            return near.group("place")
+            return near.group(0)
     solo = _SOLO_NEAR.search(question) if len(c.authors) == 1 else None
     if solo and not (c.min_authors or c.max_authors):  # "write any paper alone"
         c.min_authors = c.max_authors = 1
@@ -606,6 +643,9 @@ def _byline_said(question: str, c: PlanConstraints) -> str:
     counted = _COUNT_NEAR.search(question)
     if counted is None or c.min_authors or c.max_authors:
         return ""
+    around = question[max(0, counted.start() - 30) : counted.end() + 30]
+    if counted.group("people") and not _WROTE.search(around):
+        return ""  # "negotiation with more than two people": the topic's people
     said = counted.group("n").lower()
     n = 12 if said == "dozen" else count_said(said)
     n += 1 if counted.group("co") else 0  # "with just one co-author": two names
@@ -619,7 +659,7 @@ def _byline_said(question: str, c: PlanConstraints) -> str:
         c.min_authors = c.max_authors = n
     else:
         return ""  # "three authors" alone may be a topic's words ("three people negotiate")
-    return counted.group("n")
+    return counted.group(0)
 
 
 # the asker's words, left over when a frame was not understood: no topic says them
@@ -627,6 +667,21 @@ _CHAT = re.compile(
     r"\b(?-i:I)\b|\b(?:I['’](?:m|d|ve|ll)|me|my|you|your|we|our)\b"
     r"|\bhow\s+(?:many|often)\b|\bwhich\s+of\b|\bok(?:ay)?\b|\b(?:what|how)\s+about\b",
     re.I,
+)
+_SITUATED = re.compile(
+    r"^\s*(?:I['’]m|I\s+am|we['’]re|we\s+are)\s+\w+ing\b"
+    r"(?:\s+(?:on|in|with|about|into)\s+(?P<what>[^;,.:—–]+?)(?=\s*(?:[;,.:—–]|\s+and\b|$)))?",
+    re.I,
+)
+_BACK = re.compile(r"\b(?:about|on|for|with|in|of)\s+(?:it|them|this|that)\b", re.I)
+_ASKERS_WORDS = frozenset(
+    content_terms(
+        "can could would will please tell telling show list give check know want wanted like "
+        "need find look looking see wonder wondering curious mind help thanks thank thx ok "
+        "okay many often anything everything quick question hi hello hey pull get got heard "
+        "gave trying work working going remind grateful called email possible collaboration "
+        "before after thinking wondered ask asking asked interested care"
+    )
 )
 _ASIDE = re.compile(
     r"\s*\((?:\s*(?:listed|last|first|senior|lead|position|only|author|oral|spotlight|poster|"

@@ -168,6 +168,8 @@ ACRONYM_DOCS = 2  # an acronym this few abstracts write is no topic's ("UCSD", n
 INSTITUTION_WORDS = 8  # "Hong Kong University of Science and Technology" is seven
 
 
+# "University at X" alone, not "Duke University at Durham" (a name before it)
+_SUNY_CAMPUS = re.compile(r"\bUniversity at (?P<city>[A-Z][a-z]+)")
 _NAMED_AT = re.compile(
     r"\b(?P<name>[A-Z][\w&'’-]*(?:\s+[A-Z][\w&'’-]*){1,4}\s+(?:Institute|University|College|"
     r"School|Center|Centre))\s+at\s+(?P<city>[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)"
@@ -192,7 +194,9 @@ class PlaceReader:
             text = self._capitalised(text, constraints)  # "did sorbonne university get into icml"
         # "University of Texas at Austin": one name, not Austin after "at"
         text = re.sub(r"\b(University of [A-Z][a-z]+) at ([A-Z][a-z]+)", r"\1 \2", text)
-        text = re.sub(r"\bUniversity at (?=[A-Z][a-z]+)", "SUNY ", text)  # "University at Buffalo"
+        text = _SUNY_CAMPUS.sub(
+            self._suny, text
+        )  # "University at Buffalo" (not "Duke University at")
         text = _NAMED_AT.sub(self._named_at, text)  # "Toyota Technological Institute at Chicago"
         # "Xidian University in China": the country says where, it names no institution
         text = _IN_COUNTRY.sub(r"\1", text)
@@ -236,6 +240,14 @@ class PlaceReader:
         text = _THAT_PLACE.sub(" ", text)
         # "Maryland's computer science department", "HIT's Shenzhen campus": parts of it
         return _DEPARTMENT.sub(" ", _CAMPUS.sub(" ", text))
+
+    def _suny(self, found: re.Match[str]) -> str:
+        """ "(the) University at Buffalo" as SUNY's campus there, where the catalogue has one."""
+        before = found.string[: found.start()].split()[-1:]
+        if before and before[0][:1].isupper() and before[0].lower() != "the":
+            return found.group(0)  # "Duke University at Durham": a name before it
+        named = f"SUNY {found.group('city')}"
+        return named if self.catalogue.knows_institution(named) else found.group(0)
 
     def _named_at(self, found: re.Match[str]) -> str:
         """A name with "at" inside it that the catalogue knows, without the "at"."""

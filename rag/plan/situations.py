@@ -231,13 +231,25 @@ _ANOTHER_NAME = re.compile(r"\b[A-Z][a-z]+\s+[A-Z][\w'’-]+")
 
 # sentences that ask nothing, then the question with a pointer word in it
 _SAID_BEFORE = re.compile(
-    r"^\s*(?P<ctx>[^?]+?(?<!\b[A-Z])[.!])\s+(?P<rest>[A-Z][^.!?]*\b(?:its|their|his|her|it|they|he|she|"
-    r"the\s+(?:candidate|applicant|student|person|researcher|professor|group|lab))\b[^.!?]*\?)\s*$"
+    r"^\s*(?P<ctx>[^?]+?(?<!\b[A-Z])[.!])\s+(?P<rest>[A-Z][^.!?]*\b(?:their|his|her|they|he|she|"
+    r"the\s+(?:candidate|applicant|professor))\b[^.!?]*\?)\s*$"
+)
+# "the candidate" as the person said before: "is the candidate first author", "the
+# applicant's papers" (not "the candidate generation")
+_THE_ONE = (
+    r"\bthe\s+(?:candidate|applicant|professor)\b(?=['’]s\b|\s+(?:is|was|has|had|have|got|get|"
+    r"publish\w*|wrote|written|co-?author\w*|first|last|ever)\b)"
+)
+# the pointer in a question about someone's papers ("did they get any orals", "which of
+# their papers", "how many papers did he have"), not "are they any good", "use it"
+_ABOUT_PAPERS = re.compile(
+    r"\b(?:their|his|her|they|he|she)\b(?:\s+[\w-]+){0,3}?\s+(?:papers?|orals?|spotlights?|"
+    r"posters?|works?|get|got|have|had|publish\w*|wr[io]te|written|present\w*|(?:co-?)?author\w*)\b"
+    rf"|{_THE_ONE}",
+    re.I,
 )
 # "I'm going through X's faculty application. How often is the candidate first author?"
-_THE_PERSON = re.compile(
-    r"\bthe\s+(?:candidate|applicant|student|person|researcher|professor|group|lab)\b", re.I
-)
+_THE_PERSON = re.compile(_THE_ONE, re.I)
 
 
 def context_dropped(text: str) -> str:
@@ -278,11 +290,21 @@ def context_dropped(text: str) -> str:
         return f"{rest.rstrip('?')}?"
     before = _SAID_BEFORE.match(text)
     who = _one_name(before.group("ctx")).rstrip(".") if before else ""
-    if before and who and not _NAMED_IN.search(before.group("rest")[1:]):
+    rest = before.group("rest") if before else ""
+    if who and not _NAMED_IN.search(rest[1:]) and _ABOUT_PAPERS.search(rest):
         # "I'm thinking of applying to the University of Geneva. Did they get any …?": the
         # one name said before for the question's "they" / "its" / "he"
-        rest = _THE_PERSON.sub(who, before.group("rest"), count=1)
-        return rest if rest != before.group("rest") else named_for(ITS, who, rest)
+        named = _THE_PERSON.sub(who, rest, count=1)
+        return named if named != rest else named_for(_PERSON_OR_GROUP, who, rest)
+    if (
+        purpose
+        and not ITS.search(purpose.group("rest"))
+        and _NAMED_IN.search(purpose.group("rest"))
+    ):
+        # "I'm working on robotics and want to know which Li Wei papers were orals": the
+        # question after the asker's situation, which is no filter of it
+        rest = purpose.group("rest").strip().rstrip(".!")
+        return f"{rest[:1].upper()}{rest[1:].rstrip('?')}?"
     interest = _INTEREST.match(text)
     if interest and _POINTING.search(interest.group("rest")):
         pointer = re.compile(r"\b(?:them|these|this|it)\b", re.I)
