@@ -56,6 +56,7 @@ ALIASES = {
     ),
     "swiss federal institute of technology": ("eth zurich", "ethz"),
     "new york university": ("nyu",),
+    "sysu": ("sun yat sen university",),
     "mila": ("montreal institute for learning algorithms", "quebec ai institute"),
     "fair": ("facebook ai research", "meta ai"),
     "caltech": ("california institute of technology",),

@@ -374,9 +374,17 @@ _CJK_WORD = re.compile(rf"[{_CJK}]")
 _SCRIPT_CHANGE = re.compile(rf"(?<=[A-Za-z0-9])(?=[{_CJK}])|(?<=[{_CJK}])(?=[A-Za-z0-9])")
 
 
+_PLACE_NOUNS = ("university", "institute", "technology")
+
+
 def _frame_word(found: re.Match[str]) -> str:
     word = found.group(0)
     lower = word.lower().replace("’", "'")
+    if word[:1].isupper() and lower not in _PLACE_NOUNS and len(lower) >= 8:
+        # "Simon Fraser Univeristy": an institution's noun mistyped, capitalised as typed
+        noun = [n for n in _PLACE_NOUNS if n in neighbour_swaps(lower)]
+        if noun:
+            return noun[0].capitalize()
     if lower in _FRAME_TYPED or (word[0].isupper() and found.start() > 0):
         return word  # a name ("Wich" inside a question) stays as typed
     close = difflib.get_close_matches(lower.replace("'", ""), _FRAME_TYPED, n=1, cutoff=0.85)

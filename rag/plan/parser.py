@@ -466,6 +466,16 @@ class QuestionParser:
         if situated and situated.group("what") and _BACK.search(question):
             # "I'm working on LLM alignment; which papers did X write about it?": about that
             topic = situated.group("what").strip()
+        if topic and not similar and constraints.is_empty() and not unresolved:
+            # "Apa saja makalah dari Sharif University of Technology yang diterima di …":
+            # nothing read but a known institution's name among words of another language
+            place = _NAMED_PLACE.search(topic)
+            said = self._longest_place(topic, place) if place else ""
+            if said:
+                rest = topic.replace(said, " ")
+                if self._chat_left(rest, PlanConstraints(affiliations=[said])):
+                    constraints.affiliations.append(said)
+                    topic = rest
         left = self._chat_left(topic, constraints) if topic and not similar else ""
         if left:
             # "Would you mind telling me which of" beside a name: the asker's words, no
@@ -524,6 +534,19 @@ class QuestionParser:
         # "Can you check how many", "Would you mind telling me which of": nothing left once
         # the asker's words are gone ("papers on what we can learn from GFlowNets" keeps them)
         return "chat" if _CHAT.search(topic) and set(terms) <= _ASKERS_WORDS else ""
+
+    def _longest_place(self, text: str, found: re.Match[str]) -> str:
+        """The longest known name from `found` on, with the parts a comma adds
+        ("University of California, Berkeley"); "" when the catalogue knows none."""
+        tail = re.match(
+            r"(?:\s*,\s*[A-Z][\w&'’.-]*(?:\s+(?:(?:of|for|and|the)\s+)?[A-Z][\w&'’.-]*)*){1,2}",
+            text[found.end() :],
+        )
+        names = [found.group(0)]
+        if tail:
+            parts = re.findall(r",\s*[^,]+", tail.group(0))
+            names = [found.group(0) + "".join(parts[:k]) for k in range(len(parts), 0, -1)] + names
+        return next((n.strip() for n in names if self.catalogue.knows_institution(n.strip())), "")
 
     def _known(self, item: str) -> bool:
         """An author or institution the catalogue holds (a compared name, not a method)."""
@@ -586,6 +609,9 @@ _ORDINAL = {"first": 1, "lead": 1, "second": 2, "third": 3, "fourth": 4, "fifth"
 # a byline place or an author count said in words no frame above reads ("shows up third
 # in the byline", "ever the final author"; "teams of a dozen or more people")
 _PLACE_NEAR = re.compile(
+    # "is X listed last on any paper": the place after a verb of listing
+    rf"\b(?:listed|named|placed|appears?|appeared|comes?|came)\s+(?P<placed>{'|'.join(_ORDINAL)})\b"
+    r"(?=\s+(?:on|in)\s+(?:any|an?|the|their|his|her)\b)|"
     rf"\b(?P<place>{'|'.join(_ORDINAL)})(?:[- ]|\s+(?:in|on|of)\s+(?:the\s+|an?\s+)?)"
     r"(?:author(?:ed)?\b|byline\b|author\s+list\b)"  # not "first authors": others
     r"(?!\s+(?:of|on|for|students?)\b)",  # "the lead author of X's paper": asked, not a filter
@@ -628,7 +654,7 @@ def _byline_said(question: str, c: PlanConstraints) -> str:
     ):
         near = _PLACE_NEAR.search(question)
         if near:
-            place = _ORDINAL[near.group("place").lower()]
+            place = _ORDINAL[(near.group("place") or near.group("placed")).lower()]
             if place == 1:
                 c.first_author = c.authors.pop()
             elif place == -1:
@@ -667,6 +693,10 @@ _CHAT = re.compile(
     r"\b(?-i:I)\b|\b(?:I['’](?:m|d|ve|ll)|me|my|you|your|we|our)\b"
     r"|\bhow\s+(?:many|often)\b|\bwhich\s+of\b|\bok(?:ay)?\b|\b(?:what|how)\s+about\b",
     re.I,
+)
+_NAMED_PLACE = re.compile(
+    r"\b(?:[A-Z][\w&'’.-]*\s+(?:-\s+)?){0,4}(?:University|Institute|College)"
+    r"(?:\s+(?:of|for)\s+[A-Z][\w&'’.-]*(?:\s+(?:and\s+)?[A-Z][\w&'’.-]*){0,3})?"
 )
 _SITUATED = re.compile(
     r"^\s*(?:I['’]m|I\s+am|we['’]re|we\s+are)\s+\w+ing\b"

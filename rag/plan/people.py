@@ -215,7 +215,7 @@ _NAME_BEFORE_PAPERS = re.compile(
 # and nothing else (the venue is gone by now)
 _SHORT_QUERY = re.compile(
     r"^\s*(?P<name>[\w.'’-]+(?:\s+[\w.'’-]+){0,3}?)"
-    r"(?P<noun>(?:\s+(?:accepted|all|papers?|publications?|works?|count|list|number))*)"
+    r"(?P<noun>(?:\s+(?:accepted|all|papers?|publications?|works?|count|list|number|how\s+many))*)"
     r"\s*[?.!]?\s*$",
     re.I,
 )
@@ -224,7 +224,10 @@ _LOWER_OWNER = re.compile(
     r"(?<![\w'’-])(?P<name>[a-z][\w-]+(?:\s+[a-z][\w-]+){1,2})['’]s\s+(?:icml\s*(?:20)?24\s+)?"
     r"(?:papers?|orals?|spotlights?|posters?|publications?|works?)\b"
 )
-_LOWER_BY = re.compile(r"\bby\s+(?P<name>[a-z][\w'’-]+\s+[a-z][\w'’-]+)\s*[?.!]*\s*$")
+# "papers by jing juang", "papers by sashank j. redi": a middle initial may stand between
+_LOWER_BY = re.compile(
+    r"\bby\s+(?P<name>[a-z][\w'’-]+(?:\s+[a-z]\.?)?\s+[a-z][\w'’-]+)\s*[?.!]*\s*$"
+)
 
 _JOINED_BY = re.compile(r"\bby\s+(?P<name>[a-z]{7,})\s*[?.!]*\s*$")
 

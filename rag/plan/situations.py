@@ -231,7 +231,7 @@ _ANOTHER_NAME = re.compile(r"\b[A-Z][a-z]+\s+[A-Z][\w'’-]+")
 
 # sentences that ask nothing, then the question with a pointer word in it
 _SAID_BEFORE = re.compile(
-    r"^\s*(?P<ctx>[^?]+?(?<!\b[A-Z])[.!])\s+(?P<rest>[A-Z][^.!?]*\b(?:their|his|her|they|he|she|"
+    r"^\s*(?P<ctx>[^?]+?(?<!\b[A-Z])[.!])\s+(?P<rest>[A-Z][^.!?]*\b(?:theirs|their|his|hers|her|they|he|she|"
     r"the\s+(?:candidate|applicant|professor))\b[^.!?]*\?)\s*$"
 )
 # "the candidate" as the person said before: "is the candidate first author", "the
@@ -243,6 +243,7 @@ _THE_ONE = (
 # the pointer in a question about someone's papers ("did they get any orals", "which of
 # their papers", "how many papers did he have"), not "are they any good", "use it"
 _ABOUT_PAPERS = re.compile(
+    r"\b(?:papers?|orals?|spotlights?|posters?|works?)\s+of\s+(?:theirs|his|hers)\b|"
     r"\b(?:their|his|her|they|he|she)\b(?:\s+[\w-]+){0,3}?\s+(?:papers?|orals?|spotlights?|"
     r"posters?|works?|get|got|have|had|publish\w*|wr[io]te|written|present\w*|(?:co-?)?author\w*)\b"
     rf"|{_THE_ONE}",
@@ -294,6 +295,8 @@ def context_dropped(text: str) -> str:
     if who and not _NAMED_IN.search(rest[1:]) and _ABOUT_PAPERS.search(rest):
         # "I'm thinking of applying to the University of Geneva. Did they get any …?": the
         # one name said before for the question's "they" / "its" / "he"
+        # "What papers of theirs were accepted?": the papers from the name said before
+        rest = re.sub(r"\bof\s+(?:theirs|his|hers)\b", f"from {who}", rest, count=1)
         named = _THE_PERSON.sub(who, rest, count=1)
         return named if named != rest else named_for(_PERSON_OR_GROUP, who, rest)
     if (

@@ -1245,3 +1245,41 @@ def test_the_askers_situation_beside_a_name() -> None:
     assert (listed.topic, listed.constraints.min_authors) == ("", 11)
     other_script = parser.plan("Сколько статей у Ann Kim на ICML 2024?")
     assert other_script.topic == "" and other_script.unread
+
+
+def test_block_40_readings() -> None:
+    places = Catalogue.of(
+        [
+            _paper("r1", ["Sashank J. Reddi", "Ann Kim"], ["Google"]),
+            _paper("y1", ["Bo Li", "Jing Yang"], ["Sun Yat-sen University"]),
+            _paper("y2", ["Jing Yang", "Bo Li"], ["SUN YAT-SEN UNIVERSITY"]),
+            _paper("f1", ["Eva Berg"], ["Simon Fraser University"]),
+            _paper("n1", ["Yang Ming", "Ada Poe"], ["National Yang Ming Chiao Tung University"]),
+            _paper("s1", ["Li Wei"], ["Sharif University of Technology"]),
+        ]
+    )
+    parser = QuestionParser(places)
+    for question, ids in (
+        ("papers by sashank j. redi at icml 2024?", {"r1"}),
+        ("Is Jing Yang listed last on any ICML 2024 paper they co-wrote?", {"y1"}),
+        ("SYSU icml 2024 how many papers", {"y1", "y2"}),
+        ("What did Simon Fraser Univeristy get accepted at ICML 2024?", {"f1"}),
+        (
+            "My labmate is applying to National Yang Ming Chiao Tung University for grad school. "
+            "What papers of theirs were accepted to ICML 2024?",
+            {"n1"},
+        ),
+        (
+            "Apa saja makalah dari Sharif University of Technology yang diterima di ICML 2024?",
+            {"s1"},
+        ),
+    ):
+        # words no abstract uses are another language's (the store's word counts say so)
+        foreign = question.startswith("Apa")
+        plan = (QuestionParser(places, lambda word: 0) if foreign else parser).plan(question)
+        assert not plan.topic, question
+        answer = MetadataAnswerer(places).answer(question, plan)
+        assert {c.paper_id for c in answer.citations} == ids, question
+    # a place named in an English question about a method is still that question's
+    method = parser.plan("How does the method from Simon Fraser University handle occlusion?")
+    assert method.topic
