@@ -57,6 +57,7 @@ ALIASES = {
     "swiss federal institute of technology": ("eth zurich", "ethz"),
     "new york university": ("nyu",),
     "sysu": ("sun yat sen university",),
+    "lse": ("london school of economics", "london school of economics and political science"),
     "mila": ("montreal institute for learning algorithms", "quebec ai institute"),
     "fair": ("facebook ai research", "meta ai"),
     "caltech": ("california institute of technology",),
@@ -161,6 +162,27 @@ _OTHER_LANGUAGE = (
     # "UC Merced" is the University of California, Merced (not a German name, but a short one)
     (re.compile(r"^uc (\w+(?: \w+)?)$"), r"university of california \1"),
     (re.compile(r"\bmunich\b"), "munchen"),
+    # a city's own-language name: "University of Cologne" is the "Universität zu Köln"
+    *(
+        (re.compile(rf"\b{english}\b"), own)
+        for english, own in (
+            ("cologne", "koln"),
+            ("vienna", "wien"),
+            ("prague", "praha"),
+            ("warsaw", "warszawa"),
+            ("milan", "milano"),
+            ("turin", "torino"),
+            ("rome", "roma"),
+            ("florence", "firenze"),
+            ("naples", "napoli"),
+            ("geneva", "geneve"),
+            ("lisbon", "lisboa"),
+            ("copenhagen", "kobenhavn"),
+            ("gothenburg", "goteborg"),
+            ("brussels", "bruxelles"),
+        )
+    ),
+    (re.compile(r"^university of (\w+)$"), r"universitat zu \1"),
     (re.compile(r"\buniversity\b"), "universite"),  # "Sorbonne University": "Sorbonne Université"
 )
 # Given names people shorten ("Mike Matthews" for Michael Matthews): the long forms to try.

@@ -527,6 +527,8 @@ class QuestionParser:
         if _SITUATED.match(topic):
             return "chat"  # "I'm writing a reference letter for …": the asker's situation
         terms = [t for t in content_terms(topic) if t not in _GENERIC_TOPIC]
+        if all(len(t) <= 2 for t in terms) and not re.search(r"\b[A-Z0-9]{2}\b", topic):
+            return "chat"  # "de à" of "Quels sont les articles de X à ICML 2024 ?"
         unknown = [t for t in terms if self.doc_freq is not None and not self.doc_freq(t)]
         # "Welche Beiträge hat": a sentence in another language (one or two typos are not)
         if len(unknown) >= 3 and 2 * len(unknown) >= len(terms):
@@ -691,7 +693,8 @@ def _byline_said(question: str, c: PlanConstraints) -> str:
 # the asker's words, left over when a frame was not understood: no topic says them
 _CHAT = re.compile(
     r"\b(?-i:I)\b|\b(?:I['’](?:m|d|ve|ll)|me|my|you|your|we|our)\b"
-    r"|\bhow\s+(?:many|often)\b|\bwhich\s+of\b|\bok(?:ay)?\b|\b(?:what|how)\s+about\b",
+    r"|\bhow\s+(?:many|often)\b|\bwhich\s+of\b|\bok(?:ay)?\b|\b(?:what|how)\s+about\b"
+    r"|\bwhat['’]?s\b",
     re.I,
 )
 _NAMED_PLACE = re.compile(
@@ -710,7 +713,7 @@ _ASKERS_WORDS = frozenset(
         "need find look looking see wonder wondering curious mind help thanks thank thx ok "
         "okay many often anything everything quick question hi hello hey pull get got heard "
         "gave trying work working going remind grateful called email possible collaboration "
-        "before after thinking wondered ask asking asked interested care"
+        "before after thinking wondered ask asking asked interested care whats what"
     )
 )
 _ASIDE = re.compile(

@@ -220,6 +220,10 @@ _SHORT_QUERY = re.compile(
     re.I,
 )
 
+_LOWER_DID = re.compile(
+    r"\b(?:did|does|has)\s+(?P<name>[a-z][\w-]+(?:\s+[a-z][\w-]+){1,2})\s+"
+    r"(?:present|publish|write|wrote|have|get|got|contribute|submit)\w*\b"
+)
 _LOWER_OWNER = re.compile(
     r"(?<![\w'’-])(?P<name>[a-z][\w-]+(?:\s+[a-z][\w-]+){1,2})['’]s\s+(?:icml\s*(?:20)?24\s+)?"
     r"(?:papers?|orals?|spotlights?|posters?|publications?|works?)\b"
@@ -264,7 +268,8 @@ class PeopleReader:
     ) -> str:
         """The authors the text names, into `constraints`; `typed`: the question as typed,
         whose capitals say whether a short query names a person."""
-        owner = _LOWER_OWNER.search(typed)  # before the places took the "'s" away
+        # before the places took the "'s" away; "what did asaf caassel present"
+        owner = _LOWER_OWNER.search(typed) or _LOWER_DID.search(typed)
         said = owner.group("name").split() if owner else []
         for name in (" ".join(said[-k:]) for k in (2, 3) if len(said) >= k):
             if said[-len(name.split())] in _FRAME_WORDS or name not in text:

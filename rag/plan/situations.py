@@ -253,6 +253,13 @@ _ABOUT_PAPERS = re.compile(
 _THE_PERSON = re.compile(_THE_ONE, re.I)
 
 
+def _said_again(sentence: str, question: str) -> bool:
+    """Every name of a sentence before the question is in the question too ("Writing a short
+    bio for Pan Li. Did any of Pan Li's papers …"): the sentence adds only the situation."""
+    named = [n.rstrip(".") for n in _CAPITALISED.findall(sentence.split(" ", 1)[-1])]
+    return bool(named) and all(n in question for n in named)
+
+
 def context_dropped(text: str) -> str:
     """The question without the asker's situation before it ("I'm putting together a
     reading list for our group. Could you tell me …", "Since I'm applying at Aalto, …");
@@ -330,7 +337,9 @@ def context_dropped(text: str) -> str:
         dropped.strip(),
     )
     while (
-        len(sentences) > 1 and "?" not in sentences[0] and not _NAMES_SOMEONE.search(sentences[0])
+        len(sentences) > 1
+        and "?" not in sentences[0]
+        and (not _NAMES_SOMEONE.search(sentences[0]) or _said_again(sentences[0], sentences[-1]))
     ):
         sentences = sentences[1:]
     dropped = " ".join(sentences)

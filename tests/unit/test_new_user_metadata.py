@@ -1283,3 +1283,40 @@ def test_block_40_readings() -> None:
     # a place named in an English question about a method is still that question's
     method = parser.plan("How does the method from Simon Fraser University handle occlusion?")
     assert method.topic
+
+
+def test_block_39_readings() -> None:
+    places = Catalogue.of(
+        [
+            _paper("a1", ["Asaf Cassel", "Ann Kim"], ["Tel Aviv University"]),
+            _paper("p1", ["Pan Li", "Bo Li"], ["Georgia Tech"], "Spotlight"),
+            _paper("p2", ["Pan Li"], ["Georgia Tech"]),
+            _paper("l1", ["Eva Berg"], ["Linkoping University"]),
+            _paper("e1", ["Li Wei"], ["London School of Economics"]),
+            _paper("c1", ["Ada Poe"], ["Universität Köln"]),
+            _paper("j1", ["Ada Poe"], ["Jinan University"]),
+        ]
+    )
+    parser = QuestionParser(places)
+    for question, ids in (
+        ("what did asaf caassel present at icml 2024", {"a1"}),
+        (
+            "Writing a short bio for Pan Li. Did any of Pan Li's ICML 2024 papers get a spotlight?",
+            {"p1"},
+        ),
+        ("Quels sont les articles de Pan Li à ICML 2024 ?", {"p1", "p2"}),
+        ("whats linkoping university got accepted at icml 2024", {"l1"}),
+        ("How many papers did LSE get accepted to ICML 2024?", {"e1"}),
+        ("University of Cologne icml 2024 papers", {"c1"}),
+        (
+            "A friend of mine is starting a PhD at Jinan University in the fall. What has Jinan "
+            "University published at ICML 2024?",
+            {"j1"},
+        ),
+    ):
+        plan = parser.plan(question)
+        assert not plan.topic, question
+        answer = MetadataAnswerer(places).answer(question, plan)
+        assert {c.paper_id for c in answer.citations} == ids, question
+    # two letters in capitals are a topic's acronym, not another language's words
+    assert parser.plan("Papers from Georgia Tech on RL").topic == "RL"
