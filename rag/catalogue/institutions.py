@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, NamedTuple
 
-from rag.catalogue.kinds import SHARED_FIRST, InstitutionKind, kind_of
+from rag.catalogue.kinds import PARENT_BODIES, PARENT_NAMES, SHARED_FIRST, InstitutionKind, kind_of
 from rag.catalogue.names import ALIASES, GENERIC_WORDS, acronym, fold
 from rag.text import STOPWORDS
 
@@ -59,6 +59,7 @@ def top_institutions(
             owner.setdefault(spelling, name)
         owner[affiliation] = name
     _companies_whole(rows, papers_of)
+    _bodies_whole(rows, papers_of)
     found = [
         InstitutionCount(name, len(papers if within is None else papers & within), tuple(held))
         for name, (held, papers) in rows.items()
@@ -95,8 +96,15 @@ def _companies_whole(
         spellings, papers = rows[name]
         first = fold(name).split()[0]
         parent = _parent(parents, first)
+        # "MIT-IBM Watson AI Lab": a joint lab is the company's (the university's people
+        # are listed with the university's own strings too)
+        joint = re.match(r"^\s*[A-Za-z]+-([A-Za-z]+)\b", name)
+        partner = _parent(parents, joint.group(1).lower()) if joint and not parent else None
+        if partner:
+            _widen(rows[partner], spellings, papers)
+            del rows[name]
         # by its name alone: "IBM Research" is grouped with "MIT-IBM Watson AI Lab, IBM …"
-        if parent and kind_of(name) != "academic":
+        elif parent and kind_of(name) != "academic":
             _widen(rows[parent], spellings, papers)
             del rows[name]
         elif kind_of(name, spellings) == "company":
@@ -112,11 +120,42 @@ def _companies_whole(
             _widen(rows[parent], [affiliation], papers)
 
 
+def _bodies_whole(
+    rows: dict[str, tuple[list[str], set[str]]], papers_of: dict[str, set[str]]
+) -> None:
+    """Research organisations counted over their institutes, as one row each: the Chinese
+    Academy of Sciences (not its University), the Max Planck Society, Helmholtz, A*STAR;
+    their institutes too rare to be candidates count as well."""
+    for name in sorted(rows, key=lambda n: (-len(rows[n][1]), n)):
+        body = PARENT_BODIES.search(fold(name))
+        if body is None or "universit" in fold(name):
+            continue
+        parent = PARENT_NAMES[body.lastgroup or ""]
+        if parent != name:
+            spellings, papers = rows.pop(name)
+            _widen(rows.setdefault(parent, ([], set())), spellings, papers)
+    counted = {a for held, _ in rows.values() for a in held}
+    for affiliation, papers in papers_of.items():
+        body = PARENT_BODIES.search(fold(affiliation))
+        if body and affiliation not in counted and "universit" not in fold(affiliation):
+            parent = PARENT_NAMES[body.lastgroup or ""]
+            _widen(rows.setdefault(parent, ([], set())), [affiliation], papers)
+
+
+# a company's brands and labs under names of their own, counted with it in a ranking (a
+# question naming "TikTok" still asks for TikTok's strings alone)
+_BRANDS = {
+    "tiktok": "bytedance", "douyin": "bytedance", "taobao": "alibaba", "tmall": "alibaba",
+    "damo": "alibaba", "wechat": "tencent",
+}  # fmt: skip
+
+
 def _parent(parents: dict[str, str], word: str) -> str | None:
     """The company row a string's first word names, directly or by another name of it
-    ("AWS" for Amazon Web Services, "FAIR", "MSR")."""
+    ("AWS" for Amazon Web Services, "FAIR", "MSR", "TikTok" for ByteDance)."""
+    names = [*ALIASES.get(word, ()), _BRANDS.get(word, "")]
     return parents.get(word) or next(
-        (parents[n.split()[0]] for n in ALIASES.get(word, ()) if n.split()[0] in parents), None
+        (parents[n.split()[0]] for n in names if n and n.split()[0] in parents), None
     )
 
 

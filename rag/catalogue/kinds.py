@@ -27,11 +27,29 @@ _PUBLIC = re.compile(
 )
 
 
+# research organisations counted whole, over their institutes ("Institute of Automation,
+# Chinese Academy of Sciences" is the Academy's; every Max Planck Institute the Society's)
+PARENT_BODIES = re.compile(
+    r"\b(?P<cas>chinese academy of sciences?)\b|\b(?P<mpg>max planck)\b|"
+    r"\b(?P<helmholtz>helmholtz|cispa)\b|\b(?P<astar>a star|agency for science technology and research)\b"
+)
+PARENT_NAMES = {
+    "cas": "Chinese Academy of Sciences",
+    "mpg": "Max Planck Society",
+    "helmholtz": "Helmholtz Association",
+    "astar": "A*STAR",
+}
+
+
 def kind_of(name: str, spellings: Iterable[str] = ()) -> InstitutionKind:
     """ "academic" (a university, a school, a public research institute of one), "company",
     or "" (a public or non-profit body: a national lab, a foundation)."""
     # most of its spellings: some may name a partner ("MIT-IBM Watson AI Lab, IBM Research")
     spellings = list(spellings)
+    if PARENT_BODIES.search(fold(name)) and "universit" not in fold(name):
+        return ""  # an academy of sciences, a society of institutes: public research bodies
+    # a joint lab ("MIT-IBM Watson AI Lab") says nothing of what its company is
+    spellings = [s for s in spellings if not re.match(r"^\s*[A-Za-z]+-[A-Za-z]+\b", s)]
     academic = sum(bool(_ACADEMIC.search(fold(s))) for s in spellings)
     if _ACADEMIC.search(fold(name)) or (spellings and 2 * academic >= len(spellings)):
         return "academic"

@@ -593,8 +593,8 @@ def test_a_companys_labs_count_with_it_however_rare_or_named(
     assert rows["Amazon"] == 4  # "… Development Center Germany" and "AWS" (its initials)
     monkeypatch.setattr(institutions, "CANDIDATES", 300)
     rows = {i.name: i.papers for i in institutions.top_institutions(COMPANIES, kind="company")}
-    # IBM by its initials; a partner's string beside it does not make it a university
-    assert rows["International Business Machines"] == 3
+    # IBM by its initials, with its joint lab; a partner's string does not make it a university
+    assert rows["International Business Machines"] == 4
     # "Meta Platform Inc." spells "MPI": the Max Planck strings stay out
     every = {i.name: i.papers for i in institutions.top_institutions(COMPANIES, limit=20)}
     assert every["MPI-SWS"] == 1 and every["Meta Platform Inc."] == 1
@@ -1320,3 +1320,30 @@ def test_block_39_readings() -> None:
         assert {c.paper_id for c in answer.citations} == ids, question
     # two letters in capitals are a topic's acronym, not another language's words
     assert parser.plan("Papers from Georgia Tech on RL").topic == "RL"
+
+
+def test_rankings_count_research_bodies_whole_and_brands_with_their_company() -> None:
+    from rag.catalogue.institutions import top_institutions
+
+    bodies = Catalogue.of(
+        [
+            _paper("b1", ["Ann Kim"], ["Institute of Automation, Chinese Academy of Sciences"]),
+            _paper(
+                "b2", ["Bo Li"], ["Institute of Computing Technology, Chinese Academy of Sciences"]
+            ),
+            _paper("b3", ["Cy Tan"], ["University of Chinese Academy of Sciences"]),
+            _paper("b4", ["Di Wu"], ["Max Planck Institute for Intelligent Systems"]),
+            _paper("b5", ["Ed Ng"], ["Max Planck Institute for Informatics"]),
+            _paper("t1", ["Fa Wu"], ["ByteDance"]),
+            _paper("t2", ["Gu Lo"], ["ByteDance"]),
+            _paper("t3", ["Ha Yu"], ["Tiktok"]),
+        ]
+    )
+    rows = {i.name: i.papers for i in top_institutions(bodies, limit=20)}
+    assert rows["Chinese Academy of Sciences"] == 2  # its institutes; its University apart
+    assert rows["University of Chinese Academy of Sciences"] == 1
+    assert rows["Max Planck Society"] == 2
+    assert rows["ByteDance"] == 3  # TikTok is ByteDance's
+    universities = {i.name for i in top_institutions(bodies, limit=20, kind="academic")}
+    assert "Chinese Academy of Sciences" not in universities  # a public research body
+    assert bodies.match_institution("TikTok").papers == {"t3"}  # asked by name: its own
