@@ -479,8 +479,12 @@ class QuestionParser:
         left = self._chat_left(topic, constraints) if topic and not similar else ""
         if left:
             # "Would you mind telling me which of" beside a name: the asker's words, no
-            # topic; words in another language are said as unused
-            unread, topic = (topic if left == "unread" else ""), ""
+            # topic; words in another language are said as unused, an English topic among
+            # them kept ("… dari University of Tokyo tentang graph neural networks?")
+            english = self._english_run(topic) if left == "unread" else ""
+            unread, topic = (topic if left == "unread" else ""), english
+        if _CJK.search(typed) and not topic and not constraints.is_empty():
+            unread = unread or "words in another script"  # "Papers from KAIST on 언어 모델"
         named = self.catalogue.named_paper(topic) if similar else None
         kind = _kind(question, bool(topic), constraints, unresolved, named is not None)
         if kind == "metadata" and constraints.is_empty() and _POINTER.search(question):
@@ -522,12 +526,22 @@ class QuestionParser:
         named = c.authors or c.first_author or c.last_author or c.affiliations or c.any_of
         if not (named or c.title_words):
             return ""
-        if not re.search(r"[A-Za-z]{2}", topic):
+        if not re.search(r"\w", topic):
+            return "chat"  # nothing left but punctuation
+        if not re.search(r"[A-Za-z]", topic):
             return "unread"  # "Сколько на": words in another script
         if _SITUATED.match(topic):
             return "chat"  # "I'm writing a reference letter for …": the asker's situation
         terms = [t for t in content_terms(topic) if t not in _GENERIC_TOPIC]
-        if all(len(t) <= 2 for t in terms) and not re.search(r"\b[A-Z0-9]{2}\b", topic):
+        if not terms:
+            return "chat"  # "What did … bring": no word a topic is made of
+        # two or more, none an acronym: "rl", "gp", "T5" are topics
+        words = re.findall(r"\w+", topic)
+        if (
+            len(words) >= 2
+            and all(len(w) <= 2 for w in words)
+            and not re.search(r"\d|\b[A-Z]{2}\b", topic)
+        ):
             return "chat"  # "de à" of "Quels sont les articles de X à ICML 2024 ?"
         unknown = [t for t in terms if self.doc_freq is not None and not self.doc_freq(t)]
         # "Welche Beiträge hat": a sentence in another language (one or two typos are not)
@@ -549,6 +563,25 @@ class QuestionParser:
             parts = re.findall(r",\s*[^,]+", tail.group(0))
             names = [found.group(0) + "".join(parts[:k]) for k in range(len(parts), 0, -1)] + names
         return next((n.strip() for n in names if self.catalogue.knows_institution(n.strip())), "")
+
+    def _english_run(self, text: str) -> str:
+        """The longest run of two or more words the abstracts use, in a leftover otherwise
+        of another language ("tentang graph neural networks" → "graph neural networks")."""
+        if self.doc_freq is None:
+            return ""
+        words = re.findall(r"[\w-]+", text)
+        known = [  # a word of its own, common in the abstracts ("de", "se" are not)
+            len(w) >= 3
+            and bool(content_terms(w))
+            and all(self.doc_freq(t) >= 5 for t in content_terms(w))
+            for w in words
+        ]
+        best: list[str] = []
+        run: list[str] = []
+        for word, ok in zip(words, known, strict=True):
+            run = [*run, word] if ok else []
+            best = run if len(run) > len(best) else best
+        return " ".join(best) if len(best) >= 2 else ""
 
     def _known(self, item: str) -> bool:
         """An author or institution the catalogue holds (a compared name, not a method)."""
@@ -613,7 +646,8 @@ _ORDINAL = {"first": 1, "lead": 1, "second": 2, "third": 3, "fourth": 4, "fifth"
 _PLACE_NEAR = re.compile(
     # "is X listed last on any paper": the place after a verb of listing
     rf"\b(?:listed|named|placed|appears?|appeared|comes?|came)\s+(?P<placed>{'|'.join(_ORDINAL)})\b"
-    r"(?=\s+(?:on|in)\s+(?:any|an?|the|their|his|her)\b)|"
+    r"(?=\s+(?:on|in)\s+(?:any|an?|the|their|his|her)\s+(?:[\w-]+\s+){0,2}?"
+    r"(?:papers?|byline|author\s+list|list\s+of\s+authors)\b)|"  # not "placed first in D4RL"
     rf"\b(?P<place>{'|'.join(_ORDINAL)})(?:[- ]|\s+(?:in|on|of)\s+(?:the\s+|an?\s+)?)"
     r"(?:author(?:ed)?\b|byline\b|author\s+list\b)"  # not "first authors": others
     r"(?!\s+(?:of|on|for|students?)\b)",  # "the lead author of X's paper": asked, not a filter
@@ -697,6 +731,7 @@ _CHAT = re.compile(
     r"|\bwhat['’]?s\b",
     re.I,
 )
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
 _NAMED_PLACE = re.compile(
     r"\b(?:[A-Z][\w&'’.-]*\s+(?:-\s+)?){0,4}(?:University|Institute|College)"
     r"(?:\s+(?:of|for)\s+[A-Z][\w&'’.-]*(?:\s+(?:and\s+)?[A-Z][\w&'’.-]*){0,3})?"

@@ -256,6 +256,8 @@ _THE_PERSON = re.compile(_THE_ONE, re.I)
 def _said_again(sentence: str, question: str) -> bool:
     """Every name of a sentence before the question is in the question too ("Writing a short
     bio for Pan Li. Did any of Pan Li's papers …"): the sentence adds only the situation."""
+    if re.search(r"\bpapers?\b", sentence, re.I):
+        return False  # "I need papers on conformal prediction for a talk with X.": a request
     named = [n.rstrip(".") for n in _CAPITALISED.findall(sentence.split(" ", 1)[-1])]
     return bool(named) and all(n in question for n in named)
 
