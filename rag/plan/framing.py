@@ -18,6 +18,7 @@ from rag.plan.situations import (
     context_dropped,
     corrected,
     named_for,
+    preamble_dropped,
     question_about_then,
     remarks_dropped,
     same_question,
@@ -161,7 +162,7 @@ def plain_question(question: str) -> str:
     text = question_about_then(text)
     text = _listed_criteria(text)
     text = same_question(text)
-    text = aside_first(text)
+    text = preamble_dropped(aside_first(text))
     added = _ADD_UP.match(text)
     if added:  # "Add up the paper counts of A and B — what's the total?"
         text = f"How many ICML 2024 papers do {added.group('who').strip()} have combined?"

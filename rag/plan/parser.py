@@ -462,6 +462,9 @@ class QuestionParser:
         placed = constraints.first_author or constraints.last_author or constraints.position
         if topic and placed and set(content_terms(topic)) <= _BYLINE_TERMS:
             topic = ""  # "…, i.e. last in the byline": the place said again
+        sized = constraints.min_authors or constraints.max_authors
+        if topic and sized and set(content_terms(topic)) <= _BYLINE_TERMS | _TEAM_TERMS:
+            topic = ""  # "big-team efforts (over 10 authors)": the count said again
         situated = _SITUATED.match(topic) if topic and not similar else None
         if situated and situated.group("what") and _BACK.search(question):
             # "I'm working on LLM alignment; which papers did X write about it?": about that
@@ -636,6 +639,11 @@ _BYLINE_TERMS = frozenset(
         "take takes took show shows showed appear appears appeared ever come comes came sit "
         "sits listed named slot team teams written wrote write people persons researchers "
         "without alone own solo single handedly coauthors co-authors"
+    )
+)
+_TEAM_TERMS = frozenset(
+    content_terms(
+        "big large small huge massive tiny effort efforts collaboration group groups crew"
     )
 )
 _DANGLING = r"(?:\s+(?:were|was|is|are|by|a|an|the|of|with|from|on|in|and))+$"

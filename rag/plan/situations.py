@@ -93,6 +93,27 @@ def same_question(text: str) -> str:
     return f"{rest.rstrip(' ?.!')} from {what}?"
 
 
+# "Quick sanity check for a grant report: what's the paper total for Elias Stengel-Eskin?"
+_PREAMBLE = re.compile(r"^\s*(?P<pre>[^:?!.]{3,80}):\s*(?P<rest>[^:]+\?)\s*$")
+
+
+def preamble_dropped(text: str) -> str:
+    """The question after a lower-case note on why it is asked, when the question names
+    its own subject ("Large Language Models: which papers …" keeps its topic; "diffusion
+    models: which ones use guidance?" names none after it)."""
+    found = _PREAMBLE.match(text)
+    if found is None or re.search(r"[A-Z]", found.group("pre")[1:]):
+        return text
+    if re.match(
+        r"\s*(?:which|what|who|how|did|do|does|is|are|was|were|any|can|could)\b",
+        found.group("pre"),
+        re.I,
+    ):
+        return text  # "Which had more papers: Duke, LMU Munich or KTH?" asks before the colon
+    rest = found.group("rest").strip()
+    return rest[:1].upper() + rest[1:] if _NAMED_IN.search(rest) else text
+
+
 def aside_first(text: str) -> str:
     """ "For a survey I'm writing on continual learning: how many titles use the word
     'continual'?": the question; the aside's subject kept when the question does not say

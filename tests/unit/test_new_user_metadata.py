@@ -1370,3 +1370,21 @@ def test_the_sixth_reviews_misfires() -> None:
     )
     assert "conformal prediction" in request.topic
     assert not parser.plan("Lund University ICML 2024").unread
+
+
+def test_block_42_readings() -> None:
+    parser = QuestionParser(PEOPLE)
+    note = parser.plan(
+        "Quick sanity check for a grant report: what's the ICML 2024 paper total for Ann Kim?"
+    )
+    assert (note.topic, note.constraints.authors) == ("", ["Ann Kim"])
+    team = parser.plan(
+        "Were any of Lund University's ICML 2024 papers big-team efforts (over 10 authors)?"
+    )
+    assert (team.topic, team.constraints.min_authors) == ("", 11)
+    # a question before the colon, and a topic before it, stay as asked
+    asked = "Which had more papers: Lund University or Brown University?"
+    assert plain_question(asked) == asked
+    assert plain_question("diffusion models: which ones use guidance?") == (
+        "Diffusion models: which ones use guidance?"
+    )
