@@ -332,12 +332,7 @@ class Catalogue:
         related = sorted(
             ((a, n) for a, n in counts.items() if not verdicts[a]), key=lambda v: (-v[1], v[0])
         )
-        # initials, not a word the titles use ("NEURAL" is no "Neural Concept")
-        initials = typed.isupper() and fold(typed) not in self._title_words()
-        same = _same_with_a_place(
-            typed if initials or " " in typed.strip() else typed.lower(), counted, related
-        )
-        same += [r for r in _labs_of(key, counted, related) if r not in same]
+        same = self._promoted(typed, counted, related)
         if same:  # "Charles University Prague", "Ensae ParisTech" for "ENSAE"
             counted = sorted([*counted, *same], key=lambda v: (-v[1], v[0]))
             related = [r for r in related if r not in same]
@@ -350,6 +345,17 @@ class Catalogue:
         return InstitutionMatch(
             typed, tuple(counted), frozenset(matched), suggestions, tuple(related)
         )
+
+    def _promoted(
+        self, typed: str, counted: list[tuple[str, int]], related: list[tuple[str, int]]
+    ) -> list[tuple[str, int]]:
+        """The related strings that name the typed institution after all."""
+        # initials, not a word the titles use ("NEURAL" is no "Neural Concept")
+        initials = typed.isupper() and fold(typed) not in self._title_words()
+        same = _same_with_a_place(
+            typed if initials or " " in typed.strip() else typed.lower(), counted, related
+        )
+        return same + [r for r in _labs_of(fold(typed), counted, related) if r not in same]
 
     def _title_words(self) -> set[str]:
         if self._vocabulary is None:
@@ -381,11 +387,13 @@ class Catalogue:
 
     def knows_institution(self, typed: str) -> bool:
         names = spellings(fold(typed))
-        verdicts = {names_institution(a, names) for a in self._candidates(names)}
+        verdicts = {a: names_institution(a, names) for a in self._candidates(names)}
+        if True in verdicts.values():
+            return True
         # only another institution's strings share the words: maybe "ENSAE" of "Ensae ParisTech"
-        return True in verdicts or (
-            False in verdicts and bool(self.match_institution(typed).papers)
-        )
+        # (read from the verdicts; no paper needs counting to know)
+        related = [(a, 0) for a, verdict in verdicts.items() if verdict is False]
+        return bool(related) and bool(self._promoted(typed, [], related))
 
     # --- statuses, titles, filters -----------------------------------------------------
     def with_status(self, statuses: Iterable[str]) -> set[str]:

@@ -193,7 +193,6 @@ NICKNAMES = {
     "alex": ("alexander", "alexandre", "alexandra", "alexey", "alexei"),
     "ben": ("benjamin",), "dan": ("daniel",), "sam": ("samuel", "samantha"),
     "nick": ("nicholas", "nicolas"), "matt": ("matthew", "matthias"), "steve": ("steven", "stephen"),
-
     "joe": ("joseph",), "tony": ("anthony",), "andy": ("andrew", "andreas"),
     "kate": ("katherine", "kathryn", "katharina"), "liz": ("elizabeth",), "jen": ("jennifer",),
     "greg": ("gregory",), "jon": ("jonathan",), "josh": ("joshua",), "max": ("maximilian",),

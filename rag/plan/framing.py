@@ -370,7 +370,9 @@ def _typed_plainly(text: str) -> str:
     return re.sub(r"(?<![\w'’\"‘“])[A-Za-z]{3,}(?:['’]s)?(?![\w'’\"”])", _frame_word, text)
 
 
-_CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uff00-\uffef"
+# Japanese, Chinese and Korean letters (and, in a question, their full-width punctuation)
+CJK_LETTERS = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af"
+_CJK = CJK_LETTERS + "\uff00-\uffef"
 _CJK_WORD = re.compile(rf"[{_CJK}]")
 _SCRIPT_CHANGE = re.compile(rf"(?<=[A-Za-z0-9])(?=[{_CJK}])|(?<=[{_CJK}])(?=[A-Za-z0-9])")
 

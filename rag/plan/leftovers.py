@@ -9,6 +9,7 @@ import re
 from collections.abc import Callable
 
 from rag.catalogue.catalogue import Catalogue
+from rag.plan.framing import CJK_LETTERS
 from rag.plan.rankings import COUNT_WORDS, count_said
 from rag.text import content_terms
 from rag.types import PlanConstraints, Unresolved
@@ -271,7 +272,7 @@ _CHAT = re.compile(
     r"|\bwhat['’]?s\b",
     re.I,
 )
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
+_CJK = re.compile(rf"[{CJK_LETTERS}]")
 _NAMED_PLACE = re.compile(
     r"\b(?:[A-Z][\w&'’.-]*\s+(?:-\s+)?){0,4}(?:University|Institute|College)"
     r"(?:\s+(?:of|for)\s+[A-Z][\w&'’.-]*(?:\s+(?:and\s+)?[A-Z][\w&'’.-]*){0,3})?"

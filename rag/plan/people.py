@@ -277,11 +277,7 @@ class PeopleReader:
             if self.catalogue.match_author(name, suggest=False).people:
                 break  # a name as written: read below
             # "eric schul's icml 2024 papers": a misspelt name, typed in lower case
-            typo = PlanConstraints()
-            record_author(name, self.catalogue.match_author(name), typo, [])
-            if typo.authors:
-                constraints.authors += typo.authors
-                constraints.read_as.update(typo.read_as)
+            if self._misspelt(name, constraints):
                 text = text.replace(name, " ", 1)
                 break
         text = re.sub(r"(\w)['’]s\b", r"\1", text)  # "Foerster's papers"
@@ -421,14 +417,15 @@ class PeopleReader:
             return text  # a name alone only as a name is written: "machine learning" is none
         capital = re.search(rf"\b{re.escape(name)}\b", typed) is not None and name[:1].isupper()
         match = self.catalogue.match_author(name, suggest=False)
-        typo = PlanConstraints()
-        if noun and len(name.split()) >= 3 and not match.people:  # "akshay kumar jagdaish"
-            record_author(name, self.catalogue.match_author(name), typo, [])
         if capital and match.unique is not None:  # "Dilkina", not "adam papers"
             constraints.authors.append(match.unique.name)
-        elif typo.authors:
-            constraints.authors += typo.authors
-            constraints.read_as.update(typo.read_as)
+        elif (
+            noun
+            and len(name.split()) >= 3
+            and not match.people
+            and self._misspelt(name, constraints)
+        ):
+            pass  # "akshay kumar jagdaish … papers": read as the one name close to it
         # "uc irvine paper count": two words in lower case that name an institution
         elif (capital or " " in name or self._acronym(name)) and self.catalogue.knows_institution(
             name
@@ -461,6 +458,15 @@ class PeopleReader:
         record_author(name, people, constraints, unresolved)
         return text.replace(name, " ", 1)
 
+    def _misspelt(self, name: str, constraints: PlanConstraints) -> bool:
+        """A misspelt name read as the one catalogue name close to it, into `constraints`
+        with how it was read; False (and nothing kept) when it is close to none or many."""
+        read = PlanConstraints()
+        record_author(name, self.catalogue.match_author(name), read, [])
+        constraints.authors += read.authors
+        constraints.read_as.update(read.read_as)
+        return bool(read.authors)
+
     def _misspelt_owner(self, text: str, constraints: PlanConstraints) -> str:
         """ "What's Himabindu Lakkaaju's paper count": a capitalised name before what is
         counted; "papers by jing juang": two lower-case words ending the question after
@@ -483,10 +489,6 @@ class PeopleReader:
         for words in spans:
             for start in range(max(len(words) - 1, 1)):  # "What Himabindu Lakkaaju": the 2nd on
                 name = " ".join(words[start:])
-                read = PlanConstraints()
-                record_author(name, self.catalogue.match_author(name), read, [])
-                if read.authors:
-                    constraints.authors += read.authors
-                    constraints.read_as.update(read.read_as)
+                if self._misspelt(name, constraints):
                     return text.replace(name, " ", 1)
         return text
