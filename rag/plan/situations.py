@@ -263,7 +263,7 @@ _THE_ONE = (
 )
 # the pointer in a question about someone's papers ("did they get any orals", "which of
 # their papers", "how many papers did he have"), not "are they any good", "use it"
-_ABOUT_PAPERS = re.compile(
+_POINTS_TO_AUTHOR = re.compile(
     r"\b(?:papers?|orals?|spotlights?|posters?|works?)\s+of\s+(?:theirs|his|hers)\b|"
     r"\b(?:their|his|her|they|he|she)\b(?:\s+[\w-]+){0,3}?\s+(?:papers?|orals?|spotlights?|"
     r"posters?|works?|get|got|have|had|publish\w*|wr[io]te|written|present\w*|(?:co-?)?author\w*)\b"
@@ -322,7 +322,7 @@ def context_dropped(text: str) -> str:
     before = _SAID_BEFORE.match(text)
     who = _one_name(before.group("ctx")).rstrip(".") if before else ""
     rest = before.group("rest") if before else ""
-    if who and not _NAMED_IN.search(rest[1:]) and _ABOUT_PAPERS.search(rest):
+    if who and not _NAMED_IN.search(rest[1:]) and _POINTS_TO_AUTHOR.search(rest):
         # "I'm thinking of applying to the University of Geneva. Did they get any …?": the
         # one name said before for the question's "they" / "its" / "he"
         # "What papers of theirs were accepted?": the papers from the name said before
