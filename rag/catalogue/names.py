@@ -99,6 +99,8 @@ ALIASES = {
         "eberhard karls university of tubingen",
         "eberhard karls university tubingen",
     ),
+    "dkfz": ("deutsches krebsforschungszentrum", "german cancer research center"),
+    "german cancer research center": ("deutsches krebsforschungszentrum",),
     "buaa": ("beihang university", "beijing university of aeronautics and astronautics"),
     "cityu": ("city university of hong kong",),
     "uiuc": ("university of illinois urbana champaign",),
@@ -156,6 +158,7 @@ _OTHER_LANGUAGE = (
     (re.compile(r"^university of (\w+)$"), r"universite de \1"),
     (re.compile(r"^universite de (\w+)$"), r"university of \1"),
     (re.compile(r"^universitat (\w+)$"), r"university of \1"),  # "Universität Basel"
+    (re.compile(r"^(\w+) university$"), r"universitat \1"),  # "Heidelberg University"
     # "Universidad de Stanford" (asked in Spanish): the University of X, or X University
     (re.compile(r"^universidad de (\w+)$"), r"university of \1"),
     (re.compile(r"^universidad de (\w+)$"), r"\1 university"),
@@ -184,6 +187,10 @@ _OTHER_LANGUAGE = (
     ),
     (re.compile(r"^university of (\w+)$"), r"universitat zu \1"),
     (re.compile(r"\buniversity\b"), "universite"),  # "Sorbonne University": "Sorbonne Université"
+    (
+        re.compile(r"\b(\w+) university (\w+)$"),
+        r"\1 universitat \2",
+    ),  # "Leibniz University Hannover"
 )
 # Given names people shorten ("Mike Matthews" for Michael Matthews): the long forms to try.
 NICKNAMES = {
@@ -366,11 +373,19 @@ def names_institution(affiliation: str, names: tuple[str, ...]) -> bool | None:
                         before = all(w in _GENERIC for w in seen[:start])
                         if campus and before and after[:1] not in (["of"], ["for"], ["and"]):
                             return True
+                        # "Rheinische Friedrich-Wilhelms Universität Bonn" is the University
+                        # of Bonn: a patron's name before it (a "Technische" or "Freie" one
+                        # is another university)
+                        patron = typed[:1] == ["universitat"] and 0 < start <= 4 and not after
+                        if patron and not set(seen[:start]) & _NOT_PATRONS:
+                            return True
                         verdict = False
     return verdict
 
 
 _ONE = {"labs": "lab", "laboratories": "laboratory"}
+# words before "Universität X" that make another university than the University of X
+_NOT_PATRONS = frozenset({"technische", "freie", "katholische", "medizinische", "private"})
 # the catalogue's own ways of writing "university" (not another language's word for it)
 _NOT_UNIVERSITY = frozenset(
     {"universita", "universitat", "universite", "universiti", "universitas", "universitet"}

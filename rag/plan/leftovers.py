@@ -171,7 +171,9 @@ _BYLINE_TERMS = frozenset(
         "i.e. e.g. ie eg last first final senior lead byline position list author place spot "
         "take takes took show shows showed appear appears appeared ever come comes came sit "
         "sits listed named slot team teams written wrote write people persons researchers "
-        "without alone own solo single handedly coauthors co-authors"
+        "without alone own solo single handedly coauthors co-authors "
+        # "What papers did they supervise as last author?": the last place's gloss
+        "supervise supervised supervising advise advised advising mentor mentored"
     )
 )
 _TEAM_TERMS = frozenset(
@@ -289,6 +291,8 @@ _ASKERS_WORDS = frozenset(
         "need find look looking see wonder wondering curious mind help thanks thank thx ok "
         "okay many often anything everything quick question hi hello hey pull get got heard "
         "gave trying work working going remind grateful called email possible collaboration "
-        "before after thinking wondered ask asking asked interested care whats what"
+        "before after thinking wondered ask asking asked interested care whats what "
+        # "I remember a paper by X …", "Would you be able to list", "so I can read up"
+        "remember recall able read"
     )
 )

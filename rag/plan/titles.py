@@ -18,6 +18,9 @@ _TITLE_WORDS = re.compile(
     # "the most 'Bayesian' titles"
     r"|['‘\"“](?P<before>[^'’\"”]+)['’\"”]\s+titles\b"
     r"|\btitles?\s+match(?:es|ing)?\s+['\"“](?P<pattern>[^'\"”]+)['\"”]"
+    # "titles with compositional in them"
+    r"|\btitles\s+(?:that\s+|which\s+)?(?:with|have|having)\s+(?:the\s+words?\s+)?['\"“]?"
+    r"(?P<inthem>[\w-]+(?:\s+[\w-]+){0,2}?)['\"”]?\s+in\s+them\b"
     r"|\b(?:with|have|has|having)\s+(?:the\s+words?\s+)?(?P<within>[\w-]+(?:\s+[\w-]+){0,2})\s+in\s+(?:the|their|its)"
     r"\s+titles?"
     r"|\btitles?\s+(?:that\s+|which\s+)?(?:containing|contains?|with|mentioning|mentions?|"
@@ -26,6 +29,12 @@ _TITLE_WORDS = re.compile(
     # quoted: its end is the quote's ('can't' keeps its apostrophe)
     r"(?:[\"“](?P<inquotes>[^\"”]+)[\"”]|['‘](?P<insingle>(?:[^'’]|['’](?=\w))+)['’](?!\w)"
     r"|['\"“]?(?P<plain>[\w-]+(?:\s+[\w-]+){0,3}?)['\"”]?(?=\s*[?.,]|\s*$))",
+    re.I,
+)
+# "titles from X at ICML 2024 use the word 'bilevel'": the word said further on
+_TITLE_WORD_AFTER = re.compile(
+    r"\btitles?\b[^?.!;]{0,80}?(?P<tail>\b(?:contain|use|include|mention|ha(?:ve|s))(?:s|es|ing)?\s+"
+    r"the\s+(?:exact\s+)?(?:word|term)\s+(?:['\"“‘](?P<quoted>[\w-]+)['\"”’]|(?P<word>[\w-]+)(?=\s*[?.,]|\s*$)))",
     re.I,
 )
 _TITLE_APPEARS = re.compile(
@@ -111,10 +120,15 @@ def title_words(text: str, constraints: PlanConstraints) -> str:
         return text[: both.start()] + " " + text[both.end() :]
     match = _TITLE_WORDS.search(text)
     if match is None:
+        after = _TITLE_WORD_AFTER.search(text)
+        if after:  # the title's words kept ("Which titles from X …"), the word's frame out
+            constraints.title_words.append(after.group("quoted") or after.group("word"))
+            return text[: after.start("tail")] + " " + text[after.end() :]
         return text
     words = (
         match.group("quoted")
         or match.group("pattern")
+        or match.group("inthem")
         or match.group("within")
         or match.group("before")
         or match.group("inquotes")

@@ -1388,3 +1388,44 @@ def test_block_42_readings() -> None:
     assert plain_question("diffusion models: which ones use guidance?") == (
         "Diffusion models: which ones use guidance?"
     )
+
+
+def test_block_41_readings() -> None:
+    german = Catalogue.of(
+        [
+            _paper(
+                "g1", ["Ann Kim", "Eva Berg"], ["Rheinische Friedrich-Wilhelms Universität Bonn"]
+            ),
+            _paper("g2", ["Bo Li"], ["Technische Universität Bonn"]),  # another university
+            _paper("g3", ["Cy Tan"], ["Ruprecht-Karls-Universität Heidelberg"]),
+            _paper(
+                "g4", ["Cy Tan", "Di Wu"], ["Heidelberg University", "Leibniz Universität Hannover"]
+            ),
+            _paper("g5", ["Di Wu"], ["Deutsches Krebsforschungszentrum"]),
+            _paper("g6", ["Ed Ng", "Ann Kim"], ["Lund University"], "Oral"),
+            _paper("g7", ["Ed Ng"], ["Lund University"]).model_copy(
+                update={"title": "Bilevel Optimization at Scale"}
+            ),
+        ]
+    )
+    assert german.match_institution("University of Bonn").papers == {"g1"}
+    assert german.match_institution("Heidelberg University").papers == {"g3", "g4"}
+    assert german.match_institution("Leibniz University Hannover").papers == {"g4"}
+    assert german.match_institution("DKFZ").papers == {"g5"}
+    parser = QuestionParser(german)
+    for question, ids in (
+        ("What ICML 2024 papers did Ann Kim supervise as last author?", {"g6"}),
+        ("I remember a paper by Ed Ng at ICML 2024 with 'bilevel' in the title.", {"g7"}),
+        ("Would you be able to list Di Wu's ICML 2024 papers? Much appreciated.", {"g4", "g5"}),
+        ("Could you list Lund University's ICML 2024 work so I can read up?", {"g6", "g7"}),
+        ("Which titles from Lund University at ICML 2024 use the word 'bilevel'?", {"g7"}),
+        ("number of icml 2024 titles with bilevel in them", {"g7"}),
+        ("total ICML 2024 papers from DKFZ?", {"g5"}),
+        (
+            "Any collaborations between Heidelberg University and Leibniz University Hannover?",
+            {"g4"},
+        ),
+    ):
+        plan = parser.plan(question)
+        assert not plan.topic, question
+        assert MetadataAnswerer(german).answer(question, plan).aggregate.count == len(ids), question
