@@ -352,6 +352,10 @@ def names_institution(affiliation: str, names: tuple[str, ...]) -> bool | None:
             # campus of its own)
             if len(segments) == len(words) == 1 and words[0] == short.get(name):
                 return True
+            # "Harvard Medical School" is Harvard's ("Geneva School of Business …" is not)
+            stem = typed[:-1] if typed[-1:] == ["university"] else typed
+            if stem and words[len(stem) :] in _SCHOOLS and words[: len(stem)] == stem:
+                return True
             for seen in readings:
                 for start in range(len(seen) - len(typed) + 1):
                     if seen[start : start + len(typed)] == typed:
@@ -384,6 +388,7 @@ def names_institution(affiliation: str, names: tuple[str, ...]) -> bool | None:
 
 
 _ONE = {"labs": "lab", "laboratories": "laboratory"}
+_SCHOOLS = (["medical", "school"], ["business", "school"], ["law", "school"])
 # words before "Universität X" that make another university than the University of X
 _NOT_PATRONS = frozenset({"technische", "freie", "katholische", "medizinische", "private"})
 # the catalogue's own ways of writing "university" (not another language's word for it)

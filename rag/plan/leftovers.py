@@ -24,7 +24,7 @@ GENERIC_TOPIC = {"paper", "author", "publish", "icml", "2024", "accept", "confer
                   # "the word 'X' in the title", "everything from CISPA", "research labs"
                   "word", "term", "everyth", "anyth", "affili", "research", "lab", "laboratori",
                   # "an oral presentation", "a spotlight talk"; "collaborations between X and Y"
-                  "present", "talk", "collabor",
+                  "present", "talk", "collabor", "slot",
                   # "among the authors", "this year", "Many thanks", "wrote"
                   "among", "year", "thank", "thanks", "pleas", "wrote", "write", "written",
                   # "submissions got accepted as an oral", "selected for", "given a spotlight"

@@ -17,6 +17,8 @@ _TITLE_WORDS = re.compile(
     r"['\"“](?P<quoted>[^'\"”]+)['\"”]\s+in\s+(?:the|their|its)\s+titles?"
     # "the most 'Bayesian' titles"
     r"|['‘\"“](?P<before>[^'’\"”]+)['’\"”]\s+titles\b"
+    # "Which 'reasoning' papers got orals?": a word quoted as written, in the title
+    r"|(?<!\w)['‘\"“](?P<quotedpapers>[\w-]+(?:\s[\w-]+)?)['’\"”]\s+papers\b"
     r"|\btitles?\s+match(?:es|ing)?\s+['\"“](?P<pattern>[^'\"”]+)['\"”]"
     # "titles with compositional in them"
     r"|\btitles\s+(?:that\s+|which\s+)?(?:with|have|having)\s+(?:the\s+words?\s+)?['\"“]?"
@@ -129,6 +131,7 @@ def title_words(text: str, constraints: PlanConstraints) -> str:
         match.group("quoted")
         or match.group("pattern")
         or match.group("inthem")
+        or match.group("quotedpapers")
         or match.group("within")
         or match.group("before")
         or match.group("inquotes")

@@ -1378,6 +1378,8 @@ def test_block_42_readings() -> None:
         "Quick sanity check for a grant report: what's the ICML 2024 paper total for Ann Kim?"
     )
     assert (note.topic, note.constraints.authors) == ("", ["Ann Kim"])
+    quoted = parser.plan("Which 'bilevel' papers got oral slots at ICML 2024?")
+    assert (quoted.topic, quoted.constraints.title_words) == ("", ["bilevel"])
     team = parser.plan(
         "Were any of Lund University's ICML 2024 papers big-team efforts (over 10 authors)?"
     )
@@ -1412,6 +1414,16 @@ def test_block_41_readings() -> None:
     assert german.match_institution("Heidelberg University").papers == {"g3", "g4"}
     assert german.match_institution("Leibniz University Hannover").papers == {"g4"}
     assert german.match_institution("DKFZ").papers == {"g5"}
+    schools = Catalogue.of(
+        [
+            _paper("h1", ["Ann Kim"], ["Harvard University"]),
+            _paper("h2", ["Bo Li"], ["Harvard Medical School"]),  # a school named with it
+            _paper("h3", ["Cy Tan"], ["Geneva School of Business Administration"]),
+            _paper("h4", ["Di Wu"], ["University of Geneva"]),
+        ]
+    )
+    assert schools.match_institution("Harvard University").papers == {"h1", "h2"}
+    assert schools.match_institution("University of Geneva").papers == {"h4"}
     parser = QuestionParser(german)
     for question, ids in (
         ("What ICML 2024 papers did Ann Kim supervise as last author?", {"g6"}),
