@@ -231,6 +231,9 @@ _INTEREST = re.compile(
 )
 
 
+# what a situation said its business was, for a question's "about it" after it
+_ABOUT_WHAT = re.compile(r"\b(?:about|on|regarding)\s+(?P<what>[^,;.!?]+?)\s*[.!]?\s*$", re.I)
+_ABOUT_IT = re.compile(r"\b(about|on)\s+(?:it|that|this)\b", re.I)
 _NAMES_SOMEONE = re.compile(r"(?<!^)(?<![.!?] )\b[A-Z][a-z]+(?:\s+[A-Z][\w-]+)+")
 
 
@@ -320,13 +323,19 @@ def context_dropped(text: str) -> str:
         rest = named_for(_PERSON_OR_GROUP, who, purpose.group("rest").strip().rstrip(".!"))
         return f"{rest.rstrip('?')}?"
     before = _SAID_BEFORE.match(text)
-    who = _one_name(before.group("ctx")).rstrip(".") if before else ""
+    ctx = before.group("ctx") if before else ""
+    about = _ABOUT_WHAT.search(ctx)
+    # "I'm writing to X about HELM.": the one name before what it is about
+    who = (_one_name(ctx) or (_one_name(ctx[: about.start()]) if about else "")).rstrip(".")
     rest = before.group("rest") if before else ""
     if who and not _NAMED_IN.search(rest[1:]) and _POINTS_TO_AUTHOR.search(rest):
         # "I'm thinking of applying to the University of Geneva. Did they get any …?": the
         # one name said before for the question's "they" / "its" / "he"
         # "What papers of theirs were accepted?": the papers from the name said before
         rest = re.sub(r"\bof\s+(?:theirs|his|hers)\b", f"from {who}", rest, count=1)
+        if about and who not in about.group("what"):
+            # "I'm writing to X about HELM. Which of his papers are about it?": about HELM
+            rest = _ABOUT_IT.sub(rf"\g<1> {about.group('what').strip()}", rest, count=1)
         named = _THE_PERSON.sub(who, rest, count=1)
         return named if named != rest else named_for(_PERSON_OR_GROUP, who, rest)
     if (

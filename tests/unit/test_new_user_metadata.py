@@ -1441,3 +1441,18 @@ def test_block_41_readings() -> None:
         plan = parser.plan(question)
         assert not plan.topic, question
         assert MetadataAnswerer(german).answer(question, plan).aggregate.count == len(ids), question
+
+
+def test_about_it_is_what_the_situation_said() -> None:
+    parser = QuestionParser(PEOPLE)
+    for question, topic in (
+        ("I'm writing to Ann Kim about HELM. Which of her papers are about it?", "HELM"),
+        (
+            "I'm emailing Ann Kim about model merging. Which of her papers are on that?",
+            "model merging",
+        ),
+    ):
+        plan = parser.plan(question)
+        assert (plan.topic, plan.constraints.authors) == (topic, ["Ann Kim"]), question
+    said = parser.plan("I'm writing about Ann Kim. Which of her papers were orals?")
+    assert (said.topic, said.constraints.authors) == ("", ["Ann Kim"])
