@@ -415,7 +415,11 @@ class Catalogue:
 
     def titled(self, words: str) -> set[str]:
         """Papers whose title holds `words` as a phrase (case, accents and plurals aside);
-        "evaluat*": a title word starting so; "^Towards": the title's first word."""
+        "evaluat*": a title word starting so; "^Towards": the title's first word; "?": a
+        title that asks a question."""
+        if words == "?":  # a title that asks a question
+            query = "select paper_id from paper_facts where instr(title, '?') > 0"
+            return {str(r[0]) for r in self._rows(query, ())}
         first = words.startswith("^")
         key = fold(words)
         if not key:

@@ -39,6 +39,13 @@ _TITLE_WORD_AFTER = re.compile(
     r"the\s+(?:exact\s+)?(?:word|term)\s+(?:['\"“‘](?P<quoted>[\w-]+)['\"”’]|(?P<word>[\w-]+)(?=\s*[?.,]|\s*$)))",
     re.I,
 )
+# "orals whose title asks a question", "question titles", "titles ending in a question mark"
+_TITLE_ASKS = re.compile(
+    r"\btitles?\s+(?:that\s+|which\s+)?(?:asks?|poses?|(?:is|are)\s+(?:phrased|worded)\s+as)\s+"
+    r"(?:a\s+)?questions?\b|\bquestions?\s+as\s+(?:the(?:ir)?\s+)?titles?\b|\bquestion\s+titles\b"
+    r"|\btitles?\s+(?:that\s+|which\s+)?(?:ends?|ending)\s+(?:in|with)\s+a\s+question\s+mark\b",
+    re.I,
+)
 _TITLE_APPEARS = re.compile(
     r"\btitles?\s+(?:does|do)\s+(?:the\s+)?(?:word|term)\s+['\"“]?(?P<word>[\w-]+)['\"”]?\s+"
     r"(?:appear|occur|show\s+up)",
@@ -89,6 +96,10 @@ def title_words(text: str, constraints: PlanConstraints) -> str:
     if position:  # "position papers": titled "Position: …"
         constraints.title_words.append("^position")
         text = text[: position.start()] + " papers" + text[position.end() :]
+    asks = _TITLE_ASKS.search(text)
+    if asks:  # "a title that asks a question": a question mark in it
+        constraints.title_words.append("?")
+        text = text[: asks.start()] + " titles " + text[asks.end() :]
     lacking = _TITLE_LACKS.search(text)
     if lacking:  # "don't mention forecasting in the title"
         constraints.not_title_words.append(lacking.group("word"))

@@ -508,6 +508,8 @@ def _conditions(c: PlanConstraints, people: set[str]) -> str:
             *(
                 f"“{w[1:]}” as the title's first word"
                 if w.startswith("^")
+                else "a title that asks a question"
+                if w == "?"
                 else f"“{w}” in the title"
                 for w in c.title_words
             ),

@@ -1456,3 +1456,22 @@ def test_about_it_is_what_the_situation_said() -> None:
         assert (plan.topic, plan.constraints.authors) == (topic, ["Ann Kim"]), question
     said = parser.plan("I'm writing about Ann Kim. Which of her papers were orals?")
     assert (said.topic, said.constraints.authors) == ("", ["Ann Kim"])
+
+
+def test_titles_that_ask_a_question() -> None:
+    asking = Catalogue.of(
+        [
+            _paper("q1", ["Ann Kim"], ["X"], "Oral").model_copy(
+                update={"title": "Is DPO Superior to PPO? A Study"}
+            ),
+            _paper("q2", ["Ann Kim"], ["X"]).model_copy(update={"title": "How Private is SGD?"}),
+            _paper("q3", ["Bo Li"], ["X"], "Oral").model_copy(
+                update={"title": "Question Answering at Scale"}
+            ),
+        ]
+    )
+    assert_answered(asking, "Which orals at ICML 2024 have a title that asks a question?", {"q1"})
+    assert_answered(asking, "How many papers have titles ending in a question mark?", {"q1", "q2"})
+    assert QuestionParser(asking).plan("papers on question answering").topic == (
+        "question answering"
+    )
