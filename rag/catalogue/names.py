@@ -101,6 +101,7 @@ ALIASES = {
     ),
     "dkfz": ("deutsches krebsforschungszentrum", "german cancer research center"),
     "german cancer research center": ("deutsches krebsforschungszentrum",),
+    "cuhk": ("chinese university of hong kong",),
     "buaa": ("beihang university", "beijing university of aeronautics and astronautics"),
     "cityu": ("city university of hong kong",),
     "uiuc": ("university of illinois urbana champaign",),
@@ -332,6 +333,9 @@ def names_institution(affiliation: str, names: tuple[str, ...]) -> bool | None:
     typed_names = [(name, [_one(w) for w in name.split() if w != "at"]) for name in names]
     typed_words = {w for _, typed in typed_names for w in typed}
     short = {names[0]: acronym(names[0])} if acronym_named(names[0]) else {}  # as typed
+    if names[0] not in ALIASES.get(short.get(names[0], ""), (names[0],)):
+        short = {}  # "City University of Hong Kong" is no "CUHK": that is another's
+    # "MMLab of CUHK": a lab of the institution, named by its acronym
     for part in [affiliation, *segments, *paired]:
         words = [_one(w) for w in fold(part).split() if w != "at"]
         # "Shanghai Jiao Tong" where the name runs the words together ("Jiaotong")
@@ -340,6 +344,11 @@ def names_institution(affiliation: str, names: tuple[str, ...]) -> bool | None:
         for name, typed in typed_names:
             # "UCLA Computer Science Department" spells "ucsd": a department is no acronym's
             initials = part_initials == name and not _DEPARTMENT_PART.search(part)
+            # an acronym with a known owner is only its owner's ("CUHK" is not City
+            # University of Hong Kong's, "PSU" not Portland State's)
+            owner = ALIASES.get(name)
+            if initials and owner and not any(o in fold(part) for o in owner):
+                initials = False
             if len(typed) == 1 and (initials or _spelled_out(part, name)):
                 return True
             # "Tsinghua Shenzhen International Graduate School" is Tsinghua University's
@@ -351,6 +360,9 @@ def names_institution(affiliation: str, names: tuple[str, ...]) -> bool | None:
             # "UIUC" alone names the University of Illinois Urbana-Champaign ("CUHK(SZ)" is a
             # campus of its own)
             if len(segments) == len(words) == 1 and words[0] == short.get(name):
+                return True
+            acronym_said = short.get(name) or (name if len(typed) == 1 and name in ALIASES else "")
+            if 3 <= len(words) <= 4 and acronym_said and words[-2:] == ["of", acronym_said]:
                 return True
             # "Harvard Medical School" is Harvard's ("Geneva School of Business …" is not)
             stem = typed[:-1] if typed[-1:] == ["university"] else typed

@@ -1475,3 +1475,16 @@ def test_titles_that_ask_a_question() -> None:
     assert QuestionParser(asking).plan("papers on question answering").topic == (
         "question answering"
     )
+
+
+def test_an_acronym_with_an_owner_is_only_its_owners() -> None:
+    hong_kong = Catalogue.of(
+        [
+            _paper("k1", ["Ann Kim"], ["The Chinese University of Hong Kong"]),
+            _paper("k2", ["Bo Li"], ["MMLab of CUHK & Shanghai AI Laboratory"]),  # its lab
+            _paper("k3", ["Cy Tan"], ["City University of Hong Kong"]),  # the same initials
+        ]
+    )
+    assert hong_kong.match_institution("CUHK").papers == {"k1", "k2"}
+    assert hong_kong.match_institution("Chinese University of Hong Kong").papers == {"k1", "k2"}
+    assert hong_kong.match_institution("City University of Hong Kong").papers == {"k3"}
