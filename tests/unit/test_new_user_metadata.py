@@ -1488,3 +1488,10 @@ def test_an_acronym_with_an_owner_is_only_its_owners() -> None:
     assert hong_kong.match_institution("CUHK").papers == {"k1", "k2"}
     assert hong_kong.match_institution("Chinese University of Hong Kong").papers == {"k1", "k2"}
     assert hong_kong.match_institution("City University of Hong Kong").papers == {"k3"}
+    academies = Catalogue.of(
+        [
+            _paper("a1", ["Ann Kim"], ["Institute of Automation, Chinese Academy of Sciences"]),
+            _paper("a2", ["Bo Li"], ["Center for AI Safety"]),
+        ]
+    )
+    assert academies.match_institution("CAS").papers == {"a1"}
