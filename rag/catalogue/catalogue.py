@@ -23,6 +23,8 @@ from rag.catalogue import index as paper_index
 from rag.catalogue.close_names import CloseNames
 from rag.catalogue.kinds import SHARED_FIRST, kind_of
 from rag.catalogue.names import (
+    ALIASES,
+    GENERIC_WORDS,
     GIVEN_VARIANTS,
     SEGMENT_SPLIT,
     acronym,
@@ -71,6 +73,14 @@ class InstitutionMatch:
     papers: frozenset[str]
     suggestions: tuple[str, ...] = ()
     related: tuple[tuple[str, int], ...] = ()  # other institutions sharing the words
+
+
+# a part that names a body by its initials ("Urbana Champaign" spells "UC" but names none)
+_BODY_NOUN = re.compile(
+    r"\b(?:universit\w*|institut\w*|instituto|college|school|academy|polytechnic|lab\w*|"
+    r"group|inc|center|centre|technolog\w*|corporation|company)\b",
+    re.I,
+)
 
 
 class Catalogue:
@@ -345,6 +355,42 @@ class Catalogue:
         return InstitutionMatch(
             typed, tuple(counted), frozenset(matched), suggestions, tuple(related)
         )
+
+    def acronym_readings(self, typed: str) -> list[tuple[str, int]]:
+        """The institutions a bare acronym with no known owner spells ("NTU": Nanyang
+        Technological University and National Taiwan University), each with its papers,
+        when it spells two or more; [] when it names one (or is no such acronym)."""
+        key = fold(typed)
+        bare = typed.strip().isupper() and " " not in typed.strip() and 2 <= len(key) <= 6
+        if not bare or key in ALIASES:
+            return []
+        match = self.match_institution(typed)
+        query = "select paper_id from paper_places where affiliation in ({})"
+        spelled: dict[str, tuple[str, set[str]]] = {}  # folded name -> (as written, papers)
+        for affiliation, _ in match.variants:
+            papers = self._ids_in(query, [affiliation])
+            for part in SEGMENT_SPLIT.split(affiliation):
+                words = fold(part).split()
+                words = words[1:] if words[:1] == ["the"] else words
+                # its initials ("National Taiwan University"), or the acronym and one
+                # distinctive word ("KU Leuven", "TU Darmstadt")
+                named = (acronym(part) == key and bool(_BODY_NOUN.search(part))) or (
+                    len(words) == 2 and words[0] == key and words[1] not in GENERIC_WORDS
+                )
+                if named and " ".join(words) != key:
+                    written, held = spelled.setdefault(" ".join(words), (part.strip(), set()))
+                    held.update(papers)
+        # one reading per institution, its spellings merged ("University of Tuebingen")
+        whole = {n: self.match_institution(n).papers & match.papers for n in spelled}
+        readings: list[tuple[str, frozenset[str], frozenset[str]]] = []
+        for name in sorted(spelled, key=lambda n: (-len(whole[n]), -len(spelled[n][1]), n)):
+            written, papers = spelled[name]
+            said = frozenset(name.split()) - GENERIC_WORDS  # "Queen Mary University London"
+            if not any(papers <= held or said == words for _, held, words in readings):
+                readings.append((written, whole[name], said))
+        if len(readings) < 2:
+            return []
+        return sorted(((w, len(p)) for w, p, _ in readings), key=lambda r: (-r[1], r[0]))
 
     def _promoted(
         self, typed: str, counted: list[tuple[str, int]], related: list[tuple[str, int]]

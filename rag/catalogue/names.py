@@ -102,7 +102,10 @@ ALIASES = {
     "dkfz": ("deutsches krebsforschungszentrum", "german cancer research center"),
     "german cancer research center": ("deutsches krebsforschungszentrum",),
     "cuhk": ("chinese university of hong kong",),
-    "cas": ("chinese academy of sciences",),  # not the Center for AI Safety's initials
+    "cas": ("chinese academy of sciences",),
+    "hku": ("university of hong kong",),
+    "usc": ("university of southern california",),
+    "ucb": ("university of california berkeley",),  # not the Center for AI Safety's initials
     "buaa": ("beihang university", "beijing university of aeronautics and astronautics"),
     "cityu": ("city university of hong kong",),
     "uiuc": ("university of illinois urbana champaign",),

@@ -404,6 +404,11 @@ class QuestionParser:
         if place and constraints.affiliations:
             constraints.affiliation_place = place  # type: ignore[assignment]
         text = self.people.read(text, constraints, unresolved, typed)
+        for name in list(constraints.affiliations):
+            readings = self.catalogue.acronym_readings(name)
+            if readings:  # "NTU": Nanyang or National Taiwan University? Asked, not summed
+                constraints.affiliations.remove(name)
+                unresolved.append(Unresolved(kind="institution", text=name, candidates=readings))
         threshold = _AT_LEAST_PAPERS.search(question)
         at_least = 0
         if threshold and _WHO.search(question):  # "Which authors had at least 9 papers?"

@@ -92,8 +92,9 @@ class MetadataAnswerer:
         for item in plan.unresolved:
             if item.candidates:
                 options = "; ".join(f"{name} ({plural(n, 'paper')})" for name, n in item.candidates)
+                who = "authors of" if item.kind == "author" else "institutions on"
                 lines.append(
-                    f"“{item.text}” fits {len(item.candidates)} authors of ICML 2024 papers: "
+                    f"“{item.text}” fits {len(item.candidates)} {who} ICML 2024 papers: "
                     f"{options}. Which one do you mean?"
                 )
             elif item.kind == "institution":

@@ -1495,3 +1495,26 @@ def test_an_acronym_with_an_owner_is_only_its_owners() -> None:
         ]
     )
     assert academies.match_institution("CAS").papers == {"a1"}
+
+
+def test_an_acronym_two_institutions_spell_is_asked_about() -> None:
+    initials = Catalogue.of(
+        [
+            _paper("t1", ["Ann Kim"], ["Nanyang Technological University"]),
+            _paper("t2", ["Bo Li"], ["Nanyang Technological University, Singapore"]),
+            _paper("t3", ["Cy Tan"], ["National Taiwan University"], "Oral"),
+            _paper("t4", ["Di Wu"], ["Queen Mary University of London"]),
+            _paper("t5", ["Ed Ng"], ["Queen Mary University London"]),  # one, spelled twice
+        ]
+    )
+    assert initials.acronym_readings("NTU") == [
+        ("Nanyang Technological University", 2),
+        ("National Taiwan University", 1),
+    ]
+    assert initials.acronym_readings("QMUL") == []
+    plan = QuestionParser(initials).plan("Which papers from NTU were orals at ICML 2024?")
+    assert not plan.constraints.affiliations
+    answer = MetadataAnswerer(initials).answer("Which NTU papers were orals?", plan)
+    assert answer.aggregate is None  # a question back, no count
+    assert "“NTU” fits 2 institutions" in answer.answer
+    assert "Which one do you mean?" in answer.answer
