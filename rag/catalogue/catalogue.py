@@ -21,7 +21,7 @@ from typing import Any
 
 from rag.catalogue import index as paper_index
 from rag.catalogue.close_names import CloseNames
-from rag.catalogue.kinds import SHARED_FIRST, kind_of
+from rag.catalogue.kinds import PARENT_BODIES, SHARED_FIRST, kind_of
 from rag.catalogue.names import (
     ALIASES,
     GENERIC_WORDS,
@@ -81,6 +81,9 @@ _BODY_NOUN = re.compile(
     r"group|inc|center|centre|technolog\w*|corporation|company)\b",
     re.I,
 )
+
+
+_JOINING = frozenset({"of", "the", "and", "at", "in", "for"})
 
 
 class Catalogue:
@@ -356,38 +359,63 @@ class Catalogue:
             typed, tuple(counted), frozenset(matched), suggestions, tuple(related)
         )
 
-    def acronym_readings(self, typed: str) -> list[tuple[str, int]]:
-        """The institutions a bare acronym with no known owner spells ("NTU": Nanyang
-        Technological University and National Taiwan University), each with its papers,
-        when it spells two or more; [] when it names one (or is no such acronym)."""
+    def readings(self, typed: str) -> list[tuple[str, int]]:
+        """The institutions a typed name with no known owner could be, each with its papers,
+        when it fits two or more: a bare acronym ("NTU": Nanyang Technological University
+        and National Taiwan University) or a place's name alone ("Hong Kong": HKU and
+        HKUST; "Zhejiang"); [] when it names one."""
         key = fold(typed)
-        bare = typed.strip().isupper() and " " not in typed.strip() and 2 <= len(key) <= 6
-        if not bare or key in ALIASES:
+        words_typed = key.split()
+        acronym_said = typed.strip().isupper() and len(words_typed) == 1 and 2 <= len(key) <= 6
+        # a place's name, not an institution's whole name ("Stanford University"), nor a
+        # company's ("Google": its labs are its) or a research body's ("Max Planck")
+        place_said = (
+            not acronym_said
+            and 1 <= len(words_typed) <= 2
+            and not set(words_typed) & GENERIC_WORDS
+            and not PARENT_BODIES.search(key)
+        )
+        if not (acronym_said or place_said) or key in ALIASES:
             return []
         match = self.match_institution(typed)
         query = "select paper_id from paper_places where affiliation in ({})"
         spelled: dict[str, tuple[str, set[str]]] = {}  # folded name -> (as written, papers)
+        stand_alone: set[str] = set()  # names some string holds with no other named beside
         for affiliation, _ in match.variants:
             papers = self._ids_in(query, [affiliation])
+            in_string: list[str] = []
             for part in SEGMENT_SPLIT.split(affiliation):
                 words = fold(part).split()
                 words = words[1:] if words[:1] == ["the"] else words
-                # its initials ("National Taiwan University"), or the acronym and one
-                # distinctive word ("KU Leuven", "TU Darmstadt")
-                named = (acronym(part) == key and bool(_BODY_NOUN.search(part))) or (
-                    len(words) == 2 and words[0] == key and words[1] not in GENERIC_WORDS
-                )
+                if acronym_said:  # its initials, or it and one distinctive word ("KU Leuven")
+                    named = (acronym(part) == key and bool(_BODY_NOUN.search(part))) or (
+                        len(words) == 2 and words[0] == key and words[1] not in GENERIC_WORDS
+                    )
+                else:  # a university or institute with the place's name in it
+                    named = f" {key} " in f" {' '.join(words)} " and bool(_BODY_NOUN.search(part))
                 if named and " ".join(words) != key:
                     written, held = spelled.setdefault(" ".join(words), (part.strip(), set()))
                     held.update(papers)
+                    in_string.append(" ".join(words))
+            if len(set(in_string)) == 1:
+                stand_alone.add(in_string[0])
+        # "Samsung", "Amazon": a company's labs are the company's
+        if place_said and any(
+            fold(a).startswith(key) and kind_of(a) == "company" for a, _ in match.variants
+        ):
+            return []
+        # "University of London" only ever beside one of its colleges names none of its own
+        alone = {n for n, (_, papers) in spelled.items() if n in stand_alone}
+        spelled = {n: v for n, v in spelled.items() if n in alone} if alone else spelled
         # one reading per institution, its spellings merged ("University of Tuebingen")
         whole = {n: self.match_institution(n).papers & match.papers for n in spelled}
         readings: list[tuple[str, frozenset[str], frozenset[str]]] = []
         for name in sorted(spelled, key=lambda n: (-len(whole[n]), -len(spelled[n][1]), n)):
             written, papers = spelled[name]
-            said = frozenset(name.split()) - GENERIC_WORDS  # "Queen Mary University London"
+            # "Queen Mary University (of) London", "Chinese Academy of Science(s)"
+            said = frozenset(w.removesuffix("s") for w in name.split()) - _JOINING
             if not any(papers <= held or said == words for _, held, words in readings):
-                readings.append((written, whole[name], said))
+                readings.append((written, frozenset(whole[name]), said))
         if len(readings) < 2:
             return []
         return sorted(((w, len(p)) for w, p, _ in readings), key=lambda r: (-r[1], r[0]))

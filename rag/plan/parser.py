@@ -405,8 +405,8 @@ class QuestionParser:
             constraints.affiliation_place = place  # type: ignore[assignment]
         text = self.people.read(text, constraints, unresolved, typed)
         for name in list(constraints.affiliations):
-            readings = self.catalogue.acronym_readings(name)
-            if readings:  # "NTU": Nanyang or National Taiwan University? Asked, not summed
+            readings = self.catalogue.readings(name)
+            if readings:  # "NTU", "Hong Kong": which one? Asked, not summed
                 constraints.affiliations.remove(name)
                 unresolved.append(Unresolved(kind="institution", text=name, candidates=readings))
         threshold = _AT_LEAST_PAPERS.search(question)

@@ -1507,11 +1507,28 @@ def test_an_acronym_two_institutions_spell_is_asked_about() -> None:
             _paper("t5", ["Ed Ng"], ["Queen Mary University London"]),  # one, spelled twice
         ]
     )
-    assert initials.acronym_readings("NTU") == [
+    assert initials.readings("NTU") == [
         ("Nanyang Technological University", 2),
         ("National Taiwan University", 1),
     ]
-    assert initials.acronym_readings("QMUL") == []
+    assert initials.readings("QMUL") == []
+    places = Catalogue.of(
+        [
+            _paper("p1", ["Ann Kim"], ["Hong Kong University of Science and Technology"]),
+            _paper("p2", ["Bo Li"], ["The University of Hong Kong"]),
+            _paper("p3", ["Cy Tan"], ["Department of Computer Science, University of Hong Kong"]),
+            _paper("p4", ["Di Wu"], ["Samsung AI Center"]),
+            _paper("p5", ["Ed Ng"], ["Samsung Research"]),
+            _paper("p6", ["Fa Wu"], ["Samsung"]),
+            _paper("p7", ["Gu Lo"], ["Stanford University"]),
+        ]
+    )
+    assert places.readings("Hong Kong") == [
+        ("University of Hong Kong", 2),
+        ("Hong Kong University of Science and Technology", 1),
+    ]
+    assert places.readings("Samsung") == []  # a company's labs are the company's
+    assert places.readings("Stanford") == []
     plan = QuestionParser(initials).plan("Which papers from NTU were orals at ICML 2024?")
     assert not plan.constraints.affiliations
     answer = MetadataAnswerer(initials).answer("Which NTU papers were orals?", plan)
