@@ -320,7 +320,8 @@ class Aggregate(BaseModel):
 
 
 class SuggestedTopic(BaseModel):
-    """A named topic offered when the question described its topic in other words."""
+    """A named topic offered when the question described its topic in other words, or one
+    of the people or institutions a name the question typed fits ("NTU")."""
 
     topic: str
     count: int = Field(description="Papers judged clearly about it (asking it gives this).")

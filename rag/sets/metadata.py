@@ -8,6 +8,7 @@ said plainly.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from typing import NamedTuple
 
@@ -23,7 +24,15 @@ from rag.sets.answer_rows import (
     set_answer,
 )
 from rag.text import listing
-from rag.types import Aggregate, AggregatePaper, Answer, Paper, PlanConstraints, QueryPlan
+from rag.types import (
+    Aggregate,
+    AggregatePaper,
+    Answer,
+    Paper,
+    PlanConstraints,
+    QueryPlan,
+    SuggestedTopic,
+)
 
 
 class MetadataAnswerer:
@@ -41,7 +50,9 @@ class MetadataAnswerer:
         among the `allowed` papers (the caller's filters; None: every paper)."""
         if plan.unresolved:
             text, aggregate = self._unresolved(plan)
-            return set_answer(question, standalone, plan, text, [], aggregate)
+            answer = set_answer(question, standalone, plan, text, [], aggregate)
+            answer.suggested_topics = _choices(self.catalogue, question, plan)
+            return answer
         if plan.written_by:
             return self._written_by(question, standalone, plan, allowed)
         if plan.ranking in ("most_authors", "fewest_authors", "shortest_title", "longest_title"):
@@ -574,3 +585,30 @@ def _placed_names(paper: Paper) -> list[str]:
 
 def _by_rank(item: tuple[str, int]) -> int:
     return {"oral": 0, "spotlight": 1, "poster": 2}.get(item[0], 3)
+
+
+CHOICES = 8  # the people or institutions offered as buttons when a name fits several
+
+
+def _choices(catalogue: Catalogue, question: str, plan: QueryPlan) -> list[SuggestedTopic]:
+    """The question asked again for each person or institution an ambiguous name fits
+    ("NTU": one for Nanyang Technological University, one for National Taiwan University),
+    when one name in it is ambiguous, each with the papers that question finds."""
+    asked = [u for u in plan.unresolved if u.candidates]
+    if len(asked) != 1 or plan.topic:
+        return []  # with a topic, the count would be the topic's to judge
+    item = asked[0]
+    found = re.search(re.escape(item.text), question, re.I)
+    offered = []
+    for name, _ in item.candidates[:CHOICES]:
+        c = plan.constraints.model_copy(deep=True)
+        (c.authors if item.kind == "author" else c.affiliations).append(name)
+        again = f"{question[: found.start()]}{name}{question[found.end() :]}" if found else ""
+        offered.append(
+            SuggestedTopic(
+                topic=name,
+                count=len(constrained(catalogue, c).ids),
+                question=again or f"{question} ({name})",
+            )
+        )
+    return offered

@@ -1535,3 +1535,11 @@ def test_an_acronym_two_institutions_spell_is_asked_about() -> None:
     assert answer.aggregate is None  # a question back, no count
     assert "“NTU” fits 2 institutions" in answer.answer
     assert "Which one do you mean?" in answer.answer
+    assert [(s.topic, s.count, s.question) for s in answer.suggested_topics] == [
+        (
+            "Nanyang Technological University",
+            0,
+            "Which Nanyang Technological University papers were orals?",
+        ),
+        ("National Taiwan University", 1, "Which National Taiwan University papers were orals?"),
+    ]  # each asked again, with the papers it finds
