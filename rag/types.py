@@ -218,6 +218,7 @@ Ranking = Literal[
     "institutions",
     "universities",
     "companies",
+    "institutes",
 ]
 
 

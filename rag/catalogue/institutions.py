@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Literal, NamedTuple
 
 from rag.catalogue.kinds import PARENT_BODIES, PARENT_NAMES, SHARED_FIRST, InstitutionKind, kind_of
 from rag.catalogue.names import ALIASES, GENERIC_WORDS, acronym, fold
@@ -34,10 +34,11 @@ def top_institutions(
     catalogue: Catalogue,
     within: set[str] | None = None,
     limit: int = 10,
-    kind: InstitutionKind = "",
+    kind: InstitutionKind | Literal["public"] = "",
 ) -> list[InstitutionCount]:
     """The institutions with the most papers among `within` (every paper: None), ties
-    kept at the cut; `kind`: only universities ("academic") or only companies."""
+    kept at the cut; `kind`: only universities ("academic"), only companies, or only the
+    public research bodies, neither ("public")."""
     papers_of: dict[str, set[str]] = {}
     for affiliation, paper in catalogue.affiliation_rows(within):
         papers_of.setdefault(affiliation, set()).add(paper)
@@ -63,7 +64,7 @@ def top_institutions(
     found = [
         InstitutionCount(name, len(papers if within is None else papers & within), tuple(held))
         for name, (held, papers) in rows.items()
-        if not kind or kind_of(name, held) == kind
+        if not kind or kind_of(name, held) == ("" if kind == "public" else kind)
     ]
     found.sort(key=lambda i: (-i.papers, i.name))
     if len(found) <= limit:

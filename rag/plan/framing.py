@@ -285,7 +285,9 @@ _SHORTHAND = {"hw": "how", "hv": "have", "pls": "please", "plz": "please"}
 # lower case only: "PLS" and "HV" are methods' names
 _SHORTHAND_WORD = re.compile(r"\bhw(?=\s+(?:many|much|do|does|did)\b)|\b(?:hv|pls|plz)\b")
 # Words of a question's frame, and their typos ("wich", "publsh", "paper's")
-_FRAME_TYPED = ("which", "papers", "publish", "published", "accepted", "authors", "spotlights")
+_FRAME_TYPED = (
+    "which", "papers", "paper", "publish", "published", "accepted", "authors", "spotlights"
+)  # fmt: skip
 _REAL_WORDS = frozenset(
     "paper author spotlight accept accepts publishes publisher publishing witch wish whish "
     "white while".split()
@@ -468,7 +470,9 @@ _QUICK_COUNT = re.compile(
 
 _SORTED = re.compile(
     r",?\s*(?:newest|oldest|latest|most\s+recent)\s+first\b|"
-    r",?\s*(?:sorted|ordered|ranked|arranged)\s+(?:by|on)\s+(?:the\s+)?\w+|"
+    # not "ranked by how many orals they had": that orders institutions, it is the question
+    r",?\s*(?:sorted|ordered|ranked|arranged)\s+(?:by|on)\s+(?!how\b|(?:the\s+)?(?:number|count|"
+    r"papers?|orals?|spotlights?|posters?|publications?)\b)(?:the\s+)?\w+|"
     r",?\s*in\s+(?:alphabetical|chronological)\s+order",
     re.I,
 )

@@ -83,7 +83,7 @@ _RANKED_BY: dict[str, Literal["authors", "first_authors", "last_authors"]] = {
 
 # Rankings the draft has no field for: the parser's reading is kept for them
 _CATALOGUE_RANKINGS = (
-    "institutions", "universities", "companies", "most_authors", "fewest_authors",
+    "institutions", "universities", "companies", "institutes", "most_authors", "fewest_authors",
     "shortest_title", "longest_title",
 )  # fmt: skip
 

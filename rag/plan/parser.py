@@ -427,6 +427,13 @@ class QuestionParser:
             text = _MOST_WITH.sub(" ", text)
         similar = _SIMILAR.search(text)
         topic = similar.group("ref").strip(" '\"") if similar else _topic(text)
+        if (
+            ranked
+            and ranked.ranking in PLACE_RANKINGS
+            and topic
+            and not _said_as_topic(question, topic)
+        ):
+            topic = ""  # "… make up the top 5", "… carrying the word": the ranking's frame
         topic, unread = left_beside_names(
             question,
             typed,
@@ -534,6 +541,20 @@ def _content(text: str) -> bool:
 # "Which papers use Givens rotations, and for what purpose?" asks what the papers say too:
 # the cited answer quotes it; a list of titles would not.
 _DETAIL = re.compile(r",?\s+and\s+(?:what|how|why|for what|in what|which)\b", re.I)
+
+
+PLACE_RANKINGS = ("institutions", "universities", "companies", "institutes")
+# what says a ranking's papers are about something: "… had the most orals on diffusion"
+_ABOUT_MARKER = (
+    r"\b(?:on|about|regarding|concerning|related\s+to|in\s+the\s+(?:area|field)\s+of)\s+"
+)
+
+
+def _said_as_topic(question: str, topic: str) -> bool:
+    """Whether what is left of a ranking question is said as what its papers are about
+    ("… the most papers on diffusion models"), not leftover frame words."""
+    first = re.escape(topic.split()[0])
+    return re.search(rf"{_ABOUT_MARKER}(?:the\s+)?{first}", question, re.I) is not None
 
 
 def _kind(

@@ -118,6 +118,83 @@ _N_PAPERS = re.compile(
 )
 
 
+# The general reading, where the phrasings above find nothing ("Which were the six
+# institutions that collected the biggest haul of orals?", "Could you kindly list five
+# institutions, ranked by …", "who are the top 3 universities"): a class of institutions
+# asked for, and a superlative or an order anywhere in the question
+_CLASS = (
+    r"(?:(?:research\s+(?:institutes?|institutions?|labs?|organi[sz]ations?|centers?|"
+    r"centres?|bodies)|non-?(?:university|academic)\s+(?:labs?|institutes?)|public\s+research"
+    r"\s+(?:labs?|institutes?|bodies))|industry\s+labs?|institutions?|institutes?|"
+    r"universit(?:y|ies)|compan(?:y|ies)|firms?|labs?|orgs?|organi[sz]ations?|schools?)"
+)
+_WORDS = "|".join(COUNT_WORDS)
+_PUBLIC_CLASS = re.compile(r"\b(?:research|non-?(?:university|academic)|public)\s", re.I)
+_CLASS_ASKED = re.compile(
+    rf"\b(?:which|what)\s+(?:(?!(?:do|does|did|are|is|were|was|have|has|had|can|could|would|"
+    rf"will|should)\b)(?-i:[a-z0-9])[\w-]*\s+){{0,3}}?{_CLASS}\b"
+    r"(?!['’]|\s+(?:of|researchers?|authors?|people|academics?|scientists?|professors?|"
+    r"faculty|members?|students?)\b)"
+    rf"|\b(?:\d{{1,2}}|{_WORDS})\s+(?:(?-i:[a-z])[\w-]*\s+)?{_CLASS}\b"
+    rf"|\b(?:list|name|give|show|rank|who\s+are)\s+(?:me\s+)?(?:the\s+)?(?:top\s+)?"
+    rf"(?:(?:\d{{1,2}}|{_WORDS})\s+)?(?:(?-i:[a-z])[\w-]*\s+)?{_CLASS}\b"
+    rf"|\b{_CLASS}\s+(?:ranked|sorted|ordered)\s+by\b",
+    re.I,
+)
+# "… rather than universities or companies: which two published the most?"
+_WHICH_N = re.compile(rf"\b(?:which|what)\s+(\d{{1,2}}|{_WORDS})(?:\s+ones)?\b", re.I)
+_ANY_CLASS = re.compile(rf"\b{_CLASS}\b", re.I)
+# an order by papers: "the most at ICML", "the biggest … paper count", "top 5", "ranked";
+# not "the most efficient attention" (the topic's superlative)
+_SUPERLATIVE = re.compile(
+    r"\b(?:most|largest|biggest|highest|greatest)\s+(?:[\w-]+\s+){0,3}?(?:papers?|orals?|"
+    r"spotlights?|posters?|publications?|works?|titles?|slots?|counts?|numbers?|totals?|tall(?:y|ies)|"
+    r"hauls?|shares?|contributions?|acceptances?)\b"
+    r"|\b(?:most|largest|biggest|highest|greatest)\b(?=\s*(?:at|in|of|overall|[?.!,:;]|$))"
+    # "top 5", "top the list", "on top" (not "top labs": the best ones)
+    rf"|\btop\s+(?:\d{{1,2}}\b|(?:{_WORDS})\b|of\b|the\b|at\b|in\b|spots?\b)|\b(?:on|at)\s+(?:the\s+)?top\b"
+    r"|\b(?:leading|lead|leads|led|dominat\w*|ranked|ranking|rank|leaderboard|prolific)\b",
+    re.I,
+)
+# the words of such a ranking, out of what is left for its constraints and topic
+_RANK_WORDS = re.compile(
+    r"\b(?:the\s+)?(?:most|largest|biggest|highest|greatest|top|leading)\b(?:\s+(?:haul|share|"
+    r"number|count|tally|totals?|list))?(?:\s+of)?|\b(?:ranked|sorted|ordered)\s+by\b|"
+    r"\b(?:make\s+up|behind|collected?|placed|published|presented|had|have|has|got)\b",
+    re.I,
+)
+# "I only need two names": how many the ranking keeps
+_N_NAMES = re.compile(rf"\b(\d{{1,2}}|{_WORDS})\s+(?:names|entries|ones|results)\b", re.I)
+
+
+def _class_ranked(question: str, text: str) -> tuple[str, re.Match[str] | None, str]:
+    """The general reading of an institution ranking: the text without the class asked,
+    that class's words and whether it is the research bodies'."""
+    if not _SUPERLATIVE.search(question):
+        return text, None, ""
+    asked = _CLASS_ASKED.search(text)
+    if asked is None and _WHICH_N.search(text):
+        # "research institutes …: which two …" (not "Out of Central South University, …
+        # which one": a named one's noun)
+        asked = next(
+            (
+                m
+                for m in _ANY_CLASS.finditer(text)
+                if m.group(0).islower() and not re.search(r"[A-Z][\w-]*\s+$", text[: m.start()])
+            ),
+            None,
+        )
+    if asked is None:
+        return text, None, ""
+    text = text[: asked.start()] + " " + text[asked.end() :]
+    public = _PUBLIC_CLASS.search(asked.group(0))
+    return (
+        _RANK_WORDS.sub(" ", _MOST_PAPERS.sub(" ", text)),
+        asked,
+        public.group(0) if public else "",
+    )
+
+
 class Ranked(NamedTuple):
     ranking: Ranking
     top: int  # how many it keeps (ties kept at the cut); 0: as many as the answer lists
@@ -131,8 +208,11 @@ def papers_or_places_ranked(question: str, text: str, asks_who: bool) -> tuple[s
     if byline:  # "the paper with the longest author list": the ranking's words
         text = text[: byline.start()] + " " + text[byline.end() :]
     places = _INSTITUTION_RANK.search(text)
+    public = ""
     if places:  # "Which universities had the most orals?": the ranking's words
         text = _MOST_PAPERS.sub(" ", text[: places.start()] + " " + text[places.end() :])
+    elif not byline and not asks_who:
+        text, places, public = _class_ranked(question, text)
     titled = _TITLE_RANK.search(text)
     if titled:
         text = text[: titled.start()] + " " + text[titled.end() :]
@@ -145,13 +225,16 @@ def papers_or_places_ranked(question: str, text: str, asks_who: bool) -> tuple[s
     elif places:
         noun = places.group(0).lower()
         ranking = (
-            "universities"
+            "institutes"
+            if public
+            else "universities"
             if re.search(r"\b(?:universit|school)", noun)
             else "companies"
             if re.search(r"\b(?:compan|firm|industry)", noun)
             else "institutions"
         )
-        top = top or _N_PLACES.search(question)
+        top = top or _N_PLACES.search(question) or _WHICH_N.search(question)
+        top = top or _N_NAMES.search(question)
     elif titled:
         short = titled.group("short") or titled.group("short2")
         ranking = "shortest_title" if short else "longest_title"

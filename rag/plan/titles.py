@@ -46,6 +46,11 @@ _TITLE_ASKS = re.compile(
     r"|\btitles?\s+(?:that\s+|which\s+)?(?:ends?|ending)\s+(?:in|with)\s+a\s+question\s+mark\b",
     re.I,
 )
+_TITLE_NOUN = re.compile(r"\btit(?:le[sd]?|ling)\b", re.I)
+_QUOTED = re.compile(
+    r"(?:\bthe\s+(?:word|term)\s+)?(?:[\"“](?P<d>[\w-]+(?:\s[\w-]+){0,2})[\"”]"
+    r"|(?<!\w)['‘](?P<s>[\w-]+(?:\s[\w-]+){0,2})['’](?!\w))"
+)
 _TITLE_APPEARS = re.compile(
     r"\btitles?\s+(?:does|do)\s+(?:the\s+)?(?:word|term)\s+['\"“]?(?P<word>[\w-]+)['\"”]?\s+"
     r"(?:appear|occur|show\s+up)",
@@ -137,6 +142,12 @@ def title_words(text: str, constraints: PlanConstraints) -> str:
         if after:  # the title's words kept ("Which titles from X …"), the word's frame out
             constraints.title_words.append(after.group("quoted") or after.group("word"))
             return text[: after.start("tail")] + " " + text[after.end() :]
+        quoted = _QUOTED.findall(text)
+        if len(quoted) == 1 and _TITLE_NOUN.search(text):
+            # "Is 'denoising' in any of X's titles?", "the title had 'hypothesis' in it",
+            # "Papers titled with the word 'domain'": one word quoted beside titles is theirs
+            constraints.title_words.append(quoted[0][0] or quoted[0][1])
+            return _QUOTED.sub(" ", text, count=1)
         return text
     words = (
         match.group("quoted")

@@ -57,7 +57,7 @@ class MetadataAnswerer:
             return self._written_by(question, standalone, plan, allowed)
         if plan.ranking in ("most_authors", "fewest_authors", "shortest_title", "longest_title"):
             return self._extremes(question, standalone, plan, allowed)
-        if plan.ranking in ("institutions", "universities", "companies"):
+        if plan.ranking in ("institutions", "universities", "companies", "institutes"):
             text, aggregate = self._places_ranked(plan, allowed)
             return set_answer(question, standalone, plan, text, [], aggregate)
         if plan.ranking is not None:
@@ -205,13 +205,17 @@ class MetadataAnswerer:
         """ "Which universities had the most orals?": institutions by their papers among
         those the constraints (and the caller's filters) leave."""
         within = self._within(plan, allowed)
-        kind = {"universities": "academic", "companies": "company"}.get(plan.ranking or "", "")
+        kind = {"universities": "academic", "companies": "company", "institutes": "public"}.get(
+            plan.ranking or "", ""
+        )
         ranked = top_institutions(self.catalogue, within, limit=plan.top or 10, kind=kind)  # type: ignore[arg-type]
         statuses = plan.constraints.statuses
         noun = f"ICML 2024 {' or '.join(s.lower() for s in statuses) or 'paper'}"
-        what = {"universities": "Universities", "companies": "Companies"}.get(
-            plan.ranking or "", "Institutions"
-        )
+        what = {
+            "universities": "Universities",
+            "companies": "Companies",
+            "institutes": "Research institutes (neither universities nor companies)",
+        }.get(plan.ranking or "", "Institutions")
         heading = f"{what} with the most {noun}s"
         conditions = _conditions(plan.constraints, set())
         if conditions:

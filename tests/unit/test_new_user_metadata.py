@@ -1543,3 +1543,67 @@ def test_an_acronym_two_institutions_spell_is_asked_about() -> None:
         ),
         ("National Taiwan University", 1, "Which National Taiwan University papers were orals?"),
     ]  # each asked again, with the papers it finds
+
+
+@pytest.mark.parametrize(
+    ("question", "ranking", "top", "statuses"),
+    [
+        # a class of institutions asked for, and an order by papers anywhere in the question
+        (
+            "Could you list seven companies, ranked by how many orals they had?",
+            "companies",
+            7,
+            ["Oral"],
+        ),
+        (
+            "Which were the four universities with the biggest haul of spotlights?",
+            "universities",
+            4,
+            ["Spotlight"],
+        ),
+        ("who are the top 2 institutions for posters", "institutions", 2, ["Poster"]),
+        (
+            "Which university put the most papers into the oral sessions?",
+            "universities",
+            1,
+            ["Oral"],
+        ),
+        (
+            "Give three companies with the highest oral-plus-spotlight totals.",
+            "companies",
+            3,
+            ["Oral", "Spotlight"],
+        ),
+        (
+            "I care about research labs, not universities: which three published the most?",
+            "institutes",
+            3,
+            [],
+        ),
+        ("I need just two names: which institutions top the list?", "institutions", 2, []),
+    ],
+)
+def test_an_institution_ranking_in_other_words(
+    question: str, ranking: str, top: int, statuses: list[str]
+) -> None:
+    plan = QuestionParser(PEOPLE).plan(question)
+    assert (plan.ranking, plan.top, plan.constraints.statuses, plan.topic) == (
+        ranking,
+        top,
+        statuses,
+        "",
+    ), question
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Which labs proposed the most efficient attention mechanisms?",  # the topic's superlative
+        "Which universities collaborate most with Lund University?",
+        "Out of Lund University and Brown University, which one got the most orals?",  # named
+    ],
+)
+def test_what_is_no_class_ranking(question: str) -> None:
+    assert QuestionParser(PEOPLE).plan(question).ranking not in ("universities", "institutes"), (
+        question
+    )
