@@ -12,9 +12,15 @@ InstitutionKind = Literal["", "academic", "company"]
 
 _ACADEMIC = re.compile(
     r"\b(?:universit\w*|college|school|academy|polytechnic|politecnico|ecole|eth|ethz|epfl|"
-    r"kaist|postech|mit|caltech|institute of technology|technion|hochschule|inria|cnrs|"
-    r"max planck|mpi|mila|riken|ucl|ucla|nyu|kaust|mbzuai|academia)\b"
+    r"kaist|postech|mit|caltech|institute of technology|technion|hochschule|ucl|ucla|nyu|kaust|"
+    r"mbzuai|academia|leuven|institute of science and technology austria|ista)\b"
 )
+# research bodies named without a public body's word: neither universities nor companies
+_RESEARCH_BODIES = re.compile(
+    r"\b(?:inria|cnrs|mila|riken|mpi|eleutherai|kyutai|idsia|far ai|baai|bigai|csiro|data61)\b"
+)
+# a company's own research academy ("JD Explore Academy", "DAMO Academy") is the company's
+_COMPANY_ACADEMY = re.compile(r"^(?:jd|damo|alibaba damo)\b.*\bacademy\b")
 # first words many names begin with: no company's own
 SHARED_FIRST = frozenset(
     "international national general united american china chinese global first new "
@@ -42,12 +48,16 @@ PARENT_NAMES = {
 
 
 def kind_of(name: str, spellings: Iterable[str] = ()) -> InstitutionKind:
-    """ "academic" (a university, a school, a public research institute of one), "company",
-    or "" (a public or non-profit body: a national lab, a foundation)."""
+    """ "academic" (a university, a school, an institute of one), "company", or "" (a
+    public or non-profit research body: a national lab, Inria, Mila, a foundation)."""
     # most of its spellings: some may name a partner ("MIT-IBM Watson AI Lab, IBM Research")
     spellings = list(spellings)
     if PARENT_BODIES.search(fold(name)) and "universit" not in fold(name):
         return ""  # an academy of sciences, a society of institutes: public research bodies
+    if _RESEARCH_BODIES.search(fold(name)) and "universit" not in fold(name):
+        return ""  # Inria, CNRS, Mila, RIKEN: research institutes, not universities
+    if _COMPANY_ACADEMY.search(fold(name)):
+        return "company"
     # a joint lab ("MIT-IBM Watson AI Lab") says nothing of what its company is
     spellings = [s for s in spellings if not re.match(r"^\s*[A-Za-z]+-[A-Za-z]+\b", s)]
     academic = sum(bool(_ACADEMIC.search(fold(s))) for s in spellings)

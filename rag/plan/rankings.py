@@ -138,7 +138,9 @@ _CLASS_ASKED = re.compile(
     rf"|\b(?:\d{{1,2}}|{_WORDS})\s+(?:(?-i:[a-z])[\w-]*\s+)?{_CLASS}\b"
     rf"|\b(?:list|name|give|show|rank|who\s+are)\s+(?:me\s+)?(?:the\s+)?(?:top\s+)?"
     rf"(?:(?:\d{{1,2}}|{_WORDS})\s+)?(?:(?-i:[a-z])[\w-]*\s+)?{_CLASS}\b"
-    rf"|\b{_CLASS}\s+(?:ranked|sorted|ordered)\s+by\b",
+    rf"|\b{_CLASS}\s+(?:ranked|sorted|ordered)\s+by\b"
+    # "the leaderboard of institutions", "a ranking of universities"
+    rf"|\b(?:leaderboard|ranking|league\s+table|standings)\s+(?:of|for)\s+(?:the\s+)?{_CLASS}\b",
     re.I,
 )
 # "… rather than universities or companies: which two published the most?"
@@ -153,7 +155,10 @@ _SUPERLATIVE = re.compile(
     r"|\b(?:most|largest|biggest|highest|greatest)\b(?=\s*(?:at|in|of|overall|[?.!,:;]|$))"
     # "top 5", "top the list", "on top" (not "top labs": the best ones)
     rf"|\btop\s+(?:\d{{1,2}}\b|(?:{_WORDS})\b|of\b|the\b|at\b|in\b|spots?\b)|\b(?:on|at)\s+(?:the\s+)?top\b"
-    r"|\b(?:leading|lead|leads|led|dominat\w*|ranked|ranking|rank|leaderboard|prolific)\b",
+    r"|\b(?:leading|lead|leads|led|dominat\w*|ranked|ranking|rank|leaderboard|prolific)\b"
+    # "more poster presentations than any other", "the biggest contributors"
+    r"|\bmore\s+(?:[\w-]+\s+){0,3}?than\s+any(?:one|body|\s+other)?\b"
+    r"|\b(?:most|largest|biggest|highest|greatest)\s+(?:contributors?|producers?|publishers?)\b",
     re.I,
 )
 # the words of such a ranking, out of what is left for its constraints and topic
@@ -164,7 +169,11 @@ _RANK_WORDS = re.compile(
     re.I,
 )
 # "I only need two names": how many the ranking keeps
-_N_NAMES = re.compile(rf"\b(\d{{1,2}}|{_WORDS})\s+(?:names|entries|ones|results)\b", re.I)
+_N_NAMES = re.compile(
+    rf"\b(\d{{1,2}}|{_WORDS})\s+(?:names|entries|ones|results)\b"
+    rf"|\b(?:the\s+)?first\s+(\d{{1,2}}|{_WORDS})\b",  # "give me the first six"
+    re.I,
+)
 
 
 def _class_ranked(question: str, text: str) -> tuple[str, re.Match[str] | None, str]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from rag.catalogue.catalogue import Catalogue
+from rag.catalogue.kinds import kind_of
 from rag.plan.framing import plain_question
 from rag.plan.parser import QuestionParser
 from rag.sets.metadata import MetadataAnswerer
@@ -1581,6 +1582,25 @@ def test_an_acronym_two_institutions_spell_is_asked_about() -> None:
             [],
         ),
         ("I need just two names: which institutions top the list?", "institutions", 2, []),
+        (
+            "Rank universities by their spotlights and give me the first four.",
+            "universities",
+            4,
+            ["Spotlight"],
+        ),
+        ("Which company had more orals than any other?", "companies", 1, ["Oral"]),
+        (
+            "What does the leaderboard of universities look like for orals?",
+            "universities",
+            0,
+            ["Oral"],
+        ),
+        (
+            "Biggest contributors of posters: which five institutions are they?",
+            "institutions",
+            5,
+            ["Poster"],
+        ),
     ],
 )
 def test_an_institution_ranking_in_other_words(
@@ -1607,3 +1627,11 @@ def test_what_is_no_class_ranking(question: str) -> None:
     assert QuestionParser(PEOPLE).plan(question).ranking not in ("universities", "institutes"), (
         question
     )
+
+
+def test_research_institutes_are_neither_universities_nor_companies() -> None:
+    for name in ("INRIA", "RIKEN", "Mila - Quebec Artificial Intelligence Institute", "CNRS"):
+        assert kind_of(name) == "", name
+    assert kind_of("KU Leuven") == "academic"
+    assert kind_of("Institute of Science and Technology Austria") == "academic"
+    assert kind_of("JD Explore Academy") == "company"
