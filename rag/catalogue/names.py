@@ -104,6 +104,7 @@ ALIASES = {
     "cuhk": ("chinese university of hong kong",),
     "cas": ("chinese academy of sciences",),
     "hku": ("university of hong kong",),
+    "skku": ("sungkyunkwan university", "sung kyun kwan university"),
     "chalmers university": ("chalmers university of technology",),
     "usc": ("university of southern california",),
     "ucb": ("university of california berkeley",),  # not the Center for AI Safety's initials

@@ -19,7 +19,7 @@ GENERIC_TOPIC = {"paper", "author", "publish", "icml", "2024", "accept", "confer
                   "someon", "somebodi", "anyon", "peopl", "person", "got", "get", "receiv",
                   "involv", "includ", "either", "neither", "everi", "each",
                   # "in total", "altogether", "came out of"; a company's "Inc."
-                  "total", "altogeth", "overal", "combin", "came", "come", "inc", "ltd", "llc",
+                  "total", "count", "altogeth", "overal", "combin", "came", "come", "inc", "ltd", "llc",
                   "corp", "gmbh",
                   # "the word 'X' in the title", "everything from CISPA", "research labs"
                   "word", "term", "everyth", "anyth", "affili", "research", "lab", "laboratori",
@@ -38,7 +38,7 @@ GENERIC_TOPIC = {"paper", "author", "publish", "icml", "2024", "accept", "confer
                   # "joint papers of A and B", "A and B … combined", "anyone from X"
                   "joint", "contribut", "mention", "public", "articl", "need", "academ",
                   # "what the paper … was called", "ever"
-                  "call", "ever",
+                  "call", "ever", "stuff", "thing",
                   "bring", "brought"}  # fmt: skip
 
 
@@ -77,16 +77,21 @@ def left_beside_names(
     if situated and situated.group("what") and _BACK.search(question):
         # "I'm working on LLM alignment; which papers did X write about it?": about that
         topic = situated.group("what").strip()
-    if topic and not similar and constraints.is_empty() and not unresolved:
-        # "Apa saja makalah dari Sharif University of Technology yang diterima di …":
-        # nothing read but a known institution's name among words of another language
-        place = _NAMED_PLACE.search(topic)
-        said = longest_place(topic, place, catalogue) if place else ""
-        if said:
-            rest = topic.replace(said, " ")
-            if asker_words_left(rest, PlanConstraints(affiliations=[said]), doc_freq):
-                constraints.affiliations.append(said)
-                topic = rest
+    c = constraints
+    named = c.authors or c.affiliations or c.first_author or c.last_author or c.any_of
+    if topic and not similar and not named and not unresolved:
+        # "Apa saja makalah dari Sharif University of Technology yang diterima di …",
+        # "MediaTek: number of", "NAVER stuff", "Hanyang University and KIAS", "cener for
+        # ai safety": nothing read but known institutions' names (one misspelt, in lower
+        # case), beside the asker's words
+        places, rest, typed_as = _places_left(topic, catalogue, doc_freq)
+        if places and (
+            not re.search(r"\w", rest)
+            or asker_words_left(rest, PlanConstraints(affiliations=places), doc_freq)
+        ):
+            constraints.affiliations += places
+            constraints.read_as.update(typed_as)
+            topic = rest
     left = asker_words_left(topic, constraints, doc_freq) if topic and not similar else ""
     if left:
         # "Would you mind telling me which of" beside a name: the asker's words, no
@@ -132,6 +137,39 @@ def asker_words_left(
     # "Can you check how many", "Would you mind telling me which of": nothing left once
     # the asker's words are gone ("papers on what we can learn from GFlowNets" keeps them)
     return "chat" if _CHAT.search(topic) and set(terms) <= _ASKERS_WORDS else ""
+
+
+def _places_left(
+    topic: str, catalogue: Catalogue, doc_freq: Callable[[str], int] | None
+) -> tuple[list[str], str, dict[str, str]]:
+    """The known institutions named in what is left of a question, what is left beside
+    them, and the misspelt ones as typed (a lower-case name alone, with a word no abstract
+    writes: "cener for ai safety", not "symbolic")."""
+    said: list[str] = []
+    rest = topic
+    for place in list(_NAMED_PLACE.finditer(topic)):
+        name = longest_place(topic, place, catalogue)
+        if name and " " not in name and not _written_as(name, catalogue):
+            continue  # "ICL papers": initials no affiliation writes are a topic's
+        if name and name in rest:
+            said.append(name)
+            rest = rest.replace(name, " ", 1)
+    if said or topic != topic.lower() or len(topic.split()) > 6:
+        return said, rest, {}
+    typed = re.sub(r"^\s*(?:from|by|at)\s+", "", topic).strip(" ?.!")
+    mistyped = doc_freq is not None and any(not doc_freq(t) for t in content_terms(typed))
+    corrected = catalogue.corrected_place(typed) if typed and mistyped else None
+    return (
+        ([corrected], topic.replace(typed, " "), {typed: corrected})
+        if corrected
+        else ([], topic, {})
+    )
+
+
+def _written_as(name: str, catalogue: Catalogue) -> bool:
+    """Whether some affiliation writes this one-word name itself ("NAVER", "MediaTek")."""
+    said = re.compile(rf"\b{re.escape(name)}\b", re.I)
+    return any(said.search(a) for a, _ in catalogue.match_institution(name).variants)
 
 
 def longest_place(text: str, found: re.Match[str], catalogue: Catalogue) -> str:
@@ -189,8 +227,12 @@ _ORDINAL = {"first": 1, "lead": 1, "second": 2, "third": 3, "fourth": 4, "fifth"
 _PLACE_NEAR = re.compile(
     # "is X listed last on any paper": the place after a verb of listing
     rf"\b(?:listed|named|placed|appears?|appeared|comes?|came)\s+(?P<placed>{'|'.join(_ORDINAL)})\b"
-    r"(?=\s+(?:on|in)\s+(?:any|an?|the|their|his|her)\s+(?:[\w-]+\s+){0,2}?"
-    r"(?:papers?|byline|author\s+list|list\s+of\s+authors)\b)|"  # not "placed first in D4RL"
+    r"(?=\s+(?:on|in|among)\s+(?:any|an?|the|their|his|her)\s+(?:[\w-]+\s+){0,2}?"
+    r"(?:papers?|byline|author\s+list|list\s+of\s+authors|(?:co-?)?authors)\b)|"  # not "placed first in D4RL"
+    # "papers (that) end with X in the author list": the place the list gives the name
+    r"\b(?P<ends>end|ends|ending|start|starts|starting|begin|begins|beginning)\s+with\s+"
+    r"(?:[A-Z][\w.'’-]*\s+){1,4}(?=(?:in|on|as)\s+(?:the|their)\s+(?:author\s+list|byline|"
+    r"list\s+of\s+authors)\b)|"
     rf"\b(?P<place>{'|'.join(_ORDINAL)})(?:[- ]|\s+(?:in|on|of)\s+(?:the\s+|an?\s+)?)"
     r"(?:author(?:ed)?\b|byline\b|author\s+list\b)"  # not "first authors": others
     r"(?!\s+(?:of|on|for|students?)\b)",  # "the lead author of X's paper": asked, not a filter
@@ -233,7 +275,9 @@ def _byline_said(question: str, c: PlanConstraints) -> str:
     ):
         near = _PLACE_NEAR.search(question)
         if near:
-            place = _ORDINAL[(near.group("place") or near.group("placed")).lower()]
+            ends = (near.group("ends") or "").lower()
+            said = "last" if ends.startswith("end") else "first" if ends else ""
+            place = _ORDINAL[(near.group("place") or near.group("placed") or said).lower()]
             if place == 1:
                 c.first_author = c.authors.pop()
             elif place == -1:
@@ -277,7 +321,9 @@ _CHAT = re.compile(
 _CJK = re.compile(rf"[{CJK_LETTERS}]")
 _NAMED_PLACE = re.compile(
     r"\b(?:[A-Z][\w&'’.-]*\s+(?:-\s+)?){0,4}(?:University|Institute|College)"
-    r"(?:\s+(?:of|for)\s+[A-Z][\w&'’.-]*(?:\s+(?:and\s+)?[A-Z][\w&'’.-]*){0,3})?"
+    r"(?:\s+(?:of|for)\s+[A-Z][\w&'’.-]*(?:\s+(?:and\s+)?[A-Z][\w&'’.-]*){0,3}){0,2}"
+    # a name written in capitals or run together: "NAVER", "MediaTek", "DeepMind"
+    r"|\b(?:[A-Z]{2,}[\w&-]*|[A-Z][a-z]+[A-Z][\w&-]*)\b"
 )
 _SITUATED = re.compile(
     r"^\s*(?:I['’]m|I\s+am|we['’]re|we\s+are)\s+\w+ing\b"

@@ -83,7 +83,7 @@ STATUSES = ("Oral", "Spotlight", "Poster")
 _STATUS_NOUN = re.compile(
     r"\b(?:orals|spotlights|posters|non-?(?:oral|spotlight|poster)|talks?|"
     r"(?:an?|as\s+an?)\s+(?:oral|spotlight|poster)|(?:oral|spotlight|poster)-only|"
-    r"(?:oral|spotlight|poster)\s+(?:papers?|presentations?|talks?)|"
+    r"(?:oral|spotlight|poster)\s+(?:papers?|presentations?|talks?|counts?|tall(?:y|ies)|totals?)|"
     r"(?:make\s+it|made\s+it|promoted|upgraded)\s+(?:to|as)\s+(?:an?\s+)?(?:oral|spotlight|poster)|"
     r"(?:one|two|three|\d+|any|no)\s+(?:oral|spotlight|poster)|"
     # "What was Vikas Garg's oral called?", "their spotlight"

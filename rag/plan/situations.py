@@ -242,6 +242,7 @@ _SAID_OF = re.compile(
     r"^\s*(?P<who>[A-Z][\w'’-]+(?:\s+[A-Z][\w'’.-]+){1,3})\s+(?:is|was|has|had|works|worked|"
     r"just|recently|used\s+to)\b[^.!?]*[.!]\s+(?P<rest>[A-Z][^.!]*\?)\s*$"
 )
+_OF_THEIRS = re.compile(r"\bof\s+theirs\b", re.I)
 _THOSE = re.compile(r"\bof\s+(?:those|them|these)(?:\s+(?:papers|works|publications))?\b", re.I)
 _ONLY_STATUS = re.compile(
     rf"\?\s*(?:(?:only|just)\s+)?(?P<statuses>{_STATUS_WORDS}(?:\s*(?:,|and|or|&)\s*{_STATUS_WORDS})*)"
@@ -267,7 +268,7 @@ _THE_ONE = (
 # the pointer in a question about someone's papers ("did they get any orals", "which of
 # their papers", "how many papers did he have"), not "are they any good", "use it"
 _POINTS_TO_AUTHOR = re.compile(
-    r"\b(?:papers?|orals?|spotlights?|posters?|works?)\s+of\s+(?:theirs|his|hers)\b|"
+    r"\b(?:papers?|orals?|spotlights?|posters?|works?|anything|something)\s+of\s+(?:theirs|his|hers)\b|"
     r"\b(?:their|his|her|they|he|she)\b(?:\s+[\w-]+){0,3}?\s+(?:papers?|orals?|spotlights?|"
     r"posters?|works?|get|got|have|had|publish\w*|wr[io]te|written|present\w*|(?:co-?)?author\w*)\b"
     rf"|{_THE_ONE}",
@@ -300,6 +301,9 @@ def context_dropped(text: str) -> str:
     if said and _PERSON_POINTER.search(rest) and not _ANOTHER_NAME.search(rest[1:]):
         who = said.group("who")
         return named_for(_PERSON_POINTER, who, said.group("rest"))
+    if said and _OF_THEIRS.search(rest) and not _ANOTHER_NAME.search(rest[1:]):
+        # "X is joining my committee. How many papers of theirs were in ICML 2024?"
+        return _OF_THEIRS.sub(f"from {said.group('who')}", rest, count=1)
     dashed = _CONTEXT_DASH.match(text)
     places = _AT_PLACE.findall(dashed.group("ctx")) if dashed else []
     place = places[-1] if len(set(places)) == 1 else ""

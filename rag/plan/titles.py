@@ -20,6 +20,8 @@ _TITLE_WORDS = re.compile(
     # "Which 'reasoning' papers got orals?": a word quoted as written, in the title
     r"|(?<!\w)['‘\"“](?P<quotedpapers>[\w-]+(?:\s[\w-]+)?)['’\"”]\s+papers\b"
     r"|\btitles?\s+match(?:es|ing)?\s+['\"“](?P<pattern>[^'\"”]+)['\"”]"
+    # "speech in title icml 2024 papers": a terse query's word before "in title"
+    r"|^\s*['\"“‘]?(?P<lead>[\w-]+)['\"”’]?\s+in\s+(?:the\s+)?titles?\b"
     # "titles with compositional in them"
     r"|\btitles\s+(?:that\s+|which\s+)?(?:with|have|having)\s+(?:the\s+words?\s+)?['\"“]?"
     r"(?P<inthem>[\w-]+(?:\s+[\w-]+){0,2}?)['\"”]?\s+in\s+them\b"
@@ -153,6 +155,7 @@ def title_words(text: str, constraints: PlanConstraints) -> str:
         match.group("quoted")
         or match.group("pattern")
         or match.group("inthem")
+        or match.group("lead")
         or match.group("quotedpapers")
         or match.group("within")
         or match.group("before")

@@ -1635,3 +1635,38 @@ def test_research_institutes_are_neither_universities_nor_companies() -> None:
     assert kind_of("KU Leuven") == "academic"
     assert kind_of("Institute of Science and Technology Austria") == "academic"
     assert kind_of("JD Explore Academy") == "company"
+
+
+def test_blocks_43_and_44_readings() -> None:
+    places = Catalogue.of(
+        [
+            _paper("m1", ["Ann Kim", "Bo Li"], ["MediaTek Research"]),
+            _paper("m2", ["Bo Li"], ["NAVER AI Lab"]),
+            _paper("m3", ["Cy Tan"], ["Hanyang University", "Korea Institute for Advanced Study"]),
+            _paper("m4", ["Cy Tan"], ["Hanyang University"], "Oral"),
+            _paper("m5", ["Di Wu"], ["UCLouvain"]),
+            _paper("m6", ["Di Wu", "Ann Kim"], ["Sung Kyun Kwan University"]),
+        ]
+    )
+    parser = QuestionParser(places, lambda word: 0 if word in {"uclouuvain"} else 5)
+    for question, ids in (
+        ("MediaTek: number of papers in ICML 2024?", {"m1"}),
+        ("NAVER stuff at icml 2024?", {"m2"}),
+        (
+            "Joint ICML 2024 papers of Hanyang University and Korea Institute for Advanced Study?",
+            {"m3"},
+        ),
+        ("anything at icml 2024 from uclouuvain?", {"m5"}),  # a letter doubled, lower case
+        ("how many papers from SKKU were in icml 2024?", {"m6"}),
+        ("ICML 2024 papers with Ann Kim listed last among the authors?", {"m6"}),
+        ("Which ICML 2024 papers end with Bo Li in the author list?", {"m1", "m2"}),
+        ("oral count for Cy Tan at icml 2024?", {"m4"}),
+        (
+            "Ann Kim is joining my thesis committee. How many papers of theirs were in ICML 2024?",
+            {"m1", "m6"},
+        ),
+    ):
+        plan = parser.plan(question)
+        assert not plan.topic, question
+        assert MetadataAnswerer(places).answer(question, plan).aggregate.count == len(ids), question
+    assert parser.plan("speech in title icml 2024 papers").constraints.title_words == ["Speech"]
