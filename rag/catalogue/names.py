@@ -337,6 +337,7 @@ def names_institution(affiliation: str, names: tuple[str, ...]) -> bool | None:
     paired = [f"{a} {b}" for a, b in pairwise(segments)]
     # "… of Massachusetts at Amherst"; "National Labs" is one national lab
     typed_names = [(name, [_one(w) for w in name.split() if w != "at"]) for name in names]
+    typed_names = [(name, typed) for name, typed in typed_names if typed]  # "AT" names nothing
     typed_words = {w for _, typed in typed_names for w in typed}
     short = {names[0]: acronym(names[0])} if acronym_named(names[0]) else {}  # as typed
     if names[0] not in ALIASES.get(short.get(names[0], ""), (names[0],)):

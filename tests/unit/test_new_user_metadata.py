@@ -1670,3 +1670,12 @@ def test_blocks_43_and_44_readings() -> None:
         assert not plan.topic, question
         assert MetadataAnswerer(places).answer(question, plan).aggregate.count == len(ids), question
     assert parser.plan("speech in title icml 2024 papers").constraints.title_words == ["Speech"]
+
+
+def test_a_name_of_no_words_is_no_institution() -> None:
+    # "AT" folds to no word a name is compared by: nothing, not an error
+    buffalo = Catalogue.of([_paper("b1", ["Ann Kim"], ["University at Buffalo"])])
+    assert not buffalo.knows_institution("AT")
+    assert (
+        QuestionParser(buffalo).plan("Which AT papers were orals?").constraints.affiliations == []
+    )
