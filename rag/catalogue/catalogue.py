@@ -378,10 +378,32 @@ class Catalogue:
         if not (acronym_said or place_said) or key in ALIASES:
             return []
         match = self.match_institution(typed)
+        # "Samsung", "Amazon": a company's labs are the company's
+        if place_said and any(
+            fold(a).startswith(key) and kind_of(a) == "company" for a, _ in match.variants
+        ):
+            return []
+        if len(self._readings_in(key, match.papers, match.variants, acronym_said)) < 2:
+            return []
+        # a place's name that fits several: its namesakes the match keeps apart are offered
+        # too ("Hong Kong": CUHK, CityU, PolyU beside HKUST and HKU; not for "Duke" alone)
+        strings = [*match.variants, *(match.related if place_said else ())]
+        return self._readings_in(key, match.papers, strings, acronym_said)
+
+    def _readings_in(
+        self,
+        key: str,
+        matched: frozenset[str],
+        strings: Iterable[tuple[str, int]],
+        acronym_said: bool,
+    ) -> list[tuple[str, int]]:
+        """The institutions `strings` name for the typed `key` (its initials, or a name with
+        it in), one per institution, each with its papers."""
         query = "select paper_id from paper_places where affiliation in ({})"
         spelled: dict[str, tuple[str, set[str]]] = {}  # folded name -> (as written, papers)
         stand_alone: set[str] = set()  # names some string holds with no other named beside
-        for affiliation, _ in match.variants:
+        strings = list(strings)
+        for affiliation, _ in strings:
             papers = self._ids_in(query, [affiliation])
             in_string: list[str] = []
             for part in SEGMENT_SPLIT.split(affiliation):
@@ -399,16 +421,12 @@ class Catalogue:
                     in_string.append(" ".join(words))
             if len(set(in_string)) == 1:
                 stand_alone.add(in_string[0])
-        # "Samsung", "Amazon": a company's labs are the company's
-        if place_said and any(
-            fold(a).startswith(key) and kind_of(a) == "company" for a, _ in match.variants
-        ):
-            return []
         # "University of London" only ever beside one of its colleges names none of its own
         alone = {n for n, (_, papers) in spelled.items() if n in stand_alone}
         spelled = {n: v for n, v in spelled.items() if n in alone} if alone else spelled
         # one reading per institution, its spellings merged ("University of Tuebingen")
-        whole = {n: self.match_institution(n).papers & match.papers for n in spelled}
+        every = matched | self._ids_in(query, [a for a, _ in strings])
+        whole = {n: self.match_institution(n).papers & every for n in spelled}
         readings: list[tuple[str, frozenset[str], frozenset[str]]] = []
         for name in sorted(spelled, key=lambda n: (-len(whole[n]), -len(spelled[n][1]), n)):
             written, papers = spelled[name]

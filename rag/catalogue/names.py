@@ -104,6 +104,8 @@ ALIASES = {
     "cuhk": ("chinese university of hong kong",),
     "cas": ("chinese academy of sciences",),
     "hku": ("university of hong kong",),
+    "polyu": ("hong kong polytechnic university",),
+    "tokyo tech": ("tokyo institute of technology",),
     "skku": ("sungkyunkwan university", "sung kyun kwan university"),
     "chalmers university": ("chalmers university of technology",),
     "usc": ("university of southern california",),

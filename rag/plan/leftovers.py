@@ -19,12 +19,12 @@ GENERIC_TOPIC = {"paper", "author", "publish", "icml", "2024", "accept", "confer
                   "someon", "somebodi", "anyon", "peopl", "person", "got", "get", "receiv",
                   "involv", "includ", "either", "neither", "everi", "each",
                   # "in total", "altogether", "came out of"; a company's "Inc."
-                  "total", "count", "altogeth", "overal", "combin", "came", "come", "inc", "ltd", "llc",
+                  "total", "altogeth", "overal", "combin", "came", "come", "inc", "ltd", "llc",
                   "corp", "gmbh",
                   # "the word 'X' in the title", "everything from CISPA", "research labs"
                   "word", "term", "everyth", "anyth", "affili", "research", "lab", "laboratori",
                   # "an oral presentation", "a spotlight talk"; "collaborations between X and Y"
-                  "present", "talk", "collabor", "slot",
+                  "present", "talk", "collabor",
                   # "among the authors", "this year", "Many thanks", "wrote"
                   "among", "year", "thank", "thanks", "pleas", "wrote", "write", "written",
                   # "submissions got accepted as an oral", "selected for", "given a spotlight"
@@ -38,7 +38,7 @@ GENERIC_TOPIC = {"paper", "author", "publish", "icml", "2024", "accept", "confer
                   # "joint papers of A and B", "A and B … combined", "anyone from X"
                   "joint", "contribut", "mention", "public", "articl", "need", "academ",
                   # "what the paper … was called", "ever"
-                  "call", "ever", "stuff", "thing",
+                  "call", "ever", "stuff",
                   "bring", "brought"}  # fmt: skip
 
 
@@ -149,7 +149,7 @@ def _places_left(
     rest = topic
     for place in list(_NAMED_PLACE.finditer(topic)):
         name = longest_place(topic, place, catalogue)
-        if name and " " not in name and not _written_as(name, catalogue):
+        if name and " " not in name and not written_as(name, catalogue):
             continue  # "ICL papers": initials no affiliation writes are a topic's
         if name and name in rest:
             said.append(name)
@@ -166,7 +166,7 @@ def _places_left(
     )
 
 
-def _written_as(name: str, catalogue: Catalogue) -> bool:
+def written_as(name: str, catalogue: Catalogue) -> bool:
     """Whether some affiliation writes this one-word name itself ("NAVER", "MediaTek")."""
     said = re.compile(rf"\b{re.escape(name)}\b", re.I)
     return any(said.search(a) for a, _ in catalogue.match_institution(name).variants)

@@ -13,9 +13,10 @@ import re
 from collections.abc import Callable
 
 from rag.catalogue.catalogue import Catalogue
+from rag.catalogue.names import fold
 from rag.plan.compared import compared_items
 from rag.plan.framing import VENUE, WHO_WROTE, plain_question
-from rag.plan.leftovers import GENERIC_TOPIC, left_beside_names
+from rag.plan.leftovers import GENERIC_TOPIC, left_beside_names, written_as
 from rag.plan.people import PeopleReader
 from rag.plan.places import PlaceReader
 from rag.plan.rankings import COUNT_WORDS, TOP_N, count_said, papers_or_places_ranked
@@ -89,6 +90,9 @@ _STATUS_NOUN = re.compile(
     # "What was Vikas Garg's oral called?", "their spotlight"
     r"(?:['’]s?|\b(?:his|her|their|its))\s+(?:ICML\s*(?:20)?24\s+)?(?:oral|spotlight|poster))\b",
     re.I,
+)
+_STATUS_COUNTED = re.compile(
+    r"\b(oral|spotlight|poster)\s+(?:counts?|tall(?:y|ies)|totals?|slots?)\b", re.I
 )
 _SPOTLIGHT_POSTER = re.compile(r"\bspotlight\s+posters?\b", re.I)
 _NOT_STATUS = re.compile(
@@ -359,6 +363,8 @@ class QuestionParser:
         )
         text, ranked = papers_or_places_ranked(question, text, bool(_WHO.search(question)))
         # "overshadowed by the spotlight" uses the word, "orals", "a spotlight paper" the status
+        # "poster count for X", "oral slots": the papers of that status, counted
+        text = _STATUS_COUNTED.sub(lambda m: f"{m.group(1)}s", text)
         if set_like or ranked or _STATUS_NOUN.search(question):
             # "anything, apart from posters, about Mamba": the aside's commas go with it
             text = re.sub(r",\s*,", " ", self._statuses(text, constraints))
@@ -405,7 +411,18 @@ class QuestionParser:
             constraints.affiliation_place = place  # type: ignore[assignment]
         text = self.people.read(text, constraints, unresolved, typed)
         for name in list(constraints.affiliations):
-            readings = self.catalogue.readings(name)
+            # "universities in Hong Kong", "Hong Kong institutions": every one there, not one
+            where = re.compile(
+                rf"\bin\s+(?:the\s+)?{re.escape(name)}\b|\b{re.escape(name)}\s+(?:universities|"
+                r"institutions|institutes|companies|labs|schools|orgs|organi[sz]ations)\b",
+                re.I,
+            )
+            readings = [] if where.search(question) else self.catalogue.readings(name)
+            narrowed, said = self._narrowed(name, readings, question)
+            if narrowed:  # "NTU Singapore", "UW Madison", "Illinois Tech": the one meant
+                constraints.affiliations[constraints.affiliations.index(name)] = narrowed
+                text = re.sub(rf"\b{re.escape(said)}\b", " ", text, count=1)
+                continue
             if readings:  # "NTU", "Hong Kong": which one? Asked, not summed
                 constraints.affiliations.remove(name)
                 unresolved.append(Unresolved(kind="institution", text=name, candidates=readings))
@@ -427,13 +444,10 @@ class QuestionParser:
             text = _MOST_WITH.sub(" ", text)
         similar = _SIMILAR.search(text)
         topic = similar.group("ref").strip(" '\"") if similar else _topic(text)
-        if (
-            ranked
-            and ranked.ranking in PLACE_RANKINGS
-            and topic
-            and not _said_as_topic(question, topic)
-        ):
-            topic = ""  # "… make up the top 5", "… carrying the word": the ranking's frame
+        if ranked and ranked.ranking in PLACE_RANKINGS and topic:
+            # "… make up the top 5", "… carrying the word": the ranking's frame; "… the
+            # most papers in reinforcement learning", "… lead the way in AI safety": a topic
+            topic = _ranking_topic(topic)
         topic, unread = left_beside_names(
             question,
             typed,
@@ -478,6 +492,40 @@ class QuestionParser:
             like_paper=named.id if named is not None and kind == "similar" else "",
             unread=unread,
         )
+
+    def _narrowed(
+        self, name: str, readings: list[tuple[str, int]], question: str
+    ) -> tuple[str, str]:
+        """The one reading of an ambiguous name the word after it picks ("NTU Singapore":
+        Nanyang; "Illinois Tech"; "Hong Kong PolyU": PolyU itself), and that word."""
+        after = re.search(rf"\b{re.escape(name)}\s+([A-Z][\w-]+)", question)
+        if not readings or after is None:
+            return "", ""
+        word = after.group(1)
+        if self.catalogue.knows_institution(f"{name} {word}"):
+            return f"{name} {word}", word
+        longer = [f"{r} {word}" for r, _ in readings]  # "IIT Delhi": "Indian … Technology Delhi"
+        known = [n for n in longer if self.catalogue.knows_institution(n)]
+        if len(known) == 1:
+            return known[0], word
+        key = fold(word)
+        by_name = [r for r, _ in readings if any(w.startswith(key) for w in fold(r).split())]
+        picked = by_name or [
+            reading
+            for reading, _ in readings
+            if any(
+                w.startswith(key)
+                for a, _ in self.catalogue.match_institution(reading).variants
+                for w in fold(a).split()
+            )
+        ]
+        if len(picked) == 1:
+            return picked[0], word
+        # "Hong Kong PolyU": the word is the institution's own name, one no reading has
+        own = re.fullmatch(r"[A-Z][a-z]+[A-Z]\w*|[A-Z]{2,}\w*", word)
+        if written_as(word, self.catalogue) or (own and self.catalogue.knows_institution(word)):
+            return word, word
+        return "", ""
 
     def _known(self, item: str) -> bool:
         """An author or institution the catalogue holds (a compared name, not a method)."""
@@ -544,17 +592,38 @@ _DETAIL = re.compile(r",?\s+and\s+(?:what|how|why|for what|in what|which)\b", re
 
 
 PLACE_RANKINGS = ("institutions", "universities", "companies", "institutes")
-# what says a ranking's papers are about something: "… had the most orals on diffusion"
-_ABOUT_MARKER = (
-    r"\b(?:on|about|regarding|concerning|related\s+to|in\s+the\s+(?:area|field)\s+of)\s+"
-)
+# the words a ranking question is framed in, around its topic if it has one
+_RANK_FRAME = frozenset(
+    content_terms(
+        "haul slot slots session sessions total totals tally list lists name names contributor "
+        "contributors publisher publishers producer producers leaderboard share count number "
+        "carrying carry collected collect placed place kindly accepted interested rather than "
+        "other others blog post conference conferences ml programme program way charge area "
+        "field space development lead leads leading led top most biggest largest highest "
+        "greatest prolific rank ranked ranking dominate dominated institution institutions "
+        "university universities company companies lab labs institute institutes org orgs "
+        "organisation organisations organization organizations firm firms school schools "
+        "industry spot spots position results entries ones first combined plus together sum "
+        "behind make up give show tell which what who are were is was the a an of in on for "
+        "to at by with about as and or ICML 2024 icml24 papers paper research centres centers "
+        "neither nor non public presented published contributed regarding related concerning "
+        "involving using mentioning study studies studying use uses used that care look looks "
+        "like does do want need only just know please"
+    )
+) | frozenset(COUNT_WORDS)
 
 
-def _said_as_topic(question: str, topic: str) -> bool:
-    """Whether what is left of a ranking question is said as what its papers are about
-    ("… the most papers on diffusion models"), not leftover frame words."""
-    first = re.escape(topic.split()[0])
-    return re.search(rf"{_ABOUT_MARKER}(?:the\s+)?{first}", question, re.I) is not None
+def _ranking_topic(topic: str) -> str:
+    """What a ranking's papers are about, from what is left of the question once the
+    ranking is read: the span of words no ranking frame uses ("area of optimization" is
+    optimization; "make up the top" and "sessions" are nothing)."""
+    words = topic.split()
+    kept = [
+        i
+        for i, w in enumerate(words)
+        if (terms := content_terms(w)) and not set(terms) <= _RANK_FRAME | GENERIC_TOPIC
+    ]
+    return " ".join(words[kept[0] : kept[-1] + 1]).strip(" ,.:;?!") if kept else ""
 
 
 def _kind(

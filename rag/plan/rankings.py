@@ -145,14 +145,22 @@ _CLASS_ASKED = re.compile(
 )
 # "… rather than universities or companies: which two published the most?"
 _WHICH_N = re.compile(rf"\b(?:which|what)\s+(\d{{1,2}}|{_WORDS})(?:\s+ones)?\b", re.I)
+# "non-university labs", "public research labs", "research institutes": that class asked
+_PUBLIC_ASKED = re.compile(
+    r"\b(?:non-?(?:university|academic)|public\s+research|research)\s+(?:labs?|institutes?|"
+    r"institutions?|organi[sz]ations?|centers?|centres?|bodies)\b",
+    re.I,
+)
 _ANY_CLASS = re.compile(rf"\b{_CLASS}\b", re.I)
 # an order by papers: "the most at ICML", "the biggest … paper count", "top 5", "ranked";
 # not "the most efficient attention" (the topic's superlative)
 _SUPERLATIVE = re.compile(
-    r"\b(?:most|largest|biggest|highest|greatest)\s+(?:[\w-]+\s+){0,3}?(?:papers?|orals?|"
+    r"\b(?:most|largest|biggest|highest|greatest)\s+(?:(?!(?:\w+ed|cited|influential|important|"
+    r"interesting|popular|impactful|notable|famous|promising|relevant|recent|novel|efficient|"
+    r"accurate|interpretable|intelligent|robust|powerful|useful)\b)(?-i:[\w-]+)\s+){0,3}?(?:papers?|orals?|"
     r"spotlights?|posters?|publications?|works?|titles?|slots?|counts?|numbers?|totals?|tall(?:y|ies)|"
-    r"hauls?|shares?|contributions?|acceptances?)\b"
-    r"|\b(?:most|largest|biggest|highest|greatest)\b(?=\s*(?:at|in|of|overall|[?.!,:;]|$))"
+    r"hauls?|shares?|contributions?)\b"
+    r"|\b(?:most|largest|biggest|highest|greatest)\b(?=\s*(?:(?:at|in|of|overall)\b|[?.!,:;]|$))"
     # "top 5", "top the list", "on top" (not "top labs": the best ones)
     rf"|\btop\s+(?:\d{{1,2}}\b|(?:{_WORDS})\b|of\b|the\b|at\b|in\b|spots?\b)|\b(?:on|at)\s+(?:the\s+)?top\b"
     r"|\b(?:leading|lead|leads|led|dominat\w*|ranked|ranking|rank|leaderboard|prolific)\b"
@@ -233,6 +241,8 @@ def papers_or_places_ranked(question: str, text: str, asks_who: bool) -> tuple[s
         top = top or _N_PAPERS.search(question)
     elif places:
         noun = places.group(0).lower()
+        asked_public = _PUBLIC_ASKED.search(question)  # "non-university labs": not universities
+        public = public or (asked_public.group(0) if asked_public else "")
         ranking = (
             "institutes"
             if public

@@ -18,7 +18,7 @@ _TITLE_WORDS = re.compile(
     # "the most 'Bayesian' titles"
     r"|['‘\"“](?P<before>[^'’\"”]+)['’\"”]\s+titles\b"
     # "Which 'reasoning' papers got orals?": a word quoted as written, in the title
-    r"|(?<!\w)['‘\"“](?P<quotedpapers>[\w-]+(?:\s[\w-]+)?)['’\"”]\s+papers\b"
+    r"|(?<!\w)['‘\"“](?P<quotedpapers>[\w-]+)['’\"”]\s+papers\b"
     r"|\btitles?\s+match(?:es|ing)?\s+['\"“](?P<pattern>[^'\"”]+)['\"”]"
     # "speech in title icml 2024 papers": a terse query's word before "in title"
     r"|^\s*['\"“‘]?(?P<lead>[\w-]+)['\"”’]?\s+in\s+(?:the\s+)?titles?\b"
@@ -145,7 +145,11 @@ def title_words(text: str, constraints: PlanConstraints) -> str:
             constraints.title_words.append(after.group("quoted") or after.group("word"))
             return text[: after.start("tail")] + " " + text[after.end() :]
         quoted = _QUOTED.findall(text)
-        if len(quoted) == 1 and _TITLE_NOUN.search(text):
+        # not "the titles of 'Sergey Levine' papers" (titles asked for) nor "papers on
+        # 'grokking'" (a topic said as one)
+        asked_for = re.search(r"\btitles?\s+of\b", text, re.I)
+        about = re.search(r"\b(?:on|about|regarding)\s+['\"“‘]", text, re.I)
+        if len(quoted) == 1 and _TITLE_NOUN.search(text) and not (asked_for or about):
             # "Is 'denoising' in any of X's titles?", "the title had 'hypothesis' in it",
             # "Papers titled with the word 'domain'": one word quoted beside titles is theirs
             constraints.title_words.append(quoted[0][0] or quoted[0][1])

@@ -1529,6 +1529,11 @@ def test_an_acronym_two_institutions_spell_is_asked_about() -> None:
         ("Hong Kong University of Science and Technology", 1),
     ]
     assert places.readings("Samsung") == []  # a company's labs are the company's
+    narrowed = QuestionParser(initials).plan("Papers from NTU Singapore")
+    assert narrowed.constraints.affiliations == ["Nanyang Technological University"]
+    assert not narrowed.unresolved and not narrowed.topic
+    located = QuestionParser(places).plan("How many papers came from Hong Kong universities?")
+    assert not located.unresolved  # every one there, asked for, not one of them
     assert places.readings("Stanford") == []
     plan = QuestionParser(initials).plan("Which papers from NTU were orals at ICML 2024?")
     assert not plan.constraints.affiliations
@@ -1678,4 +1683,32 @@ def test_a_name_of_no_words_is_no_institution() -> None:
     assert not buffalo.knows_institution("AT")
     assert (
         QuestionParser(buffalo).plan("Which AT papers were orals?").constraints.affiliations == []
+    )
+
+
+def test_the_seventh_reviews_misfires() -> None:
+    parser = QuestionParser(PEOPLE)
+    for question, topic in (
+        (
+            "Which universities have the most papers in reinforcement learning?",
+            "reinforcement learning",
+        ),
+        ("Which universities lead the way in AI safety?", "AI safety"),
+        ("Which lab had the most orals in the area of optimization?", "optimization"),
+        ("Top 5 institutions for graph neural networks", "graph neural networks"),
+        ("Which companies have the most papers involving GNNs?", "GNNs"),
+    ):
+        plan = parser.plan(question)
+        assert (plan.ranking is not None, plan.topic) == (True, topic), question
+    for question in (
+        "Which methods from industry labs get the most attention?",
+        "Which labs study the most interesting phenomena in LLMs?",
+        "What companies were involved in the most cited paper?",
+    ):
+        assert parser.plan(question).ranking is None, question
+    assert parser.plan("papers on counting").topic == "counting"
+    assert parser.plan("List the titles of 'Ann Kim' papers").constraints.title_words == []
+    assert parser.plan("What are the titles of papers on 'grokking'?").constraints.title_words == []
+    assert (
+        parser.plan("Which non-university labs published the most papers?").ranking == "institutes"
     )
