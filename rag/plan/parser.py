@@ -608,7 +608,8 @@ _RANK_FRAME = frozenset(
         "to at by with about as and or ICML 2024 icml24 papers paper research centres centers "
         "neither nor non public presented published contributed regarding related concerning "
         "involving using mentioning study studies studying use uses used that care look looks "
-        "like does do want need only just know please"
+        "like does do want need only just know please gave give gives giving had have has got get "
+        "how many much could would can kindly"
     )
 ) | frozenset(COUNT_WORDS)
 

@@ -147,7 +147,11 @@ def title_words(text: str, constraints: PlanConstraints) -> str:
         quoted = _QUOTED.findall(text)
         # not "the titles of 'Sergey Levine' papers" (titles asked for) nor "papers on
         # 'grokking'" (a topic said as one)
-        asked_for = re.search(r"\btitles?\s+of\b", text, re.I)
+        asked_for = re.search(
+            r"\btitles?\s+of\s+(?:the\s+|all\s+|their\s+)?(?:['\"“‘]|(?:[\w-]+\s+)?papers?\b|works?\b)",
+            text,
+            re.I,
+        )
         about = re.search(r"\b(?:on|about|regarding)\s+['\"“‘]", text, re.I)
         if len(quoted) == 1 and _TITLE_NOUN.search(text) and not (asked_for or about):
             # "Is 'denoising' in any of X's titles?", "the title had 'hypothesis' in it",

@@ -1712,3 +1712,16 @@ def test_the_seventh_reviews_misfires() -> None:
     assert (
         parser.plan("Which non-university labs published the most papers?").ranking == "institutes"
     )
+
+
+def test_the_reviews_fixes_keep_what_the_blocks_read() -> None:
+    parser = QuestionParser(PEOPLE)
+    oral = parser.plan("Was 'riemannian' used in the title of an ICML 2024 oral?")
+    assert oral.constraints.title_words == ["riemannian"]  # "title of an oral": not titles asked
+    for question in (
+        "Could you kindly list five companies, ranked by how many orals they had?",
+        "List the three universities that gave the most oral talks.",
+    ):
+        assert parser.plan(question).topic == "", question
+    asked = parser.plan("What are the titles of papers from 'Lund University'?")
+    assert asked.constraints.title_words == []
