@@ -447,7 +447,7 @@ class QuestionParser:
         if ranked and ranked.ranking in PLACE_RANKINGS and topic:
             # "… make up the top 5", "… carrying the word": the ranking's frame; "… the
             # most papers in reinforcement learning", "… lead the way in AI safety": a topic
-            topic = _ranking_topic(topic)
+            topic = _ranking_topic(question, topic)
         topic, unread = left_beside_names(
             question,
             typed,
@@ -614,17 +614,37 @@ _RANK_FRAME = frozenset(
 ) | frozenset(COUNT_WORDS)
 
 
-def _ranking_topic(topic: str) -> str:
+def _ranking_topic(question: str, topic: str) -> str:
     """What a ranking's papers are about, from what is left of the question once the
     ranking is read: the span of words no ranking frame uses ("area of optimization" is
-    optimization; "make up the top" and "sessions" are nothing)."""
+    optimization; "make up the top" and "sessions" are nothing), and only where the
+    question says it as a topic: after "on", "in", "for", "involving" …, or before
+    "papers", "research" ("the most LLM papers"); "how many", "that gave …" say none."""
     words = topic.split()
     kept = [
         i
         for i, w in enumerate(words)
         if (terms := content_terms(w)) and not set(terms) <= _RANK_FRAME | GENERIC_TOPIC
     ]
-    return " ".join(words[kept[0] : kept[-1] + 1]).strip(" ,.:;?!") if kept else ""
+    span = " ".join(words[kept[0] : kept[-1] + 1]).strip(" ,.:;?!") if kept else ""
+    if not span:
+        return ""
+    first, last = re.escape(span.split()[0]), re.escape(span.split()[-1])
+    said = re.search(rf"{_TOPIC_BEFORE}(?:the\s+)?{first}\b", question, re.I) or re.search(
+        rf"\b{last}\s+{_TOPIC_AFTER}", question, re.I
+    )
+    return span if said else ""
+
+
+# what introduces a ranking's topic, and what follows one
+_TOPIC_BEFORE = (
+    r"\b(?:on|about|in|for|of|regarding|concerning|involving|using|mentioning|with|to|"
+    r"study(?:ing)?|use|address(?:ing)?|related\s+to)\s+"
+)
+_TOPIC_AFTER = (
+    r"(?:papers?|research|work|works|publications?|leaderboard|space|field|area|orals?|"
+    r"spotlights?|posters?)\b"
+)
 
 
 def _kind(
