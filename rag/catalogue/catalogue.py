@@ -383,11 +383,12 @@ class Catalogue:
             fold(a).startswith(key) and kind_of(a) == "company" for a, _ in match.variants
         ):
             return []
-        if len(self._readings_in(key, match.papers, match.variants, acronym_said)) < 2:
-            return []
+        readings = self._readings_in(key, match.papers, match.variants, acronym_said)
+        if len(readings) < 2 or not (place_said and match.related):
+            return readings
         # a place's name that fits several: its namesakes the match keeps apart are offered
         # too ("Hong Kong": CUHK, CityU, PolyU beside HKUST and HKU; not for "Duke" alone)
-        strings = [*match.variants, *(match.related if place_said else ())]
+        strings = [*match.variants, *match.related]
         return self._readings_in(key, match.papers, strings, acronym_said)
 
     def _readings_in(
@@ -402,9 +403,10 @@ class Catalogue:
         query = "select paper_id from paper_places where affiliation in ({})"
         spelled: dict[str, tuple[str, set[str]]] = {}  # folded name -> (as written, papers)
         stand_alone: set[str] = set()  # names some string holds with no other named beside
-        strings = list(strings)
+        every = set(matched)  # the papers of every string read
         for affiliation, _ in strings:
             papers = self._ids_in(query, [affiliation])
+            every |= papers
             in_string: list[str] = []
             for part in SEGMENT_SPLIT.split(affiliation):
                 words = fold(part).split()
@@ -422,10 +424,9 @@ class Catalogue:
             if len(set(in_string)) == 1:
                 stand_alone.add(in_string[0])
         # "University of London" only ever beside one of its colleges names none of its own
-        alone = {n for n, (_, papers) in spelled.items() if n in stand_alone}
+        alone = set(spelled) & stand_alone
         spelled = {n: v for n, v in spelled.items() if n in alone} if alone else spelled
         # one reading per institution, its spellings merged ("University of Tuebingen")
-        every = matched | self._ids_in(query, [a for a, _ in strings])
         whole = {n: self.match_institution(n).papers & every for n in spelled}
         readings: list[tuple[str, frozenset[str], frozenset[str]]] = []
         for name in sorted(spelled, key=lambda n: (-len(whole[n]), -len(spelled[n][1]), n)):
