@@ -13,7 +13,14 @@ import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Literal, NamedTuple
 
-from rag.catalogue.kinds import PARENT_BODIES, PARENT_NAMES, SHARED_FIRST, InstitutionKind, kind_of
+from rag.catalogue.kinds import (
+    JOINT_LAB,
+    PARENT_BODIES,
+    PARENT_NAMES,
+    SHARED_FIRST,
+    InstitutionKind,
+    kind_of,
+)
 from rag.catalogue.names import ALIASES, GENERIC_WORDS, acronym, fold
 from rag.text import STOPWORDS
 
@@ -99,7 +106,7 @@ def _companies_whole(
         parent = _parent(parents, first)
         # "MIT-IBM Watson AI Lab": a joint lab is the company's (the university's people
         # are listed with the university's own strings too)
-        joint = re.match(r"^\s*[A-Za-z]+-([A-Za-z]+)\b", name)
+        joint = JOINT_LAB.match(name)
         partner = _parent(parents, joint.group(1).lower()) if joint and not parent else None
         if partner:
             _widen(rows[partner], spellings, papers)

@@ -21,6 +21,8 @@ _RESEARCH_BODIES = re.compile(
 )
 # a company's own research academy ("JD Explore Academy", "DAMO Academy") is the company's
 _COMPANY_ACADEMY = re.compile(r"^(?:jd|damo|alibaba damo)\b.*\bacademy\b")
+# a joint lab named for its two partners ("MIT-IBM Watson AI Lab"); the second is group 1
+JOINT_LAB = re.compile(r"^\s*[A-Za-z]+-([A-Za-z]+)\b")
 # first words many names begin with: no company's own
 SHARED_FIRST = frozenset(
     "international national general united american china chinese global first new "
@@ -52,15 +54,16 @@ def kind_of(name: str, spellings: Iterable[str] = ()) -> InstitutionKind:
     public or non-profit research body: a national lab, Inria, Mila, a foundation)."""
     # most of its spellings: some may name a partner ("MIT-IBM Watson AI Lab, IBM Research")
     spellings = list(spellings)
-    if PARENT_BODIES.search(fold(name)) and "universit" not in fold(name):
+    folded = fold(name)
+    if PARENT_BODIES.search(folded) and "universit" not in folded:
         return ""  # an academy of sciences, a society of institutes: public research bodies
-    if _RESEARCH_BODIES.search(fold(name)) and "universit" not in fold(name):
+    if _RESEARCH_BODIES.search(folded) and "universit" not in folded:
         return ""  # Inria, CNRS, Mila, RIKEN: research institutes, not universities
-    if _COMPANY_ACADEMY.search(fold(name)):
+    if _COMPANY_ACADEMY.search(folded):
         return "company"
     # a joint lab ("MIT-IBM Watson AI Lab") says nothing of what its company is
-    spellings = [s for s in spellings if not re.match(r"^\s*[A-Za-z]+-[A-Za-z]+\b", s)]
+    spellings = [s for s in spellings if not JOINT_LAB.match(s)]
     academic = sum(bool(_ACADEMIC.search(fold(s))) for s in spellings)
-    if _ACADEMIC.search(fold(name)) or (spellings and 2 * academic >= len(spellings)):
+    if _ACADEMIC.search(folded) or (spellings and 2 * academic >= len(spellings)):
         return "academic"
-    return "" if _PUBLIC.search(fold(name)) else "company"
+    return "" if _PUBLIC.search(folded) else "company"
