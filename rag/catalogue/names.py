@@ -102,14 +102,14 @@ ALIASES = {
     "dkfz": ("deutsches krebsforschungszentrum", "german cancer research center"),
     "german cancer research center": ("deutsches krebsforschungszentrum",),
     "cuhk": ("chinese university of hong kong",),
-    "cas": ("chinese academy of sciences",),
+    "cas": ("chinese academy of sciences",),  # not the Center for AI Safety's initials
     "hku": ("university of hong kong",),
     "polyu": ("hong kong polytechnic university",),
     "tokyo tech": ("tokyo institute of technology",),
     "skku": ("sungkyunkwan university", "sung kyun kwan university"),
     "chalmers university": ("chalmers university of technology",),
     "usc": ("university of southern california",),
-    "ucb": ("university of california berkeley",),  # not the Center for AI Safety's initials
+    "ucb": ("university of california berkeley",),
     "buaa": ("beihang university", "beijing university of aeronautics and astronautics"),
     "cityu": ("city university of hong kong",),
     "uiuc": ("university of illinois urbana champaign",),

@@ -592,26 +592,30 @@ _DETAIL = re.compile(r",?\s+and\s+(?:what|how|why|for what|in what|which)\b", re
 
 
 PLACE_RANKINGS = ("institutions", "universities", "companies", "institutes")
-# the words a ranking question is framed in, around its topic if it has one
-_RANK_FRAME = frozenset(
-    content_terms(
-        "haul slot slots session sessions total totals tally list lists name names contributor "
-        "contributors publisher publishers producer producers leaderboard share count number "
-        "carrying carry collected collect placed place kindly accepted interested rather than "
-        "other others blog post conference conferences ml programme program way charge area "
-        "field space development lead leads leading led top most biggest largest highest "
-        "greatest prolific rank ranked ranking dominate dominated institution institutions "
-        "university universities company companies lab labs institute institutes org orgs "
-        "organisation organisations organization organizations firm firms school schools "
-        "industry spot spots position results entries ones first combined plus together sum "
-        "behind make up give show tell which what who are were is was the a an of in on for "
-        "to at by with about as and or ICML 2024 icml24 papers paper research centres centers "
-        "neither nor non public presented published contributed regarding related concerning "
-        "involving using mentioning study studies studying use uses used that care look looks "
-        "like does do want need only just know please gave give gives giving had have has got get "
-        "how many much could would can kindly"
+# the words a ranking question is framed in (and any metadata question's), around its topic
+_RANK_FRAME = (
+    frozenset(
+        content_terms(
+            "haul slot slots session sessions total totals tally list lists name names contributor "
+            "contributors publisher publishers producer producers leaderboard share count number "
+            "carrying carry collected collect placed place kindly accepted interested rather than "
+            "other others blog post conference conferences ml programme program way charge area "
+            "field space development lead leads leading led top most biggest largest highest "
+            "greatest prolific rank ranked ranking dominate dominated institution institutions "
+            "university universities company companies lab labs institute institutes org orgs "
+            "organisation organisations organization organizations firm firms school schools "
+            "industry spot spots position results entries ones first combined plus together sum "
+            "behind make up give show tell which what who are were is was the a an of in on for "
+            "to at by with about as and or ICML 2024 icml24 papers paper research centres centers "
+            "neither nor non public presented published contributed regarding related concerning "
+            "involving using mentioning study studies studying use uses used that care look looks "
+            "like does do want need only just know please gave give gives giving had have has got get "
+            "how many much could would can kindly"
+        )
     )
-) | frozenset(COUNT_WORDS)
+    | frozenset(COUNT_WORDS)
+    | frozenset(GENERIC_TOPIC)
+)
 
 
 def _ranking_topic(question: str, topic: str) -> str:
@@ -624,7 +628,7 @@ def _ranking_topic(question: str, topic: str) -> str:
     kept = [
         i
         for i, w in enumerate(words)
-        if (terms := content_terms(w)) and not set(terms) <= _RANK_FRAME | GENERIC_TOPIC
+        if (terms := content_terms(w)) and not set(terms) <= _RANK_FRAME
     ]
     span = " ".join(words[kept[0] : kept[-1] + 1]).strip(" ,.:;?!") if kept else ""
     if not span:
