@@ -331,6 +331,8 @@ def spellings(key: str) -> tuple[str, ...]:
 def names_institution(affiliation: str, names: tuple[str, ...]) -> bool | None:
     """True: a part of `affiliation` is one of `names`; False: a part contains a name but
     adds distinctive words (another institution); None: no part mentions any name."""
+    if not _may_name(affiliation, names):
+        return None
     verdict: bool | None = None
     own_words = {w for name in names for w in name.split()}  # "ETHZ - ETH Zurich" is one
     affiliation = _TRAILING_COUNTRY.sub("", affiliation)
@@ -409,6 +411,46 @@ def names_institution(affiliation: str, names: tuple[str, ...]) -> bool | None:
 
 
 _ONE = {"labs": "lab", "laboratories": "laboratory"}
+# words a string's own word may be read as (_one) without writing them
+_READ_AS = frozenset({"lab", "laboratory", "university"})
+
+
+@lru_cache(maxsize=4096)  # one question's candidates share their names
+def _needed(names: tuple[str, ...]) -> tuple[tuple[tuple[str, ...], ...], tuple[str, ...]]:
+    """(for each name, the words a string must hold, spaces aside, for the name to be in
+    it: its typed words but those _one reads other words as, and the acronym as typed;
+    the names of one word, which a string's initials may spell instead)."""
+    needed: list[tuple[str, ...]] = []
+    initials: list[str] = []
+    for name in names:
+        typed = [_one(w) for w in name.split() if w != "at"]
+        if len(typed) == 1:
+            initials.append(typed[0])
+        if typed:
+            needed.append(tuple(w for w in typed if w not in _READ_AS))
+    if acronym_named(names[0]):
+        needed.append((acronym(names[0]),))
+    return tuple(needed), tuple(initials)
+
+
+def _may_name(affiliation: str, names: tuple[str, ...]) -> bool:
+    """Can a part of `affiliation` name one of `names`? Checked on its letters alone (a
+    word run together is still in them) and its words' initials, in which every part's
+    acronym is spelled in order, before names_institution reads its parts."""
+    needed, one_word = _needed(names)
+    folded = fold(affiliation)
+    letters = folded.replace(" ", "")
+    if any(all(w in letters for w in words) for words in needed):
+        return True
+    firsts = "".join(w[0] for w in folded.split())
+    return any(_in_order(name, firsts) for name in one_word)
+
+
+def _in_order(letters: str, within: str) -> bool:
+    rest = iter(within)
+    return all(letter in rest for letter in letters)
+
+
 _SCHOOLS = (["medical", "school"], ["business", "school"], ["law", "school"])
 # words before "Universität X" that make another university than the University of X
 _NOT_PATRONS = frozenset({"technische", "freie", "katholische", "medizinische", "private"})

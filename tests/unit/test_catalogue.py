@@ -179,3 +179,43 @@ def test_other_word_orders_and_other_names_of_an_institution() -> None:
     xidian = spellings("xidian university")
     assert names_institution("Xi'an University of Electronic Science and Technology", xidian)
     assert not names_institution("Xi'an Jiaotong University", xidian)
+
+
+def test_the_letters_precheck_never_changes_a_verdict(monkeypatch: pytest.MonkeyPatch) -> None:
+    """names_institution skips strings whose letters cannot hold a name; every skipped
+    string must be one the full reading finds no name in (runs together, initials,
+    plural lab words, mistyped "university", an acronym's lab, a patron's name)."""
+    from rag.catalogue import names as n
+
+    strings = [
+        "PengCheng Laboratory",
+        "Peng Cheng Lab, Shenzhen",
+        "Massachusetts Institute of Technology",
+        "MIT-IBM Watson AI Lab",
+        "Nokia Bell Laboratories",
+        "Univeristy of Tokyo",
+        "MMLab of CUHK",
+        "The Chinese University of Hong Kong",
+        "Rheinische Friedrich-Wilhelms Universität Bonn",
+        "KTH Royal Institute of Technology",
+        "University of Illinois, Urbana-Champaign",
+        "Harvard Medical School",
+        "Tsinghua Shenzhen International Graduate School",
+        "CSIRO's Data61",
+        "ENS Lyon",
+        "University at Buffalo, SUNY",
+    ]
+    typed = [
+        "Peng Cheng Lab", "MIT", "Bell Labs", "University of Tokyo", "CUHK",
+        "University of Bonn", "KTH", "UIUC", "Harvard", "Tsinghua University", "CSIRO",
+        "ENS", "University at Buffalo", "Chinese University of Hong Kong", "Bonn",
+    ]  # fmt: skip
+    pairs = [(s, n.spellings(fold(t))) for s in strings for t in typed]
+    assert not n._may_name("Nanjing University", n.spellings("tsinghua university"))
+    checked = [n.names_institution(s, names) for s, names in pairs]
+    n.names_institution.cache_clear()
+    monkeypatch.setattr(n, "_may_name", lambda affiliation, names: True)
+    full = [n.names_institution(s, names) for s, names in pairs]
+    n.names_institution.cache_clear()
+    assert checked == full
+    assert sum(v is not None for v in full) >= 15  # the cases above do reach a verdict
