@@ -62,7 +62,19 @@ def top_institutions(
         # "KAIST" after "Korea Advanced Institute …": a group whose own commonest
         # spelling is already a row's is that row, widened
         name = owner.get(spellings[0]) or _same_name(rows, affiliation) or affiliation
-        _widen(rows.setdefault(name, ([], set())), spellings, match.papers)
+        row = rows.setdefault(name, ([], set()))
+        # a row named by one of these spellings, made first because its string came first
+        # in a tie ("Computer Science Department, Stanford University"), is this row's (a
+        # university is not a research body's: "University of Chinese Academy of Sciences")
+        university = kind_of(name) == "academic"
+        for earlier in {owner.get(a) for a in spellings} - {None, name}:
+            if earlier and earlier in rows and earlier in spellings:
+                if kind_of(earlier) == "academic" and not university:
+                    continue
+                held, papers = rows.pop(earlier)
+                _widen(row, held, papers)
+                owner.update(dict.fromkeys(held, name))
+        _widen(row, spellings, match.papers)
         for spelling in spellings:
             owner.setdefault(spelling, name)
         owner[affiliation] = name

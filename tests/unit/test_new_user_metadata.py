@@ -436,6 +436,15 @@ def test_institutions_are_ranked_with_their_spellings_merged() -> None:
     ]
 
 
+def test_a_department_first_in_a_tie_is_no_row_of_its_own() -> None:
+    from rag.catalogue.institutions import top_institutions
+
+    # orals: p1 Stanford University, p4 its department, tied at one paper each, the
+    # department's string first in the order; every level kept
+    rows = top_institutions(PLACES, {"p1", "p3", "p4"}, limit=100, kind="academic")
+    assert [(r.name, r.papers) for r in rows] == [("Stanford University", 2)]
+
+
 def test_a_question_about_one_lab_is_no_ranking() -> None:
     plan = QuestionParser(PLACES).plan(
         "Which university lab proposed the most efficient attention?"
