@@ -244,6 +244,11 @@ class QueryPlan(BaseModel):
         description="`ranking`: how many authors ('the top 5'); 0: 10 authors, or the papers "
         "tied at the longest / shortest author list.",
     )
+    position: int = Field(
+        default=0,
+        description="`ranking` of authors or institutions: the place asked ('ranks second': "
+        "2), answered with the names at that count level (ties kept); 0: the top.",
+    )
     unresolved: list[Unresolved] = Field(default_factory=list)
     like_paper: str = Field(
         default="",

@@ -90,8 +90,9 @@ _CATALOGUE_RANKINGS = (
 
 def read_by_catalogue(plan: QueryPlan) -> bool:
     """Whether the parser's plan is one the catalogue answers exactly and a model's draft
-    cannot hold: who wrote a named paper, institutions or papers ranked."""
-    return bool(plan.written_by) or plan.ranking in _CATALOGUE_RANKINGS
+    cannot hold: who wrote a named paper, institutions or papers ranked, a place in a
+    ranking."""
+    return bool(plan.written_by) or bool(plan.position) or plan.ranking in _CATALOGUE_RANKINGS
 
 
 class UnusableDraft(ValueError):

@@ -19,7 +19,14 @@ from rag.plan.framing import VENUE, WHO_WROTE, plain_question
 from rag.plan.leftovers import GENERIC_TOPIC, left_beside_names, written_as
 from rag.plan.people import PeopleReader
 from rag.plan.places import PlaceReader
-from rag.plan.rankings import COUNT_WORDS, TOP_N, count_said, papers_or_places_ranked
+from rag.plan.rankings import (
+    COUNT_WORDS,
+    POSITION_RANKINGS,
+    TOP_N,
+    count_said,
+    papers_or_places_ranked,
+    rank_position,
+)
 from rag.plan.titles import mend_title_typos, title_words
 from rag.text import content_terms, listing, titled_in
 from rag.types import PlanConstraints, PlanKind, QueryPlan, Ranking, Unresolved
@@ -317,6 +324,14 @@ class QuestionParser:
         self.people = PeopleReader(catalogue)
 
     def plan(self, question: str) -> QueryPlan:
+        position, at_top = rank_position(question)
+        if position:  # "Which author ranks second for orals?": the ranking, and its place
+            ranked = self._read(at_top)
+            if ranked.ranking in POSITION_RANKINGS:
+                return ranked.model_copy(update={"position": position, "top": 0})
+        return self._read(question)
+
+    def _read(self, question: str) -> QueryPlan:
         typed = question  # as typed: "adam papers" is no person, "Adam Smith papers" is
         question = plain_question(question)
         compared = compared_items(question)

@@ -264,3 +264,59 @@ def papers_or_places_ranked(question: str, text: str, asks_who: bool) -> tuple[s
         return text, Ranked(ranking, count_said(top.group(1) or top.group(2)))
     # "which university": the one (ties kept)
     return text, Ranked(ranking, int(bool(places and _SINGULAR_PLACE.search(question))))
+
+
+# the rankings a place in them may be asked of (authors and institutions by their papers)
+POSITION_RANKINGS = (
+    "authors", "first_authors", "last_authors", "coauthors", "institutions", "universities",
+    "companies", "institutes",
+)  # fmt: skip
+# "ranks second", "in third place", "the second-most", "the runner-up": a place in a
+# ranking, asked by its order
+_ORDINALS = {
+    "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4, "fifth": 5, "5th": 5,
+    "sixth": 6, "6th": 6, "seventh": 7, "7th": 7, "eighth": 8, "8th": 8, "ninth": 9, "9th": 9,
+    "tenth": 10, "10th": 10,
+}  # fmt: skip
+_ORDINAL = rf"({'|'.join(_ORDINALS)})"
+_ANY_ORDINAL = rf"(?:{'|'.join(_ORDINALS)})"
+# what may follow the place before what is counted ("… for the number of orals")
+_PLACE_TAIL = (
+    r"(?:\s+(?:place|spot|position))?(?:\s*,)?"
+    r"(?:\s+(?:for|in|on|by|with|when\s+it\s+comes\s+to))?"
+    r"(?:\s+(?:the\s+)?(?:number|count|total|tally)\s+of|\s+terms\s+of)?"
+)
+_POSITION = re.compile(
+    # "ranks second for …", "came in third in …", "is fourth by …"
+    rf"\b(?:rank(?:s|ed)?|plac(?:es|ed)|c[oa]mes?|finish(?:es|ed)?|sits?|stands?|"
+    rf"(?:is|was|are|were)(?=\s+(?:in\s+|at\s+)?(?:the\s+)?{_ANY_ORDINAL}\s+(?:place|spot|"
+    rf"position|for|in|on|by)\b))\s+(?:in\s+|at\s+)?(?:the\s+)?{_ORDINAL}\b{_PLACE_TAIL}"
+    # "took second place in …", "in third place for …"
+    rf"|\b(?:in|at|took|takes|taking|holds?|held|claims?|claimed|got|gets)\s+(?:the\s+)?"
+    rf"{_ORDINAL}\s+(?:place|spot|position)\b{_PLACE_TAIL}"
+    # "the runner-up in …"
+    rf"|\b(?:(?:is|was|are|were)\s+)?(?:the\s+)?(?P<runner>runners?[- ]up)\b{_PLACE_TAIL}",
+    re.I,
+)
+# "the second-most papers", "the third highest number of orals": the superlative kept
+_ORDINAL_SUPERLATIVE = re.compile(
+    rf"\b{_ORDINAL}[- ](?=(?:most|highest|largest|biggest|greatest)\b)", re.I
+)
+
+
+def rank_position(question: str) -> tuple[int, str]:
+    """The place in a ranking `question` asks for ("Which author ranks second for orals?":
+    2; 0: none) and the question asked of the top instead ("Which author had the most
+    orals?"), for the ranking readers."""
+    found = _POSITION.search(question)
+    if found and question[: found.start()].strip():  # not "In the second place, which …"
+        said_n = next((g for g in found.groups() if g), "")
+        n = 2 if found.group("runner") else _ORDINALS[said_n.lower()]
+        rest = question[found.end() :]
+        said = " had the most " if rest.strip(" ?.!") else " had the most papers "
+        return n, question[: found.start()] + said + rest
+    found = _ORDINAL_SUPERLATIVE.search(question)
+    if found:
+        n = _ORDINALS[found.group(1).lower()]
+        return n, question[: found.start()] + question[found.end() :]
+    return 0, question

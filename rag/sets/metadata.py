@@ -208,7 +208,8 @@ class MetadataAnswerer:
         kind = {"universities": "academic", "companies": "company", "institutes": "public"}.get(
             plan.ranking or "", ""
         )
-        ranked = top_institutions(self.catalogue, within, limit=plan.top or 10, kind=kind)  # type: ignore[arg-type]
+        limit = _EVERY_LEVEL if plan.position else plan.top or 10
+        ranked = top_institutions(self.catalogue, within, limit=limit, kind=kind)  # type: ignore[arg-type]
         statuses = plan.constraints.statuses
         noun = f"ICML 2024 {' or '.join(s.lower() for s in statuses) or 'paper'}"
         what = {
@@ -245,6 +246,9 @@ class MetadataAnswerer:
                 "college, school or institute of technology; a company is named neither so "
                 "nor as a public body), which may misplace a few."
             )
+        if plan.position:
+            what = what.split(" (")[0].lower()
+            return _at_place([(p.name, p.papers) for p in ranked], plan, what, noun, note)
         if plan.top and len(ranked) > plan.top:
             heading += f" (the top {plan.top}, with the ties at the cut)"
         text = f"{heading}:\n\n" + "\n".join(lines) + f"\n\n{note}"
@@ -266,7 +270,11 @@ class MetadataAnswerer:
         named = set(plan.constraints.authors) if plan.ranking == "coauthors" else set()
         place = {"first_authors": 0, "last_authors": -1}.get(plan.ranking or "")
         ranked = self.catalogue.top_authors(
-            within, limit=plan.top or 10, at_least=plan.at_least, excluding=named, place=place
+            within,
+            limit=plan.top or 10,
+            at_least=1 if plan.position else plan.at_least,  # every level, to find the place
+            excluding=named,
+            place=place,
         )
         lines = [f"{i}. {name} — {plural(n, 'paper')}" for i, (name, n) in enumerate(ranked, 1)]
         note = (
@@ -275,6 +283,11 @@ class MetadataAnswerer:
         )
         statuses = plan.constraints.statuses
         noun = f"ICML 2024 {' or '.join(s.lower() for s in statuses) or 'paper'}"
+        if plan.position:
+            who = {0: "first authors", -1: "last authors"}.get(place, "authors")  # type: ignore[arg-type]
+            if named:
+                who = f"co-authors of {' and '.join(sorted(named))}"
+            return _at_place(ranked, plan, who, noun, note)
         heading = (
             f"Authors with at least {plural(plan.at_least, noun)}"
             if plan.at_least
@@ -293,6 +306,38 @@ class MetadataAnswerer:
         return text, Aggregate(
             kind="metadata", count=len(ranked), exact=True, ranking=ranked, notes=[note]
         )
+
+
+_EVERY_LEVEL = 100_000  # a ranking's limit that keeps every level
+_PLACES = {2: "second", 3: "third", 4: "fourth", 5: "fifth", 6: "sixth", 7: "seventh",
+           8: "eighth", 9: "ninth", 10: "tenth"}  # fmt: skip
+_ABOVE_SHOWN = 10  # names listed above the place asked
+
+
+def _at_place(
+    ranked: list[tuple[str, int]], plan: QueryPlan, who: str, noun: str, note: str
+) -> tuple[str, Aggregate]:
+    """ "Which author ranks second for orals?": the names at the second-highest count
+    (ties kept), the ones above them, and how the place was read."""
+    levels = sorted({n for _, n in ranked}, reverse=True)
+    place = _PLACES.get(plan.position, f"{plan.position}th")
+    unit = noun.removeprefix("ICML 2024 ")
+    if len(levels) < plan.position:
+        text = f"Only {plural(len(levels), 'count')} of {noun}s among {who}: no {place} place."
+        return text, Aggregate(kind="metadata", count=0, exact=True, ranking=[], notes=[note])
+    n = levels[plan.position - 1]
+    at = [(name, k) for name, k in ranked if k == n]
+    above = [(name, k) for name, k in ranked if k > n]
+    names = listing([name for name, _ in at], "and")
+    tied = f"tied with {plural(n, unit)} each" if len(at) > 1 else f"with {plural(n, unit)}"
+    text = (
+        f"{place.capitalize()} place among {who} by {noun}s: {names}, {tied}.\n\nAbove:\n\n"
+        + "\n".join(f"- {name} — {plural(k, unit)}" for name, k in above[:_ABOVE_SHOWN])
+        + (f"\n- and {len(above) - _ABOVE_SHOWN} more" if len(above) > _ABOVE_SHOWN else "")
+        + f"\n\nPlaces go by count: names tied at a count share a place, so {place} place is "
+        f"the {place}-highest count.\n\n{note}"
+    )
+    return text, Aggregate(kind="metadata", count=len(at), exact=True, ranking=at, notes=[note])
 
 
 class Selection(NamedTuple):

@@ -445,6 +445,26 @@ def test_a_department_first_in_a_tie_is_no_row_of_its_own() -> None:
     assert [(r.name, r.papers) for r in rows] == [("Stanford University", 2)]
 
 
+def test_a_place_in_a_ranking_is_the_names_at_that_count() -> None:
+    # counts: Google 3, Stanford 3, Tsinghua 1; authors: Ann Kim 2, the others 1
+    assert _ranked("Which institution ranks second in ICML 2024 papers?") == [
+        ("Tsinghua University", 1)
+    ]
+    assert _ranked("Which university came in second for orals?") == []  # one level only
+    assert _ranked("Who had the second-most papers?") == [
+        ("Bo Li", 1), ("Cy Tan", 1), ("Di Wu", 1), ("Ed Ng", 1), ("Fa Wu", 1), ("Gu Lo", 1)
+    ]  # fmt: skip
+    plan = QuestionParser(PLACES).plan("Which company was the runner-up by number of papers?")
+    assert (plan.ranking, plan.position, plan.top) == ("companies", 2, 0)
+    # not a place in a ranking: the question keeps its words
+    for question in (
+        "Who is the second author of the Kepler paper?",
+        "In the second place, which papers study attention?",
+        "What does the second stage of the method do?",
+    ):
+        assert QuestionParser(PLACES).plan(question).position == 0, question
+
+
 def test_a_question_about_one_lab_is_no_ranking() -> None:
     plan = QuestionParser(PLACES).plan(
         "Which university lab proposed the most efficient attention?"
