@@ -247,7 +247,8 @@ class QueryPlan(BaseModel):
     position: int = Field(
         default=0,
         description="`ranking` of authors or institutions: the place asked ('ranks second': "
-        "2), answered with the names at that count level (ties kept); 0: the top.",
+        "2), answered with the names at that count level (ties kept); `written_by`: the "
+        "author's place in the byline ('the second author'); 0: none.",
     )
     unresolved: list[Unresolved] = Field(default_factory=list)
     like_paper: str = Field(
@@ -257,8 +258,10 @@ class QueryPlan(BaseModel):
     )
     written_by: Literal["", "all", "first", "last"] = Field(
         default="",
-        description="'Who wrote <paper>': its authors ('all'), or its first or last author, "
-        "answered from the catalogue (`kind` metadata, the paper in `like_paper`).",
+        description="'Who wrote <paper>', 'how many authors does <paper> have', 'where are "
+        "its authors from': its authors ('all'; with `position`, the author at that place), "
+        "or its first or last author, answered from the catalogue (`kind` metadata, the "
+        "paper in `like_paper`).",
     )
     facets: list[str] = Field(
         default_factory=list,

@@ -14,8 +14,9 @@ from collections.abc import Callable
 
 from rag.catalogue.catalogue import Catalogue
 from rag.catalogue.names import fold
+from rag.plan.byline import byline_asked
 from rag.plan.compared import compared_items
-from rag.plan.framing import VENUE, WHO_WROTE, plain_question
+from rag.plan.framing import VENUE, plain_question
 from rag.plan.leftovers import GENERIC_TOPIC, left_beside_names, written_as
 from rag.plan.people import PeopleReader
 from rag.plan.places import PlaceReader
@@ -357,19 +358,23 @@ class QuestionParser:
             text = _YEAR.sub(" ", text)
         # "…, and how many of them were orals?": the list, with its statuses counted
         text = _OF_THEM.sub("", text)
-        authored = WHO_WROTE.match(text)
-        paper = (
-            self.catalogue.named_paper(text[authored.end() :].strip(" ?.!")) if authored else None
-        )
-        said = text[authored.end() :].strip(" ?.!'\"“”‘’*") if authored else ""
-        if paper is not None and authored is not None and _names_paper(said, paper.title):
-            # "Who's the first author of 'On The Fairness …'?", "Who wrote BiLLM?": the
-            # named paper's byline, from the catalogue (no abstract says who wrote it)
-            place = (authored.group("place") or "").lower()
+        byline = byline_asked(text)
+        paper = None
+        if byline is not None:
+            said = next(
+                (s for s in (byline.said, byline.name) if s and self.catalogue.named_paper(s)),
+                "",
+            )
+            paper = self.catalogue.named_paper(said) if said else None
+        if byline is not None and paper is not None and _names_paper(said, paper.title):
+            # "Who's the first author of 'On The Fairness …'?", "Who wrote BiLLM?", "How many
+            # authors does the Medusa paper have?": the named paper's byline, from the
+            # catalogue (no abstract says who wrote it)
             return QueryPlan(
                 kind="metadata",
                 like_paper=paper.id,
-                written_by="first" if place in ("first", "lead") else "last" if place else "all",
+                written_by=byline.written_by,
+                position=byline.position,
             )
         constraints = PlanConstraints()
         unresolved: list[Unresolved] = []

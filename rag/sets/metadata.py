@@ -136,12 +136,27 @@ class MetadataAnswerer:
             if len(people) > 1
             else "its only author."
         )
+        place = _PLACES.get(plan.position, f"{plan.position}th")
         if plan.written_by == "first":
             text = f"The first author of {named} is {people[0]} [1]; {everyone}"
         elif plan.written_by == "last":
             text = f"The last author of {named} is {people[-1]} [1]; {everyone}"
+        elif plan.position > len(people):
+            text = f"{named} has no {place} author [1]: {everyone}"
+        elif plan.position:
+            text = f"The {place} author of {named} is {people[plan.position - 1]} [1]; {everyone}"
+        elif len(people) > 1:
+            text = f"{named} is by {len(people)} authors: {listing(people, 'and')} [1]."
         else:
-            text = f"{named} is by {listing(people, 'and')} [1]."
+            text = f"{named} is by {people[0]} alone [1]."
+        listed = sorted(affiliations_of(paper))
+        if listed and len(affiliation_entries(paper)) != len(paper.authors):
+            # "Which universities are the Medusa authors from?": the strings, not who is where
+            text += (
+                "\n\nThe affiliations it lists (not author by author, so not who is where): "
+                + "; ".join(listed)
+                + "."
+            )
         rows = [row(1, paper, f"Authors: {', '.join(paper.authors)}")]
         aggregate = Aggregate(kind="metadata", count=1, exact=True, papers=rows)
         return set_answer(question, standalone, plan, text, [citation(rows[0])], aggregate)

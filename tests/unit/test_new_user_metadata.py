@@ -282,8 +282,33 @@ WRITERS = Catalogue.of(
         ),
         (
             "Who wrote the paper on Medusa?",
-            "*Medusa: Simple LLM Inference Acceleration Framework* is by Tianle Cai and "
-            "Tri Dao [1].",
+            "*Medusa: Simple LLM Inference Acceleration Framework* is by 2 authors: Tianle Cai "
+            "and Tri Dao [1].\n\nThe affiliations it lists (not author by author, so not who "
+            "is where): Princeton University.",
+        ),
+        # "the X paper", a place in the byline, how many, where they are from
+        (
+            "Who is the second author of the BiLLM paper?",
+            "The second author of *BiLLM: Pushing the Limit of Post-Training Quantization for "
+            "LLMs* is Yangdong Liu [1]; its 3 authors, in order: Wei Huang (HKU), Yangdong Liu "
+            "and Xiaojuan Qi (HKU).",
+        ),
+        (
+            "Who is the fourth author of BiLLM?",
+            "*BiLLM: Pushing the Limit of Post-Training Quantization for LLMs* has no fourth "
+            "author [1]: its 3 authors, in order: Wei Huang (HKU), Yangdong Liu and Xiaojuan "
+            "Qi (HKU).",
+        ),
+        (
+            "How many authors does the BiLLM paper have?",
+            "*BiLLM: Pushing the Limit of Post-Training Quantization for LLMs* is by 3 authors: "
+            "Wei Huang (HKU), Yangdong Liu and Xiaojuan Qi (HKU) [1].",
+        ),
+        (
+            "Which universities are the Medusa authors from?",
+            "*Medusa: Simple LLM Inference Acceleration Framework* is by 2 authors: Tianle Cai "
+            "and Tri Dao [1].\n\nThe affiliations it lists (not author by author, so not who "
+            "is where): Princeton University.",
         ),
         (
             "Who's the last author of 'On The Fairness Impacts of Hardware Selection'?",
@@ -303,6 +328,9 @@ def test_who_wrote_what_names_no_one_paper_is_not_a_byline() -> None:
     parser = QuestionParser(WRITERS)
     assert not parser.plan("Who wrote papers on LLM inference?").written_by  # two papers
     assert not parser.plan("What does BiLLM quantize?").written_by
+    assert not parser.plan("Who wrote the most papers?").written_by
+    assert not parser.plan("How many authors does a typical paper have?").written_by
+    assert not parser.plan("Where are the authors of papers on LLM inference from?").written_by
 
 
 CROWD = Catalogue.of(

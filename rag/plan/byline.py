@@ -1,0 +1,86 @@
+"""Questions about one named paper's byline: "Who is the second author of the Medusa
+paper?", "How many authors does GaLore have?", "Which universities are the DoRA authors
+from?". The catalogue answers them exactly; no abstract says who wrote it.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Literal, NamedTuple
+
+from rag.plan.framing import WHO_WROTE
+
+_ORDINAL_PLACES = {
+    "first": 1, "lead": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4,
+    "fifth": 5, "5th": 5, "sixth": 6, "6th": 6, "seventh": 7, "7th": 7, "eighth": 8, "8th": 8,
+    "ninth": 9, "9th": 9, "tenth": 10, "10th": 10,
+}  # fmt: skip
+_PLACE = rf"(?P<place>{'|'.join(_ORDINAL_PLACES)}|last|senior)"
+_AUTHORS = r"(?:co-?)?authors?|writers?"
+_PAPER = r"(?P<paper>[^?]+?)"
+_END = r"\s*[?.!]*\s*$"
+# the frames, each naming the paper in `paper`; "place": which author
+_ASKED = [
+    # "Who is the second author of the Medusa paper?", "Who's the senior author on GaLore?"
+    re.compile(
+        rf"^\s*who(?:['’]s|\s+is|\s+was)\s+(?:the\s+)?{_PLACE}[- ](?:{_AUTHORS})\s+"
+        rf"(?:of|on|behind)\s+{_PAPER}{_END}",
+        re.I,
+    ),
+    # "How many authors does the Medusa paper have?", "how many people wrote DoRA"
+    re.compile(
+        rf"^\s*how\s+many\s+(?:{_AUTHORS}|people|researchers|names)\s+(?:does|did|do)\s+"
+        rf"{_PAPER}\s+have{_END}"
+        rf"|^\s*how\s+many\s+(?:{_AUTHORS}|people|researchers|names)\s+(?:are|were|is)\s+"
+        rf"(?:there\s+)?(?:on|in|behind|listed\s+(?:on|for))\s+{_PAPER.replace('paper', 'paper2')}{_END}"
+        rf"|^\s*how\s+many\s+(?:people|researchers)\s+(?:wrote|authored|co-?authored)\s+"
+        rf"{_PAPER.replace('paper', 'paper3')}{_END}",
+        re.I,
+    ),
+    # "Which universities are the DoRA authors from?", "What institution is the first author
+    # of Medusa from?", "Where are the authors of GaLore based?", "the affiliations of X"
+    re.compile(
+        r"^\s*(?:(?:which|what)\s+(?:universit(?:y|ies)|institutions?|labs?|compan(?:y|ies)|"
+        r"organi[sz]ations?|affiliations?|institutes?|schools?)|where)\s+(?:is|are|was|were|do|"
+        rf"does|did)\s+(?:the\s+)?(?:{_PLACE}\s+)?(?:(?:{_AUTHORS})\s+(?:of|on|behind)\s+{_PAPER}|"
+        rf"(?P<paper2>[^?]+?)\s+(?:{_AUTHORS}))\s+(?:from|at|based|work(?:ing)?(?:\s+at)?|"
+        rf"affiliated\s+with|come\s+from){_END}"
+        rf"|^\s*what\s+(?:are|were)\s+the\s+affiliations\s+of\s+(?:the\s+(?:{_AUTHORS})\s+of\s+)?"
+        rf"(?P<paper3>[^?]+?){_END}",
+        re.I,
+    ),
+]
+# "the Medusa paper", "the paper on GaLore": the name within
+_PAPER_WORDS = re.compile(
+    r"^\s*(?:the\s+)?(?:(?:paper|work|article)\s+(?:on|about|introducing|called|titled)\s+)?"
+    r"(?P<name>.+?)(?:\s+(?:paper|work|article))?\s*$",
+    re.I,
+)
+
+
+class BylineAsked(NamedTuple):
+    said: str  # the paper as named ("the Medusa paper")
+    name: str  # its name within ("Medusa")
+    written_by: Literal["all", "first", "last"]
+    position: int  # the author's place in the byline (2: the second author); 0: none
+
+
+def byline_asked(text: str) -> BylineAsked | None:
+    """The byline question `text` asks of a paper it names, if any (WHO_WROTE's frames
+    included: "Who wrote BiLLM?")."""
+    found = next((m for pattern in _ASKED if (m := pattern.match(text))), None)
+    if found is None:
+        found = WHO_WROTE.match(text)
+        if found is None:
+            return None
+        said = text[found.end() :]
+    else:
+        said = next(g for k, g in found.groupdict().items() if k.startswith("paper") and g)
+    said = said.strip(" ?.!'\"“”‘’*")
+    place = (found.groupdict().get("place") or "").lower()
+    named = _PAPER_WORDS.match(said)
+    name = named.group("name").strip(" '\"“”‘’*") if named else said
+    if place in ("last", "senior"):
+        return BylineAsked(said, name, "last", 0)
+    n = _ORDINAL_PLACES.get(place, 0)
+    return BylineAsked(said, name, "first" if n == 1 else "all", n if n > 1 else 0)
