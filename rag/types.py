@@ -256,12 +256,12 @@ class QueryPlan(BaseModel):
         description="`similar`: the id of the paper named; `written_by`: the paper whose "
         "authors are asked.",
     )
-    written_by: Literal["", "all", "first", "last"] = Field(
+    written_by: Literal["", "all", "first", "last", "status"] = Field(
         default="",
         description="'Who wrote <paper>', 'how many authors does <paper> have', 'where are "
         "its authors from': its authors ('all'; with `position`, the author at that place), "
-        "or its first or last author, answered from the catalogue (`kind` metadata, the "
-        "paper in `like_paper`).",
+        "or its first or last author; 'status': how it was presented ('Was GaLore an "
+        "oral?'); answered from the catalogue (`kind` metadata, the paper in `like_paper`).",
     )
     facets: list[str] = Field(
         default_factory=list,

@@ -1,6 +1,7 @@
-"""Questions about one named paper's byline: "Who is the second author of the Medusa
-paper?", "How many authors does GaLore have?", "Which universities are the DoRA authors
-from?". The catalogue answers them exactly; no abstract says who wrote it.
+"""Questions about one named paper's byline and status: "Who is the second author of the
+Medusa paper?", "How many authors does GaLore have?", "Which universities are the DoRA
+authors from?", "Was GaLore an oral?". The catalogue answers them exactly; no abstract
+says who wrote it or how it was presented.
 """
 
 from __future__ import annotations
@@ -20,6 +21,10 @@ _AUTHORS = r"(?:co-?)?authors?|writers?"
 _PAPER = r"(?P<paper>[^?]+?)"
 _END = r"\s*[?.!]*\s*$"
 # the frames, each naming the paper in `paper`; "place": which author
+_PLACES = (
+    r"(?:universit(?:y|ies)|institutions?|labs?|compan(?:y|ies)|organi[sz]ations?|"
+    r"affiliations?|institutes?|schools?)"
+)
 _ASKED = [
     # "Who is the second author of the Medusa paper?", "Who's the senior author on GaLore?"
     re.compile(
@@ -40,16 +45,33 @@ _ASKED = [
     # "Which universities are the DoRA authors from?", "What institution is the first author
     # of Medusa from?", "Where are the authors of GaLore based?", "the affiliations of X"
     re.compile(
-        r"^\s*(?:(?:which|what)\s+(?:universit(?:y|ies)|institutions?|labs?|compan(?:y|ies)|"
-        r"organi[sz]ations?|affiliations?|institutes?|schools?)|where)\s+(?:is|are|was|were|do|"
+        rf"^\s*(?:(?:which|what)\s+{_PLACES}|where)\s+(?:is|are|was|were|do|"
         rf"does|did)\s+(?:the\s+)?(?:{_PLACE}\s+)?(?:(?:{_AUTHORS})\s+(?:of|on|behind)\s+{_PAPER}|"
         rf"(?P<paper2>[^?]+?)\s+(?:{_AUTHORS}))\s+(?:from|at|based|work(?:ing)?(?:\s+at)?|"
         rf"affiliated\s+with|come\s+from){_END}"
         rf"|^\s*what\s+(?:are|were)\s+the\s+affiliations\s+of\s+(?:the\s+(?:{_AUTHORS})\s+of\s+)?"
-        rf"(?P<paper3>[^?]+?){_END}",
+        rf"(?P<paper3>[^?]+?){_END}"
+        # "Which institutions are behind the GaLore paper?", "Which labs wrote DoRA?"
+        rf"|^\s*(?:which|what)\s+{_PLACES}\s+(?:(?:are|were|is|was)\s+behind|wrote|authored|"
+        rf"produced|published|(?:are|were|is|was)\s+on)\s+(?P<paper4>[^?]+?){_END}",
         re.I,
     ),
 ]
+# "Was GaLore an oral?", "Is BiLLM an oral or a poster?", "What was DoRA presented as?",
+# "the status of X": the named paper's status
+_STATUS_ASKED = re.compile(
+    r"^\s*(?:was|is|did)\s+(?P<paper>[^?]+?)\s+(?:(?:get|receive|win|land|have|accepted|"
+    r"presented|selected|given|chosen)\s+(?:as\s+)?)?(?:an?\s+)?(?:oral|spotlight|poster)"
+    r"(?:\s*,?\s+(?:or|and)\s+(?:an?\s+)?(?:oral|spotlight|poster))*"
+    r"(?:\s+(?:paper|talk|presentation|slot))?\s*[?.!]*\s*$"
+    r"|^\s*(?:what|how)\s+(?:was|is)\s+(?P<paper2>[^?]+?)\s+(?:presented|accepted)(?:\s+as)?"
+    r"\s*[?.!]*\s*$"
+    r"|^\s*what\s+(?:was|is)\s+the\s+(?:status|presentation\s+(?:type|format)|acceptance\s+"
+    r"(?:type|status)|format|decision)\s+(?:of|for)\s+(?P<paper3>[^?]+?)\s*[?.!]*\s*$"
+    r"|^\s*(?P<paper4>[^?:]+?)\s*[:–-]\s*(?:oral|spotlight|poster)(?:\s*,?\s+or\s+(?:oral|"
+    r"spotlight|poster))+\s*[?.!]*\s*$",
+    re.I,
+)
 # "the Medusa paper", "the paper on GaLore": the name within
 _PAPER_WORDS = re.compile(
     r"^\s*(?:the\s+)?(?:(?:paper|work|article)\s+(?:on|about|introducing|called|titled)\s+)?"
@@ -61,13 +83,20 @@ _PAPER_WORDS = re.compile(
 class BylineAsked(NamedTuple):
     said: str  # the paper as named ("the Medusa paper")
     name: str  # its name within ("Medusa")
-    written_by: Literal["all", "first", "last"]
+    written_by: Literal["all", "first", "last", "status"]
     position: int  # the author's place in the byline (2: the second author); 0: none
 
 
 def byline_asked(text: str) -> BylineAsked | None:
     """The byline question `text` asks of a paper it names, if any (WHO_WROTE's frames
     included: "Who wrote BiLLM?")."""
+    status = _STATUS_ASKED.match(text)
+    if status is not None:
+        said = next(g for g in status.groupdict().values() if g).strip(" ?.!'\"“”‘’*")
+        named = _PAPER_WORDS.match(said)
+        return BylineAsked(
+            said, named.group("name").strip(" '\"“”‘’*") if named else said, "status", 0
+        )
     found = next((m for pattern in _ASKED if (m := pattern.match(text))), None)
     if found is None:
         found = WHO_WROTE.match(text)

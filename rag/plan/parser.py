@@ -144,6 +144,12 @@ _AT_LEAST_PAPERS = re.compile(
     re.I,
 )
 # what an author did with the papers counted ("had", "presented", "wrote")
+# the article (and verb) before a status: "… on diffusion an oral", "… get a spotlight"
+_A_STATUS = re.compile(
+    r"(?:\b(?:gets?|got|getting|receive[ds]?|received|wins?|won|land(?:s|ed)?|as)\s+)?"
+    r"\ban?\s+(?=(?:oral|spotlight|poster)\b)",
+    re.I,
+)
 _STATUS_HELD = re.compile(r"\b(?:had|has|have|presented|published|wrote|authored|got)\b", re.I)
 # "first author on the most papers", "most often the last-listed author", "first-authored"
 _RANK_PLACE = re.compile(
@@ -562,6 +568,7 @@ class QuestionParser:
             return _STATUS.sub(" ", _NOT_STATUS.sub(" ", text))
         found = [m.group(1).capitalize() for m in _STATUS.finditer(text)]
         constraints.statuses = sorted(set(found), key=found.index)
+        text = _A_STATUS.sub(" ", text)  # "Did any paper on X get a spotlight?": no "get a"
         # "LMU Munich's orals" are its papers: the noun stays for the institution patterns
         return _STATUS.sub(lambda m: " papers" if m.group(0).lower().endswith("s") else " ", text)
 

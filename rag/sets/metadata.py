@@ -130,6 +130,14 @@ class MetadataAnswerer:
             text = "That paper is not among the papers the filters leave."
             return set_answer(question, standalone, plan, text, [], None)
         named = f"*{plain(paper.title)}*"
+        if plan.written_by == "status":  # "Was GaLore an oral?"
+            asked = {s.lower() for s in _STATUS_WORD.findall(question)}
+            said = paper.status.lower()
+            lead = "" if not asked or len(asked) > 1 else "Yes: " if said in asked else "No: "
+            text = f"{lead}{named} was {_article(said)} {said} at ICML 2024 [1]."
+            rows = [row(1, paper, f"Status: {paper.status}")]
+            aggregate = Aggregate(kind="metadata", count=1, exact=True, papers=rows)
+            return set_answer(question, standalone, plan, text, [citation(rows[0])], aggregate)
         people = _placed_names(paper)
         everyone = (
             f"its {len(people)} authors, in order: {listing(people, 'and')}."
@@ -321,6 +329,13 @@ class MetadataAnswerer:
         return text, Aggregate(
             kind="metadata", count=len(ranked), exact=True, ranking=ranked, notes=[note]
         )
+
+
+_STATUS_WORD = re.compile(r"\b(oral|spotlight|poster)s?\b", re.I)
+
+
+def _article(word: str) -> str:
+    return "an" if word[:1] in "aeiou" else "a"
 
 
 _EVERY_LEVEL = 100_000  # a ranking's limit that keeps every level

@@ -324,6 +324,31 @@ def test_who_wrote_a_named_paper_is_its_catalogue_byline(question: str, answer: 
     assert [c.paper_id for c in got.citations] == [plan.like_paper]
 
 
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        ("Was the BiLLM paper an oral?", "No: *BiLLM: Pushing the Limit of Post-Training "
+         "Quantization for LLMs* was a poster at ICML 2024 [1]."),
+        ("Is Medusa a poster or a spotlight?", "*Medusa: Simple LLM Inference Acceleration "
+         "Framework* was a poster at ICML 2024 [1]."),
+        ("Did BiLLM get a poster?", "Yes: *BiLLM: Pushing the Limit of Post-Training "
+         "Quantization for LLMs* was a poster at ICML 2024 [1]."),
+    ],
+)  # fmt: skip
+def test_a_named_papers_status_is_the_catalogues(question: str, answer: str) -> None:
+    plan = QuestionParser(WRITERS).plan(question)
+    assert plan.written_by == "status"
+    got = MetadataAnswerer(WRITERS).answer(question, plan)
+    assert got.answer == answer
+
+
+def test_the_article_before_a_status_is_no_topic_word() -> None:
+    parser = QuestionParser(WRITERS)
+    plan = parser.plan("Was any paper on quantization an oral?")
+    assert (plan.topic, plan.constraints.statuses) == ("quantization", ["Oral"])
+    assert parser.plan("Did any paper on quantization get a spotlight?").topic == "quantization"
+
+
 def test_who_wrote_what_names_no_one_paper_is_not_a_byline() -> None:
     parser = QuestionParser(WRITERS)
     assert not parser.plan("Who wrote papers on LLM inference?").written_by  # two papers
@@ -331,6 +356,7 @@ def test_who_wrote_what_names_no_one_paper_is_not_a_byline() -> None:
     assert not parser.plan("Who wrote the most papers?").written_by
     assert not parser.plan("How many authors does a typical paper have?").written_by
     assert not parser.plan("Where are the authors of papers on LLM inference from?").written_by
+    assert not parser.plan("Was any paper on LLM inference an oral?").written_by
 
 
 CROWD = Catalogue.of(
