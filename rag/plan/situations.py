@@ -208,6 +208,17 @@ _CONTEXT_COLON = re.compile(
 )
 
 
+# "… at X. Did anyone there …?": the people at the place the sentence before named
+_THERE = re.compile(
+    r"\b(?P<who>anyone|anybody|someone|somebody|people|researchers|authors|folks|they)\s+"
+    r"(?:from\s+|over\s+)?there\b",
+    re.I,
+)
+_SAID_THERE = re.compile(
+    rf"^\s*(?P<ctx>[^?]+?[.!])\s+(?P<rest>[A-Z][^.!?]*{_THERE.pattern}[^.!?]*\?)\s*$", re.I
+)
+
+
 def _one_name(context: str) -> str:
     """The one name a situation says ("Before I email Shirui Pan about …"), or ""."""
     named = [
@@ -311,6 +322,13 @@ def context_dropped(text: str) -> str:
         # "My supervisor is spending her sabbatical at the University of Georgia — which
         # spotlight papers did that university get?"
         return _THAT_ONE.sub(place, dashed.group("rest"), count=1)
+    there = _SAID_THERE.match(text)
+    places = _AT_PLACE.findall(there.group("ctx")) if there else []
+    if there and len(set(places)) == 1:
+        # "My cousin just started a postdoc at the University of Utah. Did anyone there land
+        # an oral?": the people at the one place said before
+        place = places[0].rstrip(".")
+        return _THERE.sub(lambda m: f"{m.group('who')} from {place}", there.group("rest"), count=1)
     said_first = _CONTEXT_COLON.match(text)
     if said_first:  # "Before I email Shirui Pan about …: how many papers did he have?"
         who = _one_name(said_first.group("ctx"))

@@ -1542,6 +1542,22 @@ def test_about_it_is_what_the_situation_said() -> None:
     assert (said.topic, said.constraints.authors) == ("", ["Ann Kim"])
 
 
+def test_anyone_there_is_the_place_said_before() -> None:
+    for question, plain in (
+        (
+            "My cousin just started a postdoc at the University of Utah. Did anyone there "
+            "land an ICML 2024 oral?",
+            "Did anyone from University of Utah land an ICML 2024 oral?",
+        ),
+        ("My friend works at Mila. Did people there publish on diffusion?",
+         "Did people from Mila publish on diffusion?"),
+        # two places said: neither is read as meant
+        ("I was at MIT and at Mila. Did anyone there publish?", "Did anyone there publish?"),
+        ("Is there anyone there?", "Is there anyone there?"),
+    ):  # fmt: skip
+        assert plain_question(question) == plain, question
+
+
 def test_titles_that_ask_a_question() -> None:
     asking = Catalogue.of(
         [
