@@ -250,6 +250,18 @@ class QueryPlan(BaseModel):
         "2), answered with the names at that count level (ties kept); `written_by`: the "
         "author's place in the byline ('the second author'); 0: none.",
     )
+    statistic: Literal["", "share", "authors", "authors_per_paper", "institutions"] = Field(
+        default="",
+        description="A number about the papers the constraints select: 'share': their share "
+        "of all papers (or of the statuses in `share_of`); 'authors': how many distinct "
+        "author names; 'authors_per_paper': the mean and median byline length; "
+        "'institutions': how many institutions (said not to be countable exactly).",
+    )
+    share_of: list[str] = Field(
+        default_factory=list,
+        description="`statistic` 'share': the statuses of the papers it is a share of "
+        "('What % of the orals …': ['Oral']); empty: all papers.",
+    )
     unresolved: list[Unresolved] = Field(default_factory=list)
     like_paper: str = Field(
         default="",

@@ -91,8 +91,11 @@ _CATALOGUE_RANKINGS = (
 def read_by_catalogue(plan: QueryPlan) -> bool:
     """Whether the parser's plan is one the catalogue answers exactly and a model's draft
     cannot hold: who wrote a named paper, institutions or papers ranked, a place in a
-    ranking."""
-    return bool(plan.written_by) or bool(plan.position) or plan.ranking in _CATALOGUE_RANKINGS
+    ranking, a statistic of the papers."""
+    return (
+        bool(plan.written_by or plan.position or plan.statistic)
+        or plan.ranking in _CATALOGUE_RANKINGS
+    )
 
 
 class UnusableDraft(ValueError):

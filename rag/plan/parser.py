@@ -28,6 +28,7 @@ from rag.plan.rankings import (
     papers_or_places_ranked,
     rank_position,
 )
+from rag.plan.statistics import statistic_asked
 from rag.plan.titles import mend_title_typos, title_words
 from rag.text import content_terms, listing, titled_in
 from rag.types import PlanConstraints, PlanKind, QueryPlan, Ranking, Unresolved
@@ -331,6 +332,14 @@ class QuestionParser:
         self.people = PeopleReader(catalogue)
 
     def plan(self, question: str) -> QueryPlan:
+        asked = statistic_asked(plain_question(question))
+        if asked is not None:  # "What fraction of papers were orals?": of the count's papers
+            counted = self._read(asked.asked)
+            if counted.kind == "metadata" and not (counted.ranking or counted.written_by):
+                update = {"statistic": asked.statistic, "share_of": asked.share_of}
+                return counted.model_copy(update=update)
+            if asked.statistic == "share" and counted.kind == "count":
+                return counted  # a topic's share: its count, whose members are judged
         position, at_top = rank_position(question)
         if position:  # "Which author ranks second for orals?": the ranking, and its place
             ranked = self._read(at_top)

@@ -63,6 +63,8 @@ class MetadataAnswerer:
         if plan.ranking is not None:
             text, aggregate = self._ranking(plan, allowed)
             return set_answer(question, standalone, plan, text, [], aggregate)
+        if plan.statistic:
+            return self._statistic(question, standalone, plan, allowed)
         ids, notes, open_ = self._select(plan)
         if plan.unread:  # said, so that a filter the asker meant is not silently lost
             notes.append(
@@ -94,6 +96,72 @@ class MetadataAnswerer:
             summary = f"{summary.rstrip(':')} ({counts}):"
         text = listed_text(summary, rows, notes)
         return set_answer(question, standalone, plan, text, [citation(r) for r in rows], aggregate)
+
+    def _statistic(
+        self, question: str, standalone: str, plan: QueryPlan, allowed: set[str] | None
+    ) -> Answer:
+        """A number about the papers the constraints select: their share of all papers (or
+        of some statuses), their distinct author names, their byline lengths; how many
+        institutions, which the catalogue cannot count, is said so."""
+        ids, notes, _ = self._select(plan)
+        every = set(self.catalogue.papers) if allowed is None else set(allowed)
+        ids &= every
+        papers = sorted(self.catalogue.papers.many(ids), key=_order)
+        status = " or ".join(s.lower() for s in plan.constraints.statuses)
+        noun = f"ICML 2024 {status + ' ' if status else ''}paper"
+        if plan.statistic == "share":
+            whole = self.catalogue.with_status(plan.share_of) & every if plan.share_of else every
+            papers = [p for p in papers if p.id in whole]
+            of = " or ".join(s.lower() for s in plan.share_of)
+            said = _share_said(plan.constraints, set(plan.share_of))
+            share = f"{100 * len(papers) / len(whole):.1f} %" if whole else "none"
+            summary = (
+                f"{len(papers):,} of the {len(whole):,} ICML 2024 {of + ' ' if of else ''}papers "
+                f"({share}) {said}:"
+            )
+            rows = [row(n, p, _facts(p, plan)) for n, p in enumerate(papers, start=1)]
+            aggregate = Aggregate(
+                kind="metadata", count=len(rows), exact=True, papers=rows, notes=notes
+            )
+            text = listed_text(summary, rows, notes)
+            return set_answer(
+                question, standalone, plan, text, [citation(r) for r in rows], aggregate
+            )
+        if plan.statistic == "authors":
+            names = {fold(a) for p in papers for a in p.authors}
+            note = (
+                "Counted as the catalogue spells the names: one name may be several people "
+                "(common names), and one person spelled two ways is counted twice."
+            )
+            text = (
+                f"The {plural(len(papers), noun)} list {len(names):,} distinct author names."
+                f"\n\n{note}"
+            )
+            aggregate = Aggregate(kind="metadata", count=len(names), exact=True, notes=[note])
+            return set_answer(question, standalone, plan, text, [], aggregate)
+        if plan.statistic == "authors_per_paper" and papers:
+            sizes = sorted(len(p.authors) for p in papers)
+            mean = sum(sizes) / len(sizes)
+            middle = len(sizes) // 2
+            median = sizes[middle] if len(sizes) % 2 else (sizes[middle - 1] + sizes[middle]) / 2
+            text = (
+                f"The {plural(len(papers), noun)} have {mean:.1f} authors on average (median "
+                f"{median:g}), from {sizes[0]} to {sizes[-1]}; "
+                f"{sum(n == 1 for n in sizes):,} are single-authored."
+            )
+            return set_answer(question, standalone, plan, text, [], None)
+        if plan.statistic == "authors_per_paper":
+            return set_answer(question, standalone, plan, f"ICML 2024 has no {noun}s.", [], None)
+        strings = {a for p in papers for a in affiliations_of(p)}
+        text = (
+            f"The catalogue cannot count institutions exactly: it has no institution table, "
+            f"and one institution is written many ways (an acronym, its full name, a "
+            f"department of it). The {plural(len(papers), noun)} list {len(strings):,} "
+            f"distinct affiliation strings. The institution rankings (“Which institutions had "
+            f"the most papers?”) group the strings institution by institution for the "
+            f"institutions with the most papers."
+        )
+        return set_answer(question, standalone, plan, text, [], None)
 
     def _select(self, plan: QueryPlan) -> Selection:
         return constrained(self.catalogue, plan.constraints)
@@ -557,6 +625,17 @@ def _placing(c: PlanConstraints) -> str:
         return f"the {_ORDINAL.get(c.position, str(c.position) + 'th')} author"
     unless = [w for w, on in (("first", c.not_first), ("last", c.not_last)) if on]
     return "an author" + (f", not {' or '.join(unless)}" if unless else "")
+
+
+def _share_said(c: PlanConstraints, of: set[str]) -> str:
+    """What the papers of a share have, after "N of the M papers (x %)": "list an author
+    from Stanford", "are orals"."""
+    statuses = [s.lower() + "s" for s in c.statuses if s not in of]
+    conditions = _conditions(c, set())
+    said = [f"list {conditions}"] if conditions else []
+    if statuses:
+        said.append(f"are {' or '.join(statuses)}")
+    return " and ".join(said) or "are counted"
 
 
 def _summary(plan: QueryPlan, listed: list[Paper], people: set[str]) -> str:

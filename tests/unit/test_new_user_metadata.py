@@ -519,6 +519,39 @@ def test_a_place_in_a_ranking_is_the_names_at_that_count() -> None:
         assert QuestionParser(PLACES).plan(question).position == 0, question
 
 
+def _said(question: str) -> str:
+    plan = QuestionParser(PLACES).plan(question)
+    return MetadataAnswerer(PLACES).answer(question, plan).answer
+
+
+def test_numbers_about_the_papers_are_the_catalogues() -> None:
+    # 7 papers, 3 orals (p1, p3, p4); Stanford: p1, p4, p5; bylines of 2, 1, 1, 1, 1, 1, 1
+    assert _said("What fraction of ICML 2024 papers were orals?").startswith(
+        "3 of the 7 ICML 2024 papers (42.9 %) are orals:"
+    )
+    assert _said("What % of the orals had a Stanford author?").startswith(
+        "2 of the 3 ICML 2024 oral papers (66.7 %) list an author from Stanford"
+    )
+    assert _said("How many distinct authors published at ICML 2024?").startswith(
+        "The 7 ICML 2024 papers list 7 distinct author names."
+    )
+    assert _said("What is the average number of authors per paper?") == (
+        "The 7 ICML 2024 papers have 1.1 authors on average (median 1), from 1 to 2; "
+        "6 are single-authored."
+    )
+    institutions = _said("How many institutions had papers at ICML 2024?")
+    assert institutions.startswith("The catalogue cannot count institutions exactly")
+    plan = QuestionParser(PLACES).plan("How many institutions had papers?")
+    assert MetadataAnswerer(PLACES).answer("?", plan).aggregate is None  # no count claimed
+    # a topic's share is its count, judged; content questions keep their words
+    parser = QuestionParser(PLACES)
+    assert parser.plan("What fraction of papers are about diffusion?").kind == "count"
+    assert not parser.plan(
+        "What fraction of the data is labeled in semi-supervised work?"
+    ).statistic
+    assert not parser.plan("How many authors does a paper on attention usually cite?").statistic
+
+
 def test_a_question_about_one_lab_is_no_ranking() -> None:
     plan = QuestionParser(PLACES).plan(
         "Which university lab proposed the most efficient attention?"
