@@ -7,7 +7,8 @@ One object per line: {"id", "question", "gold_ids": [...], "answerable": bool,
 rankings, "gold_ranking": [[name, count], …]; institution rankings "gold_institutions":
 [[name, regex over folded affiliation strings, papers], …]; two-facet topics "facets", described topics
 "topic_names" (the names that count as the right suggestion), comparisons of named papers
-"names". Other fields are ignored.
+"names"; statistics "gold_value" (the number: a share in %, distinct author names, a mean
+byline length) or "uncountable": true (no count may be claimed). Other fields are ignored.
 """
 
 from __future__ import annotations
@@ -45,6 +46,9 @@ class Question:
     facets: list[str] = field(default_factory=list)  # two-facet topics: what must both hold
     topic_names: list[str] = field(default_factory=list)  # described topics: its names
     names: list[str] = field(default_factory=list)  # comparisons: the things named
+    # statistics: the number asked (a share in %, distinct names, a mean byline length)
+    gold_value: float | None = None
+    uncountable: bool = False  # statistics the catalogue cannot count: no count is claimed
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -117,7 +121,12 @@ def parse_question(record: Any, where: str) -> Question:
             raise QuestionFileError(
                 f"{where}: bad regex {pattern!r} in 'gold_institutions': {exc}"
             ) from None
+    value = record.get("gold_value")
+    if value is not None and (isinstance(value, bool) or not isinstance(value, int | float)):
+        raise QuestionFileError(f"{where}: 'gold_value' must be a number, not {value!r}")
     return Question(
+        gold_value=None if value is None else float(value),
+        uncountable=bool(record.get("uncountable", False)),
         kind=str(record.get("kind") or "paper"),
         gold_institutions=[(str(n), str(r), int(c)) for n, r, c in places],
         allowed_ids=_string_list(record, "allowed_ids", where),

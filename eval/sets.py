@@ -10,7 +10,9 @@ A configuration's set for a question is the aggregate's member rows when it retu
 (rows marked `closest` are ranked, not claimed), else the papers its answer cites. Allowed
 papers (borderline, `allowed_ids`) count neither for nor against. Metrics per question:
 - recall, precision, F1 of that set; `exact` for metadata questions (the set equals the
-  gold set up to allowed papers, or the ranking equals the gold ranking);
+  gold set up to allowed papers, or the ranking equals the gold ranking; a statistic's
+  number, `aggregate.value`, equals `gold_value` to one decimal, a share's papers too; an
+  uncountable statistic claims no count);
 - `count_within_25` / `count_rel_error`: the count the answer leads with (`aggregate.count`;
   a cited answer states none) against the gold count, for counts, metadata and two-facet
   topics;
@@ -18,8 +20,8 @@ papers (borderline, `allowed_ids`) count neither for nor against. Metrics per qu
   within 25 % of the gold count (a bare count is a range of one);
 - `none_answered` (two-facet topics with no gold paper): the answer claims none
   (`aggregate.count == 0`) and still ranks the closest papers, cited;
-- `count_claimed` (described topics): the answer states a count (it should not, unless it
-  named the topic); `suggestion_hit` (described): one of the first three suggested topics
+- `count_claimed` (described topics, uncountable statistics): the answer states a count
+  (it should not, unless it named the topic); `suggestion_hit` (described): one of the first three suggested topics
   is one of the question's `topic_names` (or holds one, or is held by one, as token
   phrases); `closest_recall`: gold papers among the first ten rows, over min(10, gold);
 - `named_in_table` (comparisons of named papers): every named paper is a row of the table;
@@ -49,6 +51,7 @@ from rag.catalogue.names import fold
 from rag.text import topic_tokens, without_accents
 
 CONFIGS = ("system", "baseline")
+STATISTIC_TOLERANCE = 0.05  # a statistic said to one decimal
 KEYS = (
     "recall", "precision", "f1", "count_within_25", "count_rel_error", "range_holds", "exact",
     "cited_recall",
@@ -147,6 +150,13 @@ def score(q: Question, answer: Answer) -> dict[str, float | None]:
         out["closest_recall"] = len(set(first) & gold) / min(CLOSEST_READ, len(gold or [1]))
     if q.names:
         out["named_in_table"] = float(gold <= set(rows))
+    if q.gold_value is not None:  # a statistic: its number (and a share's papers) exact
+        value = answer.aggregate.value if answer.aggregate else None
+        hit = value is not None and abs(value - q.gold_value) < STATISTIC_TOLERANCE
+        out["exact"] = float(hit and (not gold or judged == gold))
+    if q.uncountable:  # "How many institutions …": no number claimed
+        claimed = float(count is not None)
+        out.update(count_claimed=claimed, exact=1.0 - claimed)
     if q.gold_institutions:
         found, counted = _places_scores(q, answer.aggregate.ranking if answer.aggregate else [])
         out.update(places_found=found, places_counted=counted)

@@ -335,6 +335,11 @@ class Aggregate(BaseModel):
     papers: list[AggregatePaper] = Field(default_factory=list)
     columns: list[str] = Field(default_factory=list)
     ranking: list[tuple[str, int]] = Field(default_factory=list)
+    value: float | None = Field(
+        default=None,
+        description="A statistic asked of the papers: a share in %, distinct author names, "
+        "a mean byline length (`QueryPlan.statistic`).",
+    )
     notes: list[str] = Field(
         default_factory=list, description="Ambiguities and what was not counted."
     )

@@ -114,14 +114,20 @@ class MetadataAnswerer:
             papers = [p for p in papers if p.id in whole]
             of = " or ".join(s.lower() for s in plan.share_of)
             said = _share_said(plan.constraints, set(plan.share_of))
-            share = f"{100 * len(papers) / len(whole):.1f} %" if whole else "none"
+            percent = round(100 * len(papers) / len(whole), 1) if whole else None
+            share = f"{percent:.1f} %" if percent is not None else "none"
             summary = (
                 f"{len(papers):,} of the {len(whole):,} ICML 2024 {of + ' ' if of else ''}papers "
                 f"({share}) {said}:"
             )
             rows = [row(n, p, _facts(p, plan)) for n, p in enumerate(papers, start=1)]
             aggregate = Aggregate(
-                kind="metadata", count=len(rows), exact=True, papers=rows, notes=notes
+                kind="metadata",
+                count=len(rows),
+                exact=True,
+                papers=rows,
+                value=percent,
+                notes=notes,
             )
             text = listed_text(summary, rows, notes)
             return set_answer(
@@ -137,7 +143,9 @@ class MetadataAnswerer:
                 f"The {plural(len(papers), noun)} list {len(names):,} distinct author names."
                 f"\n\n{note}"
             )
-            aggregate = Aggregate(kind="metadata", count=len(names), exact=True, notes=[note])
+            aggregate = Aggregate(
+                kind="metadata", count=len(names), exact=True, value=len(names), notes=[note]
+            )
             return set_answer(question, standalone, plan, text, [], aggregate)
         if plan.statistic == "authors_per_paper" and papers:
             sizes = sorted(len(p.authors) for p in papers)
@@ -149,7 +157,10 @@ class MetadataAnswerer:
                 f"{median:g}), from {sizes[0]} to {sizes[-1]}; "
                 f"{sum(n == 1 for n in sizes):,} are single-authored."
             )
-            return set_answer(question, standalone, plan, text, [], None)
+            aggregate = Aggregate(
+                kind="metadata", count=len(papers), exact=True, value=round(mean, 2)
+            )
+            return set_answer(question, standalone, plan, text, [], aggregate)
         if plan.statistic == "authors_per_paper":
             return set_answer(question, standalone, plan, f"ICML 2024 has no {noun}s.", [], None)
         strings = {a for p in papers for a in affiliations_of(p)}

@@ -288,3 +288,37 @@ def test_an_institution_ranking_is_matched_by_the_golds_patterns() -> None:
     # a row the gold does not hold spoils the counts
     extra = said([("Google", 168), ("Tsinghua University", 140), ("MIT", 129)])
     assert (extra["places_found"], extra["places_counted"]) == (1.0, 0.0)
+
+
+def test_a_statistic_is_its_number_and_an_uncountable_one_claims_none() -> None:
+    from eval.questions import Question
+    from eval.sets import score
+    from rag.types import Aggregate, AggregatePaper, Answer
+
+    share = Question("s1", "What % of papers were orals?", ["p1"], True, "metadata-statistic",
+                     kind="metadata", exact=True, gold_count=1, gold_value=50.0)  # fmt: skip
+    names = Question("s2", "How many distinct authors?", [], True, "metadata-statistic",
+                     kind="metadata", exact=True, gold_count=0, gold_value=9797)  # fmt: skip
+    places = Question("s3", "How many institutions?", [], True, "metadata-statistic",
+                      kind="metadata", exact=True, gold_count=0, uncountable=True)  # fmt: skip
+
+    def said(q: Question, value: float | None, ids: list[str], count: int | None = 1) -> float:
+        rows = [AggregatePaper(n=1, paper_id=i, title="t", authors=[]) for i in ids]
+        aggregate = (
+            None
+            if count is None
+            else Aggregate(kind="metadata", count=count, exact=True, papers=rows, value=value)
+        )
+        answer = Answer(question=q.question, answer="", abstained=False, backend="t", mode="t",
+                        aggregate=aggregate)  # fmt: skip
+        exact = score(q, answer)["exact"]
+        assert exact is not None
+        return exact
+
+    assert said(share, 50.0, ["p1"]) == 1.0
+    assert said(share, 50.0, ["p2"]) == 0.0  # the right share of the wrong papers
+    assert said(share, 49.9, ["p1"]) == 0.0
+    assert said(names, 9797, [], 9797) == 1.0
+    assert said(names, None, [], 9797) == 0.0  # a count without the statistic
+    assert said(places, None, [], None) == 1.0
+    assert said(places, None, [], 1588) == 0.0
