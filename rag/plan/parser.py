@@ -275,7 +275,14 @@ _AFFILIATION_PLACES = (
         r"affiliated\s+with)\s+"
         r"|\bwhose\s+authors\s+(?:are|were)\s+all\s+(?:from|at)\s+"
         r"|\bevery\s+(?:author|co-?author)\s+(?:(?:is|was|comes|came)\s+)?(?:from|at|"
-        r"affiliated\s+with)\s+",
+        r"affiliated\s+with)\s+"
+        # the institution before the noun: "entirely by Google authors", "with only Mila
+        # authors", "all-Google papers"
+        r"|\b(?:(?:written|authored|co-?authored|produced)\s+)?(?:(?:entirely|exclusively|"
+        r"solely|only|wholly|purely)\s+by|(?:with|having|has|had)\s+only)\s+"
+        r"(?P<inst>(?-i:[A-Z])[\w&.'’-]*(?:\s+(?:of\s+)?(?-i:[A-Z])[\w&.'’-]*){0,5}?)\s+"
+        r"(?:people|authors|researchers|folks|scientists|employees|staff)\b"
+        r"|\ball-(?P<inst2>(?-i:[A-Z])[\w&.'’]*)\b",
         re.I,
     )),
 )  # fmt: skip
@@ -287,7 +294,15 @@ def _affiliation_place(text: str) -> tuple[str, str]:
     none)."""
     for place, pattern in _AFFILIATION_PLACES:
         if pattern.search(text):
-            return pattern.sub(" with an author from ", text, count=1), place
+            said = pattern.sub(
+                lambda m: (
+                    f" with an author from {m.groupdict().get('inst') or ''}"
+                    f"{m.groupdict().get('inst2') or ''} "
+                ),
+                text,
+                count=1,
+            )
+            return said, place
     return text, ""
 
 

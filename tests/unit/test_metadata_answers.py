@@ -605,6 +605,10 @@ PLACED = Catalogue.of(
         ("Which papers have their last author at Duke University?", {"p2", "p3"}),
         ("Which papers were written entirely by people from Duke University?", {"p3"}),
         ("List papers where all authors are from Duke University.", {"p3"}),
+        # the institution before the noun
+        ("Which papers were written entirely by Duke University authors?", {"p3"}),
+        ("papers with only Duke University researchers", {"p3"}),
+        ("Which ICML 2024 papers were all-Duke?", {"p3"}),
         ("Which papers have an author from Duke University?", {"p1", "p2", "p3", "p4", "p5"}),
     ],
 )  # fmt: skip
