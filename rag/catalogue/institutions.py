@@ -21,7 +21,14 @@ from rag.catalogue.kinds import (
     InstitutionKind,
     kind_of,
 )
-from rag.catalogue.names import ALIASES, GENERIC_WORDS, acronym, fold
+from rag.catalogue.names import (
+    ALIASES,
+    COUNTRIES,
+    GENERIC_WORDS,
+    SEGMENT_SPLIT,
+    acronym,
+    fold,
+)
 from rag.text import STOPWORDS
 
 if TYPE_CHECKING:
@@ -57,11 +64,31 @@ def top_institutions(
         if affiliation in owner or not _names_something(affiliation):
             continue
         # "The Chinese University of Hong Kong" is read as its name without "The"
-        match = catalogue.grouped(_said_once(re.sub(r"^the\s+", "", affiliation, flags=re.I)))
+        said = _said_once(re.sub(r"^the\s+", "", affiliation, flags=re.I))
+        match = catalogue.grouped(said)
+        # "Mila - Quebec Artificial Intelligence Institute": the one-word name before the
+        # dash is the institution, whose strings ("Mila", "Université de Montréal, Mila")
+        # it has (not "University of Wisconsin - Madison", a campus of a system)
+        head, _, tail = (part.strip() for part in said.partition(" - "))
+        if tail and " " not in head and " " in tail and _names_something(head):
+            wider = catalogue.grouped(head)
+            if affiliation in dict(wider.variants) and len(wider.papers) > len(match.papers):
+                match = wider
         spellings = [a for a, _ in match.variants] or [affiliation]
+        papers: set[str] | frozenset[str] = match.papers
+        if _body(said) and not _body(affiliation, university=True):
+            # the Chinese Academy of Sciences is not its University's strings (a string naming
+            # both is both's)
+            spellings = [a for a in spellings if _body(a)] or spellings
+            papers = catalogue.papers_listing(spellings)
         # "KAIST" after "Korea Advanced Institute …": a group whose own commonest
         # spelling is already a row's is that row, widened
-        name = owner.get(spellings[0]) or _same_name(rows, affiliation) or affiliation
+        # (not when that spelling is a joint one whose row is another institution's: "Mila"
+        # is no row of "Montreal Institute for Learning Algorithms, University of Montreal")
+        same = owner.get(spellings[0])
+        joint = len([p for p in SEGMENT_SPLIT.split(spellings[0]) if p.strip()]) > 1
+        same = None if joint and same not in spellings else same
+        name = same or _same_name(rows, affiliation) or affiliation
         row = rows.setdefault(name, ([], set()))
         # a row named by one of these spellings, made first because its string came first
         # in a tie ("Computer Science Department, Stanford University"), is this row's (a
@@ -71,10 +98,12 @@ def top_institutions(
             if earlier and earlier in rows and earlier in spellings:
                 if kind_of(earlier) == "academic" and not university:
                     continue
-                held, papers = rows.pop(earlier)
-                _widen(row, held, papers)
+                if not _only_this(earlier, spellings):  # a joint string: two institutions
+                    continue
+                held, counted = rows.pop(earlier)
+                _widen(row, held, counted)
                 owner.update(dict.fromkeys(held, name))
-        _widen(row, spellings, match.papers)
+        _widen(row, spellings, papers)
         for spelling in spellings:
             owner.setdefault(spelling, name)
         owner[affiliation] = name
@@ -90,6 +119,30 @@ def top_institutions(
         return [i for i in found if i.papers]
     cut = found[limit - 1].papers
     return [i for i in found if i.papers >= cut and i.papers]
+
+
+def _body(affiliation: str, university: bool = False) -> bool:
+    """Does the string name a research organisation of institutes (the Chinese Academy of
+    Sciences, …) other than as its university ("University of Chinese Academy of
+    Sciences"); `university`: as its university only."""
+    folded = fold(affiliation)
+    named = [m for m in PARENT_BODIES.finditer(folded)]
+    own = [m for m in named if not folded[: m.start()].endswith("university of ")]
+    return bool(named) and not own if university else bool(own)
+
+
+_COUNTRY = re.compile(rf"(?:{COUNTRIES})", re.I)
+
+
+def _only_this(affiliation: str, spellings: list[str]) -> bool:
+    """Does the string name only the institution these are spellings of? Each part is one
+    of them, generic words ("Department of Computer Science") or a country; not
+    "Montreal Institute for Learning Algorithms, University of Montreal" (Mila's too)."""
+    parts = [p for p in SEGMENT_SPLIT.split(affiliation) if p.strip()]
+    spelled = set(spellings)
+    return all(
+        p in spelled or not _names_something(p) or _COUNTRY.fullmatch(p.strip()) for p in parts
+    )
 
 
 def _said_once(affiliation: str) -> str:
