@@ -45,6 +45,8 @@ WHO_WROTE = re.compile(
 
 _GREETING = re.compile(
     r"^\s*(?:(?:hi|hello|hey|dear \w+)(?:\s+there)?(?![\w-])[\s!,.:]*)?"
+    # "Hi, thanks in advance: I need …"
+    r"(?:(?:many\s+)?thanks?(?:\s+you)?(?:\s+(?:so\s+much|a\s+lot|in\s+advance))?\s*[!,.:;-]+\s*)?"
     r"(?:(?:(?:a\s+)?quick\s+(?:one|question|q)|real\s+quick)\s*[:,.!-]+\s*)?",
     re.I,
 )
@@ -286,7 +288,8 @@ _SHORTHAND = {"hw": "how", "hv": "have", "pls": "please", "plz": "please"}
 _SHORTHAND_WORD = re.compile(r"\bhw(?=\s+(?:many|much|do|does|did)\b)|\b(?:hv|pls|plz)\b")
 # Words of a question's frame, and their typos ("wich", "publsh", "paper's")
 _FRAME_TYPED = (
-    "which", "papers", "paper", "publish", "published", "accepted", "authors", "spotlights"
+    "which", "papers", "paper", "publish", "published", "accepted", "authors", "spotlights",
+    "count",
 )  # fmt: skip
 _REAL_WORDS = frozenset(
     "paper author spotlight accept accepts publishes publisher publishing witch wish whish "

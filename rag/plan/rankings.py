@@ -48,7 +48,7 @@ _BYLINE_RANK = re.compile(
 # "Which institutions had the most papers?", "top 5 universities by orals", "the most
 # prolific companies": institutions ranked by their papers
 _PLACES_RANKED = (
-    r"(?:institutions?|universit(?:y|ies)|compan(?:y|ies)|firms?|labs?|orgs?|"
+    r"(?:institutions?|universit(?:y|ies)|unis?|compan(?:y|ies)|firms?|labs?|orgs?|"
     r"organi[sz]ations?|affiliations?|schools?|industry\s+labs?)"
 )
 # what makes a question about institutions a ranking: the most papers, the most prolific,
@@ -101,8 +101,11 @@ _N_PLACES = re.compile(
 )
 # "Which university had the most orals?": the one (ties kept)
 _SINGULAR_PLACE = re.compile(
-    r"\b(?:which|what)\s+(?:\w+\s+){0,2}?(?:institution|university|company|firm|lab|"
-    r"organi[sz]ation|affiliation|school)\b(?!s)",
+    r"\b(?:which|what)\s+(?:\w+\s+){0,2}?(?:institution|university|uni|company|firm|lab|"
+    r"organi[sz]ation|affiliation|school)\b(?!s)"
+    # "By affiliation, who led the poster count?"
+    r"|\bby\s+(?:affiliation|institution|organi[sz]ation|company|university)\s*,?\s+who\s+"
+    r"(?:led|leads|topped|tops|won|wins|came\s+(?:out\s+on\s+)?top)\b",
     re.I,
 )
 _PAPER_NOUN = re.compile(
@@ -126,7 +129,7 @@ _CLASS = (
     r"(?:(?:research\s+(?:institutes?|institutions?|labs?|organi[sz]ations?|centers?|"
     r"centres?|bodies)|non-?(?:university|academic)\s+(?:labs?|institutes?)|public\s+research"
     r"\s+(?:labs?|institutes?|bodies))|industry\s+labs?|institutions?|institutes?|"
-    r"universit(?:y|ies)|compan(?:y|ies)|firms?|labs?|orgs?|organi[sz]ations?|schools?)"
+    r"universit(?:y|ies)|unis?|compan(?:y|ies)|firms?|labs?|orgs?|organi[sz]ations?|schools?)"
 )
 _WORDS = "|".join(COUNT_WORDS)
 _PUBLIC_CLASS = re.compile(r"\b(?:research|non-?(?:university|academic)|public)\s", re.I)
@@ -139,6 +142,11 @@ _CLASS_ASKED = re.compile(
     rf"|\b(?:list|name|give|show|rank|who\s+are)\s+(?:me\s+)?(?:the\s+)?(?:top\s+)?"
     rf"(?:(?:\d{{1,2}}|{_WORDS})\s+)?(?:(?-i:[a-z])[\w-]*\s+)?{_CLASS}\b"
     rf"|\b{_CLASS}\s+(?:ranked|sorted|ordered)\s+by\b"
+    # "unis with most papers", "companies by the most orals": the class first
+    rf"|^\s*{_CLASS}\s+(?:with|by|having)\s+(?:the\s+)?(?:most|highest|largest|biggest)\b"
+    # "How do companies stack up on orals?", "By affiliation, who led …?"
+    rf"|\bhow\s+(?:do|did|does)\s+(?:the\s+)?{_CLASS}\s+(?:stack\s+up|compare|rank|fare|measure\s+up)\b"
+    r"|\bby\s+(?:affiliation|institution|organi[sz]ation|company|university)\s*,?\s+who\b"
     # "the leaderboard of institutions", "a ranking of universities"
     rf"|\b(?:leaderboard|ranking|league\s+table|standings)\s+(?:of|for)\s+(?:the\s+)?{_CLASS}\b",
     re.I,
@@ -164,6 +172,8 @@ _SUPERLATIVE = re.compile(
     # "top 5", "top the list", "on top" (not "top labs": the best ones)
     rf"|\btop\s+(?:\d{{1,2}}\b|(?:{_WORDS})\b|of\b|the\b|at\b|in\b|spots?\b)|\b(?:on|at)\s+(?:the\s+)?top\b"
     r"|\b(?:leading|lead|leads|led|dominat\w*|ranked|ranking|rank|leaderboard|prolific)\b"
+    r"|\bstack\s+up\b|\bout-?(?:publish|produc|number|pac)\w*\b"
+    r"|\b(?:most|best)\s+(?:represented|present|visible|active)\b"
     # "more poster presentations than any other", "the biggest contributors"
     r"|\bmore\s+(?:[\w-]+\s+){0,3}?than\s+any(?:one|body|\s+other)?\b"
     r"|\b(?:most|largest|biggest|highest|greatest)\s+(?:contributors?|producers?|publishers?)\b",
@@ -173,7 +183,10 @@ _SUPERLATIVE = re.compile(
 _RANK_WORDS = re.compile(
     r"\b(?:the\s+)?(?:most|largest|biggest|highest|greatest|top|leading)\b(?:\s+(?:haul|share|"
     r"number|count|tally|totals?|list))?(?:\s+of)?|\b(?:ranked|sorted|ordered)\s+by\b|"
-    r"\b(?:make\s+up|behind|collected?|placed|published|presented|had|have|has|got)\b",
+    r"\b(?:make\s+up|behind|collected?|placed|published|presented|had|have|has|got)\b|"
+    r"\b(?:stack\s+up|out-?(?:publish|produc|number|pac)\w*(?:\s+(?:all|every|each)\s+(?:of\s+)?"
+    r"(?:its|their|the)?\s*(?:competitors|rivals|others|peers))?)(?:\s+(?:on|in|for|by))?|"
+    r"\bif\s+(?:you|we|one)\s+(?:only\s+)?(?:count|include|consider|look\s+at)\b",
     re.I,
 )
 # "I only need two names": how many the ranking keeps
@@ -247,7 +260,7 @@ def papers_or_places_ranked(question: str, text: str, asks_who: bool) -> tuple[s
             "institutes"
             if public
             else "universities"
-            if re.search(r"\b(?:universit|school)", noun)
+            if re.search(r"\b(?:universit|school|unis?\b)", noun)
             else "companies"
             if re.search(r"\b(?:compan|firm|industry)", noun)
             else "institutions"

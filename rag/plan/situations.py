@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from rag.text import STOPWORDS
+from rag.text import SPELLED_VALUES, STOPWORDS
 
 _OWNING = ("its", "their", "his", "her")
 
@@ -208,6 +208,14 @@ _CONTEXT_COLON = re.compile(
 )
 
 
+# a remark after a ranking's question that says how many: "I'd like the five with the
+# most", "three names are enough"
+_N_WITH_THE_MOST = re.compile(
+    rf"\b(?:the\s+)?(?P<n>\d{{1,2}}|{'|'.join(w for w in SPELLED_VALUES if ' ' not in w)})\s+"
+    r"(?:with\s+the\s+(?:most|highest|largest|biggest)|names\s+(?:is|are)\s+(?:plenty|enough|"
+    r"fine))\b",
+    re.I,
+)
 # "… at X. Did anyone there …?": the people at the place the sentence before named
 _THERE = re.compile(
     r"\b(?P<who>anyone|anybody|someone|somebody|people|researchers|authors|folks|they)\s+"
@@ -376,11 +384,15 @@ def context_dropped(text: str) -> str:
     # remarks after the question ("A one-line answer is fine.") ask nothing, but "top 5 is
     # plenty" says how many
     if "?" in text:
-        top = re.search(r"\btop\s+\w+", text[text.rindex("?") :], re.I)
+        tail = text[text.rindex("?") :]
+        top = re.search(r"\btop\s+\w+", tail, re.I)
+        n_with = _N_WITH_THE_MOST.search(tail)  # "I'd like the five with the most."
         only = _ONLY_STATUS.match(text[text.rindex("?") :])
         text = text[: text.rindex("?") + 1]
         if top:
             text = f"{text[:-1]} ({top.group(0)})?"
+        elif n_with:
+            text = f"{text[:-1]} (top {n_with.group('n')})?"
         elif only:  # "What did X have? Spotlights only.": a filter said after the question
             text = f"{text[:-1]} ({only.group('statuses')})?"
     dropped = _DOING.sub("", _SITUATION.sub("", text, count=1), count=1)

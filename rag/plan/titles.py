@@ -173,9 +173,20 @@ def title_words(text: str, constraints: PlanConstraints) -> str:
         or ""
     ).strip()
     words = re.sub(r"^(?:an?|the)\s+", "", words, flags=re.I)  # "an LLM in their title"
+    quoted = _QUOTED.findall(text)
+    if _POINTER_WORD.fullmatch(words) and len(quoted) == 1:
+        # "… on 'optimization', counting papers whose title contains that word": the one
+        # word quoted before
+        words = quoted[0][0] or quoted[0][1]
+        text = _QUOTED.sub(" ", text, count=1)
+        match = _TITLE_WORDS.search(text) or match
     if words:
         constraints.title_words.append(words)
     return text[: match.start()] + " " + text[match.end() :]
+
+
+# a title word said as a pointer to the word said before it
+_POINTER_WORD = re.compile(r"(?:that|this|the\s+same)\s+(?:word|term)|it|that|this", re.I)
 
 
 def mend_title_typos(

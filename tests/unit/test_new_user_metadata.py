@@ -499,6 +499,38 @@ def test_a_department_first_in_a_tie_is_no_row_of_its_own() -> None:
     assert [(r.name, r.papers) for r in rows] == [("Stanford University", 2)]
 
 
+def test_an_institutes_rows_are_its_own_strings_and_its_joint_ones(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from rag.catalogue import institutions
+
+    bodies = Catalogue.of(
+        [
+            _paper("m1", ["A"], ["Mila - Quebec AI Institute"]),
+            _paper("m2", ["B"], ["Mila - Quebec AI Institute"]),
+            _paper("m3", ["C"], ["Mila"]),
+            _paper("m4", ["D"], ["Université de Montréal, Mila"]),
+            _paper("m5", ["E"], ["University of Montreal"]),
+            _paper("c1", ["F"], ["Institute of Automation, Chinese Academy of Sciences"]),
+            _paper("c2", ["G"], ["University of Chinese Academy of Sciences"]),
+            _paper("c3", ["H"], ["Chinese Academy of Sciences"]),
+        ]
+    )
+
+    def ranked(kind: str) -> dict[str, int]:
+        rows = institutions.top_institutions(bodies, limit=100, kind=kind)  # type: ignore[arg-type]
+        return {r.name: r.papers for r in rows}
+
+    # Mila: its strings beyond the candidates too (the name before the dash); the joint
+    # string counts for both; the Academy is not its University
+    monkeypatch.setattr(institutions, "CANDIDATES", 1)
+    assert ranked("public")["Mila - Quebec AI Institute"] == 4
+    monkeypatch.setattr(institutions, "CANDIDATES", 300)
+    public = ranked("public")
+    assert public["Chinese Academy of Sciences"] == 2, public
+    assert ranked("academic")["University of Chinese Academy of Sciences"] == 1
+
+
 def test_a_place_in_a_ranking_is_the_names_at_that_count() -> None:
     # counts: Google 3, Stanford 3, Tsinghua 1; authors: Ann Kim 2, the others 1
     assert _ranked("Which institution ranks second in ICML 2024 papers?") == [
@@ -550,6 +582,37 @@ def test_numbers_about_the_papers_are_the_catalogues() -> None:
         "What fraction of the data is labeled in semi-supervised work?"
     ).statistic
     assert not parser.plan("How many authors does a paper on attention usually cite?").statistic
+
+
+@pytest.mark.parametrize(
+    ("question", "ranking", "top"),
+    [
+        ("unis with most icml 2024 papers top 2", "universities", 2),
+        ("How do companies stack up on orals? I'd like the two with the most.", "companies", 2),
+        ("By affiliation, who led the ICML 2024 oral count?", "institutions", 1),
+        ("what uni wrote the most papers?", "universities", 1),
+        ("Which company out-published all of its competitors at ICML 2024?", "companies", 1),
+        ("Which two research institutes were most represented at ICML 2024?", "institutes", 2),
+    ],
+)  # fmt: skip
+def test_block_49_rankings_read_generally(question: str, ranking: str, top: int) -> None:
+    plan = QuestionParser(PLACES).plan(question)
+    assert (plan.ranking, plan.top, plan.topic) == (ranking, top, ""), plan
+
+
+def test_a_rankings_leftover_frame_and_pointer_are_no_topic() -> None:
+    parser = QuestionParser(PLACES)
+    plan = parser.plan("which institutions have the most papers if you only conut orals")
+    assert (plan.ranking, plan.topic, plan.constraints.statuses) == ("institutions", "", ["Oral"])
+    plan = parser.plan(
+        "Hi, thanks in advance: I need the top 2 institutions on 'graph' at ICML 2024, "
+        "counting papers whose title contains that word."
+    )
+    assert (plan.ranking, plan.topic, plan.constraints.title_words) == (
+        "institutions",
+        "",
+        ["graph"],
+    )
 
 
 def test_a_question_about_one_lab_is_no_ranking() -> None:
