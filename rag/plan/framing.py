@@ -58,7 +58,8 @@ _REQUEST = re.compile(
 )
 _TELL_ME = re.compile(
     r"^\s*(?:(?:tell|give)(?:ing)?\s+me\s+(?=how many\b|which\b|what\b|the number\b|all\b)|"
-    r"(?:i['’]d|i\s+would|i)\s+(?:like|want|love)\s+(?:to\s+(?:see|know|get)\s+|a\s+list\s+of\s+)|"
+    r"(?:i['’]d|i\s+would|i)\s+(?:like|want|love)\s+(?:to\s+(?:see|know|get)\s+|(?:a|the)\s+list"
+    r"\s+of\s+)|"
     r"remind\s+me\s+(?=how many\b|which\b|what\b|who\b))",
     re.I,
 )
@@ -184,6 +185,17 @@ def plain_question(question: str) -> str:
         what = taken.group("what").strip()
         text = named_for(ITS, what, taken.group("rest"))
     text = _THANKS.sub("", text)
+    # "Together AI x ThirdAI collab": the two's joint papers
+    text = _CROSS_COLLAB.sub(r"Joint papers between \g<a> and \g<b>", text, count=1)
+    # "Is Sea Group at ICML 2024 with any papers?": has it papers
+    text = _IS_WITH_PAPERS.sub(r"Does \g<who> have any ", text, count=1)
+    # "which papers is youzhi zhing an author on": papers by the name (read as typed, so a
+    # mistyped one is matched as one)
+    text = _AN_AUTHOR_ON.sub(r"\g<what> by \g<who>", text, count=1)
+    # "Did A and B end up on the same paper?": a paper together
+    text = _SAME_PAPER.sub("write a paper together", text, count=1)
+    # "papers with USTB on them": from it
+    text = _ON_THEM.sub(r"from \g<who>", text, count=1)
     text = remarks_dropped(text)  # "Filling in a spreadsheet: …", "… — what have you got?"
     owned = _PAPER_COUNT.match(text)
     if owned:  # "What was the University of Arizona's paper count at ICML 2024?"
@@ -417,9 +429,35 @@ def _fields_said(fields: list[tuple[str, str]], rest: str) -> str:
     return f"{text} {rest.strip()}".strip() + "?"
 
 
+_CROSS_COLLAB = re.compile(
+    r"^\s*(?P<a>[A-Z][^?]*?)\s+(?:x|×)\s+(?P<b>[A-Z][^?]*?)\s+(?:collabs?|collaborations?|"
+    r"joint\s+(?:papers?|work))\b",
+)
+_AN_AUTHOR_ON = re.compile(
+    r"\b(?P<what>papers|ones|orals|spotlights|posters)\s+(?:is|was)\s+(?P<who>[\w'’.-]+(?:\s+[\w'’.-]+)"
+    r"{1,3}?)\s+(?:an?\s+)?(?:co-?)?author\s+(?:on|of)\b",
+    re.I,
+)
+_SAME_PAPER = re.compile(
+    r"\b(?:(?:end(?:ed)?|wind|wound|show(?:ed)?)\s+up|appear(?:ed)?|(?:are|were)\s+listed)\s+on\s+the\s+"
+    r"same\s+(?:paper|author\s+list|byline)\b",
+    re.I,
+)
+_ON_THEM = re.compile(
+    r"\bwith\s+(?P<who>(?-i:[A-Z])[\w&.'’-]*(?:\s+(?:of\s+)?(?-i:[A-Z])[\w&.'’-]*){0,5})\s+on\s+"
+    r"(?:them|it|the\s+(?:byline|author\s+list|paper))\b",
+    re.I,
+)
+_IS_WITH_PAPERS = re.compile(
+    r"^\s*(?:is|was|are|were)\s+(?P<who>(?-i:[A-Z])[^?]*?)\s+(?:(?:at|in)\s+(?:the\s+)?ICML\s*"
+    r"(?:20)?24\s+)?(?:with|having)\s+any\s+(?=papers|publications|orals|spotlights|posters)",
+    re.I,
+)
 _THANKS = re.compile(
     r"[\s,.!]*\b(?:(?:(?:many|great)\s+)?thanks?(?:\s+you)?(?:\s+(?:so\s+much|a\s+lot|in\s+advance))?|"
-    r"thx|ty|cheers|(?:i\s+)?appreciate\s+it|much\s+appreciated)[\s.!]*$",
+    r"thx|ty|cheers|(?:i\s+)?appreciate\s+it|much\s+appreciated|"
+    # "…, if possible.": a courtesy, no filter
+    r"if\s+(?:possible|you\s+(?:can|could)|that['’]s\s+(?:ok|okay|possible))|please)[\s.!]*$",
     re.I,
 )
 _PAPER_COUNT = re.compile(

@@ -1,7 +1,7 @@
 """Questions about the catalogue asked in another language, in English.
 
 Only the frames people use to ask for someone's papers or a title word's count, in
-French, Spanish, German, Italian, Portuguese and Dutch; the names they name are kept as
+French, Spanish, German, Italian, Portuguese, Dutch and Romanian; the names they name are kept as
 typed (the catalogue matches them), and a topic in another language is left as it is.
 """
 
@@ -13,9 +13,9 @@ import re
 _PAPERS_WORD = (
     r"(?:art[íi]culos|trabajos|publicaciones|papers?|articles|papiers|travaux|"
     r"beitr[äa]ge|artikel|arbeiten|ver[öo]ffentlichungen|articoli|lavori|pubblicazioni|"
-    r"artigos|trabalhos|publica[çc][õo]es|artikelen|publicaties)"
+    r"artigos|trabalhos|publica[çc][õo]es|artikelen|publicaties|articole|lucr[ăa]ri)"
 )
-_VENUE_AT = r"(?:en|a|à|au|al|auf|bei|in|an|na|no|em|op)\s+(?:der\s+|la\s+|el\s+)?(?P<venue>ICML\s*(?:20)?24)"
+_VENUE_AT = r"(?:en|a|à|au|al|auf|bei|in|an|na|no|em|op|la)\s+(?:der\s+|la\s+|el\s+)?(?P<venue>ICML\s*(?:20)?24)"
 _ARTICLE = re.compile(
     r"^(?:(?:de|del|d['’]|von|vom|of|la|el|le|les|los|las|der|die|das|the)\s*)+", re.I
 )
@@ -45,9 +45,10 @@ _FOREIGN = (
     # "¿Cuántos artículos tiene X en ICML 2024?", "Wie viele Beiträge hat X auf der ICML
     # 2024?", "Combien d'articles X a-t-il publiés à ICML 2024 ?"
     (re.compile(
-        rf"^[¿\s]*(?:cu[áa]nt[oa]s|wie\s*viele|combien\s+(?:de\s+|d['’])|quant[io]s?|quant[ae]s?)\s*"
-        rf"{_PAPERS_WORD}\s+(?:ha\s+(?:pubblicato|presentato)\s+)?"
-        r"(?:(?:tiene|tuvo|public[óo]|present[óo]|hat|haben|hatte)\s+)?(?P<who>.+?)"
+        rf"^[¿\s]*(?:cu[áa]nt[oa]s|wie\s*viele|combien\s+(?:de\s+|d['’])|quant[io]s?|quant[ae]s?|"
+        rf"c[âa]te)\s*{_PAPERS_WORD}\s+(?:ha\s+(?:pubblicato|presentato)\s+)?"
+        r"(?:(?:tiene|tuvo|public[óo]|present[óo]|hat|haben|hatte|are|a\s+avut|a\s+publicat)\s+)?"
+        r"(?P<who>.+?)"
         r"(?:\s+a-t-(?:il|elle)(?:\s+\w+)?|\s+(?:publicou|apresentou|ha\s+pubblicato|ha\s+presentato))?"
         rf"\s+{_VENUE_AT}(?:\s+\w+)?\s*[?.!]*\s*$", re.I,
     ), "How many papers did {who} publish at {venue}?"),

@@ -43,6 +43,8 @@ _FIRST_AUTHOR = re.compile(
     r"(?:listed|appears?|appeared|named|placed)\s+(?:as\s+)?(?:the\s+)?first"
     r"(?:\s+(?:on|in)\s+(?:the\s+|an?\s+)?(?:(?:ICML\s*(?:20)?24\s+)?byline|author\s+list)|"
     r"(?=\s*[?.!]*\s*$))|"
+    # "On how many author lists does X come first?"
+    r"\bc[oa]mes?\s+first(?=\s*[?.!]*\s*$)|"
     r"first[- ]author\s+(?:papers|works|publications)(?:\s+(?:of|by|from))?|"
     r"(?:is|was)\s+(?:ever\s+)?(?:the\s+)?first\s+author(?:\s+(?:of|on))?)\b",
     re.I,

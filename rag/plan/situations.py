@@ -11,6 +11,11 @@ import re
 
 from rag.text import SPELLED_VALUES, STOPWORDS
 
+# a full stop that ends a short form, not a sentence ("University of St. Gallen")
+_SHORT_FORMS = ("St", "Mt", "Dr", "Prof", "Inc", "Ltd", "Co", "Corp")
+NOT_AN_END = "".join(rf"(?<!\b{w})" for w in _SHORT_FORMS)  # before the stop
+_NOT_ENDED = "".join(rf"(?<!\b{w}[.])" for w in _SHORT_FORMS)  # after it
+
 _OWNING = ("its", "their", "his", "her")
 
 
@@ -216,6 +221,27 @@ _N_WITH_THE_MOST = re.compile(
     r"fine))\b",
     re.I,
 )
+# a sentence, then the question
+_SAID_THEN_ASK = re.compile(
+    rf"^\s*(?P<ctx>[^?]+?(?<!\b[A-Z]){NOT_AN_END}[.!])\s+(?P<rest>[A-Z][^.!?]*\?)\s*$"
+)
+# a question that only points back: "What are the papers?", "Which are they?"
+_BARE_ASK = re.compile(
+    r"^\s*(?:what|which)\s+(?:are|were)\s+(?:the(?:y|se|ir)?|those)(?:\s+(?:papers|titles|ones|"
+    r"works))?\s*\?\s*$",
+    re.I,
+)
+_TWO_NAMES = re.compile(
+    r"(?P<a>(?-i:[A-Z])[\w'’.-]+(?:\s+(?-i:[A-Z])[\w'’.-]+){1,3})\s+(?:and|&)\s+"
+    r"(?P<b>(?-i:[A-Z])[\w'’.-]+(?:\s+(?-i:[A-Z])[\w'’.-]+){1,3})"
+)
+# "they" asked together: "Did they end up on the same paper?", "did they co-author"
+_THEY = re.compile(r"\bthey\b", re.I)
+_THEY_TOGETHER = re.compile(
+    r"\bthey\b.*\b(?:same\s+paper|together|co-?authors?|co-?authored|co-?wr[io]te|collaborat\w*|"
+    r"jointly|a\s+paper\s+in\s+common)\b",
+    re.I,
+)
 # "… at X. Did anyone there …?": the people at the place the sentence before named
 _THERE = re.compile(
     r"\b(?P<who>anyone|anybody|someone|somebody|people|researchers|authors|folks|they)\s+"
@@ -223,7 +249,8 @@ _THERE = re.compile(
     re.I,
 )
 _SAID_THERE = re.compile(
-    rf"^\s*(?P<ctx>[^?]+?[.!])\s+(?P<rest>[A-Z][^.!?]*{_THERE.pattern}[^.!?]*\?)\s*$", re.I
+    rf"^\s*(?P<ctx>[^?]+?{NOT_AN_END}[.!])\s+(?P<rest>[A-Z][^.!?]*{_THERE.pattern}[^.!?]*\?)\s*$",
+    re.I,
 )
 
 
@@ -275,7 +302,7 @@ _ANOTHER_NAME = re.compile(r"\b[A-Z][a-z]+\s+[A-Z][\w'’-]+")
 
 # sentences that ask nothing, then the question with a pointer word in it
 _SAID_BEFORE = re.compile(
-    r"^\s*(?P<ctx>[^?]+?(?<!\b[A-Z])[.!])\s+(?P<rest>[A-Z][^.!?]*\b(?:theirs|their|his|hers|her|they|he|she|"
+    rf"^\s*(?P<ctx>[^?]+?(?<!\b[A-Z]){NOT_AN_END}[.!])\s+(?P<rest>[A-Z][^.!?]*\b(?:theirs|their|his|hers|her|they|he|she|"
     r"the\s+(?:candidate|applicant|professor))\b[^.!?]*\?)\s*$"
 )
 # "the candidate" as the person said before: "is the candidate first author", "the
@@ -330,6 +357,21 @@ def context_dropped(text: str) -> str:
         # "My supervisor is spending her sabbatical at the University of Georgia — which
         # spotlight papers did that university get?"
         return _THAT_ONE.sub(place, dashed.group("rest"), count=1)
+    if dashed and place and _POINTS_TO_AUTHOR.search(dashed.group("rest")):
+        # "Our lab is hosting a visitor from University of St. Gallen next week — can I see
+        # their ICML 2024 papers?"
+        rest = dashed.group("rest").strip()
+        return named_for(_PERSON_OR_GROUP, place, rest[:1].upper() + rest[1:])
+    then = _SAID_THEN_ASK.match(text)
+    who = _one_name(then.group("ctx")) if then else ""
+    if then and who and _BARE_ASK.match(then.group("rest")):
+        # "My advisor told me to read everything Lifan Yuan presented. What are the papers?"
+        return f"What are {who}'s papers?"
+    two = _TWO_NAMES.search(then.group("ctx")) if then else None
+    if then and two and _THEY_TOGETHER.search(then.group("rest")):
+        # "Pretty sure A and B are frequent collaborators. Did they end up on the same
+        # paper?": the two said before
+        return _THEY.sub(f"{two.group('a')} and {two.group('b')}", then.group("rest"), count=1)
     there = _SAID_THERE.match(text)
     places = _AT_PLACE.findall(there.group("ctx")) if there else []
     if there and len(set(places)) == 1:
@@ -399,7 +441,8 @@ def context_dropped(text: str) -> str:
     # a message around the question: sentences before it that ask nothing and name no one
     # sentence ends, not initials ("M. Sugiyama") nor "vs." / "e.g." / "et al."
     sentences = re.split(
-        r"(?<![A-Z][.])(?<!\bvs[.])(?<!\be[.]g[.])(?<!\bi[.]e[.])(?<!\bal[.])(?<=[.!?])\s+(?=[A-Z])",
+        rf"(?<![A-Z][.])(?<!\bvs[.])(?<!\be[.]g[.])(?<!\bi[.]e[.])(?<!\bal[.]){_NOT_ENDED}"
+        r"(?<=[.!?])\s+(?=[A-Z])",
         dropped.strip(),
     )
     while (

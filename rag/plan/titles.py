@@ -14,6 +14,9 @@ if TYPE_CHECKING:
     from rag.catalogue.catalogue import Catalogue
 
 _TITLE_WORDS = re.compile(
+    # "orals (that) carry the word 'protein' in their title": the verb and "the word" too
+    r"(?:\b(?:carry|carries|bear|bears|feature|features|use|uses|contain|contains|include|"
+    r"includes|mention|mentions|have|has|with)\s+)?(?:the\s+(?:word|term)\s+)?"
     r"['\"“](?P<quoted>[^'\"”]+)['\"”]\s+in\s+(?:the|their|its)\s+titles?"
     # "the most 'Bayesian' titles"
     r"|['‘\"“](?P<before>[^'’\"”]+)['’\"”]\s+titles\b"
@@ -152,6 +155,9 @@ def title_words(text: str, constraints: PlanConstraints) -> str:
             text,
             re.I,
         )
+        # "title of the 'matching' paper by X": the word quoted before "paper" is a title's
+        one_paper = re.search(r"\bthe\s+['\"“‘][\w-]+['\"”’]\s+paper\b", text, re.I)
+        asked_for = None if one_paper else asked_for
         about = re.search(r"\b(?:on|about|regarding)\s+['\"“‘]", text, re.I)
         if len(quoted) == 1 and _TITLE_NOUN.search(text) and not (asked_for or about):
             # "Is 'denoising' in any of X's titles?", "the title had 'hypothesis' in it",
