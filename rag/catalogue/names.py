@@ -56,6 +56,10 @@ ALIASES = {
     ),
     "swiss federal institute of technology": ("eth zurich", "ethz"),
     "new york university": ("nyu",),
+    # Ghent is Gent in Dutch
+    "ghent university": ("universiteit gent",),
+    "university of ghent": ("universiteit gent", "ghent university"),
+    "universiteit gent": ("ghent university",),
     "sysu": ("sun yat sen university",),
     "lse": ("london school of economics", "london school of economics and political science"),
     "mila": ("montreal institute for learning algorithms", "quebec ai institute"),

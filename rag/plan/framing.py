@@ -44,7 +44,7 @@ WHO_WROTE = re.compile(
 )
 
 _GREETING = re.compile(
-    r"^\s*(?:(?:hi|hello|hey|dear \w+)(?:\s+there)?(?![\w-])[\s!,.:]*)?"
+    r"^\s*(?:(?:hi|hello|hey|dear \w+)(?:\s+there)?(?![\w-])[\s!,.:—–-]*)?"
     # "Hi, thanks in advance: I need …"
     r"(?:(?:many\s+)?thanks?(?:\s+you)?(?:\s+(?:so\s+much|a\s+lot|in\s+advance))?\s*[!,.:;-]+\s*)?"
     r"(?:(?:(?:a\s+)?quick\s+(?:one|question|q)|real\s+quick)\s*[:,.!-]+\s*)?",
@@ -58,8 +58,8 @@ _REQUEST = re.compile(
 )
 _TELL_ME = re.compile(
     r"^\s*(?:(?:tell|give)(?:ing)?\s+me\s+(?=how many\b|which\b|what\b|the number\b|all\b)|"
-    r"(?:i['’]d|i\s+would|i)\s+(?:like|want|love)\s+(?:to\s+(?:see|know|get)\s+|(?:a|the)\s+list"
-    r"\s+of\s+)|"
+    r"(?:i['’]d|i\s+would|i)\s+(?:like|want|love|appreciate)\s+(?:to\s+(?:see|know|get)\s+|"
+    r"(?:a|the)\s+list\s+of\s+)|"
     r"remind\s+me\s+(?=how many\b|which\b|what\b|who\b))",
     re.I,
 )
@@ -189,6 +189,8 @@ def plain_question(question: str) -> str:
     text = _CROSS_COLLAB.sub(r"Joint papers between \g<a> and \g<b>", text, count=1)
     # "Is Sea Group at ICML 2024 with any papers?": has it papers
     text = _IS_WITH_PAPERS.sub(r"Does \g<who> have any ", text, count=1)
+    for pattern, said in _SAID_PLAINLY:  # block 47's wordings, each said as a question
+        text = pattern.sub(said, text, count=1)
     # "which papers is youzhi zhing an author on": papers by the name (read as typed, so a
     # mistyped one is matched as one)
     text = _AN_AUTHOR_ON.sub(r"\g<what> by \g<who>", text, count=1)
@@ -433,6 +435,33 @@ _CROSS_COLLAB = re.compile(
     r"^\s*(?P<a>[A-Z][^?]*?)\s+(?:x|×)\s+(?P<b>[A-Z][^?]*?)\s+(?:collabs?|collaborations?|"
     r"joint\s+(?:papers?|work))\b",
 )
+_SAID_PLAINLY = (
+    # "the icml 2024 paper list for X": X's papers
+    (re.compile(r"\b(?:paper|publication)\s+list\s+(?:for|of)\s+", re.I), "papers by "),
+    # "X had an oral, right? Which one?": the statement asked
+    (re.compile(r"\s*,?\s+right\s*\?\s*(?:which|what)\s+(?:one|paper|was\s+it)\s*\?\s*$", re.I),
+     "?"),
+    # "How many papers did X end up with?"
+    (re.compile(r"\bend(?:ed)?\s+up\s+with\b", re.I), "have"),
+    # "the exact title of the paper by X …": the paper (its title is shown)
+    (re.compile(r"\b(?:the\s+)?(?:exact|full|complete)\s+titles?\s+of\s+", re.I), ""),
+    # "Searching the titles of X for 'w' — what comes up?"
+    (re.compile(
+        r"^\s*search(?:ing)?\s+(?:the\s+)?(?P<venue>ICML\s*(?:20)?24\s+)?titles\s+of\s+"
+        r"(?P<who>.+?)\s+for\s+(?P<w>['\"“‘][^'\"”’]+['\"”’])[^?]*\?\s*$", re.I,
+    ), r"Which \g<venue>papers from \g<who> have \g<w> in the title?"),
+    # "Is Lenovo among the companies with an oral?": does it have one
+    (re.compile(
+        r"^\s*is\s+(?P<who>.+?)\s+(?:among|one\s+of)\s+the\s+(?:companies|institutions|"
+        r"universities|labs|organi[sz]ations)\s+(?:with|that\s+(?:had|have|got))\s+", re.I,
+    ), r"Does \g<who> have "),
+    # "How common is 'gaussian' in ICML 2024 titles?": how many titles have it
+    (re.compile(
+        r"^\s*how\s+(?:common|frequent|popular|widespread)\s+is\s+(?:the\s+word\s+)?"
+        r"(?P<w>['\"“‘]?[\w-]+['\"”’]?)\s+in\s+(?:the\s+)?(?P<venue>ICML\s*(?:20)?24\s+)?(?:paper\s+)?"
+        r"titles\b", re.I,
+    ), r"How many \g<venue>titles contain the word \g<w>"),
+)  # fmt: skip
 _AN_AUTHOR_ON = re.compile(
     r"\b(?P<what>papers|ones|orals|spotlights|posters)\s+(?:is|was)\s+(?P<who>[\w'’.-]+(?:\s+[\w'’.-]+)"
     r"{1,3}?)\s+(?:an?\s+)?(?:co-?)?author\s+(?:on|of)\b",

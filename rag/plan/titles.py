@@ -18,6 +18,9 @@ _TITLE_WORDS = re.compile(
     r"(?:\b(?:carry|carries|bear|bears|feature|features|use|uses|contain|contains|include|"
     r"includes|mention|mentions|have|has|with)\s+)?(?:the\s+(?:word|term)\s+)?"
     r"['\"“](?P<quoted>[^'\"”]+)['\"”]\s+in\s+(?:the|their|its)\s+titles?"
+    # "the paper by X that has 'classifier' in it": a quoted word in it is its title's
+    r"|\b(?:has|have|had|with|having|contains?|containing)\s+(?:the\s+(?:word|term)\s+)?"
+    r"['\"“‘](?P<init>[\w-]+)['\"”’]\s+in\s+it\b"
     # "the most 'Bayesian' titles"
     r"|['‘\"“](?P<before>[^'’\"”]+)['’\"”]\s+titles\b"
     # "Which 'reasoning' papers got orals?": a word quoted as written, in the title
@@ -171,6 +174,7 @@ def title_words(text: str, constraints: PlanConstraints) -> str:
         or match.group("inthem")
         or match.group("lead")
         or match.group("quotedpapers")
+        or match.group("init")
         or match.group("within")
         or match.group("before")
         or match.group("inquotes")

@@ -219,3 +219,9 @@ def test_the_letters_precheck_never_changes_a_verdict(monkeypatch: pytest.Monkey
     n.names_institution.cache_clear()
     assert checked == full
     assert sum(v is not None for v in full) >= 15  # the cases above do reach a verdict
+
+
+def test_an_institutions_name_in_its_own_language() -> None:
+    gent = Catalogue.of([paper("g1", ["Ann Kim"], ["Universiteit Gent"])])
+    assert gent.match_institution("Ghent University").papers == {"g1"}
+    assert gent.match_institution("University of Ghent").papers == {"g1"}

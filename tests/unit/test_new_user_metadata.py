@@ -1680,7 +1680,30 @@ def test_block_48_wordings_said_plainly(question: str, plain: str) -> None:
     assert plain_question(question) == plain
 
 
+@pytest.mark.parametrize(
+    ("question", "plain"),
+    [
+        ("need the icml 2024 paper list for ann kim", "Need the icml 2024 papers by ann kim"),
+        ("Ann Kim had an ICML 2024 oral, right? Which one?", "Ann Kim had an ICML 2024 oral?"),
+        ("How many papers did Ann Kim end up with at ICML 2024?",
+         "How many papers did Ann Kim have at ICML 2024?"),
+        ("Hi there — I'd appreciate a list of Ann Kim's ICML 2024 papers.",
+         "Ann Kim's ICML 2024 papers."),
+        ("Searching the ICML 2024 titles of Broad Institute for 'instruction' — what comes up?",
+         "Which ICML 2024 papers from Broad Institute have 'instruction' in the title?"),
+        ("Is Lenovo among the companies with an ICML 2024 oral or spotlight?",
+         "Does Lenovo have an ICML 2024 oral or spotlight?"),
+        ("How common is 'gaussian' in ICML 2024 titles? Give me a number.",
+         "How many ICML 2024 titles contain the word 'gaussian'?"),
+    ],
+)  # fmt: skip
+def test_block_47_wordings_said_plainly(question: str, plain: str) -> None:
+    assert plain_question(question) == plain
+
+
 def test_block_48_bylines_and_title_words() -> None:
+    plan = QuestionParser(PEOPLE).plan("the ICML 2024 paper by Ann Kim that has 'graph' in it")
+    assert (plan.constraints.title_words, plan.topic) == (["graph"], "")
     parser = QuestionParser(PEOPLE)
     plan = parser.plan("On how many ICML 2024 author lists does Ann Kim come first?")
     assert (plan.constraints.first_author, plan.topic) == ("Ann Kim", "")
