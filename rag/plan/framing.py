@@ -196,6 +196,8 @@ def plain_question(question: str) -> str:
     text = _AN_AUTHOR_ON.sub(r"\g<what> by \g<who>", text, count=1)
     # "Did A and B end up on the same paper?": a paper together
     text = _SAME_PAPER.sub("write a paper together", text, count=1)
+    # "papers with somebody from X on the author list": an author from X
+    text = _FROM_ON_LIST.sub(r"an author from \g<who>", text, count=1)
     # "papers with USTB on them": from it
     text = _ON_THEM.sub(r"from \g<who>", text, count=1)
     text = remarks_dropped(text)  # "Filling in a spreadsheet: …", "… — what have you got?"
@@ -470,6 +472,11 @@ _AN_AUTHOR_ON = re.compile(
 _SAME_PAPER = re.compile(
     r"\b(?:(?:end(?:ed)?|wind|wound|show(?:ed)?)\s+up|appear(?:ed)?|(?:are|were)\s+listed)\s+on\s+the\s+"
     r"same\s+(?:paper|author\s+list|byline)\b",
+    re.I,
+)
+_FROM_ON_LIST = re.compile(
+    r"\b(?:somebody|someone|anyone|anybody|people|researchers|an\s+author)\s+from\s+(?P<who>.+?)\s+on\s+"
+    r"(?:the|their|its)\s+(?:author\s+lists?|bylines?)\b",
     re.I,
 )
 _ON_THEM = re.compile(

@@ -203,6 +203,11 @@ _AT_PLACE = re.compile(
     r"\b(?:at|from|with|for|joining|visiting)\s+(?:the\s+)?"
     r"((?-i:[A-Z])[\w&'’.-]*(?:\s+(?:of\s+|the\s+|and\s+|for\s+)?(?-i:[A-Z])[\w&'’.-]*)*)"
 )
+# a place a sentence is about, for a question's "there" ("a slide on X …")
+_PLACE_SAID = re.compile(
+    r"\b(?:at|from|with|for|joining|visiting|on|about)\s+(?:the\s+)?"
+    r"((?-i:[A-Z])[\w&'’.-]*(?:\s+(?:of\s+|the\s+|and\s+|for\s+)?(?-i:[A-Z])[\w&'’.-]*)*)"
+)
 # what a question calls the place it named before ("that university")
 PLACE_WORDS = r"(?:university|institution|institute|company|lab|school|organi[sz]ation)"
 _THAT_ONE = re.compile(rf"\b(?:that|this)\s+{PLACE_WORDS}\b", re.I)
@@ -244,7 +249,7 @@ _THEY_TOGETHER = re.compile(
 )
 # "… at X. Did anyone there …?": the people at the place the sentence before named
 _THERE = re.compile(
-    r"\b(?P<who>anyone|anybody|someone|somebody|people|researchers|authors|folks|they)\s+"
+    r"\b(?P<who>anyone|anybody|someone|somebody|people|researchers|authors|an\s+author|folks|they)\s+"
     r"(?:from\s+|over\s+)?there\b",
     re.I,
 )
@@ -373,7 +378,7 @@ def context_dropped(text: str) -> str:
         # paper?": the two said before
         return _THEY.sub(f"{two.group('a')} and {two.group('b')}", then.group("rest"), count=1)
     there = _SAID_THERE.match(text)
-    places = _AT_PLACE.findall(there.group("ctx")) if there else []
+    places = _PLACE_SAID.findall(there.group("ctx")) if there else []
     if there and len(set(places)) == 1:
         # "My cousin just started a postdoc at the University of Utah. Did anyone there land
         # an oral?": the people at the one place said before

@@ -12,39 +12,43 @@ from typing import Literal, NamedTuple
 
 Statistic = Literal["", "share", "authors", "authors_per_paper", "institutions"]
 
-_VENUE = r"(?:(?:at\s+|in\s+|from\s+)?(?:the\s+)?icml(?:\s*(?:20)?24)?\s+)?"
-_SET = r"(?:accepted\s+)?(?P<set>papers|orals|spotlights|posters|publications|works)"
-# "What fraction of ICML 2024 papers were orals?", "what % of the orals had a Google author"
-_SHARE = re.compile(
-    r"^\s*(?:what|which)\s+(?:is\s+the\s+)?(?:fraction|percentage|proportion|share|percent|"
-    rf"ratio|part|%)\s+of\s+(?:all\s+)?(?:the\s+)?{_VENUE}{_SET}\b"
-    r"|^\s*how\s+(?:big|large)\s+(?:a|is\s+the)\s+(?:fraction|share|proportion)\s+of\s+"
-    rf"(?:all\s+)?(?:the\s+)?{_VENUE}{_SET.replace('set', 'set2')}\b",
+# the papers a share is of: "of ICML 2024's accepted papers", "Of all the oral talks"
+_SET = re.compile(
+    r"\b(?:all\s+)?(?:the\s+)?(?:icml\s*(?:20)?24(?:['’]s)?\s+)?(?:accepted\s+)?"
+    r"(?P<set>papers|publications|works|titles|(?P<status>oral|spotlight|poster)(?:s|\s+(?:papers|"
+    r"talks|presentations)))\b",
     re.I,
 )
-# "How many distinct authors published …?", "the number of unique authors"
+# "what fraction / percentage / proportion / share / % of …" (and their slips)
+_SHARE = re.compile(
+    r"\b(?:what|which)\s+(?:is\s+the\s+|['’]s\s+the\s+)?(?:fraction|fraciton|fracion|percentage|"
+    r"percentge|percent|proportion|propotion|share|ratio|part|%)(?:\s+of\b)?"
+    r"|\bhow\s+(?:big|large)\s+(?:a|is\s+the)\s+(?:fraction|share|proportion)(?:\s+of\b)?",
+    re.I,
+)
+# "How many distinct authors …", "Number of unique authors across all orals"
 _AUTHORS = re.compile(
-    r"^\s*(?:how\s+many|what\s+(?:is|was)\s+the\s+(?:total\s+)?number\s+of)\s+(?:distinct|unique|"
-    r"different|individual|separate)\s+(?:authors|researchers|people|co-?authors|names)\b"
+    r"\b(?:how\s+many|(?:the\s+)?(?:total\s+)?number\s+of|count\s+of)\s+(?:distinct|unique|"
+    r"different|individual|separate)\s+(?:authors|researchers|people|co-?authors|names|persons)\b"
     r"|^\s*how\s+many\s+(?:authors|researchers|people)\s+(?:in\s+total|altogether|overall)\b",
     re.I,
 )
-# "the average number of authors per paper", "How many authors does a typical paper have?"
+# "the average number of authors per paper", "the typical team size for a paper"
 _PER_PAPER = re.compile(
-    r"^\s*(?:what\s+(?:is|was|'s)\s+the\s+|what['’]s\s+the\s+)?(?:average|mean|median|typical|"
-    r"usual)\s+(?:number\s+of\s+)?(?:authors|co-?authors|author\s+count|team\s+size)\s+"
-    r"(?:per|on\s+an?|for\s+an?|of\s+an?)\s+(?:icml\s+2024\s+)?(?:paper|publication|work)\b"
-    r"|^\s*how\s+many\s+(?:authors|co-?authors)\s+(?:does|did|do)\s+(?:an?\s+)?(?:typical|average|"
-    r"usual)\s+(?:icml\s+2024\s+)?(?:paper|publication)s?\s+have\b"
-    r"|^\s*on\s+average,?\s+how\s+many\s+authors\s+(?:does|did|do)\s+(?:an?\s+)?(?:icml\s+2024\s+)?"
-    r"(?:paper|publication)s?\s+have\b",
+    r"\b(?:average|avg|mean|median|typical|usual)\s+(?:number\s+of\s+)?(?:authors|co-?authors|"
+    r"author\s+count|team\s+size|author\s+list\s+length)\s+(?:per|on\s+an?|for\s+an?|of\s+an?|"
+    r"in\s+an?)\s+(?:icml\s*(?:20)?24\s+)?(?P<unit>paper|publication|work|oral|spotlight|poster)s?\b"
+    r"|\bhow\s+many\s+(?:authors|co-?authors)\s+(?:does|did|do)\s+(?:an?\s+)?(?:typical|average|"
+    r"usual)\s+(?:icml\s*(?:20)?24\s+)?(?P<unit2>paper|publication|oral|spotlight|poster)s?\s+have\b"
+    r"|\bon\s+average,?\s+how\s+many\s+authors\s+(?:does|did|do)\s+(?:an?\s+)?(?:icml\s*(?:20)?24\s+)?"
+    r"(?P<unit3>paper|publication|oral|spotlight|poster)s?\s+have\b",
     re.I,
 )
 # "How many institutions had papers?", "How many universities are represented?"
 _INSTITUTIONS = re.compile(
-    r"^\s*(?:how\s+many|what\s+(?:is|was)\s+the\s+(?:total\s+)?number\s+of)\s+(?:distinct\s+|"
-    r"unique\s+|different\s+)?(?:institutions|universities|affiliations|organi[sz]ations|"
-    r"companies|labs)(?=\s+(?:had|have|got|published|are|were|appear|contributed|is|in\s+total)\b)",
+    r"\b(?:how\s+many|(?:the\s+)?(?:total\s+)?number\s+of)\s+(?:distinct\s+|unique\s+|different\s+)?"
+    r"(?:institutions|universities|affiliations|organi[sz]ations|companies|labs)(?=\s+(?:had|have|"
+    r"got|published|are|were|appear|contributed|is|in\s+total)\b)",
     re.I,
 )
 
@@ -57,18 +61,54 @@ class StatisticAsked(NamedTuple):
 
 def statistic_asked(question: str) -> StatisticAsked | None:
     """The statistic `question` asks, if any, and the count question of its papers."""
-    share = _SHARE.match(question)
+    share = _SHARE.search(question)
     if share:
-        said = (share.group("set") or share.group("set2")).lower()
-        statuses = [said[:-1].capitalize()] if said in ("orals", "spotlights", "posters") else []
-        return StatisticAsked("share", statuses, f"How many {said}" + question[share.end() :])
+        after = question[share.end() :]
+        of = _SET.match(after.lstrip()) if share.group(0).lower().endswith("of") else None
+        # "Of all the ICML 2024 oral talks, what share included …": the set said before
+        before = None if of else _SET.search(question[: share.start()])
+        found = of or before
+        if found is None:  # "what fraction of the data is labeled": no papers' share
+            return None
+        status = (found.group("status") or "").lower()
+        rest = after.lstrip()[of.end() :] if of else after
+        titles = found.group("set").lower() == "titles"  # "… titles contain the word X"
+        noun = f"{status}s" if status else "titles" if titles else "papers"
+        statuses = [status.capitalize()] if status else []
+        return StatisticAsked("share", statuses, f"How many {noun} {_plain(rest)}")
     for pattern, statistic in (
         (_AUTHORS, "authors"),
         (_PER_PAPER, "authors_per_paper"),
         (_INSTITUTIONS, "institutions"),
     ):
-        found = pattern.match(question)
+        found = pattern.search(question)
         if found:
+            unit = next((g for k, g in found.groupdict().items() if k.startswith("unit") and g), "")
             rest = question[found.end() :]
-            return StatisticAsked(statistic, [], f"How many papers{rest}")  # type: ignore[arg-type]
+            among = _AMONG.match(rest)  # "… across all ICML 2024 orals"
+            if among:
+                unit, rest = among.group("status") or "", rest[among.end() :]
+            unit = unit.lower()
+            noun = f"{unit}s" if unit in ("oral", "spotlight", "poster") else "papers"
+            asked = f"How many {noun} {_plain(rest)}"
+            return StatisticAsked(statistic, [], asked)  # type: ignore[arg-type]
     return None
+
+
+# "… across all ICML 2024 orals", "among the accepted papers": the papers counted over
+_AMONG = re.compile(rf"\s*,?\s*(?:across|among|in|over|for|from|at)\s+{_SET.pattern}", re.I)
+# what a statistic's question adds that is no constraint: "are represented", "in total",
+# "had papers", ", like avg number of authors"
+_FILLER = re.compile(
+    r",\s*(?:like|i\s+mean|e\.g\.|say)\b.*$|\b(?:are|were|is|was)\s+represented\b|\bin\s+total\b|"
+    r"\baltogether\b|\boverall\b|\bhad\s+(?:at\s+least\s+one|any|a)\s+papers?\b|\bhad\s+papers\b|"
+    r"\b(?:among|across|in|at|from)\s+(?:all\s+)?(?:the\s+)?(?:icml\s*(?:20)?24\s+)?(?:accepted\s+)?"
+    r"papers\b",
+    re.I,
+)
+
+
+def _plain(rest: str) -> str:
+    """The rest of a statistic's question without what only frames it."""
+    said = re.sub(r"\s+", " ", _FILLER.sub(" ", rest)).strip()
+    return said if said.strip(" ?.!") else "?"
