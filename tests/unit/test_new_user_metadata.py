@@ -582,6 +582,10 @@ def test_numbers_about_the_papers_are_the_catalogues() -> None:
         "What fraction of the data is labeled in semi-supervised work?"
     ).statistic
     assert not parser.plan("How many authors does a paper on attention usually cite?").statistic
+    assert not parser.plan("Which papers study market share of cloud providers?").statistic
+    assert parser.plan("Google's share of the ICML 2024 papers").constraints.affiliations == [
+        "Google"
+    ]
 
 
 @pytest.mark.parametrize(
@@ -629,6 +633,12 @@ def test_a_rankings_leftover_frame_and_pointer_are_no_topic() -> None:
          "ICML 2024 oral?", "authors_per_paper", ["Oral"], []),
         ("How many universities are represented among the ICML 2024 papers?", "institutions",
          [], []),
+        ("Percentage of orals with a Google author", "share", ["Oral"], ["Oral"]),
+        ("Google's share of the ICML 2024 papers", "share", [], []),
+        ("How many people authored ICML 2024 papers?", "authors", [], []),
+        ("Total number of authors at ICML 2024?", "authors", [], []),
+        ("How big are author teams on average at ICML 2024?", "authors_per_paper", [], []),
+        ("Number of institutions represented at ICML 2024", "institutions", [], []),
     ],
 )  # fmt: skip
 def test_statistics_asked_in_other_words(
