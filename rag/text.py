@@ -188,6 +188,23 @@ SPELLED_VALUES = {
         if 1 <= n <= 9
     },
 }
+# Places after the first, as questions say them ("second", "2nd" … "tenth", "10th"), with
+# their number; and each number's word ("the third author")
+ORDINALS = {
+    w: n
+    for n, (word, short) in enumerate(
+        zip(
+            "second third fourth fifth sixth seventh eighth ninth tenth".split(),
+            "2nd 3rd 4th 5th 6th 7th 8th 9th 10th".split(),
+            strict=True,
+        ),
+        start=2,
+    )
+    for w in (word, short)
+}
+ORDINAL_WORDS = {n: w for w, n in ORDINALS.items() if w.isalpha()}
+# A paper's status as a question writes it ("orals", "a spotlight")
+STATUS_WORD = re.compile(r"\b(oral|spotlight|poster)s?\b", re.I)
 # A number in words, a scale included ("two hundred", "dozens", "thousands")
 SPELLED_NUMBER = re.compile(
     rf"(?:{'|'.join(sorted(SPELLED_VALUES, key=len, reverse=True))}|"

@@ -86,7 +86,7 @@ def top_institutions(
         # (not when that spelling is a joint one whose row is another institution's: "Mila"
         # is no row of "Montreal Institute for Learning Algorithms, University of Montreal")
         same = owner.get(spellings[0])
-        joint = len([p for p in SEGMENT_SPLIT.split(spellings[0]) if p.strip()]) > 1
+        joint = len(_parts(spellings[0])) > 1
         same = None if joint and same not in spellings else same
         name = same or _same_name(rows, affiliation) or affiliation
         row = rows.setdefault(name, ([], set()))
@@ -126,7 +126,7 @@ def _body(affiliation: str, university: bool = False) -> bool:
     Sciences, …) other than as its university ("University of Chinese Academy of
     Sciences"); `university`: as its university only."""
     folded = fold(affiliation)
-    named = [m for m in PARENT_BODIES.finditer(folded)]
+    named = list(PARENT_BODIES.finditer(folded))
     own = [m for m in named if not folded[: m.start()].endswith("university of ")]
     return bool(named) and not own if university else bool(own)
 
@@ -138,11 +138,16 @@ def _only_this(affiliation: str, spellings: list[str]) -> bool:
     """Does the string name only the institution these are spellings of? Each part is one
     of them, generic words ("Department of Computer Science") or a country; not
     "Montreal Institute for Learning Algorithms, University of Montreal" (Mila's too)."""
-    parts = [p for p in SEGMENT_SPLIT.split(affiliation) if p.strip()]
     spelled = set(spellings)
     return all(
-        p in spelled or not _names_something(p) or _COUNTRY.fullmatch(p.strip()) for p in parts
+        p in spelled or not _names_something(p) or _COUNTRY.fullmatch(p.strip())
+        for p in _parts(affiliation)
     )
+
+
+def _parts(affiliation: str) -> list[str]:
+    """The string's parts ("Department of …", "University of Toronto"), empty ones left out."""
+    return [p for p in SEGMENT_SPLIT.split(affiliation) if p.strip()]
 
 
 def _said_once(affiliation: str) -> str:

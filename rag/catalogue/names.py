@@ -344,7 +344,7 @@ def names_institution(affiliation: str, names: tuple[str, ...]) -> bool | None:
     # "University of Massachusetts, Amherst": a name cut by a comma is two segments
     paired = [f"{a} {b}" for a, b in pairwise(segments)]
     # "… of Massachusetts at Amherst"; "National Labs" is one national lab
-    typed_names = [(name, [_one(w) for w in name.split() if w != "at"]) for name in names]
+    typed_names = [(name, _typed(name)) for name in names]
     typed_names = [(name, typed) for name, typed in typed_names if typed]  # "AT" names nothing
     typed_words = {w for _, typed in typed_names for w in typed}
     short = {names[0]: acronym(names[0])} if acronym_named(names[0]) else {}  # as typed
@@ -352,7 +352,7 @@ def names_institution(affiliation: str, names: tuple[str, ...]) -> bool | None:
         short = {}  # "City University of Hong Kong" is no "CUHK": that is another's
     # "MMLab of CUHK": a lab of the institution, named by its acronym
     for part in [affiliation, *segments, *paired]:
-        words = [_one(w) for w in fold(part).split() if w != "at"]
+        words = _typed(fold(part))
         # "Shanghai Jiao Tong" where the name runs the words together ("Jiaotong")
         readings = [words, *_run_together(words, typed_words)]
         part_initials = acronym(part)
@@ -427,7 +427,7 @@ def _needed(names: tuple[str, ...]) -> tuple[tuple[tuple[str, ...], ...], tuple[
     needed: list[tuple[str, ...]] = []
     initials: list[str] = []
     for name in names:
-        typed = [_one(w) for w in name.split() if w != "at"]
+        typed = _typed(name)
         if len(typed) == 1:
             initials.append(typed[0])
         if typed:
@@ -448,6 +448,11 @@ def _may_name(affiliation: str, names: tuple[str, ...]) -> bool:
         return True
     firsts = "".join(w[0] for w in folded.split())
     return any(_in_order(name, firsts) for name in one_word)
+
+
+def _typed(name: str) -> list[str]:
+    """A name's words as compared ("… of Massachusetts at Amherst": no "at")."""
+    return [_one(w) for w in name.split() if w != "at"]
 
 
 def _in_order(letters: str, within: str) -> bool:

@@ -10,12 +10,9 @@ import re
 from typing import Literal, NamedTuple
 
 from rag.plan.framing import WHO_WROTE
+from rag.text import ORDINALS
 
-_ORDINAL_PLACES = {
-    "first": 1, "lead": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4,
-    "fifth": 5, "5th": 5, "sixth": 6, "6th": 6, "seventh": 7, "7th": 7, "eighth": 8, "8th": 8,
-    "ninth": 9, "9th": 9, "tenth": 10, "10th": 10,
-}  # fmt: skip
+_ORDINAL_PLACES = {"first": 1, "lead": 1, **ORDINALS}
 _PLACE = rf"(?P<place>{'|'.join(_ORDINAL_PLACES)}|last|senior)"
 _AUTHORS = r"(?:co-?)?authors?|writers?"
 _PAPER = r"(?P<paper>[^?]+?)"

@@ -185,21 +185,8 @@ def plain_question(question: str) -> str:
         what = taken.group("what").strip()
         text = named_for(ITS, what, taken.group("rest"))
     text = _THANKS.sub("", text)
-    # "Together AI x ThirdAI collab": the two's joint papers
-    text = _CROSS_COLLAB.sub(r"Joint papers between \g<a> and \g<b>", text, count=1)
-    # "Is Sea Group at ICML 2024 with any papers?": has it papers
-    text = _IS_WITH_PAPERS.sub(r"Does \g<who> have any ", text, count=1)
-    for pattern, said in _SAID_PLAINLY:  # block 47's wordings, each said as a question
+    for pattern, said in _SAID_PLAINLY:  # each wording said as the question it asks
         text = pattern.sub(said, text, count=1)
-    # "which papers is youzhi zhing an author on": papers by the name (read as typed, so a
-    # mistyped one is matched as one)
-    text = _AN_AUTHOR_ON.sub(r"\g<what> by \g<who>", text, count=1)
-    # "Did A and B end up on the same paper?": a paper together
-    text = _SAME_PAPER.sub("write a paper together", text, count=1)
-    # "papers with somebody from X on the author list": an author from X
-    text = _FROM_ON_LIST.sub(r"an author from \g<who>", text, count=1)
-    # "papers with USTB on them": from it
-    text = _ON_THEM.sub(r"from \g<who>", text, count=1)
     text = remarks_dropped(text)  # "Filling in a spreadsheet: …", "… — what have you got?"
     owned = _PAPER_COUNT.match(text)
     if owned:  # "What was the University of Arizona's paper count at ICML 2024?"
@@ -433,11 +420,18 @@ def _fields_said(fields: list[tuple[str, str]], rest: str) -> str:
     return f"{text} {rest.strip()}".strip() + "?"
 
 
-_CROSS_COLLAB = re.compile(
-    r"^\s*(?P<a>[A-Z][^?]*?)\s+(?:x|×)\s+(?P<b>[A-Z][^?]*?)\s+(?:collabs?|collaborations?|"
-    r"joint\s+(?:papers?|work))\b",
-)
 _SAID_PLAINLY = (
+    # "Together AI x ThirdAI collab": the two's joint papers
+    (re.compile(
+        r"^\s*(?P<a>[A-Z][^?]*?)\s+(?:x|×)\s+(?P<b>[A-Z][^?]*?)\s+(?:collabs?|collaborations?|"
+        r"joint\s+(?:papers?|work))\b",
+    ), r"Joint papers between \g<a> and \g<b>"),
+    # "Is Sea Group at ICML 2024 with any papers?": has it papers
+    (re.compile(
+        r"^\s*(?:is|was|are|were)\s+(?P<who>(?-i:[A-Z])[^?]*?)\s+(?:(?:at|in)\s+(?:the\s+)?ICML\s*"
+        r"(?:20)?24\s+)?(?:with|having)\s+any\s+(?=papers|publications|orals|spotlights|posters)",
+        re.I,
+    ), r"Does \g<who> have any "),
     # "the icml 2024 paper list for X": X's papers
     (re.compile(r"\b(?:paper|publication)\s+list\s+(?:for|of)\s+", re.I), "papers by "),
     # "X had an oral, right? Which one?": the statement asked
@@ -463,32 +457,28 @@ _SAID_PLAINLY = (
         r"(?P<w>['\"“‘]?[\w-]+['\"”’]?)\s+in\s+(?:the\s+)?(?P<venue>ICML\s*(?:20)?24\s+)?(?:paper\s+)?"
         r"titles\b", re.I,
     ), r"How many \g<venue>titles contain the word \g<w>"),
+    # "which papers is youzhi zhing an author on": papers by the name (read as typed, so a
+    # mistyped one is matched as one)
+    (re.compile(
+        r"\b(?P<what>papers|ones|orals|spotlights|posters)\s+(?:is|was)\s+(?P<who>[\w'’.-]+(?:\s+"
+        r"[\w'’.-]+){1,3}?)\s+(?:an?\s+)?(?:co-?)?author\s+(?:on|of)\b", re.I,
+    ), r"\g<what> by \g<who>"),
+    # "Did A and B end up on the same paper?": a paper together
+    (re.compile(
+        r"\b(?:(?:end(?:ed)?|wind|wound|show(?:ed)?)\s+up|appear(?:ed)?|(?:are|were)\s+listed)\s+on\s+"
+        r"the\s+same\s+(?:paper|author\s+list|byline)\b", re.I,
+    ), "write a paper together"),
+    # "papers with somebody from X on the author list": an author from X
+    (re.compile(
+        r"\b(?:somebody|someone|anyone|anybody|people|researchers|an\s+author)\s+from\s+(?P<who>.+?)"
+        r"\s+on\s+(?:the|their|its)\s+(?:author\s+lists?|bylines?)\b", re.I,
+    ), r"an author from \g<who>"),
+    # "papers with USTB on them": from it
+    (re.compile(
+        r"\bwith\s+(?P<who>(?-i:[A-Z])[\w&.'’-]*(?:\s+(?:of\s+)?(?-i:[A-Z])[\w&.'’-]*){0,5})\s+on\s+"
+        r"(?:them|it|the\s+(?:byline|author\s+list|paper))\b", re.I,
+    ), r"from \g<who>"),
 )  # fmt: skip
-_AN_AUTHOR_ON = re.compile(
-    r"\b(?P<what>papers|ones|orals|spotlights|posters)\s+(?:is|was)\s+(?P<who>[\w'’.-]+(?:\s+[\w'’.-]+)"
-    r"{1,3}?)\s+(?:an?\s+)?(?:co-?)?author\s+(?:on|of)\b",
-    re.I,
-)
-_SAME_PAPER = re.compile(
-    r"\b(?:(?:end(?:ed)?|wind|wound|show(?:ed)?)\s+up|appear(?:ed)?|(?:are|were)\s+listed)\s+on\s+the\s+"
-    r"same\s+(?:paper|author\s+list|byline)\b",
-    re.I,
-)
-_FROM_ON_LIST = re.compile(
-    r"\b(?:somebody|someone|anyone|anybody|people|researchers|an\s+author)\s+from\s+(?P<who>.+?)\s+on\s+"
-    r"(?:the|their|its)\s+(?:author\s+lists?|bylines?)\b",
-    re.I,
-)
-_ON_THEM = re.compile(
-    r"\bwith\s+(?P<who>(?-i:[A-Z])[\w&.'’-]*(?:\s+(?:of\s+)?(?-i:[A-Z])[\w&.'’-]*){0,5})\s+on\s+"
-    r"(?:them|it|the\s+(?:byline|author\s+list|paper))\b",
-    re.I,
-)
-_IS_WITH_PAPERS = re.compile(
-    r"^\s*(?:is|was|are|were)\s+(?P<who>(?-i:[A-Z])[^?]*?)\s+(?:(?:at|in)\s+(?:the\s+)?ICML\s*"
-    r"(?:20)?24\s+)?(?:with|having)\s+any\s+(?=papers|publications|orals|spotlights|posters)",
-    re.I,
-)
 _THANKS = re.compile(
     r"[\s,.!]*\b(?:(?:(?:many|great)\s+)?thanks?(?:\s+you)?(?:\s+(?:so\s+much|a\s+lot|in\s+advance))?|"
     r"thx|ty|cheers|(?:i\s+)?appreciate\s+it|much\s+appreciated|"

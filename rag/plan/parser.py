@@ -30,7 +30,7 @@ from rag.plan.rankings import (
 )
 from rag.plan.statistics import statistic_asked
 from rag.plan.titles import mend_title_typos, title_words
-from rag.text import content_terms, listing, titled_in
+from rag.text import STATUS_WORD, content_terms, listing, titled_in
 from rag.types import PlanConstraints, PlanKind, QueryPlan, Ranking, Unresolved
 
 _YEAR = re.compile(r"\b(?:in|of|for)\s+2024\b", re.I)
@@ -88,7 +88,7 @@ _SET = re.compile(
     r"|\b(?:co-?author(?:ed|s)?|publish(?:ed)?|author of|as an author)\b",
     re.I,
 )
-_STATUS = re.compile(r"\b(oral|spotlight|poster)s?\b", re.I)
+_STATUS = STATUS_WORD
 STATUSES = ("Oral", "Spotlight", "Poster")
 _STATUS_NOUN = re.compile(
     r"\b(?:orals|spotlights|posters|non-?(?:oral|spotlight|poster)|talks?|"
@@ -347,7 +347,8 @@ class QuestionParser:
         self.people = PeopleReader(catalogue)
 
     def plan(self, question: str) -> QueryPlan:
-        asked = statistic_asked(plain_question(question))
+        plain = plain_question(question)
+        asked = statistic_asked(plain)
         if asked is not None:  # "What fraction of papers were orals?": of the count's papers
             counted = self._read(asked.asked)
             if counted.kind == "metadata" and not (counted.ranking or counted.written_by):
@@ -360,11 +361,12 @@ class QuestionParser:
             ranked = self._read(at_top)
             if ranked.ranking in POSITION_RANKINGS:
                 return ranked.model_copy(update={"position": position, "top": 0})
-        return self._read(question)
+        return self._read(question, plain)
 
-    def _read(self, question: str) -> QueryPlan:
+    def _read(self, question: str, plain: str | None = None) -> QueryPlan:
+        """The plan of `question`; `plain`: its plain_question when already read."""
         typed = question  # as typed: "adam papers" is no person, "Adam Smith papers" is
-        question = plain_question(question)
+        question = plain_question(question) if plain is None else plain
         compared = compared_items(question)
         if compared and all(self._known(item) for item in compared):
             # "CyberAgent vs Emory University: paper counts?": each one's papers, counted
@@ -389,13 +391,16 @@ class QuestionParser:
         # "…, and how many of them were orals?": the list, with its statuses counted
         text = _OF_THEM.sub("", text)
         byline = byline_asked(text)
-        paper = None
-        if byline is not None:
-            said = next(
-                (s for s in (byline.said, byline.name) if s and self.catalogue.named_paper(s)),
-                "",
+        said, paper = "", None
+        if byline is not None:  # the paper as named, or the name within it
+            said, paper = next(
+                (
+                    (s, named)
+                    for s in (byline.said, byline.name)
+                    if s and (named := self.catalogue.named_paper(s)) is not None
+                ),
+                ("", None),
             )
-            paper = self.catalogue.named_paper(said) if said else None
         if byline is not None and paper is not None and _names_paper(said, paper.title):
             # "Who's the first author of 'On The Fairness …'?", "Who wrote BiLLM?", "How many
             # authors does the Medusa paper have?": the named paper's byline, from the

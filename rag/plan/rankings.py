@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from rag.text import SPELLED_VALUES
+from rag.text import ORDINALS, SPELLED_VALUES
 from rag.types import Ranking
 
 # Counts as questions write them ("top three", "more than twenty authors")
@@ -286,13 +286,8 @@ POSITION_RANKINGS = (
 )  # fmt: skip
 # "ranks second", "in third place", "the second-most", "the runner-up": a place in a
 # ranking, asked by its order
-_ORDINALS = {
-    "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4, "fifth": 5, "5th": 5,
-    "sixth": 6, "6th": 6, "seventh": 7, "7th": 7, "eighth": 8, "8th": 8, "ninth": 9, "9th": 9,
-    "tenth": 10, "10th": 10,
-}  # fmt: skip
-_ORDINAL = rf"({'|'.join(_ORDINALS)})"
-_ANY_ORDINAL = rf"(?:{'|'.join(_ORDINALS)})"
+_ORDINAL = rf"({'|'.join(ORDINALS)})"
+_ANY_ORDINAL = rf"(?:{'|'.join(ORDINALS)})"
 # what may follow the place before what is counted ("… for the number of orals")
 _PLACE_TAIL = (
     r"(?:\s+(?:place|spot|position))?(?:\s*,)?"
@@ -324,12 +319,12 @@ def rank_position(question: str) -> tuple[int, str]:
     found = _POSITION.search(question)
     if found and question[: found.start()].strip():  # not "In the second place, which …"
         said_n = next((g for g in found.groups() if g), "")
-        n = 2 if found.group("runner") else _ORDINALS[said_n.lower()]
+        n = 2 if found.group("runner") else ORDINALS[said_n.lower()]
         rest = question[found.end() :]
         said = " had the most " if rest.strip(" ?.!") else " had the most papers "
         return n, question[: found.start()] + said + rest
     found = _ORDINAL_SUPERLATIVE.search(question)
     if found:
-        n = _ORDINALS[found.group(1).lower()]
+        n = ORDINALS[found.group(1).lower()]
         return n, question[: found.start()] + question[found.end() :]
     return 0, question

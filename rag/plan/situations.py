@@ -199,15 +199,19 @@ _CAPITALISED = re.compile(
 _CONTEXT_DASH = re.compile(
     r"^\s*(?P<ctx>(?:my|our|i|i['’]m|we|we['’]re)\b[^—–?]+?)\s*[—–]\s*(?P<rest>[^—–]+\?)\s*$", re.I
 )
-_AT_PLACE = re.compile(
-    r"\b(?:at|from|with|for|joining|visiting)\s+(?:the\s+)?"
-    r"((?-i:[A-Z])[\w&'’.-]*(?:\s+(?:of\s+|the\s+|and\s+|for\s+)?(?-i:[A-Z])[\w&'’.-]*)*)"
-)
+
+
+def _place_after(words: str) -> re.Pattern[str]:
+    """A capitalised place's name after one of `words` ("at the University of Utah")."""
+    return re.compile(
+        rf"\b(?:{words})\s+(?:the\s+)?"
+        r"((?-i:[A-Z])[\w&'’.-]*(?:\s+(?:of\s+|the\s+|and\s+|for\s+)?(?-i:[A-Z])[\w&'’.-]*)*)"
+    )
+
+
+_AT_PLACE = _place_after("at|from|with|for|joining|visiting")
 # a place a sentence is about, for a question's "there" ("a slide on X …")
-_PLACE_SAID = re.compile(
-    r"\b(?:at|from|with|for|joining|visiting|on|about)\s+(?:the\s+)?"
-    r"((?-i:[A-Z])[\w&'’.-]*(?:\s+(?:of\s+|the\s+|and\s+|for\s+)?(?-i:[A-Z])[\w&'’.-]*)*)"
-)
+_PLACE_SAID = _place_after("at|from|with|for|joining|visiting|on|about")
 # what a question calls the place it named before ("that university")
 PLACE_WORDS = r"(?:university|institution|institute|company|lab|school|organi[sz]ation)"
 _THAT_ONE = re.compile(rf"\b(?:that|this)\s+{PLACE_WORDS}\b", re.I)

@@ -23,7 +23,7 @@ from rag.sets.answer_rows import (
     row,
     set_answer,
 )
-from rag.text import listing
+from rag.text import ORDINAL_WORDS, STATUS_WORD, listing
 from rag.types import (
     Aggregate,
     AggregatePaper,
@@ -210,7 +210,7 @@ class MetadataAnswerer:
             return set_answer(question, standalone, plan, text, [], None)
         named = f"*{plain(paper.title)}*"
         if plan.written_by == "status":  # "Was GaLore an oral?"
-            asked = {s.lower() for s in _STATUS_WORD.findall(question)}
+            asked = {s.lower() for s in STATUS_WORD.findall(question)}
             said = paper.status.lower()
             lead = "" if not asked or len(asked) > 1 else "Yes: " if said in asked else "No: "
             text = f"{lead}{named} was {_article(said)} {said} at ICML 2024 [1]."
@@ -223,7 +223,7 @@ class MetadataAnswerer:
             if len(people) > 1
             else "its only author."
         )
-        place = _PLACES.get(plan.position, f"{plan.position}th")
+        place = _ordinal(plan.position)
         if plan.written_by == "first":
             text = f"The first author of {named} is {people[0]} [1]; {everyone}"
         elif plan.written_by == "last":
@@ -410,17 +410,16 @@ class MetadataAnswerer:
         )
 
 
-_STATUS_WORD = re.compile(r"\b(oral|spotlight|poster)s?\b", re.I)
-
-
 def _article(word: str) -> str:
     return "an" if word[:1] in "aeiou" else "a"
 
 
 _EVERY_LEVEL = 100_000  # a ranking's limit that keeps every level
-_PLACES = {2: "second", 3: "third", 4: "fourth", 5: "fifth", 6: "sixth", 7: "seventh",
-           8: "eighth", 9: "ninth", 10: "tenth"}  # fmt: skip
 _ABOVE_SHOWN = 10  # names listed above the place asked
+
+
+def _ordinal(n: int) -> str:
+    return ORDINAL_WORDS.get(n, f"{n}th")
 
 
 def _at_place(
@@ -429,7 +428,7 @@ def _at_place(
     """ "Which author ranks second for orals?": the names at the second-highest count
     (ties kept), the ones above them, and how the place was read."""
     levels = sorted({n for _, n in ranked}, reverse=True)
-    place = _PLACES.get(plan.position, f"{plan.position}th")
+    place = _ordinal(plan.position)
     unit = noun.removeprefix("ICML 2024 ")
     if len(levels) < plan.position:
         text = f"Only {plural(len(levels), 'count')} of {noun}s among {who}: no {place} place."
@@ -626,14 +625,11 @@ def _placed(paper: Paper, key: str, c: PlanConstraints) -> bool:
     )
 
 
-_ORDINAL = {2: "second", 3: "third", 4: "fourth", 5: "fifth"}
-
-
 def _placing(c: PlanConstraints) -> str:
     if c.position < 0:
-        return f"the {_ORDINAL.get(-c.position, str(-c.position) + 'th')}-to-last author"
+        return f"the {_ordinal(-c.position)}-to-last author"
     if c.position:
-        return f"the {_ORDINAL.get(c.position, str(c.position) + 'th')} author"
+        return f"the {_ordinal(c.position)} author"
     unless = [w for w, on in (("first", c.not_first), ("last", c.not_last)) if on]
     return "an author" + (f", not {' or '.join(unless)}" if unless else "")
 
