@@ -61,6 +61,9 @@ ALIASES = {
     "university of ghent": ("universiteit gent", "ghent university"),
     "universiteit gent": ("ghent university",),
     "sysu": ("sun yat sen university",),
+    # the ParisTech schools' names before 2019
+    "telecom paris": ("telecom paristech",),
+    "mines paris": ("mines paristech",),
     "lse": ("london school of economics", "london school of economics and political science"),
     "mila": ("montreal institute for learning algorithms", "quebec ai institute"),
     "fair": ("facebook ai research", "meta ai"),

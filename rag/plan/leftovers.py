@@ -66,7 +66,7 @@ def left_beside_names(
             if w.lower().strip(",.?!") not in spoken and not set(content_terms(w)) & _BYLINE_TERMS
         ]
         rest = re.sub(_DANGLING, "", " ".join(kept))
-        topic = "" if set(content_terms(rest)) <= _ASKERS_WORDS else tidy(rest)
+        topic = "" if set(content_terms(rest)) <= ASKERS_WORDS else tidy(rest)
     placed = constraints.first_author or constraints.last_author or constraints.position
     if topic and placed and set(content_terms(topic)) <= _BYLINE_TERMS:
         topic = ""  # "…, i.e. last in the byline": the place said again
@@ -136,7 +136,7 @@ def asker_words_left(
         return "unread"
     # "Can you check how many", "Would you mind telling me which of": nothing left once
     # the asker's words are gone ("papers on what we can learn from GFlowNets" keeps them)
-    return "chat" if _CHAT.search(topic) and set(terms) <= _ASKERS_WORDS else ""
+    return "chat" if _CHAT.search(topic) and set(terms) <= ASKERS_WORDS else ""
 
 
 def _places_left(
@@ -173,7 +173,7 @@ def written_as(name: str, catalogue: Catalogue) -> bool:
 
 
 def longest_place(text: str, found: re.Match[str], catalogue: Catalogue) -> str:
-    """The longest known name from `found` on, with the parts a comma adds
+    """The longest known name from `found` on, with the parts a comma or "in" adds
     ("University of California, Berkeley"); "" when the catalogue knows none."""
     tail = re.match(
         r"(?:\s*,\s*[A-Z][\w&'’.-]*(?:\s+(?:(?:of|for|and|the)\s+)?[A-Z][\w&'’.-]*)*){1,2}",
@@ -183,6 +183,9 @@ def longest_place(text: str, found: re.Match[str], catalogue: Catalogue) -> str:
     if tail:
         parts = re.findall(r",\s*[^,]+", tail.group(0))
         names = [found.group(0) + "".join(parts[:k]) for k in range(len(parts), 0, -1)] + names
+    city = re.match(r"\s+in\s+[A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*)?", text[found.end() :])
+    if city:  # "Czech Technical University in Prague": a name its city ends
+        names.insert(0, found.group(0) + city.group(0))
     return next((n.strip() for n in names if catalogue.knows_institution(n.strip())), "")
 
 
@@ -331,7 +334,7 @@ _SITUATED = re.compile(
     re.I,
 )
 _BACK = re.compile(r"\b(?:about|on|for|with|in|of)\s+(?:it|them|this|that)\b", re.I)
-_ASKERS_WORDS = frozenset(
+ASKERS_WORDS = frozenset(
     content_terms(
         "can could would will please tell telling show list give check know want wanted like "
         "need find look looking see wonder wondering curious mind help thanks thank thx ok "

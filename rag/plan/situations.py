@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from rag.text import SPELLED_VALUES, STOPWORDS
+from rag.text import SPELLED_VALUES, STATUS_WORD, STOPWORDS
 
 # a full stop that ends a short form, not a sentence ("University of St. Gallen")
 _SHORT_FORMS = ("St", "Mt", "Dr", "Prof", "Inc", "Ltd", "Co", "Corp")
@@ -100,6 +100,7 @@ def same_question(text: str) -> str:
 
 # "Quick sanity check for a grant report: what's the paper total for Elias Stengel-Eskin?"
 _PREAMBLE = re.compile(r"^\s*(?P<pre>[^:?!.]{3,80}):\s*(?P<rest>[^:]+\?)\s*$")
+_THEM = re.compile(r"\b(?:of|among)\s+(?:them|these|those)\b", re.I)
 
 
 def preamble_dropped(text: str) -> str:
@@ -116,6 +117,8 @@ def preamble_dropped(text: str) -> str:
     ):
         return text  # "Which had more papers: Duke, LMU Munich or KTH?" asks before the colon
     rest = found.group("rest").strip()
+    if STATUS_WORD.search(found.group("pre")) or _THEM.search(rest):
+        return text  # "spotlights only: how many of them …": a filter, and what "them" is
     return rest[:1].upper() + rest[1:] if _NAMED_IN.search(rest) else text
 
 
@@ -382,7 +385,9 @@ def context_dropped(text: str) -> str:
         # paper?": the two said before
         return _THEY.sub(f"{two.group('a')} and {two.group('b')}", then.group("rest"), count=1)
     there = _SAID_THERE.match(text)
-    places = _PLACE_SAID.findall(there.group("ctx")) if there else []
+    places = [p for p in _PLACE_SAID.findall(there.group("ctx")) if p != "ICML"] if there else []
+    if there and not places:  # "how visible Télécom Paris was at ICML 2024": its one name
+        places = [name] if (name := _one_name(there.group("ctx"))) else []
     if there and len(set(places)) == 1:
         # "My cousin just started a postdoc at the University of Utah. Did anyone there land
         # an oral?": the people at the one place said before

@@ -1,8 +1,13 @@
 """Questions about the catalogue as numbers: "What fraction of ICML 2024 papers were
 orals?", "How many distinct authors published?", "What is the average number of authors
-per paper?", "How many institutions had papers?". Each is read as the count question of
-the same papers ("How many papers were orals?"), whose plan selects them, and the statistic
-asked of that selection.
+per paper?", "How many institutions had papers?".
+
+A statistic is read from two things, each said anywhere in the question: a measure (a share
+of the papers; the people on them, each once; their authors per paper; how many
+institutions) and the papers it is of. The measure's words are taken out and the rest is
+read as the count question of the same papers ("How many papers were orals?"), whose plan
+selects them; the statuses said as the papers it is of ("of the orals", "spotlights only",
+"considering just the orals") are returned beside it.
 """
 
 from __future__ import annotations
@@ -10,64 +15,189 @@ from __future__ import annotations
 import re
 from typing import Literal, NamedTuple
 
+from rag.text import content_terms, edits_within_one, neighbour_swaps
+
 Statistic = Literal["", "share", "authors", "authors_per_paper", "institutions"]
 
-# the papers a share is of: "of ICML 2024's accepted papers", "Of all the oral talks"
+_ICML = r"(?:icml\s*(?:20)?24|(?:the\s+)?conference)(?:['’]s)?"
+_STATUS = r"(?:oral|spotlight|poster)"
+# the papers a statistic is of: "ICML 2024's accepted papers", "all the oral talks", "them"
+_PAPERS = (
+    rf"(?:papers|publications|works|titles|submissions|{_STATUS}s|{_STATUS}\s+(?:papers|talks|"
+    r"presentations))"
+)
 _SET = re.compile(
-    r"\b(?:all\s+)?(?:the\s+)?(?:icml\s*(?:20)?24(?:['’]s)?\s+)?(?:accepted\s+)?"
-    r"(?P<set>papers|publications|works|titles|(?P<status>oral|spotlight|poster)(?:s|\s+(?:papers|"
-    r"talks|presentations)))\b",
+    rf"\b(?:(?:all|every(?:\s+one)?|each)\s+(?:of\s+)?)?(?:the\s+|their\s+|its\s+)?"
+    rf"(?:{_ICML}\s+)?(?:accepted\s+)?(?P<set>{_PAPERS}|title|paper|{_STATUS})\b"
+    rf"|\b(?P<venue>icml\s*(?:20)?24)\b(?!['’]?s?\s+{_PAPERS})",
     re.I,
 )
-# "what fraction / percentage / proportion / share / % of …" (and their slips)
-_SHARE_WORD = (
-    r"(?:fraction|fraciton|fracion|percentage|percentge|percent|proportion|propotion|share|"
-    r"ratio|%)"
+# a status said as the papers a statistic is of: "of the orals", "spotlights only",
+# "considering just the orals", "the orals from ICML 2024: … their titles"
+_BASE = re.compile(
+    rf"\b(?:of|among(?:st)?|across|over|within|from|for|on|in|out\s+of|considering|counting|"
+    rf"just|only|solely)\s+(?:(?:all|just|only|every(?:\s+one)?)\s+(?:of\s+)?)?(?:the\s+)?"
+    rf"(?:{_ICML}\s+)?(?:accepted\s+)?(?P<status>{_STATUS})s?\b(?!\s+(?:status|slot|award))"
+    rf"|\b(?P<status2>{_STATUS})s?(?:\s+(?:papers|talks))?\s+(?:only|alone)\b",
+    re.I,
+)
+# a status said as what the counted papers are: "were orals", "ended up as spotlights"
+_CONDITION = re.compile(
+    rf"\b(?:were|are|was|is|as|became|become|got|get|received|receive|given|won|earned|landed|"
+    rf"made|make|selected\s+for|awarded)\s+(?:an?\s+|the\s+)?(?:{_STATUS})",
+    re.I,
+)
+
+# the words of a share, misspelt too ("fraciton", "percentge", "propotion")
+_SHARE_NOUN = (
+    r"(?:fractions?|percentages?|percent|per\s*cent|pct|proportions?|portions?|share|ratio|slice|"
+    r"chunk|piece|part|%)"
 )
 _SHARE = re.compile(
-    rf"\b(?:what|which)\s+(?:is\s+the\s+|['’]s\s+the\s+)?(?:{_SHARE_WORD}|part)(?:\s+of\b)?"
-    rf"|\bhow\s+(?:big|large)\s+(?:a|is\s+the)\s+(?:fraction|share|proportion)(?:\s+of\b)?"
-    # "Percentage of orals with a Google author", "share of ICML 2024 papers from X", "X's
-    # share of the papers", "as a percentage of all papers"
-    rf"|(?:^\s*|\b(?:the|a|its|their|['’]s)\s+|\bas\s+an?\s+){_SHARE_WORD}\s+of\b",
+    # "what fraction of", "what's the share of", "which proportion"
+    rf"\b(?:what|which)\s+(?:is\s+the\s+|was\s+the\s+|['’]s\s+the\s+)?(?:{_SHARE_NOUN})"
+    rf"(?:\s+of\b)?"
+    # "how big a slice of", "how large a chunk of", "how much of ICML 2024"
+    rf"|\bhow\s+(?:big|large|small|sizable|sizeable)\s+(?:of\s+)?(?:a|an|is\s+the|was\s+the)\s+"
+    rf"(?:{_SHARE_NOUN}|piece\s+of\s+the\s+pie)(?:\s+of\b)?"
+    rf"|\bhow\s+much\s+of\b"
+    # "how many percent", "in percent terms", "percentage-wise", "as a percentage of"
+    rf"|\bhow\s+many\s+(?:percent|per\s*cent|%)(?:\s+of\b)?"
+    rf"|\b(?:in|as)\s+(?:a\s+)?(?:percent(?:age)?|per\s*cent|fraction|proportion|share)s?"
+    rf"(?:\s+terms)?(?:\s+of\b)?"
+    rf"|\b(?:percent(?:age)?|per\s*cent)[- ]?wise\b"
+    # "out of every 100 accepted papers", "per hundred papers"
+    rf"|\b(?:out\s+of\s+(?:every|each)|per|in\s+every)\s+(?:100|(?:a|one)\s+hundred|hundred)\b"
+    # "Percentage of orals with a Google author", "the share of", "as a percentage of"
+    rf"|(?:^\s*|\b(?:the|a|its|their|['’]s)\s+){_SHARE_NOUN}\s+of\b",
     re.I,
 )
-# "How many distinct authors …", "Number of unique authors across all orals"
-_AUTHORS = re.compile(
-    r"\b(?:how\s+many|(?:the\s+)?(?:total\s+)?number\s+of|count\s+of)\s+(?:distinct|unique|"
-    r"different|individual|separate)\s+(?:authors|researchers|people|co-?authors|names|persons)\b"
-    r"|^\s*how\s+many\s+(?:authors|researchers|people)\s+(?:in\s+total|altogether|overall)\b"
-    # "How many people authored ICML 2024 papers?", "How many authors were there?", "the
-    # total number of authors"
-    r"|^\s*how\s+many\s+(?:people|researchers|scientists)\s+(?:authored|co-?authored|wrote|"
-    r"published|contributed\s+to)\b"
-    r"|^\s*how\s+many\s+(?:authors|researchers)\s+(?:were|are)\s+there\b"
-    r"|\b(?:the\s+)?total\s+(?:number|count)\s+of\s+(?:authors|researchers)\b",
+# "Google's share of the papers": the papers from Google
+_OWNER = re.compile(
+    rf"(?P<who>(?-i:[A-Z])[\w&.-]*(?:\s+(?:of\s+)?(?-i:[A-Z])[\w&.-]*)*)['’]s\s+{_SHARE_NOUN}\s+of\b",
     re.I,
 )
-# "the average number of authors per paper", "the typical team size for a paper"
+
+_PEOPLE = (
+    r"(?:authors|co-?authors|researchers|people|persons|individuals|scientists|contributors|"
+    r"names|humans|folks|writers)"
+)
+_ONCE = r"(?:distinct|unique|different|diff|separate|individual|non-?duplicated|de-?duplicated)"
+# "how many distinct authors", "number of unique people", "the headcount of authors"
+_PEOPLE_COUNTED = re.compile(
+    rf"\b(?:how\s+many|(?:the\s+)?(?:total\s+)?(?:number|count|tally)\s+of)\s+{_ONCE}\s+{_PEOPLE}\b"
+    rf"|\b(?:the\s+|a\s+)?(?:total\s+)?(?:head\s*-?count|number\s+of\s+heads)(?:\s+of\s+{_PEOPLE})?\b"
+    rf"|\b(?:how\s+many|(?:the\s+)?(?:total\s+)?(?:number|count)\s+of)\s+{_PEOPLE}\b",
+    re.I,
+)
+# what makes "how many people" a count of people, not of one paper's byline: each said once
+# ("counting each person only once", "nobody double-counted", "no duplicates"), in all
+# ("in total", "is that"), or on papers ("appear across those papers", "authored")
+_EACH_ONCE = re.compile(
+    rf"\b{_ONCE}\s+{_PEOPLE}\b|\b(?:head\s*-?count)\b|\btotal\s+(?:number|count)\s+of\s+{_PEOPLE}\b"
+    r"|\b(?:count(?:ing|ed)?\s+)?(?:each|every)\s+(?:person|author|name|researcher|individual|one)"
+    r"\s+(?:(?:counted|is\s+counted|only|just)\s+)*once\b"
+    r"|\bonce\s+each\b|\b(?:no(?:body|\s+one)?|without|not)\s+(?:being\s+)?double[- ]?count\w*"
+    r"|\b(?:no|without(?:\s+any)?)\s+(?:duplicates|duplication|repeats)\b"
+    r"|\b(?:in\s+total|altogether|overall|all\s+told|combined)\b|\bis\s+that\b"
+    r"|\b(?:authored|co-?authored|wrote|published|contributed|appear\w*|show\s+up|are\s+on|"
+    r"were\s+on|are\s+listed|were\s+listed|worked\s+on|had\s+papers)\b",
+    re.I,
+)
+# "how many authors does the Medusa paper have": one paper's byline, read elsewhere
+_ONE_PAPERS = re.compile(
+    r"\b(?:does|did|do)\s+(?:the|this|that|a|an)\s+(?:[\w'’:-]+\s+){0,8}?(?:paper|work|one)"
+    r"\s+have\b|\b(?:on|of|in)\s+(?:the|this|that)\s+(?:[\w'’:-]+\s+){0,6}?(?:paper|work)\b"
+    r"(?!\s*s)",
+    re.I,
+)
+
+_MEAN = r"(?:average\w*|averag\w*|avg|mean|median|typical(?:ly)?|usual(?:ly)?|normal(?:ly)?)"
+_SIZE = (
+    r"(?:(?:number|count|#)\s+of\s+(?:co-?)?authors|(?:co-?)?authors?(?:[- ]count|[- ]list\s*"
+    r"(?:length|size)s?|[- ]lists?)?|team\s+sizes?|teams|bylines?(?:\s+lengths?)?|"
+    r"author\s+teams)"
+)
+# the mean byline: "average number of authors", "authors per paper", "how big are the author
+# lists on average"; the averaging word and the byline's size said anywhere together
+_UNIT = (
+    rf"(?:\s+(?:per|an|a|for\s+(?:each|an?)|on\s+(?:each|an?)|each|of\s+an?|in\s+an?)\s+"
+    rf"(?:icml\s*(?:20)?24\s+)?(?:paper|publication|work|title|{_STATUS})s?\b)"
+)
 _PER_PAPER = re.compile(
-    r"\b(?:average|avg|mean|median|typical|usual)\s+(?:number\s+of\s+)?(?:authors|co-?authors|"
-    r"author\s+count|team\s+size|author\s+list\s+length)\s+(?:per|on\s+an?|for\s+an?|of\s+an?|"
-    r"in\s+an?)\s+(?:icml\s*(?:20)?24\s+)?(?P<unit>paper|publication|work|oral|spotlight|poster)s?\b"
-    r"|\bhow\s+many\s+(?:authors|co-?authors)\s+(?:does|did|do)\s+(?:an?\s+)?(?:typical|average|"
-    r"usual)\s+(?:icml\s*(?:20)?24\s+)?(?P<unit2>paper|publication|oral|spotlight|poster)s?\s+have\b"
-    r"|\bon\s+average,?\s+how\s+many\s+authors\s+(?:does|did|do)\s+(?:an?\s+)?(?:icml\s*(?:20)?24\s+)?"
-    r"(?P<unit3>paper|publication|oral|spotlight|poster)s?\s+have\b"
-    # "the average author count", "how big are author teams on average"
-    r"|\b(?:average|avg|mean|median|typical)\s+(?:author\s+count|number\s+of\s+(?:co-?)?authors|team\s+"
-    r"size|author\s+list\s+length|byline\s+length)\b"
-    r"|\bhow\s+(?:big|large|long)\s+(?:are|were)\s+(?:the\s+)?(?:author\s+(?:teams|lists)|bylines|"
-    r"teams)\s+(?:on\s+average|typically|usually)\b",
+    rf"\b(?:(?:co-?)?authors|author[- ]count)\s+(?:per|for\s+each|on\s+each|each)\s+"
+    rf"(?:icml\s*(?:20)?24\s+)?(?:paper|publication|work|title|{_STATUS})\b"
+    rf"|\b{_MEAN}\b(?:[^.?!]{{0,60}}?)\b{_SIZE}\b{_UNIT}?"
+    rf"|\b{_SIZE}\b(?:[^.?!]{{0,80}}?)(?:\b{_MEAN}\b|\bon\s+average\b|\baverag\w*|\bper\s+paper)",
     re.I,
 )
-# "How many institutions had papers?", "How many universities are represented?"
-_INSTITUTIONS = re.compile(
-    r"\b(?:how\s+many|(?:the\s+)?(?:total\s+)?number\s+of)\s+(?:distinct\s+|unique\s+|different\s+)?"
-    r"(?:institutions|universities|affiliations|organi[sz]ations|companies|labs)(?=\s+(?:had|have|"
-    r"got|published|are|were|appear|contributed|is|in\s+total|represented|took\s+part|"
-    r"participated|overall|altogether)\b|\s*[?.!]*\s*$)",
+# "how many authors does a paper usually cite": authors it does something else with
+_OTHER_VERB = re.compile(
+    rf"\bhow\s+many\s+{_PEOPLE}\s+(?:does|do|did|would|will|should)\b"
+    r"(?![^?]*\b(?:have|has|had|list|lists|include|includes|feature|features|carry|get|expect|"
+    r"see|find)\b)",
     re.I,
+)
+# a mean byline's words, wherever said: "the average number of authors per paper", "team
+# sizes", "averaged out", "on average"
+_MEAN_SAID = re.compile(
+    rf"\b(?:what(?:['’]s|\s+is|\s+was|\s+are)\s+)?(?:the\s+)?(?:{_MEAN}\s+)?{_SIZE}{_UNIT}?"
+    rf"|\b{_MEAN}(?:\s+(?:out|over\s+(?:all\s+(?:of\s+)?)?(?:them|those|these|the\s+papers)))?\b"
+    rf"|\bon\s+average\b|\b(?:bigger|larger|longer|smaller|shorter)\b",
+    re.I,
+)
+# "how many authors should I expect on it": the mean byline's question, said with a count
+_HOW_MANY_AUTHORS = re.compile(rf"\bhow\s+many\s+{_PEOPLE}\b|\bhow\s+(?:big|large|long)\b", re.I)
+
+_PLACES = (
+    r"(?:institutions|universities|unis|affiliations|organi[sz]ations|orgs|companies|firms|"
+    r"corporations|labs|laboratories|research\s+(?:groups|labs|institutes|centers|centres)|"
+    r"institutes|schools|colleges|groups|employers)"
+)
+# "How many institutions had papers?", "Number of unis that got spotlights", "how many labs
+# took part"; not a ranking ("the most papers") or a threshold ("more than ten papers")
+_INSTITUTIONS = re.compile(
+    rf"\b(?:how\s+many|(?:the\s+)?(?:total\s+)?(?:number|count|tally)\s+of)\s+"
+    rf"(?:(?:distinct|unique|different|diff|separate|individual)\s+)?(?:[\w-]+\s+)?{_PLACES}\b"
+    r"(?![^?]*\b(?:the\s+most|the\s+fewest|more\s+than|at\s+least\s+(?!one\b|1\b|a\b)|over\s+\d|(?:a|any)\s+"
+    r"(?:paper|oral|spotlight|poster)\s+(?:on|about)|papers?\s+(?:on|about)\s+\w))",
+    re.I,
+)
+# an institution's kind said before its noun: "how many Chinese universities", not "how
+# many papers' universities"
+_KIND_WORD = re.compile(r"^(?:[A-Z][\w-]*|[a-z]+(?:ese|ian|ish|an|ch))$")
+
+# measure words misspelt: "fraciton", "percentge", "avergae", "seperate"
+_SPELLED = ("fraction", "percentage", "percent", "proportion", "average", "separate", "distinct")
+_NOT_MISSPELT = frozenset({"district", "portion", "fractions", "averages", "desperate"})
+
+
+def _respelled(question: str) -> str:
+    """The question with a measure word's slip mended (one letter, or two swapped)."""
+
+    def mend(found: re.Match[str]) -> str:
+        word = found.group(0)
+        low = word.lower()
+        if len(low) < 6 or low in _NOT_MISSPELT or low in _SPELLED:
+            return word
+        for right in _SPELLED:
+            if edits_within_one(low, right) or right in neighbour_swaps(low):
+                return right
+        return word
+
+    return re.sub(r"[A-Za-z]+", mend, question)
+
+
+# the words a statistic's question frames its papers with ("Do orals tend to have bigger
+# author lists?", "titles carry the word"), which say no topic
+FRAME_TERMS = frozenset(
+    content_terms(
+        "paper papers title titles across all every each any tend have has bigger larger list "
+        "lists team teams size sizes typical expect grab carry feature involve appear include "
+        "contain use plus so that is figure out count counted counting number total person "
+        "take took part participate contribute represent "
+        "people author authors icml conference accepted"
+    )
 )
 
 
@@ -75,65 +205,164 @@ class StatisticAsked(NamedTuple):
     statistic: Statistic
     share_of: list[str]  # "share": the statuses of the papers it is a share of (all: [])
     asked: str  # the count question of the same papers
+    statuses: list[str]  # the statuses said as the papers it is of
 
 
 def statistic_asked(question: str) -> StatisticAsked | None:
     """The statistic `question` asks, if any, and the count question of its papers."""
-    share = _SHARE.search(question)
-    if share:
-        after = question[share.end() :]
-        of = _SET.match(after.lstrip()) if share.group(0).lower().endswith("of") else None
-        # "Of all the ICML 2024 oral talks, what share included …": the set said before
-        before = None if of else _SET.search(question[: share.start()])
-        found = of or before
-        if found is None:  # "what fraction of the data is labeled": no papers' share
-            return None
-        status = (found.group("status") or "").lower()
-        rest = after.lstrip()[of.end() :] if of else after
-        titles = found.group("set").lower() == "titles"  # "… titles contain the word X"
-        noun = f"{status}s" if status else "titles" if titles else "papers"
-        statuses = [status.capitalize()] if status else []
-        # "Google's share of the papers": the papers from Google
-        owner = _OWNER.search(question[: share.end()])
-        rest = f"{rest} from {owner.group('who')}" if owner else rest
-        return StatisticAsked("share", statuses, f"How many {noun} {_plain(rest)}")
-    for pattern, statistic in (
-        (_AUTHORS, "authors"),
-        (_PER_PAPER, "authors_per_paper"),
-        (_INSTITUTIONS, "institutions"),
-    ):
-        found = pattern.search(question)
-        if found:
-            unit = next((g for k, g in found.groupdict().items() if k.startswith("unit") and g), "")
-            rest = question[found.end() :]
-            among = _AMONG.match(rest)  # "… across all ICML 2024 orals"
-            if among:
-                unit, rest = among.group("status") or "", rest[among.end() :]
-            unit = unit.lower()
-            noun = f"{unit}s" if unit in ("oral", "spotlight", "poster") else "papers"
-            asked = f"How many {noun} {_plain(rest)}"
-            return StatisticAsked(statistic, [], asked)  # type: ignore[arg-type]
+    said = _respelled(question)
+    for read in (_share, _people, _per_paper, _institutions):
+        asked = read(said)
+        if asked is not None:
+            return asked
     return None
 
 
-_OWNER = re.compile(
-    rf"(?P<who>(?-i:[A-Z])[\w&.-]*(?:\s+(?:of\s+)?(?-i:[A-Z])[\w&.-]*)*)['’]s\s+{_SHARE_WORD}\s+of\b",
+def _share(question: str) -> StatisticAsked | None:
+    measure = _SHARE.search(question)
+    if measure is None or not _SET.search(question):
+        return None  # "what fraction of the data is labeled": no papers' share
+    base = _base(question, measure)
+    ask = "" if re.search(r"\bhow\s+many\b", _without(question, measure)) else "how many"
+    owner = _OWNER.search(question[: measure.end()])
+    if owner:  # "Google's share of the papers": how many of them are from Google
+        rest = question[measure.end() :]
+        asked = (
+            f"{question[: owner.start()]} how many {rest.rstrip(' ?.!')} from {owner.group('who')}?"
+        )
+    else:
+        after = question[measure.end() :].lstrip()
+        venue = _SET.match(after)
+        if venue is not None and venue.group("venue"):  # "how much of ICML 2024 …": its papers
+            question = question[: measure.end()] + " papers " + after[venue.end() :]
+            after = question[measure.end() :].lstrip()
+        of = measure.group(0).lower().rstrip().endswith(" of") and ask
+        # "what fraction of papers": how many papers; "… of the orals": how many of them
+        of = (
+            " of"
+            if of and re.match(r"(?:the|them|their|its|all|those|these)\b", after, re.I)
+            else ""
+        )
+        if not of and not measure.group(0).lower().rstrip().endswith(" of") and _SET.match(after):
+            of = "of the"  # "Out of every 100 accepted papers, how many …"
+        asked = _replaced(question, measure, f"{ask}{of}")
+    return StatisticAsked("share", base, _tidy(asked), base)
+
+
+def _people(question: str) -> StatisticAsked | None:
+    measure = _PEOPLE_COUNTED.search(question)
+    if measure is None or not _EACH_ONCE.search(question):
+        return None
+    if not re.search(_ONCE + r"|head\s*-?count", measure.group(0), re.I) and _ONE_PAPERS.search(
+        question
+    ):
+        return None  # "how many authors does the Medusa paper have": its byline
+    text = _EACH_ONCE_SAID.sub(" ", question)
+    measure = _PEOPLE_COUNTED.search(text) or measure
+    return _selection("authors", text, measure)
+
+
+def _per_paper(question: str) -> StatisticAsked | None:
+    measure = _PER_PAPER.search(question)
+    if measure is None or _OTHER_VERB.search(question):
+        return None
+    # "how many authors should I expect on it": the count asked is of the papers
+    counted = _HOW_MANY_AUTHORS.search(question)
+    return _selection("authors_per_paper", question, counted or measure, _MEAN_SAID)
+
+
+def _institutions(question: str) -> StatisticAsked | None:
+    measure = _INSTITUTIONS.search(question)
+    if measure is None:
+        return None
+    words = measure.group(0).split()
+    kind = words[-2] if len(words) >= 3 else ""
+    said = kind.lower() not in ("", "many", "of", "distinct", "unique", "different", "diff")
+    if said and not _KIND_WORD.match(kind):
+        return None  # "how many papers' institutions": not a count of institutions
+    return _selection("institutions", question, measure)
+
+
+def _selection(
+    statistic: Statistic,
+    question: str,
+    measure: re.Match[str],
+    rest_of_it: re.Pattern[str] | None = None,
+) -> StatisticAsked:
+    """A statistic of the papers the rest of `question` selects: its measure said as "how
+    many papers", where it was said ("…, so how many papers is that"), or before its
+    sentence when it asked no count ("Could you figure out the author count per paper …")."""
+    statuses = _statuses(question)
+    asks = (
+        r"\bhow\s+many\b" if statistic == "authors_per_paper" else r"\bhow\s+many\b|\bnumber\s+of\b"
+    )
+    if re.search(asks, measure.group(0), re.I):
+        text = _replaced(question, measure, "how many papers")
+    else:
+        start = max(
+            (m.end() for m in _SENTENCE_END.finditer(question, 0, measure.start())), default=0
+        )
+        text = (
+            f"{question[:start]} How many papers {question[start : measure.start()]} "
+            f"{question[measure.end() :]}"
+        )
+    if rest_of_it is not None:
+        text = rest_of_it.sub(" ", text)
+    return StatisticAsked(statistic, [], _tidy(text), statuses)
+
+
+_SENTENCE_END = re.compile(r"[.!?:]\s+")
+
+
+def _base(question: str, measure: re.Match[str]) -> list[str]:
+    """The statuses a share is of: said after its "of", or as the papers it is of."""
+    after = question[measure.end() :]
+    if measure.group(0).lower().rstrip().endswith(" of"):
+        found = _SET.match(after.lstrip())
+        if found is not None and not re.match(r"(?:their|its)\b", found.group(0), re.I):
+            return _statuses(found.group(0)) if found.group("set") else []
+    return sorted(
+        {
+            (found.group("status") or found.group("status2")).capitalize()
+            for found in _BASE.finditer(question)
+            if not _CONDITION.search(question[max(0, found.start() - 30) : found.end()])
+        }
+    )
+
+
+def _statuses(text: str) -> list[str]:
+    return sorted({m.group(1).capitalize() for m in re.finditer(rf"\b({_STATUS})s?\b", text, re.I)})
+
+
+_EACH_ONCE_SAID = re.compile(
+    r"\b(?:count(?:ing|ed)?\s+)?(?:each|every)\s+(?:person|author|name|researcher|individual|one)"
+    r"\s+(?:(?:counted|is\s+counted|only|just)\s+)*once\b|\bonce\s+each\b"
+    r"|\b(?:no(?:body|\s+one)?|without|not)\s+(?:being\s+)?double[- ]?count\w*"
+    r"|\b(?:no|without(?:\s+any)?)\s+(?:duplicates|duplication|repeats)\b",
     re.I,
 )
-# "… across all ICML 2024 orals", "among the accepted papers": the papers counted over
-_AMONG = re.compile(rf"\s*,?\s*(?:across|among|in|over|for|from|at)\s+{_SET.pattern}", re.I)
 # what a statistic's question adds that is no constraint: "are represented", "in total",
 # "had papers", ", like avg number of authors"
 _FILLER = re.compile(
     r",\s*(?:like|i\s+mean|e\.g\.|say)\b.*$|\b(?:(?:are|were|is|was)\s+)?represented\b|\bin\s+total\b|"
-    r"\baltogether\b|\boverall\b|\bhad\s+(?:at\s+least\s+one|any|a)\s+papers?\b|\bhad\s+papers\b|"
-    r"\b(?:among|across|in|at|from)\s+(?:all\s+)?(?:the\s+)?(?:icml\s*(?:20)?24\s+)?(?:accepted\s+)?"
-    r"papers\b",
+    r"\baltogether\b|\boverall\b|\ball\s+told\b|\bhad\s+(?:at\s+least\s+one|any|a)\s+papers?\b|"
+    r"\bhad\s+papers\b",
     re.I,
 )
 
 
-def _plain(rest: str) -> str:
-    """The rest of a statistic's question without what only frames it."""
-    said = re.sub(r"\s+", " ", _FILLER.sub(" ", rest)).strip()
-    return said if said.strip(" ?.!") else "?"
+def _without(question: str, found: re.Match[str]) -> str:
+    return question[: found.start()] + " " + question[found.end() :]
+
+
+def _replaced(question: str, found: re.Match[str], said: str) -> str:
+    return f"{question[: found.start()]} {said} {question[found.end() :]}"
+
+
+def _tidy(asked: str) -> str:
+    """The count question without what only frames it, in one line."""
+    said = re.sub(r"\s+", " ", _FILLER.sub(" ", asked))
+    said = re.sub(r"\s+([,.;:?!])", r"\1", said)
+    said = re.sub(r"(?:^|(?<=[:.!?]))\s*[,;]\s*", " ", said).strip()
+    said = re.sub(r"(?<=[.!?] )[a-z]", lambda m: m.group(0).upper(), said)
+    return said[:1].upper() + said[1:] if said.strip(" ?.!") else "?"

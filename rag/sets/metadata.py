@@ -109,6 +109,13 @@ class MetadataAnswerer:
         papers = sorted(self.catalogue.papers.many(ids), key=_order)
         status = " or ".join(s.lower() for s in plan.constraints.statuses)
         noun = f"ICML 2024 {status + ' ' if status else ''}paper"
+        conditions = _conditions(plan.constraints, set())
+        listing = f" that list {conditions}" if conditions else ""  # whose papers they are
+        if plan.unread:  # said, so that a word the asker meant is not silently lost
+            notes.append(
+                "Only the names and filters said here were used; the question's other words "
+                "were not read as a topic."
+            )
         if plan.statistic == "share":
             whole = self.catalogue.with_status(plan.share_of) & every if plan.share_of else every
             papers = [p for p in papers if p.id in whole]
@@ -140,11 +147,13 @@ class MetadataAnswerer:
                 "(common names), and one person spelled two ways is counted twice."
             )
             text = (
-                f"The {plural(len(papers), noun)} list {len(names):,} distinct author names."
-                f"\n\n{note}"
+                f"The {plural(len(papers), noun)}{listing} {'have' if listing else 'list'} "
+                f"{len(names):,} distinct author names.\n\n{note}"
             )
+            notes = [note, *notes]
+            text = "\n\n".join([text, *notes[1:]])
             aggregate = Aggregate(
-                kind="metadata", count=len(names), exact=True, value=len(names), notes=[note]
+                kind="metadata", count=len(names), exact=True, value=len(names), notes=notes
             )
             return set_answer(question, standalone, plan, text, [], aggregate)
         if plan.statistic == "authors_per_paper" and papers:
@@ -152,13 +161,18 @@ class MetadataAnswerer:
             mean = sum(sizes) / len(sizes)
             middle = len(sizes) // 2
             median = sizes[middle] if len(sizes) % 2 else (sizes[middle - 1] + sizes[middle]) / 2
-            text = (
-                f"The {plural(len(papers), noun)} have {mean:.1f} authors on average (median "
-                f"{median:g}), from {sizes[0]} to {sizes[-1]}; "
-                f"{sum(n == 1 for n in sizes):,} are single-authored."
+            alone = sum(n == 1 for n in sizes)
+            text = "\n\n".join(
+                [
+                    f"The {plural(len(papers), noun)}{listing} have {round(mean, 2):g} authors on "
+                    f"average (median {median:g}), from {sizes[0]} to {sizes[-1]}; "
+                    f"{f'{alone:,}' if alone else 'none'} "
+                    f"{'is' if alone == 1 or not alone else 'are'} single-authored.",
+                    *notes,
+                ]
             )
             aggregate = Aggregate(
-                kind="metadata", count=len(papers), exact=True, value=round(mean, 2)
+                kind="metadata", count=len(papers), exact=True, value=round(mean, 2), notes=notes
             )
             return set_answer(question, standalone, plan, text, [], aggregate)
         if plan.statistic == "authors_per_paper":
@@ -167,7 +181,7 @@ class MetadataAnswerer:
         text = (
             f"The catalogue cannot count institutions exactly: it has no institution table, "
             f"and one institution is written many ways (an acronym, its full name, a "
-            f"department of it). The {plural(len(papers), noun)} list {len(strings):,} "
+            f"department of it). The {plural(len(papers), noun)}{listing} list {len(strings):,} "
             f"distinct affiliation strings. The institution rankings (“Which institutions had "
             f"the most papers?”) group the strings institution by institution for the "
             f"institutions with the most papers."

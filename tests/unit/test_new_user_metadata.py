@@ -568,7 +568,7 @@ def test_numbers_about_the_papers_are_the_catalogues() -> None:
         "The 7 ICML 2024 papers list 7 distinct author names."
     )
     assert _said("What is the average number of authors per paper?") == (
-        "The 7 ICML 2024 papers have 1.1 authors on average (median 1), from 1 to 2; "
+        "The 7 ICML 2024 papers have 1.14 authors on average (median 1), from 1 to 2; "
         "6 are single-authored."
     )
     institutions = _said("How many institutions had papers at ICML 2024?")
@@ -652,6 +652,90 @@ def test_statistics_asked_in_other_words(
         share_of,
         "",
     ), plan
+
+
+@pytest.mark.parametrize(
+    ("question", "statistic", "statuses", "share_of", "constraint"),
+    [
+        # a share's measure said before, after or beside its papers
+        ("Out of every 100 ICML 2024 papers, how many had an author from Stanford?", "share",
+         [], [], "Stanford"),
+        ("hey, in percent terms, how many titles carry the word 'graph'?", "share", [], [],
+         "graph"),
+        ("orals only (icml 2024): how big a slice of them involved Stanford University?",
+         "share", ["Oral"], ["Oral"], "Stanford University"),
+        ("At ICML 2024, considering just the orals: percentage-wise, how many list Ann Kim as "
+         "an author?", "share", ["Oral"], ["Oral"], "Ann Kim"),
+        ("For a post on the orals from ICML 2024: what per cent of their titles feature the "
+         "word 'graph'?", "share", ["Oral"], ["Oral"], "graph"),
+        ("how many percent of papers are from Google?", "share", [], [], "Google"),
+        ("what portion of icml 2024 went to Stanford", "share", [], [], "Stanford"),
+        # people, each once: said by a word of once, in total, or the papers' verb
+        ("ann kim plus every coauthor they had in icml 2024, so how many diff people is that",
+         "authors", [], [], "Ann Kim"),
+        ("Counting each person only once, and including Ann Kim, how many people appear "
+         "across her papers?", "authors", [], [], "Ann Kim"),
+        ("how many seperate authors are on icml 2024 papers with 'graph' in the title",
+         "authors", [], [], "graph"),
+        ("what's the headcount of researchers on Stanford papers, no duplicates?", "authors",
+         [], [], "Stanford"),
+        # the mean byline: an averaging word and the byline's size anywhere
+        ("If I grab any ICML 2024 paper by Ann Kim, how many authors should I expect on it, "
+         "averaging over all of them?", "authors_per_paper", [], [], "Ann Kim"),
+        ("Could you figure out the author count per paper, averaged out, across every title "
+         "that uses 'graph'?", "authors_per_paper", [], [], "graph"),
+        ("avergae author count per paper for the orals?", "authors_per_paper", ["Oral"], [],
+         ""),
+        # institutions, by any of their nouns
+        ("How many firms contributed to ICML 2024's orals?", "institutions", ["Oral"], [], ""),
+        ("Number of unis that got spotlight papers into ICML 2024?", "institutions",
+         ["Spotlight"], [], ""),
+        ("how many labs took part in icml 2024", "institutions", [], [], ""),
+    ],
+)  # fmt: skip
+def test_a_statistic_is_a_measure_and_its_papers_said_anywhere(
+    question: str, statistic: str, statuses: list[str], share_of: list[str], constraint: str
+) -> None:
+    plan = QuestionParser(PLACES).plan(question)
+    c = plan.constraints
+    said = [*c.authors, *c.affiliations, *c.title_words]
+    assert (plan.kind, plan.statistic, c.statuses, plan.share_of, plan.topic) == (
+        "metadata",
+        statistic,
+        statuses,
+        share_of,
+        "",
+    ), plan
+    assert said == ([constraint] if constraint else []), plan
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Which papers discuss the ratio of width to depth?",
+        "What portion of the network does the pruning method remove?",
+        "How many authors does a paper on attention usually cite?",
+        "How many institutions does federated learning involve in healthcare papers?",
+        "What percentage of parameters does LoRA train?",
+        "Which papers study individual fairness?",
+        "Was Ann Kim ever the last author of an ICML 2024 paper?",
+    ],
+)
+def test_a_measure_word_in_a_question_about_content_is_no_statistic(question: str) -> None:
+    assert not QuestionParser(PLACES).plan(question).statistic
+
+
+def test_a_statistics_words_left_unread_are_said() -> None:
+    plan = QuestionParser(PLACES).plan(
+        "Percentage-wise, how many Stanford papers were orals in the vision track?"
+    )
+    assert (plan.statistic, plan.unread) == ("share", "vision track")
+    plan = QuestionParser(PLACES).plan("Number of unique authors across all ICML 2024 orals?")
+    assert plan.unread == ""  # the frame's words are no topic
+    said = _said("If I grab any paper by Ann Kim, how many authors should I expect, on average?")
+    assert said.startswith(
+        "The 2 ICML 2024 papers that list Ann Kim as an author have 1.5 authors on average"
+    )
 
 
 def test_a_question_about_one_lab_is_no_ranking() -> None:
