@@ -284,6 +284,13 @@ def name_fits(typed: tuple[str, ...], written: tuple[str, ...]) -> bool:
 
 
 _NOUNS = ("university", "institute", "college")
+# an institution's full name → the initials it is also written with, after a unit's name
+_ACRONYM_OF = {
+    long: short
+    for short, longs in ALIASES.items()
+    if " " not in short and short.upper() == acronym(longs[0]).upper()
+    for long in longs[:1]
+}
 
 
 @lru_cache(maxsize=4096)  # a question's spans are looked up again and again while reading it
@@ -295,6 +302,9 @@ def spellings(key: str) -> tuple[str, ...]:
     head, _, rest = key.partition(" ")
     if rest and head in ALIASES:  # "MPI for Intelligent Systems"
         names += [f"{alias} {rest}" for alias in ALIASES[head]]
+    for long, short in _ACRONYM_OF.items():  # "Institute of Software, CAS": its initials
+        if key.endswith(f" {long}"):
+            names.append(f"{key[: -len(long)]}{short}")
     padded = f" {key} "
     for short, long in _SHORTENED.items():
         if f" {short} " in padded:

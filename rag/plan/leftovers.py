@@ -22,7 +22,7 @@ GENERIC_TOPIC = {"paper", "author", "publish", "icml", "2024", "accept", "confer
                   "total", "altogeth", "overal", "combin", "came", "come", "inc", "ltd", "llc",
                   "corp", "gmbh",
                   # "the word 'X' in the title", "everything from CISPA", "research labs"
-                  "word", "term", "everyth", "anyth", "affili", "research", "lab", "laboratori",
+                  "word", "term", "everyth", "anyth", "somewher", "anywher", "affili", "research", "lab", "laboratori",
                   # "an oral presentation", "a spotlight talk"; "collaborations between X and Y"
                   "present", "talk", "collabor",
                   # "among the authors", "this year", "Many thanks", "wrote"

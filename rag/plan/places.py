@@ -33,6 +33,12 @@ _INSTITUTION_AFTER = re.compile(  # a lookahead, so "at least one author at MIT"
 _INSTITUTION_BEFORE = re.compile(
     r"(?P<span>(?:\S+\s+){0,8}\S+)\s+(?:authors?|co-?authors?|researchers?|affiliations?)\b", re.I
 )
+# "had Google somewhere among the affiliations", "list DeepMind in their affiliations"
+_INSTITUTION_AMONG = re.compile(
+    r"(?P<span>(?:\S+\s+){0,8}?\S+)\s+(?:somewhere\s+|anywhere\s+)?(?:among|in|on)\s+(?:the|its|"
+    r"their|an?\s+paper['’]s)\s+(?:list\s+of\s+)?(?:affiliations|authors)\b",
+    re.I,
+)
 # "OpenAI's Babbage and Ada models", "Google's PaLM API": a product's maker, not where
 # authors work ("HIT's Shenzhen campus", "Google's Zurich office" are the institution's)
 _MAKER = re.compile(
@@ -331,6 +337,7 @@ class PlaceReader:
             (_INSTITUTION_AFTER, False),
             (_INSTITUTION_ASIDE, False),
             (_INSTITUTION_FOR, False),
+            (_INSTITUTION_AMONG, True),
             (_INSTITUTION_BEFORE, True),
             (_INSTITUTION_PAPERS, True),
             (_INSTITUTION_HAS, True),

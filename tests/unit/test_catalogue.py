@@ -225,3 +225,14 @@ def test_an_institutions_name_in_its_own_language() -> None:
     gent = Catalogue.of([paper("g1", ["Ann Kim"], ["Universiteit Gent"])])
     assert gent.match_institution("Ghent University").papers == {"g1"}
     assert gent.match_institution("University of Ghent").papers == {"g1"}
+
+
+def test_a_units_institution_written_by_its_initials_or_its_former_name() -> None:
+    from rag.catalogue.names import names_institution, spellings
+
+    iscas = spellings(fold("Institute of Software, Chinese Academy of Sciences"))
+    assert names_institution("Institute of Software, CAS", iscas) is True
+    assert names_institution("Institute of Automation, CAS", iscas) is not True
+    telecom = spellings(fold("Télécom Paris"))
+    assert names_institution("Télécom ParisTech", telecom) is True
+    assert names_institution("Ensae ParisTech", telecom) is None

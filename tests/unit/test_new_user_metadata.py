@@ -686,6 +686,12 @@ def test_statistics_asked_in_other_words(
          "that uses 'graph'?", "authors_per_paper", [], [], "graph"),
         ("avergae author count per paper for the orals?", "authors_per_paper", ["Oral"], [],
          ""),
+        ("whats the authors-to-papers ratio for titles containing 'graph'",
+         "authors_per_paper", [], [], "graph"),
+        ("what portion of icml 2024 papers had Stanford University somewhere among the affiliations",
+         "share", [], [], "Stanford University"),
+        ("what % of icml 2024 papers had Google somewhere among the affiliations", "share",
+         [], [], "Google"),
         # institutions, by any of their nouns
         ("How many firms contributed to ICML 2024's orals?", "institutions", ["Oral"], [], ""),
         ("Number of unis that got spotlight papers into ICML 2024?", "institutions",
