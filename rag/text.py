@@ -203,6 +203,10 @@ ORDINALS = {
     for w in (word, short)
 }
 ORDINAL_WORDS = {n: w for w, n in ORDINALS.items() if w.isalpha()}
+# Places counted from the end of a list ("the second-to-last author", "penultimate")
+FROM_THE_END = {"second-to-last": -2, "second to last": -2, "next-to-last": -2,
+                "next to last": -2, "penultimate": -2, "third-to-last": -3,
+                "third to last": -3}  # fmt: skip
 # A paper's status as a question writes it ("orals", "a spotlight")
 STATUS_WORD = re.compile(r"\b(oral|spotlight|poster)s?\b", re.I)
 # A number in words, a scale included ("two hundred", "dozens", "thousands")

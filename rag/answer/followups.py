@@ -17,13 +17,14 @@ from typing import TYPE_CHECKING
 from rag.answer.prompts import CONDENSE_PROMPT
 from rag.answer.references import previous_references
 from rag.plan.compared import compared_items
+from rag.text import ORDINALS
 from rag.types import ChatMessage
 
 if TYPE_CHECKING:
     from llama_index.core.llms import LLM
 
 log = logging.getLogger(__name__)
-_ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "last": -1}
+_ORDINALS = {"first": 1, **ORDINALS, "last": -1}
 # Words that point back. A bare "paper(s)" or "method" does not: "Which papers use
 # diffusion?" is a new question, and rewriting it drags the previous topic into retrieval.
 _FOLLOW_UP = re.compile(

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from rag.catalogue.catalogue import Catalogue
 from rag.plan.framing import CJK_LETTERS
 from rag.plan.rankings import COUNT_WORDS, count_said
-from rag.text import content_terms
+from rag.text import ORDINALS, content_terms
 from rag.types import PlanConstraints, Unresolved
 
 GENERIC_TOPIC = {"paper", "author", "publish", "icml", "2024", "accept", "conferenc", "number",
@@ -223,8 +223,7 @@ _TEAM_TERMS = frozenset(
     )
 )
 _DANGLING = r"(?:\s+(?:were|was|is|are|by|a|an|the|of|with|from|on|in|and))+$"
-_ORDINAL = {"first": 1, "lead": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5,
-            "last": -1, "final": -1, "senior": -1}  # fmt: skip
+_ORDINAL = {"first": 1, "lead": 1, **ORDINALS, "last": -1, "final": -1, "senior": -1}
 # a byline place or an author count said in words no frame above reads ("shows up third
 # in the byline", "ever the final author"; "teams of a dozen or more people")
 _PLACE_NEAR = re.compile(

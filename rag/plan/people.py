@@ -15,7 +15,7 @@ from itertools import pairwise
 
 from rag.catalogue.catalogue import Catalogue, NameMatch
 from rag.catalogue.names import SPELLINGS, acronym, fold
-from rag.text import edits_within_one
+from rag.text import FROM_THE_END, ORDINALS, edits_within_one
 from rag.types import PlanConstraints, Unresolved
 
 # A family name alone counts only right after "by", "did" or "does": elsewhere a capitalised
@@ -88,10 +88,7 @@ _MIDDLE = re.compile(
     re.I,
 )
 
-_PLACES = {"second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4, "fifth": 5,
-           # counted from the end of the byline
-           "second-to-last": -2, "second to last": -2, "next-to-last": -2, "next to last": -2,
-           "penultimate": -2, "third-to-last": -3, "third to last": -3}  # fmt: skip
+_PLACES = {**ORDINALS, **FROM_THE_END}
 
 _PLACED = re.compile(
     rf"\b(?:(?:is|as|was)\s+(?:the\s+)?(?P<place>{'|'.join(_PLACES)})[- ]author\b"

@@ -1381,6 +1381,15 @@ def test_the_askers_own_words_beside_a_name_are_no_topic() -> None:
             {"last_author": "Jeremias Knoblauch"},
         ),
         ("Ann Kim's papers where she's the third author?", {"authors": ["Ann Kim"], "position": 3}),
+        # one table of places for every reader: up to the tenth, and "2nd"
+        (
+            "Ann Kim's papers where she's the seventh author?",
+            {"authors": ["Ann Kim"], "position": 7},
+        ),
+        (
+            "Papers where Ann Kim is listed 2nd in the byline",
+            {"authors": ["Ann Kim"], "position": 2},
+        ),
         (
             "orals written by a team of more than 10 people",
             {"statuses": ["Oral"], "min_authors": 11},
