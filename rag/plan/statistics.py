@@ -120,14 +120,17 @@ _SIZE = (
 )
 # the mean byline: "average number of authors", "authors per paper", "how big are the author
 # lists on average"; the averaging word and the byline's size said anywhere together
+# "the authors-to-papers ratio", "the ratio of authors to papers": the mean byline
+_RATIO = (
+    r"\b(?:co-?)?authors?[- ]to[- ]papers?\s+ratio\b|\bratio\s+of\s+(?:co-?)?authors\s+to\s+"
+    r"papers\b"
+)
 _UNIT = (
     rf"(?:\s+(?:per|an|a|for\s+(?:each|an?)|on\s+(?:each|an?)|each|of\s+an?|in\s+an?)\s+"
     rf"(?:icml\s*(?:20)?24\s+)?(?:paper|publication|work|title|{_STATUS})s?\b)"
 )
 _PER_PAPER = re.compile(
-    # "the authors-to-papers ratio", "the ratio of authors to papers"
-    r"\b(?:co-?)?authors?[- ]to[- ]papers?\s+ratio\b|\bratio\s+of\s+(?:co-?)?authors\s+to\s+"
-    r"papers\b|"
+    rf"{_RATIO}|"
     rf"\b(?:(?:co-?)?authors|author[- ]count)\s+(?:per|for\s+each|on\s+each|each)\s+"
     rf"(?:icml\s*(?:20)?24\s+)?(?:paper|publication|work|title|{_STATUS})\b"
     rf"|\b{_MEAN}\b(?:[^.?!]{{0,60}}?)\b{_SIZE}\b{_UNIT}?"
@@ -141,14 +144,13 @@ _OTHER_VERB = re.compile(
     r"see|find)\b)",
     re.I,
 )
-_AUTHORS_TO_PAPERS = re.compile(r"\bauthors?[- ]to[- ]papers?\b|\bauthors\s+to\s+papers\b", re.I)
 # a mean byline's words, wherever said: "the average number of authors per paper", "team
 # sizes", "averaged out", "on average"
 _MEAN_SAID = re.compile(
     rf"\b(?:what(?:['’]s|\s+is|\s+was|\s+are)\s+)?(?:the\s+)?(?:{_MEAN}\s+)?{_SIZE}{_UNIT}?"
     rf"|\b{_MEAN}(?:\s+(?:out|over\s+(?:all\s+(?:of\s+)?)?(?:them|those|these|the\s+papers)))?\b"
     rf"|\bon\s+average\b|\b(?:bigger|larger|longer|smaller|shorter)\b"
-    r"|\b(?:co-?)?authors?[- ]to[- ]papers?\s+ratio\b|\bratio\s+of\s+(?:co-?)?authors\s+to\s+papers\b",
+    rf"|{_RATIO}",
     re.I,
 )
 # "how many authors should I expect on it": the mean byline's question, said with a count
@@ -219,7 +221,7 @@ def statistic_asked(question: str) -> StatisticAsked | None:
     # "the ratio of authors to papers" is the mean byline, no share
     for read in (
         (_per_paper, _share, _people, _institutions)
-        if _AUTHORS_TO_PAPERS.search(said)
+        if re.search(_RATIO, said, re.I)
         else (_share, _people, _per_paper, _institutions)
     ):
         asked = read(said)
