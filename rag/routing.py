@@ -17,8 +17,8 @@ from typing import Literal
 from rag.catalogue.catalogue import Catalogue
 from rag.sets.facets import TopicReading
 from rag.sets.judgement import TopicJudge, TopicJudgement
-from rag.sets.metadata import constrained
 from rag.sets.named import NamedPaper, NamedPapers
+from rag.sets.selection import constrained
 from rag.types import Filters, Paper, QueryPlan
 
 RouteName = Literal["paper", "list", "count", "metadata", "compare", "similar"]
