@@ -17,7 +17,7 @@ from rag.catalogue.names import fold
 from rag.plan.byline import byline_asked
 from rag.plan.compared import compared_items
 from rag.plan.framing import VENUE, plain_question
-from rag.plan.leftovers import ASKERS_WORDS, GENERIC_TOPIC, left_beside_names, written_as
+from rag.plan.leftovers import GENERIC_TOPIC, left_beside_names, written_as
 from rag.plan.people import PeopleReader
 from rag.plan.places import PlaceReader
 from rag.plan.rankings import (
@@ -28,7 +28,7 @@ from rag.plan.rankings import (
     papers_or_places_ranked,
     rank_position,
 )
-from rag.plan.statistics import FRAME_TERMS, StatisticAsked, statistic_asked
+from rag.plan.statistics import selected, statistic_asked
 from rag.plan.titles import mend_title_typos, title_words
 from rag.text import STATUS_WORD, content_terms, listing, titled_in
 from rag.types import PlanConstraints, PlanKind, QueryPlan, Ranking, Unresolved
@@ -337,38 +337,6 @@ def _names_paper(said: str, title: str) -> bool:
     return said.casefold() in (title.casefold(), head.strip().casefold()) or titled_in(said, title)
 
 
-# a topic the count question asks about ("… are about diffusion", "papers on RLHF"), not the
-# words left of its frame ("how many titles carry the word 'descent'")
-_ABOUT = re.compile(
-    r"\b(?:about|on|regarding|concerning|related\s+to|stud(?:y|ies|ying)|focus(?:ed|es|ing)?\s+"
-    r"on|deal(?:s|ing)?\s+with|tackl\w+|address\w*|in\s+the\s+(?:area|field)\s+of)\s+(?:the\s+)?$",
-    re.I,
-)
-
-
-def _selected(counted: QueryPlan, asked: StatisticAsked) -> QueryPlan:
-    """The count question's plan as a statistic's selection: the statuses said as its papers
-    added, and a topic it does not ask about ("titles carry") said as not read."""
-    c = counted.constraints
-    statuses = sorted(set(c.statuses) | set(asked.statuses))
-    if asked.statistic != "share" and statuses != c.statuses:
-        counted = counted.model_copy(
-            update={"constraints": c.model_copy(update={"statuses": statuses})}
-        )
-    named = c.authors or c.affiliations or c.title_words or c.first_author or c.last_author
-    topic = counted.topic
-    if counted.kind not in ("count", "list") or not topic:
-        return counted
-    # "What is the", "Do orals tend to have bigger": no word of a topic
-    unread = topic if set(content_terms(topic)) - FRAME_TERMS - ASKERS_WORDS else ""
-    if unread and not (named or c.any_of or statuses):
-        return counted  # "What % of papers use transformers?": a topic's, not the catalogue's
-    at = asked.asked.find(topic.split()[0])
-    if at >= 0 and _ABOUT.search(asked.asked[:at]):
-        return counted  # "What share of Google's papers are about RL?": a topic's count
-    return counted.model_copy(update={"kind": "metadata", "topic": "", "unread": unread})
-
-
 class QuestionParser:
     """Turns a question into a `QueryPlan` using the catalogue's own vocabularies."""
 
@@ -382,7 +350,7 @@ class QuestionParser:
         plain = plain_question(question)
         asked = statistic_asked(question)
         if asked is not None:  # "What fraction of papers were orals?": of the count's papers
-            counted = _selected(self._read(asked.asked), asked)
+            counted = selected(self._read(asked.asked), asked)
             if counted.kind == "metadata" and not (counted.ranking or counted.written_by):
                 update = {"statistic": asked.statistic, "share_of": asked.share_of}
                 return counted.model_copy(update=update)

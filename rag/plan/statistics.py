@@ -15,7 +15,9 @@ from __future__ import annotations
 import re
 from typing import Literal, NamedTuple
 
+from rag.plan.leftovers import ASKERS_WORDS
 from rag.text import content_terms, edits_within_one, neighbour_swaps
+from rag.types import QueryPlan
 
 Statistic = Literal["", "share", "authors", "authors_per_paper", "institutions"]
 
@@ -378,3 +380,35 @@ def _tidy(asked: str) -> str:
     said = re.sub(r"(?:^|(?<=[:.!?]))\s*[,;]\s*", " ", said).strip()
     said = re.sub(r"(?<=[.!?] )[a-z]", lambda m: m.group(0).upper(), said)
     return said[:1].upper() + said[1:] if said.strip(" ?.!") else "?"
+
+
+# a topic the count question asks about ("… are about diffusion", "papers on RLHF"), not the
+# words left of its frame ("how many titles carry the word 'descent'")
+_ABOUT = re.compile(
+    r"\b(?:about|on|regarding|concerning|related\s+to|stud(?:y|ies|ying)|focus(?:ed|es|ing)?\s+"
+    r"on|deal(?:s|ing)?\s+with|tackl\w+|address\w*|in\s+the\s+(?:area|field)\s+of)\s+(?:the\s+)?$",
+    re.I,
+)
+
+
+def selected(counted: QueryPlan, asked: StatisticAsked) -> QueryPlan:
+    """The count question's plan as a statistic's selection: the statuses said as its papers
+    added, and a topic it does not ask about ("titles carry") said as not read."""
+    c = counted.constraints
+    statuses = sorted(set(c.statuses) | set(asked.statuses))
+    if asked.statistic != "share" and statuses != c.statuses:
+        counted = counted.model_copy(
+            update={"constraints": c.model_copy(update={"statuses": statuses})}
+        )
+    named = c.authors or c.affiliations or c.title_words or c.first_author or c.last_author
+    topic = counted.topic
+    if counted.kind not in ("count", "list") or not topic:
+        return counted
+    # "What is the", "Do orals tend to have bigger": no word of a topic
+    unread = topic if set(content_terms(topic)) - FRAME_TERMS - ASKERS_WORDS else ""
+    if unread and not (named or c.any_of or statuses):
+        return counted  # "What % of papers use transformers?": a topic's, not the catalogue's
+    at = asked.asked.find(topic.split()[0])
+    if at >= 0 and _ABOUT.search(asked.asked[:at]):
+        return counted  # "What share of Google's papers are about RL?": a topic's count
+    return counted.model_copy(update={"kind": "metadata", "topic": "", "unread": unread})
