@@ -222,6 +222,11 @@ Ranking = Literal[
 ]
 
 
+Statistic = Literal[
+    "", "share", "authors", "authors_per_paper", "papers_per_author", "institutions", "countries"
+]
+
+
 class QueryPlan(BaseModel):
     """What the question was understood to ask (returned with every answer)."""
 
@@ -250,17 +255,25 @@ class QueryPlan(BaseModel):
         "2), answered with the names at that count level (ties kept); `written_by`: the "
         "author's place in the byline ('the second author'); 0: none.",
     )
-    statistic: Literal["", "share", "authors", "authors_per_paper", "institutions"] = Field(
+    statistic: Statistic = Field(
         default="",
         description="A number about the papers the constraints select: 'share': their share "
         "of all papers (or of the statuses in `share_of`); 'authors': how many distinct "
         "author names; 'authors_per_paper': the mean and median byline length; "
-        "'institutions': how many institutions (said not to be countable exactly).",
+        "'papers_per_author': the mean papers per distinct author name; 'institutions': how "
+        "many institutions (said not to be countable exactly); 'countries': how many "
+        "countries (said not to be recorded).",
     )
     share_of: list[str] = Field(
         default_factory=list,
         description="`statistic` 'share': the statuses of the papers it is a share of "
         "('What % of the orals …': ['Oral']); empty: all papers.",
+    )
+    share_within: PlanConstraints | None = Field(
+        default=None,
+        description="`statistic` 'share': the authors, institutions or title words of the "
+        "papers it is a share of ('What share of Google's papers were spotlights?'); none: "
+        "all papers (or those of `share_of`).",
     )
     unresolved: list[Unresolved] = Field(default_factory=list)
     like_paper: str = Field(

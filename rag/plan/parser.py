@@ -28,7 +28,7 @@ from rag.plan.rankings import (
     papers_or_places_ranked,
     rank_position,
 )
-from rag.plan.statistics import selected, statistic_asked
+from rag.plan.statistics import StatisticAsked, selected, statistic_asked
 from rag.plan.titles import mend_title_typos, title_words
 from rag.text import STATUS_WORD, content_terms, listing, titled_in
 from rag.types import PlanConstraints, PlanKind, QueryPlan, Ranking, Unresolved
@@ -353,7 +353,7 @@ class QuestionParser:
             counted = selected(self._read(asked.asked), asked)
             if counted.kind == "metadata" and not (counted.ranking or counted.written_by):
                 update = {"statistic": asked.statistic, "share_of": asked.share_of}
-                return counted.model_copy(update=update)
+                return counted.model_copy(update={**update, **self._within(asked)})
             if asked.statistic == "share" and counted.kind == "count":
                 return counted  # a topic's share: its count, whose members are judged
         position, at_top = rank_position(question)
@@ -362,6 +362,19 @@ class QuestionParser:
             if ranked.ranking in POSITION_RANKINGS:
                 return ranked.model_copy(update={"position": position, "top": 0})
         return self._read(question, plain)
+
+    def _within(self, asked: StatisticAsked) -> dict[str, object]:
+        """A share's papers when named ("of Google's papers"): their constraints, their
+        statuses with the share's own."""
+        if not asked.within:
+            return {}
+        base = self._read(asked.within).constraints
+        if not (base.authors or base.affiliations or base.title_words or base.any_of):
+            return {}  # "of the ICML 2024 papers", "of the orals": all, or by status only
+        if base.first_author or base.last_author:
+            return {}
+        statuses = sorted(set(asked.share_of) | set(base.statuses))
+        return {"share_within": base.model_copy(update={"statuses": []}), "share_of": statuses}
 
     def _read(self, question: str, plain: str | None = None) -> QueryPlan:
         """The plan of `question`; `plain`: its plain_question when already read."""

@@ -13,13 +13,11 @@ selects them; the statuses said as the papers it is of ("of the orals", "spotlig
 from __future__ import annotations
 
 import re
-from typing import Literal, NamedTuple
+from typing import NamedTuple
 
 from rag.plan.leftovers import ASKERS_WORDS
 from rag.text import content_terms, edits_within_one, neighbour_swaps
-from rag.types import QueryPlan
-
-Statistic = Literal["", "share", "authors", "authors_per_paper", "institutions"]
+from rag.types import QueryPlan, Statistic
 
 _ICML = r"(?:icml\s*(?:20)?24|(?:the\s+)?conference)(?:['’]s)?"
 _STATUS = r"(?:oral|spotlight|poster)"
@@ -204,7 +202,7 @@ FRAME_TERMS = frozenset(
         "paper papers title titles across all every each any tend have has bigger larger list "
         "lists team teams size sizes typical expect grab carry feature involve appear include "
         "contain use plus so that is figure out count counted counting number total person "
-        "take took part participate contribute represent "
+        "take took part participate contribute represent percent percentage ratio "
         "people author authors icml conference accepted"
     )
 )
@@ -215,6 +213,7 @@ class StatisticAsked(NamedTuple):
     share_of: list[str]  # "share": the statuses of the papers it is a share of (all: [])
     asked: str  # the count question of the same papers
     statuses: list[str]  # the statuses said as the papers it is of
+    within: str = ""  # "share": the count question of the papers it is a share of, if named
 
 
 def statistic_asked(question: str) -> StatisticAsked | None:
@@ -222,9 +221,9 @@ def statistic_asked(question: str) -> StatisticAsked | None:
     said = _respelled(question)
     # "the ratio of authors to papers" is the mean byline, no share
     for read in (
-        (_per_paper, _share, _people, _institutions)
+        (_per_paper, _share, _per_author, _people, _institutions, _countries)
         if re.search(_RATIO, said, re.I)
-        else (_share, _people, _per_paper, _institutions)
+        else (_share, _per_author, _people, _per_paper, _institutions, _countries)
     ):
         asked = read(said)
         if asked is not None:
@@ -260,7 +259,33 @@ def _share(question: str) -> StatisticAsked | None:
         if not of and not measure.group(0).lower().rstrip().endswith(" of") and _SET.match(after):
             of = "of the"  # "Out of every 100 accepted papers, how many …"
         asked = _replaced(question, measure, f"{ask}{of}")
-    return StatisticAsked("share", base, _tidy(asked), base)
+    within = _within(question, measure)
+    return StatisticAsked("share", base, _tidy(asked), base, within)
+
+
+# what a share's papers are said to do or have: "(Google's papers) were spotlights"
+_PREDICATE = re.compile(
+    r"\b(?:were|are|was|is|had|have|has|got|get|received|came|come|went|ended|made|included|"
+    r"include|includes|feature|features|featured|list|lists|listed|carry|carries|contain|"
+    r"contains|mention|mentions|involve|involves|involved|won|earned|landed|became|did|do|does|"
+    r"used|use|uses|that|which|with)\b|[,;:?!]",
+    re.I,
+)
+
+
+def _within(question: str, measure: re.Match[str]) -> str:
+    """The count question of the papers a share is of, when said after its "of" before what
+    they do ("What share of Google's papers were spotlights?": "How many of Google's
+    papers?"); for "the ratio of X's papers to all papers", the papers after "to"."""
+    if not measure.group(0).lower().rstrip().endswith(" of"):
+        return ""
+    after = question[measure.end() :]
+    ratio = re.search(r"\bto\s+(?=(?:all|the|every|total)\b)", after, re.I)
+    if ratio:
+        after = after[ratio.end() :]
+    said = _PREDICATE.search(after)
+    subject = (after[: said.start()] if said else after).strip()
+    return f"How many of {subject}?" if _SET.search(subject) else ""
 
 
 def _people(question: str) -> StatisticAsked | None:
@@ -295,6 +320,41 @@ def _institutions(question: str) -> StatisticAsked | None:
     if said and not _KIND_WORD.match(kind):
         return None  # "how many papers' institutions": not a count of institutions
     return _selection("institutions", question, measure)
+
+
+# papers per author: "how many papers did each author have on average", "the average number
+# of papers per author", "papers per person"
+_PER_AUTHOR = re.compile(
+    rf"\bpapers?\s+(?:per|for\s+each|for\s+an?|by\s+(?:each|an?|the\s+average))\s+(?:average\s+|"
+    rf"typical\s+)?(?:author|person|researcher|scientist|name)\b"
+    rf"|\bhow\s+many\s+papers\s+(?:did|does|do|had|has|have)\s+(?:each|every|an?\s+(?:average|"
+    rf"typical)|the\s+(?:average|typical))\s+(?:author|person|researcher|scientist)\b"
+    rf"|\b{_MEAN}\s+(?:number\s+of\s+)?papers\s+(?:per|for\s+each|for\s+an?|by\s+(?:each|an?))\s+"
+    rf"(?:author|person|researcher|scientist)\b",
+    re.I,
+)
+
+
+def _per_author(question: str) -> StatisticAsked | None:
+    measure = _PER_AUTHOR.search(question)
+    if measure is None or not re.search(
+        rf"\b{_MEAN}\b|\bon\s+average\b|\bper\b|\beach\b", question, re.I
+    ):
+        return None
+    return _selection("papers_per_author", question, measure, _MEAN_SAID)
+
+
+# "How many countries had papers?": the catalogue records none
+_COUNTRIES = re.compile(
+    r"\b(?:how\s+many|(?:the\s+)?(?:total\s+)?(?:number|count|tally)\s+of)\s+(?:(?:distinct|unique|"
+    r"different|diff|separate)\s+)?(?:countries|nations|nationalities)\b",
+    re.I,
+)
+
+
+def _countries(question: str) -> StatisticAsked | None:
+    measure = _COUNTRIES.search(question)
+    return _selection("countries", question, measure) if measure else None
 
 
 def _selection(

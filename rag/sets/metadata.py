@@ -118,14 +118,18 @@ class MetadataAnswerer:
             )
         if plan.statistic == "share":
             whole = self.catalogue.with_status(plan.share_of) & every if plan.share_of else every
+            within = plan.share_within
+            if within is not None:  # "of Google's papers": those papers, the whole
+                whole &= constrained(self.catalogue, within).ids
             papers = [p for p in papers if p.id in whole]
             of = " or ".join(s.lower() for s in plan.share_of)
-            said = _share_said(plan.constraints, set(plan.share_of))
+            said = _share_said(_beyond(plan.constraints, within), set(plan.share_of))
             percent = round(100 * len(papers) / len(whole), 1) if whole else None
             share = f"{percent:.1f} %" if percent is not None else "none"
+            whose = _conditions(within, set()) if within is not None else ""
             summary = (
                 f"{len(papers):,} of the {len(whole):,} ICML 2024 {of + ' ' if of else ''}papers "
-                f"({share}) {said}:"
+                f"{'that list ' + whose + ' ' if whose else ''}({share}) {said}:"
             )
             rows = [row(n, p, _facts(p, plan)) for n, p in enumerate(papers, start=1)]
             aggregate = Aggregate(
@@ -177,6 +181,42 @@ class MetadataAnswerer:
             return set_answer(question, standalone, plan, text, [], aggregate)
         if plan.statistic == "authors_per_paper":
             return set_answer(question, standalone, plan, f"ICML 2024 has no {noun}s.", [], None)
+        if plan.statistic == "papers_per_author":
+            each = Counter(fold(a) for p in papers for a in dict.fromkeys(p.authors))
+            if not each:
+                return set_answer(
+                    question, standalone, plan, f"ICML 2024 has no {noun}s.", [], None
+                )
+            counts = sorted(each.values())
+            mean = sum(counts) / len(counts)
+            middle = len(counts) // 2
+            median = (
+                counts[middle] if len(counts) % 2 else (counts[middle - 1] + counts[middle]) / 2
+            )
+            once = sum(n == 1 for n in counts)
+            text = "\n\n".join(
+                [
+                    f"The {len(counts):,} distinct author names of the {plural(len(papers), noun)}"
+                    f"{listing} have {round(mean, 2):g} of these papers each on average (median "
+                    f"{median:g}, at most {counts[-1]}); {once:,} "
+                    f"({round(100 * once / len(counts), 1):g} %) have one.",
+                    "Counted as the catalogue spells the names: one name may be several people "
+                    "(common names), and one person spelled two ways is counted twice.",
+                    *notes,
+                ]
+            )
+            aggregate = Aggregate(
+                kind="metadata", count=len(counts), exact=True, value=round(mean, 2), notes=notes
+            )
+            return set_answer(question, standalone, plan, text, [], aggregate)
+        if plan.statistic == "countries":
+            text = (
+                "The catalogue cannot count countries: it records no country for a paper or an "
+                "author, and an affiliation string names its country only now and then "
+                "(“Tsinghua University” does not say China). Ask for an institution's papers, "
+                "or for the institutions with the most papers, instead."
+            )
+            return set_answer(question, standalone, plan, text, [], None)
         strings = {a for p in papers for a in affiliations_of(p)}
         text = (
             f"The catalogue cannot count institutions exactly: it has no institution table, "
@@ -480,6 +520,20 @@ def _placing(c: PlanConstraints) -> str:
         return f"the {_ordinal(c.position)} author"
     unless = [w for w, on in (("first", c.not_first), ("last", c.not_last)) if on]
     return "an author" + (f", not {' or '.join(unless)}" if unless else "")
+
+
+def _beyond(c: PlanConstraints, within: PlanConstraints | None) -> PlanConstraints:
+    """The constraints a share asks of its papers beyond those naming the papers it is of."""
+    if within is None:
+        return c
+    return c.model_copy(
+        update={
+            "authors": [a for a in c.authors if a not in within.authors],
+            "affiliations": [a for a in c.affiliations if a not in within.affiliations],
+            "title_words": [w for w in c.title_words if w not in within.title_words],
+            "any_of": [] if within.any_of else c.any_of,
+        }
+    )
 
 
 def _share_said(c: PlanConstraints, of: set[str]) -> str:

@@ -698,6 +698,27 @@ def test_a_statistic_is_a_measure_and_its_papers_said_anywhere(
     assert said == ([constraint] if constraint else []), plan
 
 
+def test_a_share_of_named_papers_and_the_numbers_the_catalogue_cannot_give() -> None:
+    # 7 papers; Google: p1, p2, p3 (p1, p3 orals); Ann Kim: p1, p2; bylines 2, 1, 1, 1, 1, 1, 1
+    assert _said("What share of Google's papers were orals?").startswith(
+        "2 of the 3 ICML 2024 papers that list an author from Google (66.7 %) are orals:"
+    )
+    assert _said("What fraction of Ann Kim's papers were orals?").startswith(
+        "1 of the 2 ICML 2024 papers that list Ann Kim as an author (50.0 %) are orals:"
+    )
+    # the ratio of X's papers to all papers is a share of all papers
+    plan = QuestionParser(PLACES).plan("What's the ratio of Ann Kim's papers to all papers?")
+    assert (plan.statistic, plan.share_within, plan.unread) == ("share", None, "")
+    assert _said("On average, how many papers did each author have at ICML 2024?").startswith(
+        "The 7 distinct author names of the 7 ICML 2024 papers have 1.14 of these papers each "
+        "on average (median 1, at most 2); 6 (85.7 %) have one."
+    )
+    plan = QuestionParser(PLACES).plan("How many countries had papers at ICML 2024?")
+    assert plan.statistic == "countries"
+    countries = MetadataAnswerer(PLACES).answer("?", plan)
+    assert countries.aggregate is None and "cannot count countries" in countries.answer
+
+
 @pytest.mark.parametrize(
     "question",
     [
