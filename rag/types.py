@@ -196,9 +196,10 @@ class PlanConstraints(BaseModel):
 
 
 class Unresolved(BaseModel):
-    """A name in the question that fits no author or institution, or several people."""
+    """A name in the question that fits no author or institution, or several people; or
+    institutions asked by country ("Chinese universities"), which the catalogue cannot tell."""
 
-    kind: Literal["author", "institution"]
+    kind: Literal["author", "institution", "country"]
     text: str
     candidates: list[tuple[str, int]] = Field(
         default_factory=list, description="(name, papers) of every fitting person."

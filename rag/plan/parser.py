@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable
 
 from rag.catalogue.catalogue import Catalogue
-from rag.catalogue.names import fold
+from rag.catalogue.names import COUNTRIES, fold
 from rag.plan.byline import byline_asked
 from rag.plan.compared import compared_items
 from rag.plan.framing import VENUE, plain_question
@@ -337,6 +337,26 @@ def _names_paper(said: str, title: str) -> bool:
     return said.casefold() in (title.casefold(), head.strip().casefold()) or titled_in(said, title)
 
 
+# institutions asked by their country, which the catalogue does not record: "Chinese
+# universities", "companies in Korea", "European labs"
+_NATION = (
+    rf"(?:{COUNTRIES}|Europe|Asia|Africa|(?:North|South|Latin)\s+America|the\s+US|the\s+UK|"
+    r"Chinese|American|Korean|Japanese|German|French|British|Canadian|Indian|Israeli|Swiss|Dutch|"
+    r"Italian|Spanish|Swedish|Australian|Singaporean|Taiwanese|Belgian|Austrian|Danish|Finnish|"
+    r"Norwegian|European|Asian|African|US|UK)"
+)
+_CLASS_NOUN = (
+    r"(?:universit(?:y|ies)|unis?|institutions?|institutes?|compan(?:y|ies)|firms?|labs?|"
+    r"laboratories|schools|organi[sz]ations|research\s+groups)"
+)
+# (the class's noun in lower case: "Chinese University of Hong Kong" is one institution)
+_BY_COUNTRY = re.compile(
+    rf"(?-i:\b{_NATION})\s+(?-i:{_CLASS_NOUN})\b(?!\s+(?:of|for|at)\s+[A-Z])"
+    rf"|\b(?-i:{_CLASS_NOUN})\s+(?:in|from|based\s+in|located\s+in)\s+(?:the\s+)?(?-i:{_NATION})\b",
+    re.I,
+)
+
+
 class QuestionParser:
     """Turns a question into a `QueryPlan` using the catalogue's own vocabularies."""
 
@@ -398,6 +418,10 @@ class QuestionParser:
             question = _more_papers(rivals, versus.group("noun"))
         if compared:
             return QueryPlan(kind="compare", compared=compared)
+        by_country = _BY_COUNTRY.search(question)
+        if by_country:  # "How many orals did Chinese universities get?": not recorded
+            asked = Unresolved(kind="country", text=by_country.group(0))
+            return QueryPlan(kind="metadata", unresolved=[asked])
         text = re.sub(r"\(\s*\)", " ", VENUE.sub(" ", question)).strip()  # "(ICML 2024)"
         if text != question.strip():  # "ICML spotlights … in 2024": the venue's year too
             text = _YEAR.sub(" ", text)

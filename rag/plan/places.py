@@ -138,9 +138,10 @@ _INSTITUTION_ASIDE = re.compile(
 _INSTITUTION_PAPERS = re.compile(
     rf"(?P<span>{_NAMED})\s+(?:papers?|academics?|researchers|scientists|faculty)\b"
 )
-# "Any orals for Notre Dame", "papers by Mila": a capitalised name after "for" / "by"
+# "Any orals for Notre Dame", "papers by Mila", "the most papers with Google": a capitalised
+# name after "for" / "by" / "with" that ends the question
 _INSTITUTION_FOR = re.compile(
-    rf"\b(?i:orals?|spotlights?|posters?|papers?|works|publications)\s+(?i:for|by)\s+"
+    rf"\b(?i:orals?|spotlights?|posters?|papers?|works|publications)\s+(?i:for|by|with)\s+"
     rf"(?:the\s+)?(?P<span>{_NAMED})(?=\s*(?:[?.!,;]|$|\s+(?i:at|in)\s+ICML))"
 )  # not "papers for the Waymo Open Dataset report results": the name ends the question
 _THAT_PLACE = re.compile(rf"\b(?:that|this|the\s+same)\s+{PLACE_WORDS}\b", re.I)
@@ -169,7 +170,8 @@ _IN_COUNTRY = re.compile(
 _INSTITUTION_HAS = re.compile(
     rf"\b(?i:did|does|do)\s+(?:the\s+)?(?P<span>{_NAMED})\s+"
     r"(?:(?i:group|team|lab|labs|people|researchers|folks)\s+)?"
-    r"(?i:have|get|win|publish|present|appear|contribute|show\s+up|bring)\b"
+    r"(?i:have|get|win|publish|present|appear|contribute|show\s+up|bring|write|co-?write|"
+    r"co-?author|author|produce|put\s+out)\b"
 )
 _NOUN_WORDS = frozenset("university institute college academy laboratory lab school".split())
 ACRONYM_DOCS = 2  # an acronym this few abstracts write is no topic's ("UCSD", not "ICL")

@@ -241,6 +241,13 @@ class MetadataAnswerer:
                     f"“{item.text}” fits {len(item.candidates)} {who} ICML 2024 papers: "
                     f"{options}. Which one do you mean?"
                 )
+            elif item.kind == "country":
+                lines.append(
+                    f"The catalogue records no country for an institution, so the papers of "
+                    f"“{item.text}” cannot be picked out exactly, and no count is claimed. Ask "
+                    f"about an institution by name (“Tsinghua University”), or for the "
+                    f"institutions with the most papers."
+                )
             elif item.kind == "institution":
                 lines.append(f"No ICML 2024 paper lists an affiliation matching “{item.text}”.")
             else:
@@ -249,8 +256,8 @@ class MetadataAnswerer:
                     f"No ICML 2024 paper lists an author named “{item.text}”. "
                     f"Closest names in the catalogue: {closest}."
                 )
-        if any(u.candidates for u in plan.unresolved):
-            return "\n\n".join(lines), None  # a question back, not a count
+        if any(u.candidates or u.kind == "country" for u in plan.unresolved):
+            return "\n\n".join(lines), None  # a question back, or nothing countable
         return "\n\n".join(lines), Aggregate(kind="metadata", count=0, exact=True, notes=lines)
 
     def _written_by(

@@ -719,6 +719,39 @@ def test_a_share_of_named_papers_and_the_numbers_the_catalogue_cannot_give() -> 
     assert countries.aggregate is None and "cannot count countries" in countries.answer
 
 
+def test_institutions_asked_by_country_are_said_not_recorded() -> None:
+    for question in (
+        "How many orals did universities in China get?",
+        "Which Korean companies had papers?",
+        "What share of papers came from Chinese universities?",
+    ):
+        plan = QuestionParser(PLACES).plan(question)
+        assert [u.kind for u in plan.unresolved] == ["country"], question
+        answer = MetadataAnswerer(PLACES).answer(question, plan)
+        assert answer.aggregate is None and "no country" in answer.answer
+    # a name that holds a country's word is one institution
+    for question in (
+        "Which orals did the Chinese University of Hong Kong get?",
+        "What did Xidian University in China have at ICML 2024?",
+    ):
+        assert not QuestionParser(PLACES).plan(question).unresolved, question
+
+
+def test_an_institution_after_with_or_as_a_subject_that_writes() -> None:
+    plan = QuestionParser(PLACES).plan("Who wrote the most papers with Google?")
+    assert (plan.ranking, plan.constraints.affiliations, plan.topic) == ("authors", ["Google"], "")
+    plan = QuestionParser(PLACES).plan("How many papers did Google and Stanford write together?")
+    assert (
+        sorted(plan.constraints.affiliations) == ["Google", "Stanford"] and plan.kind == "metadata"
+    )
+    # a dataset named after a place is no affiliation
+    assert (
+        not QuestionParser(PLACES)
+        .plan("Which papers with Stanford Cars results?")
+        .constraints.affiliations
+    )
+
+
 @pytest.mark.parametrize(
     "question",
     [
