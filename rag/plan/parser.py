@@ -351,9 +351,20 @@ _CLASS_NOUN = (
 )
 # (the class's noun in lower case: "Chinese University of Hong Kong" is one institution)
 _BY_COUNTRY = re.compile(
-    rf"(?-i:\b{_NATION})\s+(?-i:{_CLASS_NOUN})\b(?!\s+(?:of|for|at)\s+[A-Z])"
-    rf"|\b(?-i:{_CLASS_NOUN})\s+(?:in|from|based\s+in|located\s+in)\s+(?:the\s+)?(?-i:{_NATION})\b",
+    rf"(?-i:\b(?P<nation>{_NATION}))\s+(?-i:{_CLASS_NOUN})\b(?!\s+(?:of|for|at)\s+[A-Z])"
+    rf"|\b(?-i:{_CLASS_NOUN})\s+(?:in|from|based\s+in|located\s+in)\s+(?:the\s+)?"
+    rf"(?-i:(?P<nation2>{_NATION}))\b",
     re.I,
+)
+# a city or region many institutions' names say: "Hong Kong universities", "labs in Beijing"
+_PLURAL_CLASS = (
+    r"(?:universities|unis|institutions|institutes|companies|firms|labs|laboratories|schools|"
+    r"organi[sz]ations|research\s+groups)"
+)
+_PLACE_CLASS = re.compile(
+    rf"\b(?P<place>[A-Z][\w-]+(?:\s+[A-Z][\w-]+)?)\s+{_PLURAL_CLASS}\b"
+    rf"|\b{_PLURAL_CLASS}\s+(?:in|from|based\s+in|located\s+in)\s+(?P<place2>[A-Z][\w-]+"
+    r"(?:\s+[A-Z][\w-]+)?)"
 )
 
 
@@ -382,6 +393,20 @@ class QuestionParser:
             if ranked.ranking in POSITION_RANKINGS:
                 return ranked.model_copy(update={"position": position, "top": 0})
         return self._read(question, plain)
+
+    def _by_place(self, question: str) -> Unresolved | None:
+        """Institutions asked by their country or city ("Chinese universities", "Hong Kong
+        universities"), which the catalogue does not record; the institutions whose names
+        say the place, when two or more do."""
+        found = _BY_COUNTRY.search(question)
+        place = (found.group("nation") or found.group("nation2")) if found else ""
+        if found is None:
+            found = _PLACE_CLASS.search(question)
+            place = (found.group("place") or found.group("place2")) if found else ""
+            if found is None or len(self.catalogue.readings(place)) < 2:
+                return None
+        named = self.catalogue.readings(place) if re.match(r"[A-Z]", place) else []
+        return Unresolved(kind="country", text=found.group(0), candidates=named[:8])
 
     def _within(self, asked: StatisticAsked) -> dict[str, object]:
         """A share's papers when named ("of Google's papers"): their constraints, their
@@ -418,10 +443,9 @@ class QuestionParser:
             question = _more_papers(rivals, versus.group("noun"))
         if compared:
             return QueryPlan(kind="compare", compared=compared)
-        by_country = _BY_COUNTRY.search(question)
-        if by_country:  # "How many orals did Chinese universities get?": not recorded
-            asked = Unresolved(kind="country", text=by_country.group(0))
-            return QueryPlan(kind="metadata", unresolved=[asked])
+        by_place = self._by_place(question)
+        if by_place is not None:  # "How many orals did Chinese universities get?"
+            return QueryPlan(kind="metadata", unresolved=[by_place])
         text = re.sub(r"\(\s*\)", " ", VENUE.sub(" ", question)).strip()  # "(ICML 2024)"
         if text != question.strip():  # "ICML spotlights … in 2024": the venue's year too
             text = _YEAR.sub(" ", text)

@@ -234,19 +234,27 @@ class MetadataAnswerer:
     def _unresolved(self, plan: QueryPlan) -> tuple[str, Aggregate | None]:
         lines = []
         for item in plan.unresolved:
-            if item.candidates:
+            if item.kind == "country":
+                named = "; ".join(f"{name} ({plural(n, 'paper')})" for name, n in item.candidates)
+                lines.append(
+                    f"The catalogue records no country or city for an institution, so the "
+                    f"papers of “{item.text}” cannot be picked out exactly, and no count is "
+                    f"claimed."
+                    + (
+                        f" Institutions whose names say where they are: {named}; others there "
+                        f"may not say so."
+                        if named
+                        else ""
+                    )
+                    + " Ask about an institution by name, or for the institutions with the most "
+                    "papers."
+                )
+            elif item.candidates:
                 options = "; ".join(f"{name} ({plural(n, 'paper')})" for name, n in item.candidates)
                 who = "authors of" if item.kind == "author" else "institutions on"
                 lines.append(
                     f"“{item.text}” fits {len(item.candidates)} {who} ICML 2024 papers: "
                     f"{options}. Which one do you mean?"
-                )
-            elif item.kind == "country":
-                lines.append(
-                    f"The catalogue records no country for an institution, so the papers of "
-                    f"“{item.text}” cannot be picked out exactly, and no count is claimed. Ask "
-                    f"about an institution by name (“Tsinghua University”), or for the "
-                    f"institutions with the most papers."
                 )
             elif item.kind == "institution":
                 lines.append(f"No ICML 2024 paper lists an affiliation matching “{item.text}”.")
