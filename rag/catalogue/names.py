@@ -61,6 +61,8 @@ ALIASES = {
     "university of ghent": ("universiteit gent", "ghent university"),
     "universiteit gent": ("ghent university",),
     "sysu": ("sun yat sen university",),
+    # Genentech's machine-learning unit, written under its own name
+    "genentech": ("prescient design",),
     # the ParisTech schools' names before 2019
     "telecom paris": ("telecom paristech",),
     "mines paris": ("mines paristech",),

@@ -368,6 +368,10 @@ _PLACE_CLASS = re.compile(
 )
 
 
+_SENTENCES = re.compile(r"(?<=[a-z0-9\"'”’)])[.!?]\s+(?=[A-Z])")
+_ABOUT_ASKER = re.compile(r"\s*(?:i|i['’]m|i['’]ve|my|me|we|we['’]re|our|us)\b", re.I)
+
+
 class QuestionParser:
     """Turns a question into a `QueryPlan` using the catalogue's own vocabularies."""
 
@@ -382,6 +386,8 @@ class QuestionParser:
         asked = statistic_asked(question)
         if asked is not None:  # "What fraction of papers were orals?": of the count's papers
             counted = selected(self._read(asked.asked), asked)
+            if counted.constraints.is_empty() or counted.kind != "metadata":
+                counted = self._said_before(question, asked) or counted
             if counted.kind == "metadata" and not (counted.ranking or counted.written_by):
                 update = {"statistic": asked.statistic, "share_of": asked.share_of}
                 return counted.model_copy(update={**update, **self._within(asked)})
@@ -407,6 +413,18 @@ class QuestionParser:
                 return None
         named = self.catalogue.readings(place) if re.match(r"[A-Z]", place) else []
         return Unresolved(kind="country", text=found.group(0), candidates=named[:8])
+
+    def _said_before(self, question: str, asked: StatisticAsked) -> QueryPlan | None:
+        """A statistic's papers described in a sentence before it ("Quick one: titles with
+        'smoothing' in them. If you total up their authors and divide …"): the first such
+        sentence that selects papers by the catalogue."""
+        for sentence in _SENTENCES.split(question)[:-1]:
+            if _ABOUT_ASKER.match(sentence):
+                continue  # "I'm a student at MIT.": who asks, not what is counted
+            said = selected(self._read(f"How many papers {sentence.strip()}?"), asked)
+            if said.kind == "metadata" and not said.constraints.is_empty():
+                return said if not (said.ranking or said.written_by) else None
+        return None
 
     def _within(self, asked: StatisticAsked) -> dict[str, object]:
         """A share's papers when named ("of Google's papers"): their constraints, their

@@ -36,7 +36,7 @@ _INSTITUTION_BEFORE = re.compile(
 # "had Google somewhere among the affiliations", "list DeepMind in their affiliations"
 _INSTITUTION_AMONG = re.compile(
     r"(?P<span>(?:\S+\s+){0,8}?\S+)\s+(?:somewhere\s+|anywhere\s+)?(?:among|in|on)\s+(?:the|its|"
-    r"their|an?\s+paper['’]s)\s+(?:list\s+of\s+)?(?:affiliations|authors)\b",
+    r"their|an?\s+paper['’]s)\s+(?:list\s+of\s+)?(?:af+il+i?ations|authors)\b",
     re.I,
 )
 # "OpenAI's Babbage and Ada models", "Google's PaLM API": a product's maker, not where
@@ -142,8 +142,9 @@ _INSTITUTION_PAPERS = re.compile(
 # name after "for" / "by" / "with" that ends the question
 _INSTITUTION_FOR = re.compile(
     rf"\b(?i:orals?|spotlights?|posters?|papers?|works|publications)\s+(?i:for|by|with)\s+"
-    rf"(?:the\s+)?(?P<span>{_NAMED})(?=\s*(?:[?.!,;]|$|\s+(?i:at|in)\s+ICML))"
+    rf"(?:the\s+)?(?P<span>{_NAMED})(?=\s*(?:[?.!;]|,(?!\s*[A-Z])|$|\s+(?i:at|in)\s+ICML))"
 )  # not "papers for the Waymo Open Dataset report results": the name ends the question
+# (a comma before a capital goes on with the name: "Institute of …, Chinese Academy of …")
 _THAT_PLACE = re.compile(rf"\b(?:that|this|the\s+same)\s+{PLACE_WORDS}\b", re.I)
 _AFFILIATION_WORD = re.compile(
     r"\b(?:(?:carry|carries|carrying|have|has|having|with|list|lists|listing)\s+)?"

@@ -23,8 +23,8 @@ _ICML = r"(?:icml\s*(?:20)?24|(?:the\s+)?conference)(?:['’]s)?"
 _STATUS = r"(?:oral|spotlight|poster)"
 # the papers a statistic is of: "ICML 2024's accepted papers", "all the oral talks", "them"
 _PAPERS = (
-    rf"(?:papers|publications|works|titles|submissions|{_STATUS}s|{_STATUS}\s+(?:papers|talks|"
-    r"presentations))"
+    rf"(?:papers|publications|works|titles|submissions|everything(?:\s+accepted)?|{_STATUS}s|"
+    rf"{_STATUS}\s+(?:papers|talks|presentations))"
 )
 _SET = re.compile(
     rf"\b(?:(?:all|every(?:\s+one)?|each)\s+(?:of\s+)?)?(?:the\s+|their\s+|its\s+)?"
@@ -51,7 +51,7 @@ _CONDITION = re.compile(
 # the words of a share, misspelt too ("fraciton", "percentge", "propotion")
 _SHARE_NOUN = (
     r"(?:fractions?|percentages?|percent|per\s*cent|pct|proportions?|portions?|share|ratio|slice|"
-    r"chunk|piece|part|%)"
+    r"chunk|piece|part|cut|%)"
 )
 _SHARE = re.compile(
     # "what fraction of", "what's the share of", "which proportion"
@@ -63,13 +63,14 @@ _SHARE = re.compile(
     rf"|\bhow\s+much\s+of\b"
     # "how many percent", "in percent terms", "percentage-wise", "as a percentage of"
     rf"|\bhow\s+many\s+(?:percent|per\s*cent|%)(?:\s+of\b)?"
-    rf"|\b(?:in|as)\s+(?:a\s+)?(?:percent(?:age)?|per\s*cent|fraction|proportion|share)s?"
+    rf"|\b(?:in|as)\s+(?:a\s+)?(?:percent(?:age)?|per\s*cent|fraction|proportion|share|%)s?"
     rf"(?:\s+terms)?(?:\s+of\b)?"
     rf"|\b(?:percent(?:age)?|per\s*cent)[- ]?wise\b"
     # "out of every 100 accepted papers", "per hundred papers"
-    rf"|\b(?:out\s+of\s+(?:every|each)|per|in\s+every)\s+(?:100|(?:a|one)\s+hundred|hundred)\b"
+    rf"|\b(?:out\s+of\s+(?:every|each)|per|in\s+(?:every\s+)?)\s*(?:100|(?:a|one)\s+hundred|hundred)\b"
     # "Percentage of orals with a Google author", "the share of", "as a percentage of"
-    rf"|(?:^\s*|\b(?:the|a|its|their|['’]s)\s+){_SHARE_NOUN}\s+of\b",
+    # "siyuan li: pct of the spotlights they're on"
+    rf"|(?:^\s*|(?<=[:;,—–])\s*|\s-\s+|\b(?:the|a|its|their|['’]s)\s+){_SHARE_NOUN}\s+of\b",
     re.I,
 )
 # "Google's share of the papers": the papers from Google
@@ -87,14 +88,17 @@ _ONCE = r"(?:distinct|unique|different|diff|separate|individual|non-?duplicated|
 _PEOPLE_COUNTED = re.compile(
     rf"\b(?:how\s+many|(?:the\s+)?(?:total\s+)?(?:number|count|tally)\s+of)\s+{_ONCE}\s+{_PEOPLE}\b"
     rf"|\b(?:the\s+|a\s+)?(?:total\s+)?(?:head\s*-?count|number\s+of\s+heads)(?:\s+of\s+{_PEOPLE})?\b"
-    rf"|\b(?:how\s+many|(?:the\s+)?(?:total\s+)?(?:number|count)\s+of)\s+{_PEOPLE}\b",
+    rf"|\b(?:how\s+many|(?:the\s+)?(?:total\s+)?(?:number|count)\s+of)\s+{_PEOPLE}\b"
+    # "the size of the combined author roster"
+    rf"|\b(?:(?:what(?:['’]s|\s+is)\s+)?the\s+size\s+of\s+|how\s+(?:big|large|long)\s+is\s+)?(?:the\s+)?"
+    rf"(?:combined\s+|total\s+|whole\s+|full\s+|joint\s+)?(?:author\s+)?roster\b",
     re.I,
 )
 # what makes "how many people" a count of people, not of one paper's byline: each said once
 # ("counting each person only once", "nobody double-counted", "no duplicates"), in all
 # ("in total", "is that"), or on papers ("appear across those papers", "authored")
 _EACH_ONCE = re.compile(
-    rf"\b{_ONCE}\s+{_PEOPLE}\b|\b(?:head\s*-?count)\b|\btotal\s+(?:number|count)\s+of\s+{_PEOPLE}\b"
+    rf"\b{_ONCE}\s+{_PEOPLE}\b|\b(?:head\s*-?count|roster)\b|\btotal\s+(?:number|count)\s+of\s+{_PEOPLE}\b"
     r"|\b(?:count(?:ing|ed)?\s+)?(?:each|every)\s+(?:person|author|name|researcher|individual|one)"
     r"\s+(?:(?:counted|is\s+counted|only|just)\s+)*once\b"
     r"|\bonce\s+each\b|\b(?:no(?:body|\s+one)?|without|not)\s+(?:being\s+)?double[- ]?count\w*"
@@ -120,10 +124,15 @@ _SIZE = (
 )
 # the mean byline: "average number of authors", "authors per paper", "how big are the author
 # lists on average"; the averaging word and the byline's size said anywhere together
-# "the authors-to-papers ratio", "the ratio of authors to papers": the mean byline
+# "the authors-to-papers ratio", "the ratio of authors to papers", "per-paper author count",
+# "total up their authors and divide by how many papers": the mean byline
 _RATIO = (
     r"\b(?:co-?)?authors?[- ]to[- ]papers?\s+ratio\b|\bratio\s+of\s+(?:co-?)?authors\s+to\s+"
-    r"papers\b"
+    r"papers\b|\bper[- ]paper\s+(?:co-?)?authors?(?:[- ]count|\s+number)?\b"
+    r"|\b(?:total|add|sum|count)\s+up\s+(?:their|the|all\s+(?:the|of\s+their))\s+(?:co-?)?authors\b"
+    r"[^.?!]*?\bdivid\w*\s+(?:it\s+|them\s+|that\s+)?by\s+(?:how\s+many\s+papers"
+    r"(?:\s+there\s+are)?|the\s+(?:number|count)\s+of\s+papers|the\s+papers)"
+    r"|\b(?:co-?)?authors\s+divided\s+by\s+(?:the\s+(?:number|count)\s+of\s+)?papers\b"
 )
 _UNIT = (
     rf"(?:\s+(?:per|an|a|for\s+(?:each|an?)|on\s+(?:each|an?)|each|of\s+an?|in\s+an?)\s+"
@@ -157,7 +166,7 @@ _MEAN_SAID = re.compile(
 _HOW_MANY_AUTHORS = re.compile(rf"\bhow\s+many\s+{_PEOPLE}\b|\bhow\s+(?:big|large|long)\b", re.I)
 
 _PLACES = (
-    r"(?:institutions|universities|unis|affiliations|organi[sz]ations|orgs|companies|firms|"
+    r"(?:institutions|universities|unis|affiliations|organi[sz]ations|orgs|compan(?:ies|ys)|firms|"
     r"corporations|labs|laboratories|research\s+(?:groups|labs|institutes|centers|centres)|"
     r"institutes|schools|colleges|groups|employers)"
 )
@@ -175,8 +184,25 @@ _INSTITUTIONS = re.compile(
 _KIND_WORD = re.compile(r"^(?:[A-Z][\w-]*|[a-z]+(?:ese|ian|ish|an|ch))$")
 
 # measure words misspelt: "fraciton", "percentge", "avergae", "seperate"
-_SPELLED = ("fraction", "percentage", "percent", "proportion", "average", "separate", "distinct")
+_SPELLED = (
+    "fraction",
+    "percentage",
+    "percent",
+    "proportion",
+    "average",
+    "separate",
+    "distinct",
+    "everything",
+)
 _NOT_MISSPELT = frozenset({"district", "portion", "fractions", "averages", "desperate"})
+
+
+# "the rate at which ICML 2024 orals used the word X": what share of them did
+_RATE = re.compile(
+    rf"\b(?:the|what(?:['’]s|\s+is|\s+was)?(?:\s+the)?)\s+rate\s+(?:at\s+which|of)\s+"
+    rf"(?=(?:the\s+)?(?:all\s+)?(?:{_ICML}\s+)?(?:accepted\s+)?{_PAPERS}\b)",
+    re.I,
+)
 
 
 def _respelled(question: str) -> str:
@@ -192,7 +218,7 @@ def _respelled(question: str) -> str:
                 return right
         return word
 
-    return re.sub(r"[A-Za-z]+", mend, question)
+    return _RATE.sub("what share of ", re.sub(r"[A-Za-z]+", mend, question))
 
 
 # the words a statistic's question frames its papers with ("Do orals tend to have bigger
@@ -292,9 +318,9 @@ def _people(question: str) -> StatisticAsked | None:
     measure = _PEOPLE_COUNTED.search(question)
     if measure is None or not _EACH_ONCE.search(question):
         return None
-    if not re.search(_ONCE + r"|head\s*-?count", measure.group(0), re.I) and _ONE_PAPERS.search(
-        question
-    ):
+    if not re.search(
+        _ONCE + r"|head\s*-?count|roster", measure.group(0), re.I
+    ) and _ONE_PAPERS.search(question):
         return None  # "how many authors does the Medusa paper have": its byline
     text = _EACH_ONCE_SAID.sub(" ", question)
     measure = _PEOPLE_COUNTED.search(text) or measure
@@ -367,10 +393,8 @@ def _selection(
     many papers", where it was said ("…, so how many papers is that"), or before its
     sentence when it asked no count ("Could you figure out the author count per paper …")."""
     statuses = _statuses(question)
-    asks = (
-        r"\bhow\s+many\b" if statistic == "authors_per_paper" else r"\bhow\s+many\b|\bnumber\s+of\b"
-    )
-    if re.search(asks, measure.group(0), re.I):
+    asks = r"how\s+many\b" if statistic == "authors_per_paper" else r"how\s+many\b|number\s+of\b"
+    if re.match(rf"(?:the\s+|total\s+)*(?:{asks})", measure.group(0), re.I):
         text = _replaced(question, measure, "how many papers")
     else:
         start = max(

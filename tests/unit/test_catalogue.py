@@ -236,3 +236,6 @@ def test_a_units_institution_written_by_its_initials_or_its_former_name() -> Non
     telecom = spellings(fold("Télécom Paris"))
     assert names_institution("Télécom ParisTech", telecom) is True
     assert names_institution("Ensae ParisTech", telecom) is None
+    genentech = spellings(fold("Genentech"))
+    assert names_institution("Prescient Design, Genentech", genentech) is True
+    assert names_institution("Prescient Design", genentech) is True

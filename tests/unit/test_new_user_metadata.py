@@ -675,6 +675,21 @@ def test_a_rankings_leftover_frame_and_pointer_are_no_topic() -> None:
          "share", [], [], "Stanford University"),
         ("what % of icml 2024 papers had Google somewhere among the affiliations", "share",
          [], [], "Google"),
+        # block 53's measures: a cut, in 100, a rate, a clause's pct, a roster, arithmetic
+        ("Take every ICML 2024 paper. Of those, what cut had someone from Google among the "
+         "authors?", "share", [], [], "Google"),
+        ("ok so 'graph' in the title: how many papers in 100 is that?", "share", [], [],
+         "graph"),
+        ("Please tell me the rate at which orals used the word 'graph' in their titles.",
+         "share", ["Oral"], ["Oral"], "graph"),
+        ("ann kim: pct of the icml 2024 orals they're on?", "share", ["Oral"], ["Oral"],
+         "Ann Kim"),
+        ("papers w/ Stanford in the afilliations - whats the size of the combined author "
+         "roster", "authors", [], [], "Stanford"),
+        ("per-paper author count over the icml 2024 orals as a whole?", "authors_per_paper",
+         ["Oral"], [], ""),
+        ("Quick one: titles with 'graph' in them. If you total up their authors and divide by "
+         "how many papers there are, what comes out?", "authors_per_paper", [], [], "graph"),
         # institutions, by any of their nouns
         ("How many firms contributed to ICML 2024's orals?", "institutions", ["Oral"], [], ""),
         ("Number of unis that got spotlight papers into ICML 2024?", "institutions",
