@@ -39,7 +39,12 @@ GENERIC_TOPIC = {"paper", "author", "publish", "icml", "2024", "accept", "confer
                   "joint", "contribut", "mention", "public", "articl", "need", "academ",
                   # "what the paper … was called", "ever"
                   "call", "ever", "stuff",
-                  "bring", "brought"}  # fmt: skip
+                  "bring", "brought",
+                  # "on the byline", "credited on", "named last", "what's the count", "that
+                  # place", "the group's output", "what turns up", "how active … paper-wise",
+                  # "had a hand in", "behind any papers", "look like"
+                  "bylin", "credit", "name", "place", "output", "record", "turn",
+                  "activ", "wise", "fine", "hand", "behind", "look", "ie"}  # fmt: skip
 
 
 def left_beside_names(
@@ -57,6 +62,11 @@ def left_beside_names(
     asks about, and the words said as not read (another language); a byline place, an
     author count or an institution found in it goes into `constraints`."""
     unread = ""
+    c = constraints
+    if topic and (c.authors or c.affiliations or c.first_author or c.last_author or c.any_of):
+        # "A friend of mine just took a job at X. How many papers did that place get?": the
+        # sentence before the question is its context, no topic
+        topic = re.split(r"(?<=\w)[.!?]\s+(?=[A-Z])|\s+\.\s+(?=[A-Z])", topic)[-1]
     said = _byline_said(question, constraints) if topic and not similar else ""
     if said:  # "ever the last an": that place's words out, a topic beside them kept
         spoken = {w.lower() for w in re.findall(r"[\w-]+", said)}

@@ -107,7 +107,11 @@ _SPOTLIGHT_POSTER = re.compile(r"\bspotlight\s+posters?\b", re.I)
 _NOT_STATUS = re.compile(
     r"(?:\b(?:non-?|neither\s+(?:an?\s+)?|not\s+(?:accepted\s+as\s+)?(?:an?\s+)?|"
     r"other\s+than\s+(?:an?\s+)?|excluding\s+(?:the\s+)?|except\s+(?:for\s+)?(?:the\s+)?|"
-    r"not\s+counting\s+(?:the\s+)?|leaving\s+out\s+(?:the\s+)?|apart\s+from\s+(?:the\s+)?)|"
+    r"not\s+counting\s+(?:the\s+)?|leaving\s+out\s+(?:the\s+)?|apart\s+from\s+(?:the\s+)?|"
+    # "minus the orals", "leaving aside the posters", "not the posters", "skip the orals"
+    r"minus\s+(?:the\s+)?|(?:leaving|leave|setting|set|putting|put)\s+aside\s+(?:the\s+)?|"
+    r"leave\s+out\s+(?:the\s+)?|not\s+the\s+|skip(?:ping)?\s+(?:the\s+)?|ignor(?:e|ing)\s+"
+    r"(?:the\s+)?|without\s+(?:the\s+)?|drop(?:ping)?\s+(?:the\s+)?)|"
     r"n['’]t\s+(?:an?\s+)?)(?P<statuses>(?:oral|spotlight|poster)s?"
     r"(?:\s*(?:,|or|nor|and)\s*(?:an?\s+)?(?:oral|spotlight|poster)s?)*)\b"
     # "apart from the oral by OpenAI": one paper set aside, not its status
@@ -175,6 +179,14 @@ _WHO = re.compile(
 _MANY_AUTHORS = re.compile(
     rf"\b(?:(at least|more than|over|no fewer than)\s+(\d+|{'|'.join(COUNT_WORDS)})|"
     rf"(\d+|{'|'.join(COUNT_WORDS)})\s+or\s+more)\s+(?:co-?)?authors\b",
+    re.I,
+)
+# what leaves papers of an author count out: "leave out anything with", "excluding those with"
+_LEFT_OUT = re.compile(
+    r"\b(?:leave|leaving|left)\s+out|\b(?:excluding|except(?:\s+for)?|minus|skip(?:ping)?|"
+    r"drop(?:ping)?|ignor(?:e|ing)|not\s+counting|but\s+not|other\s+than)"
+    r"(?:\s+(?:anything|any|papers?|ones?|those|the\s+ones|works?))?(?:\s+(?:with|that\s+have|having))?"
+    r"\s*$",
     re.I,
 )
 _FEW_AUTHORS = re.compile(
@@ -398,7 +410,21 @@ class QuestionParser:
             ranked = self._read(at_top)
             if ranked.ranking in POSITION_RANKINGS:
                 return ranked.model_copy(update={"position": position, "top": 0})
-        return self._read(question, plain)
+        read = self._read(question, plain)
+        c = read.constraints
+        named = c.authors or c.affiliations or c.first_author or c.last_author or c.any_of
+        if read.kind != "metadata" or named or read.ranking or read.unresolved:
+            return read
+        # "I'm putting together Peng Wu's ICML 2024 record for a tenure file. Posters only,
+        # please.": the person or institution the sentence before names
+        for sentence in _SENTENCES.split(question)[:-1]:
+            if _ABOUT_ASKER.match(sentence) and not re.search(r"\w['’]s\b", sentence):
+                continue  # "I work at MIT.": who asks (not "I'm compiling X's record")
+            said = self._read(f"Which papers {sentence.strip()}?").constraints
+            if said.authors or said.affiliations:
+                update = {"authors": said.authors, "affiliations": said.affiliations}
+                return read.model_copy(update={"constraints": c.model_copy(update=update)})
+        return read
 
     def _by_place(self, question: str) -> Unresolved | None:
         """Institutions asked by their country or city ("Chinese universities", "Hong Kong
@@ -514,8 +540,14 @@ class QuestionParser:
             many = None  # "at least 2 authors from MIT": of MIT, not in all
         if many is not None:  # "papers with at least 10 authors", "more than twenty authors"
             more = (many.group(1) or "").lower().startswith(("more", "over"))
-            constraints.min_authors = count_said(many.group(2) or many.group(3)) + int(more)
-            text = text[: many.start()] + " " + text[many.end() :]
+            least = count_said(many.group(2) or many.group(3)) + int(more)
+            left_out = _LEFT_OUT.search(text[: many.start()])
+            if left_out:  # "leave out anything with ten or more authors": at most nine
+                constraints.max_authors = least - 1
+                text = text[: left_out.start()] + " " + text[many.end() :]
+            else:
+                constraints.min_authors = least
+                text = text[: many.start()] + " " + text[many.end() :]
         few = _FEW_AUTHORS.search(text)
         if few:  # "with fewer than five authors", "at most 3 authors"
             constraints.max_authors = count_said(few.group(3)) - int(bool(few.group(1)))

@@ -73,7 +73,11 @@ _ACTIVITY = re.compile(
 )
 # "looking for X's stuff — what have you got?": a remark after the request
 _WHAT_HAVE_YOU = re.compile(
-    r"\s*[—–,;-]+\s*what\s+(?:have\s+you\s+got|do\s+you\s+have|can\s+you\s+find)\s*\?*\s*$",
+    r"\s*[—–,;-]+\s*what\s+(?:have\s+you\s+got|do\s+you\s+have|can\s+you\s+find)\s*\?*\s*$"
+    # how the answer may look: ", just a count", "A count is fine.", "Titles please."
+    r"|(?<=[\w?.!])\s*(?:[—–,;-]+|(?<=[?.!]))\s*(?:(?:a|just\s+(?:a|the))\s+)?(?:count|number|list|"
+    r"titles?)(?:\s+(?:is|are|would\s+be)\s+(?:fine|enough|ok(?:ay)?|great|plenty))?"
+    r"(?:,?\s+please|\s+pls)?\s*[.!?]*\s*$",
     re.I,
 )
 _SAME_FOR = re.compile(
@@ -216,7 +220,7 @@ _AT_PLACE = _place_after("at|from|with|for|joining|visiting")
 # a place a sentence is about, for a question's "there" ("a slide on X …")
 _PLACE_SAID = _place_after("at|from|with|for|joining|visiting|on|about")
 # what a question calls the place it named before ("that university")
-PLACE_WORDS = r"(?:university|institution|institute|company|lab|school|organi[sz]ation)"
+PLACE_WORDS = r"(?:university|institution|institute|company|lab|school|organi[sz]ation|place)"
 _THAT_ONE = re.compile(rf"\b(?:that|this)\s+{PLACE_WORDS}\b", re.I)
 _CONTEXT_COLON = re.compile(
     r"^\s*(?P<ctx>(?:before|after|when|while|since|as|because|once|my|our|i|i['’]m|we|we['’]re)\b"

@@ -734,6 +734,35 @@ def test_a_share_of_named_papers_and_the_numbers_the_catalogue_cannot_give() -> 
     assert countries.aggregate is None and "cannot count countries" in countries.answer
 
 
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        # block 54's frames: their words are no topic
+        ("anything with ann kim on the byline at icml 2024?", {"authors": ["Ann Kim"]}),
+        ("Ann Kim is credited on what at ICML 2024?", {"authors": ["Ann Kim"]}),
+        ("stanford icml 2024 papers, just a count", {"affiliations": ["Stanford"]}),
+        # statuses and author counts left out in other words
+        ("what about ann kim at icml 2024, minus the orals",
+         {"authors": ["Ann Kim"], "statuses": ["Spotlight", "Poster"]}),
+        ("ICML 2024 titles containing 'graph', leaving aside the posters: how many are there?",
+         {"statuses": ["Oral", "Spotlight"], "title_words": ["graph"]}),
+        ("Google's ICML 2024 papers — leave out anything with ten or more authors.",
+         {"affiliations": ["Google"], "max_authors": 9}),
+        # the sentence before names whom, or is only context
+        ("A friend of mine just took a job at Stanford. How many papers did that place get "
+         "into ICML 2024?", {"affiliations": ["Stanford"]}),
+        ("I'm putting together Ann Kim's ICML 2024 record for a tenure file. Orals only, "
+         "please.", {"authors": ["Ann Kim"], "statuses": ["Oral"]}),
+    ],
+)  # fmt: skip
+def test_block_54_frames_negations_and_context_read_generally(
+    question: str, said: dict[str, object]
+) -> None:
+    plan = QuestionParser(PLACES).plan(question)
+    c = {k: v for k, v in plan.constraints.model_dump().items() if v not in ([], "", 0, False, {})}
+    assert (plan.kind, plan.topic, c) == ("metadata", "", said), plan
+
+
 def test_institutions_asked_by_country_are_said_not_recorded() -> None:
     for question in (
         "How many orals did universities in China get?",
