@@ -200,6 +200,9 @@ def plain_question(question: str) -> str:
     if quick:
         text = f"How many ICML 2024 papers does {quick.group('what').strip()} have?"
     text = _HONORIFIC.sub("", text)  # "Dr. Gregory W. Wornell had …": the name itself
+    added = _ADDENDUM.match(text)
+    if added:  # "X co-authored what? Not the posters — orals and spotlights only.": one question
+        text = f"{added.group('asked').rstrip()}, {added.group('added').rstrip(' .!')}?"
     if not _LOOKING_FOR.match(text):
         text = context_dropped(text)
     text = _GREETING.sub("", text, count=1)
@@ -316,6 +319,13 @@ _TAKE = re.compile(
     re.I,
 )
 # "Tongji University — count its papers with three to five authors"
+# a sentence after the question that narrows it: "Not the posters — orals and spotlights
+# only.", "Leave out the ones with X."
+_ADDENDUM = re.compile(
+    r"^(?P<asked>[^?]+)\?\s+(?P<added>(?:but\s+)?(?:not|leave|leaving|excluding|except|without|minus|"
+    r"skip|skipping|ignore|ignoring|drop|dropping)\b[^?]*?\s*[.!]?)\s*$",
+    re.I,
+)
 _DASHED = re.compile(r"^\s*(?P<what>[A-Z][^—–?.!:]+?)\s*[—–]+\s*(?P<rest>[^—–]+)$")
 
 

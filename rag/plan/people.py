@@ -31,7 +31,11 @@ _AUTHOR_CUE = re.compile(
 _WITHOUT_CUE = (
     r"\b(?:without|excluding|except|not with|but not|not by|with no|"
     r"not co-?(?:written|authored) with|not (?:written|authored) (?:together )?with|"
-    r"(?:didn['’]t|did not|don['’]t|do not|doesn['’]t|does not) (?:have|include|involve))"
+    r"(?:didn['’]t|did not|don['’]t|do not|doesn['’]t|does not) (?:have|include|involve)|"
+    # "leave out the ones with X", "excluding those with X", "minus anything with X"
+    r"(?:(?:(?:leave|leaving|left) )?out|excluding|except|minus|without|skip(?:ping)?|drop(?:ping)?|"
+    r"ignor(?:e|ing)) "
+    r"(?:the ones|those|ones|papers|anything|any papers) (?:with|by))"
 )
 
 _WITHOUT = re.compile(rf"{_WITHOUT_CUE}$", re.I)
@@ -359,7 +363,7 @@ class PeopleReader:
         for start, end in taken:
             if end:  # "Luo, Yu" is taken as "Luo Yu": the words with what stands between
                 spelled = r"[\s,]+".join(re.escape(w) for w in words[start:end])
-                text = re.sub(rf"(?:{_WITHOUT_CUE}\s+)?{spelled}", " ", text, count=1)
+                text = re.sub(rf"(?:{_WITHOUT_CUE}\s+)?{spelled}", " ", text, count=1, flags=re.I)
         placed = _PLACED.search(text) if len(constraints.authors) == 1 else None
         middle = _MIDDLE.search(text) if len(constraints.authors) == 1 else None
         if (

@@ -748,6 +748,11 @@ def test_a_share_of_named_papers_and_the_numbers_the_catalogue_cannot_give() -> 
          {"statuses": ["Oral", "Spotlight"], "title_words": ["graph"]}),
         ("Google's ICML 2024 papers — leave out anything with ten or more authors.",
          {"affiliations": ["Google"], "max_authors": 9}),
+        # a sentence after the question that narrows it
+        ("Ann Kim co-authored what at ICML 2024? Not the posters — orals and spotlights only.",
+         {"authors": ["Ann Kim"], "statuses": ["Oral", "Spotlight"]}),
+        ("Ann Kim is credited on what at ICML 2024? Leave out the ones with Bo Li.",
+         {"authors": ["Ann Kim"], "excluded": ["Bo Li"]}),
         # the sentence before names whom, or is only context
         ("A friend of mine just took a job at Stanford. How many papers did that place get "
          "into ICML 2024?", {"affiliations": ["Stanford"]}),
