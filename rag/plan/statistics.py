@@ -228,7 +228,7 @@ FRAME_TERMS = frozenset(
         "paper papers title titles across all every each any tend have has bigger larger list "
         "lists team teams size sizes typical expect grab carry feature involve appear include "
         "contain use plus so that is figure out count counted counting number total person "
-        "take took part participate contribute represent percent percentage ratio "
+        "take took part participate contribute represent percent percentage ratio curiosity "
         "people author authors icml conference accepted"
     )
 )
@@ -486,6 +486,8 @@ def selected(counted: QueryPlan, asked: StatisticAsked) -> QueryPlan:
         )
     named = c.authors or c.affiliations or c.title_words or c.first_author or c.last_author
     topic = counted.topic
+    if counted.kind == "paper" and not topic and asked.statistic != "share":  # a set, no paper
+        return counted.model_copy(update={"kind": "metadata"})
     if counted.kind not in ("count", "list") or not topic:
         return counted
     # "What is the", "Do orals tend to have bigger": no word of a topic

@@ -695,6 +695,8 @@ def test_a_rankings_leftover_frame_and_pointer_are_no_topic() -> None:
         ("Number of unis that got spotlight papers into ICML 2024?", "institutions",
          ["Spotlight"], [], ""),
         ("how many labs took part in icml 2024", "institutions", [], [], ""),
+        ("Out of curiosity, how many labs took part in ICML 2024 overall?", "institutions", [],
+         [], ""),
     ],
 )  # fmt: skip
 def test_a_statistic_is_a_measure_and_its_papers_said_anywhere(
