@@ -146,10 +146,7 @@ class MetadataAnswerer:
             )
         if plan.statistic == "authors":
             names = {fold(a) for p in papers for a in p.authors}
-            note = (
-                "Counted as the catalogue spells the names: one name may be several people "
-                "(common names), and one person spelled two ways is counted twice."
-            )
+            note = _NAMES_COUNTED
             text = (
                 f"The {plural(len(papers), noun)}{listing} {'have' if listing else 'list'} "
                 f"{len(names):,} distinct author names.\n\n{note}"
@@ -162,9 +159,7 @@ class MetadataAnswerer:
             return set_answer(question, standalone, plan, text, [], aggregate)
         if plan.statistic == "authors_per_paper" and papers:
             sizes = sorted(len(p.authors) for p in papers)
-            mean = sum(sizes) / len(sizes)
-            middle = len(sizes) // 2
-            median = sizes[middle] if len(sizes) % 2 else (sizes[middle - 1] + sizes[middle]) / 2
+            mean, median = _mean_median(sizes)
             alone = sum(n == 1 for n in sizes)
             text = "\n\n".join(
                 [
@@ -188,11 +183,7 @@ class MetadataAnswerer:
                     question, standalone, plan, f"ICML 2024 has no {noun}s.", [], None
                 )
             counts = sorted(each.values())
-            mean = sum(counts) / len(counts)
-            middle = len(counts) // 2
-            median = (
-                counts[middle] if len(counts) % 2 else (counts[middle - 1] + counts[middle]) / 2
-            )
+            mean, median = _mean_median(counts)
             once = sum(n == 1 for n in counts)
             text = "\n\n".join(
                 [
@@ -200,8 +191,7 @@ class MetadataAnswerer:
                     f"{listing} have {round(mean, 2):g} of these papers each on average (median "
                     f"{median:g}, at most {counts[-1]}); {once:,} "
                     f"({round(100 * once / len(counts), 1):g} %) have one.",
-                    "Counted as the catalogue spells the names: one name may be several people "
-                    "(common names), and one person spelled two ways is counted twice.",
+                    _NAMES_COUNTED,
                     *notes,
                 ]
             )
@@ -535,6 +525,19 @@ def _placing(c: PlanConstraints) -> str:
         return f"the {_ordinal(c.position)} author"
     unless = [w for w, on in (("first", c.not_first), ("last", c.not_last)) if on]
     return "an author" + (f", not {' or '.join(unless)}" if unless else "")
+
+
+_NAMES_COUNTED = (
+    "Counted as the catalogue spells the names: one name may be several people (common "
+    "names), and one person spelled two ways is counted twice."
+)
+
+
+def _mean_median(values: list[int]) -> tuple[float, float]:
+    """The mean and median of sorted `values` (not empty)."""
+    middle = len(values) // 2
+    median = values[middle] if len(values) % 2 else (values[middle - 1] + values[middle]) / 2
+    return sum(values) / len(values), median
 
 
 def _beyond(c: PlanConstraints, within: PlanConstraints | None) -> PlanConstraints:
