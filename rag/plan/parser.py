@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable
 
 from rag.catalogue.catalogue import Catalogue
-from rag.catalogue.names import COUNTRIES, fold
+from rag.catalogue.names import fold
 from rag.plan.byline import byline_asked
 from rag.plan.compared import compared_items
 from rag.plan.framing import VENUE, plain_question
@@ -28,6 +28,7 @@ from rag.plan.rankings import (
     papers_or_places_ranked,
     rank_position,
 )
+from rag.plan.regions import asked_by_place
 from rag.plan.statistics import StatisticAsked, selected, statistic_asked
 from rag.plan.titles import mend_title_typos, title_words
 from rag.text import STATUS_WORD, content_terms, listing, titled_in
@@ -349,37 +350,6 @@ def _names_paper(said: str, title: str) -> bool:
     return said.casefold() in (title.casefold(), head.strip().casefold()) or titled_in(said, title)
 
 
-# institutions asked by their country, which the catalogue does not record: "Chinese
-# universities", "companies in Korea", "European labs"
-_NATION = (
-    rf"(?:{COUNTRIES}|Europe|Asia|Africa|(?:North|South|Latin)\s+America|the\s+US|the\s+UK|"
-    r"Chinese|American|Korean|Japanese|German|French|British|Canadian|Indian|Israeli|Swiss|Dutch|"
-    r"Italian|Spanish|Swedish|Australian|Singaporean|Taiwanese|Belgian|Austrian|Danish|Finnish|"
-    r"Norwegian|European|Asian|African|US|UK)"
-)
-_CLASS_NOUN = (
-    r"(?:universit(?:y|ies)|unis?|institutions?|institutes?|compan(?:y|ies)|firms?|labs?|"
-    r"laboratories|schools|organi[sz]ations|research\s+groups)"
-)
-# (the class's noun in lower case: "Chinese University of Hong Kong" is one institution)
-_BY_COUNTRY = re.compile(
-    rf"(?-i:\b(?P<nation>{_NATION}))\s+(?-i:{_CLASS_NOUN})\b(?!\s+(?:of|for|at)\s+[A-Z])"
-    rf"|\b(?-i:{_CLASS_NOUN})\s+(?:in|from|based\s+in|located\s+in)\s+(?:the\s+)?"
-    rf"(?-i:(?P<nation2>{_NATION}))\b",
-    re.I,
-)
-# a city or region many institutions' names say: "Hong Kong universities", "labs in Beijing"
-_PLURAL_CLASS = (
-    r"(?:universities|unis|institutions|institutes|companies|firms|labs|laboratories|schools|"
-    r"organi[sz]ations|research\s+groups)"
-)
-_PLACE_CLASS = re.compile(
-    rf"\b(?P<place>[A-Z][\w-]+(?:\s+[A-Z][\w-]+)?)\s+{_PLURAL_CLASS}\b"
-    rf"|\b{_PLURAL_CLASS}\s+(?:in|from|based\s+in|located\s+in)\s+(?P<place2>[A-Z][\w-]+"
-    r"(?:\s+[A-Z][\w-]+)?)"
-)
-
-
 _SENTENCES = re.compile(r"(?<=[a-z0-9\"'”’)])[.!?]\s+(?=[A-Z])")
 _ABOUT_ASKER = re.compile(r"\s*(?:i|i['’]m|i['’]ve|my|me|we|we['’]re|our|us)\b", re.I)
 
@@ -425,20 +395,6 @@ class QuestionParser:
                 update = {"authors": said.authors, "affiliations": said.affiliations}
                 return read.model_copy(update={"constraints": c.model_copy(update=update)})
         return read
-
-    def _by_place(self, question: str) -> Unresolved | None:
-        """Institutions asked by their country or city ("Chinese universities", "Hong Kong
-        universities"), which the catalogue does not record; the institutions whose names
-        say the place, when two or more do."""
-        found = _BY_COUNTRY.search(question)
-        place = (found.group("nation") or found.group("nation2")) if found else ""
-        if found is None:
-            found = _PLACE_CLASS.search(question)
-            place = (found.group("place") or found.group("place2")) if found else ""
-            if found is None or len(self.catalogue.readings(place)) < 2:
-                return None
-        named = self.catalogue.readings(place) if re.match(r"[A-Z]", place) else []
-        return Unresolved(kind="country", text=found.group(0), candidates=named[:8])
 
     def _said_before(self, question: str, asked: StatisticAsked) -> QueryPlan | None:
         """A statistic's papers described in a sentence before it ("Quick one: titles with
@@ -487,7 +443,7 @@ class QuestionParser:
             question = _more_papers(rivals, versus.group("noun"))
         if compared:
             return QueryPlan(kind="compare", compared=compared)
-        by_place = self._by_place(question)
+        by_place = asked_by_place(question, self.catalogue)
         if by_place is not None:  # "How many orals did Chinese universities get?"
             return QueryPlan(kind="metadata", unresolved=[by_place])
         text = re.sub(r"\(\s*\)", " ", VENUE.sub(" ", question)).strip()  # "(ICML 2024)"
