@@ -10,7 +10,7 @@ constraints are taken away. A question about one paper keeps `kind="paper"`: tod
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from rag.catalogue.catalogue import Catalogue
 from rag.catalogue.names import fold
@@ -354,6 +354,15 @@ _SENTENCES = re.compile(r"(?<=[a-z0-9\"'”’)])[.!?]\s+(?=[A-Z])")
 _ABOUT_ASKER = re.compile(r"\s*(?:i|i['’]m|i['’]ve|my|me|we|we['’]re|our|us)\b", re.I)
 
 
+def _sentences_before(question: str, whose: bool) -> Iterator[str]:
+    """The sentences before a question's last, but those about the asker ("I work at MIT.");
+    with `whose`, one naming someone's papers stays ("I'm compiling X's record.")."""
+    for sentence in _SENTENCES.split(question)[:-1]:
+        if _ABOUT_ASKER.match(sentence) and not (whose and re.search(r"\w['’]s\b", sentence)):
+            continue
+        yield sentence.strip()
+
+
 class QuestionParser:
     """Turns a question into a `QueryPlan` using the catalogue's own vocabularies."""
 
@@ -387,10 +396,8 @@ class QuestionParser:
             return read
         # "I'm putting together Peng Wu's ICML 2024 record for a tenure file. Posters only,
         # please.": the person or institution the sentence before names
-        for sentence in _SENTENCES.split(question)[:-1]:
-            if _ABOUT_ASKER.match(sentence) and not re.search(r"\w['’]s\b", sentence):
-                continue  # "I work at MIT.": who asks (not "I'm compiling X's record")
-            said = self._read(f"Which papers {sentence.strip()}?").constraints
+        for sentence in _sentences_before(question, whose=True):
+            said = self._read(f"Which papers {sentence}?").constraints
             if said.authors or said.affiliations:
                 update = {"authors": said.authors, "affiliations": said.affiliations}
                 return read.model_copy(update={"constraints": c.model_copy(update=update)})
@@ -400,10 +407,8 @@ class QuestionParser:
         """A statistic's papers described in a sentence before it ("Quick one: titles with
         'smoothing' in them. If you total up their authors and divide …"): the first such
         sentence that selects papers by the catalogue."""
-        for sentence in _SENTENCES.split(question)[:-1]:
-            if _ABOUT_ASKER.match(sentence):
-                continue  # "I'm a student at MIT.": who asks, not what is counted
-            said = selected(self._read(f"How many papers {sentence.strip()}?"), asked)
+        for sentence in _sentences_before(question, whose=False):
+            said = selected(self._read(f"How many papers {sentence}?"), asked)
             if said.kind == "metadata" and not said.constraints.is_empty():
                 return said if not (said.ranking or said.written_by) else None
         return None

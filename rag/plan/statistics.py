@@ -94,15 +94,20 @@ _PEOPLE_COUNTED = re.compile(
     rf"(?:combined\s+|total\s+|whole\s+|full\s+|joint\s+)?(?:author\s+)?roster\b",
     re.I,
 )
+# people each said once: "counting each person only once", "nobody double-counted", "no
+# duplicates"
+_EACH_ONCE_SAID = (
+    r"\b(?:count(?:ing|ed)?\s+)?(?:each|every)\s+(?:person|author|name|researcher|individual|one)"
+    r"\s+(?:(?:counted|is\s+counted|only|just)\s+)*once\b|\bonce\s+each\b"
+    r"|\b(?:no(?:body|\s+one)?|without|not)\s+(?:being\s+)?double[- ]?count\w*"
+    r"|\b(?:no|without(?:\s+any)?)\s+(?:duplicates|duplication|repeats)\b"
+)
 # what makes "how many people" a count of people, not of one paper's byline: each said once
 # ("counting each person only once", "nobody double-counted", "no duplicates"), in all
 # ("in total", "is that"), or on papers ("appear across those papers", "authored")
 _EACH_ONCE = re.compile(
     rf"\b{_ONCE}\s+{_PEOPLE}\b|\b(?:head\s*-?count|roster)\b|\btotal\s+(?:number|count)\s+of\s+{_PEOPLE}\b"
-    r"|\b(?:count(?:ing|ed)?\s+)?(?:each|every)\s+(?:person|author|name|researcher|individual|one)"
-    r"\s+(?:(?:counted|is\s+counted|only|just)\s+)*once\b"
-    r"|\bonce\s+each\b|\b(?:no(?:body|\s+one)?|without|not)\s+(?:being\s+)?double[- ]?count\w*"
-    r"|\b(?:no|without(?:\s+any)?)\s+(?:duplicates|duplication|repeats)\b"
+    rf"|{_EACH_ONCE_SAID}"
     r"|\b(?:in\s+total|altogether|overall|all\s+told|combined)\b|\bis\s+that\b"
     r"|\b(?:authored|co-?authored|wrote|published|contributed|appear\w*|show\s+up|are\s+on|"
     r"were\s+on|are\s+listed|were\s+listed|worked\s+on|had\s+papers)\b",
@@ -275,14 +280,14 @@ def _share(question: str) -> StatisticAsked | None:
         if venue is not None and venue.group("venue"):  # "how much of ICML 2024 …": its papers
             question = question[: measure.end()] + " papers " + after[venue.end() :]
             after = question[measure.end() :].lstrip()
-        of = measure.group(0).lower().rstrip().endswith(" of") and ask
+        of = _said_of(measure) and ask
         # "what fraction of papers": how many papers; "… of the orals": how many of them
         of = (
             " of"
             if of and re.match(r"(?:the|them|their|its|all|those|these)\b", after, re.I)
             else ""
         )
-        if not of and not measure.group(0).lower().rstrip().endswith(" of") and _SET.match(after):
+        if not of and not _said_of(measure) and _SET.match(after):
             of = "of the"  # "Out of every 100 accepted papers, how many …"
         asked = _replaced(question, measure, f"{ask}{of}")
     within = _within(question, measure)
@@ -299,11 +304,16 @@ _PREDICATE = re.compile(
 )
 
 
+def _said_of(measure: re.Match[str]) -> bool:
+    """Whether a share's measure ends with its "of" ("what fraction of")."""
+    return measure.group(0).lower().rstrip().endswith(" of")
+
+
 def _within(question: str, measure: re.Match[str]) -> str:
     """The count question of the papers a share is of, when said after its "of" before what
     they do ("What share of Google's papers were spotlights?": "How many of Google's
     papers?"); for "the ratio of X's papers to all papers", the papers after "to"."""
-    if not measure.group(0).lower().rstrip().endswith(" of"):
+    if not _said_of(measure):
         return ""
     after = question[measure.end() :]
     ratio = re.search(r"\bto\s+(?=(?:all|the|every|total)\b)", after, re.I)
@@ -322,7 +332,7 @@ def _people(question: str) -> StatisticAsked | None:
         _ONCE + r"|head\s*-?count|roster", measure.group(0), re.I
     ) and _ONE_PAPERS.search(question):
         return None  # "how many authors does the Medusa paper have": its byline
-    text = _EACH_ONCE_SAID.sub(" ", question)
+    text = re.sub(_EACH_ONCE_SAID, " ", question, flags=re.I)
     measure = _PEOPLE_COUNTED.search(text) or measure
     return _selection("authors", text, measure)
 
@@ -415,7 +425,7 @@ _SENTENCE_END = re.compile(r"[.!?:]\s+")
 def _base(question: str, measure: re.Match[str]) -> list[str]:
     """The statuses a share is of: said after its "of", or as the papers it is of."""
     after = question[measure.end() :]
-    if measure.group(0).lower().rstrip().endswith(" of"):
+    if _said_of(measure):
         found = _SET.match(after.lstrip())
         if found is not None and not re.match(r"(?:their|its)\b", found.group(0), re.I):
             return _statuses(found.group(0)) if found.group("set") else []
@@ -432,13 +442,6 @@ def _statuses(text: str) -> list[str]:
     return sorted({m.group(1).capitalize() for m in re.finditer(rf"\b({_STATUS})s?\b", text, re.I)})
 
 
-_EACH_ONCE_SAID = re.compile(
-    r"\b(?:count(?:ing|ed)?\s+)?(?:each|every)\s+(?:person|author|name|researcher|individual|one)"
-    r"\s+(?:(?:counted|is\s+counted|only|just)\s+)*once\b|\bonce\s+each\b"
-    r"|\b(?:no(?:body|\s+one)?|without|not)\s+(?:being\s+)?double[- ]?count\w*"
-    r"|\b(?:no|without(?:\s+any)?)\s+(?:duplicates|duplication|repeats)\b",
-    re.I,
-)
 # what a statistic's question adds that is no constraint: "are represented", "in total",
 # "had papers", ", like avg number of authors"
 _FILLER = re.compile(
