@@ -288,10 +288,9 @@ def name_fits(typed: tuple[str, ...], written: tuple[str, ...]) -> bool:
 _NOUNS = ("university", "institute", "college")
 # an institution's full name → the initials it is also written with, after a unit's name
 _ACRONYM_OF = {
-    long: short
+    longs[0]: short
     for short, longs in ALIASES.items()
     if " " not in short and short.upper() == acronym(longs[0]).upper()
-    for long in longs[:1]
 }
 
 
