@@ -47,10 +47,11 @@ def asked_by_place(question: str, catalogue: Catalogue) -> Unresolved | None:
     say the place, when two or more do."""
     found = _BY_COUNTRY.search(question)
     place = (found.group("nation") or found.group("nation2")) if found else ""
+    named = catalogue.readings(place) if re.match(r"[A-Z]", place) else []
     if found is None:
         found = _PLACE_CLASS.search(question)
         place = (found.group("place") or found.group("place2")) if found else ""
-        if found is None or len(catalogue.readings(place)) < 2:
+        named = catalogue.readings(place) if found else []
+        if found is None or len(named) < 2:
             return None
-    named = catalogue.readings(place) if re.match(r"[A-Z]", place) else []
     return Unresolved(kind="country", text=found.group(0), candidates=named[:8])
