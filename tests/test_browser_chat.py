@@ -386,9 +386,10 @@ def test_phone_layout_puts_the_chat_first(browser: Any, fast_server: AppServer) 
     try:
         send_box = page.locator("#send").bounding_box()
         assert send_box["y"] + send_box["height"] <= PHONE["height"]  # Ask above the fold
-        page.wait_for_function(
-            "() => !document.querySelector('#options > .label-wrap').classList.contains('open')"
-        )  # the options start folded
+        page.wait_for_function(  # the options, once in the page, start folded
+            "() => { const w = document.querySelector('#options > .label-wrap');"
+            " return w !== null && !w.classList.contains('open'); }"
+        )
         before = send(page, FA_QUESTION)
         answer = wait_answer(page, before)
         assert page.evaluate(
