@@ -66,6 +66,9 @@ ALIASES = {
     # the ParisTech schools' names before 2019
     "telecom paris": ("telecom paristech",),
     "mines paris": ("mines paristech",),
+    # TU Wien's English name
+    "tu wien": ("vienna university of technology", "technische universitat wien"),
+    "vienna university of technology": ("tu wien", "technische universitat wien"),
     "lse": ("london school of economics", "london school of economics and political science"),
     "mila": ("montreal institute for learning algorithms", "quebec ai institute"),
     "fair": ("facebook ai research", "meta ai"),

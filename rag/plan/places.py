@@ -22,6 +22,8 @@ _INSTITUTION_AFTER = re.compile(  # a lookahead, so "at least one author at MIT"
     r"\b(?:from|at|out of|affiliated with|affiliation(?: with)?|working at|employed at|"
     # "what portion went to Stanford": the papers that are Stanford's
     r"(?:went|go|goes|belong(?:s|ed)?)\s+to|"
+    # "how many orals involved Stanford": a capitalised name the papers involve
+    r"involv(?:e|es|ed|ing)(?=\s+(?:the\s+)?(?-i:[A-Z]))|"
     r"(?:working|based|located|people|researchers|authors|labs?)\s+in|"
     r"(?P<between>between))\s+(?:the\s+)?"
     # "University of California, Berkeley": a comma before a capitalised word stays;
