@@ -354,11 +354,22 @@ _SENTENCES = re.compile(r"(?<=[a-z0-9\"'”’)])[.!?]\s+(?=[A-Z])")
 _ABOUT_ASKER = re.compile(r"\s*(?:i|i['’]m|i['’]ve|my|me|we|we['’]re|our|us)\b", re.I)
 
 
+# the question pointing back at what a sentence before named: "How big was their footprint?"
+_POINTS_BACK = re.compile(r"\b(?:their|theirs|them|they|that\s+place|those|these)\b", re.I)
+
+
 def _sentences_before(question: str, whose: bool) -> Iterator[str]:
     """The sentences before a question's last, but those about the asker ("I work at MIT.");
-    with `whose`, one naming someone's papers stays ("I'm compiling X's record.")."""
-    for sentence in _SENTENCES.split(question)[:-1]:
-        if _ABOUT_ASKER.match(sentence) and not (whose and re.search(r"\w['’]s\b", sentence)):
+    with `whose`, one naming someone's papers stays ("I'm compiling X's record."); when the
+    last points back ("their footprint"), every one stays ("I'm applying to TU Wien.")."""
+    *before, last = _SENTENCES.split(question)
+    pointed = bool(_POINTS_BACK.search(last))
+    for sentence in before:
+        if (
+            _ABOUT_ASKER.match(sentence)
+            and not pointed
+            and not (whose and re.search(r"\w['’]s\b", sentence))
+        ):
             continue
         yield sentence.strip()
 
@@ -408,7 +419,14 @@ class QuestionParser:
         'smoothing' in them. If you total up their authors and divide …"): the first such
         sentence that selects papers by the catalogue."""
         for sentence in _sentences_before(question, whose=False):
-            said = selected(self._read(f"How many papers {sentence}?"), asked)
+            # "I'm thinking about applying to TU Wien.": the asker's situation, then the count
+            about_asker = _ABOUT_ASKER.match(sentence)
+            counted = (
+                f"{sentence.rstrip('.!')}. How many papers did they have?"
+                if about_asker
+                else f"How many papers {sentence}?"
+            )
+            said = selected(self._read(counted), asked)
             if said.kind == "metadata" and not said.constraints.is_empty():
                 return said if not (said.ranking or said.written_by) else None
         return None

@@ -38,7 +38,10 @@ _BASE = re.compile(
     rf"\b(?:of|among(?:st)?|across|over|within|from|for|on|in|out\s+of|considering|counting|"
     rf"just|only|solely)\s+(?:(?:all|just|only|every(?:\s+one)?)\s+(?:of\s+)?)?(?:the\s+)?"
     rf"(?:{_ICML}\s+)?(?:accepted\s+)?(?P<status>{_STATUS})s?\b(?!\s+(?:status|slot|award))"
-    rf"|\b(?P<status2>{_STATUS})s?(?:\s+(?:papers|talks))?\s+(?:only|alone)\b",
+    rf"|\b(?P<status2>{_STATUS})s?(?:\s+(?:papers|talks))?\s+(?:only|alone)\b"
+    # the whole said as such: "every spotlight paper", "the total number of orals"
+    rf"|\b(?:all|every|each|total\s+(?:number|count)\s+of|whole|entire)\s+(?:(?:of\s+)?the\s+)?"
+    rf"(?:{_ICML}\s+)?(?:accepted\s+)?(?P<status3>{_STATUS})s?\b(?!\s+(?:status|slot|award))",
     re.I,
 )
 # a status said as what the counted papers are: "were orals", "ended up as spotlights"
@@ -70,7 +73,16 @@ _SHARE = re.compile(
     rf"|\b(?:out\s+of\s+(?:every|each)|per|in\s+(?:every\s+)?)\s*(?:100|(?:a|one)\s+hundred|hundred)\b"
     # "Percentage of orals with a Google author", "the share of", "as a percentage of"
     # "siyuan li: pct of the spotlights they're on"
-    rf"|(?:^\s*|(?<=[:;,—–])\s*|\s-\s+|\b(?:the|a|its|their|['’]s)\s+){_SHARE_NOUN}\s+of\b",
+    rf"|(?:^\s*|(?<=[:;,—–])\s*|\s-\s+|\b(?:the|a|its|their|['’]s)\s+){_SHARE_NOUN}\s+of\b"
+    # "Just the % please.", "as a %": a share asked as its unit, no number before it
+    rf"|(?<![\d.])(?<![\d.]\s)%"
+    # "what are the chances X is one of its authors": of a paper drawn at random, a share
+    rf"|\b(?:what\s+(?:are|is|were|was|'?re|'?s)\s+)?(?:the\s+)?(?:chances?|odds|probability|"
+    rf"likelihood)\s+(?:that\s+)?(?=[^?.!]*\b(?:random|any|a\s+given|one\s+of)\b|"
+    rf"[^?]*\brandom\b)"
+    # "how many orals involved X, relative to the total number of orals": part to whole
+    rf"|,?\s*\b(?:relative|compared|in\s+relation|in\s+proportion|proportional)\s+(?:to|with)\s+"
+    rf"(?:the\s+)?(?:total|all|whole|entire|overall|full)\b[^?.!,;]*",
     re.I,
 )
 # "Google's share of the papers": the papers from Google
@@ -83,6 +95,7 @@ _PEOPLE = (
     r"(?:authors|co-?authors|researchers|people|persons|individuals|scientists|contributors|"
     r"names|humans|folks|writers)"
 )
+_BODY = r"(?:population|pool|cohort|crowd|community|body|base|workforce)"
 _ONCE = r"(?:distinct|unique|different|diff|separate|individual|non-?duplicated|de-?duplicated)"
 # "how many distinct authors", "number of unique people", "the headcount of authors"
 _PEOPLE_COUNTED = re.compile(
@@ -91,7 +104,10 @@ _PEOPLE_COUNTED = re.compile(
     rf"|\b(?:how\s+many|(?:the\s+)?(?:total\s+)?(?:number|count)\s+of)\s+{_PEOPLE}\b"
     # "the size of the combined author roster"
     rf"|\b(?:(?:what(?:['’]s|\s+is)\s+)?the\s+size\s+of\s+|how\s+(?:big|large|long)\s+is\s+)?(?:the\s+)?"
-    rf"(?:combined\s+|total\s+|whole\s+|full\s+|joint\s+)?(?:author\s+)?roster\b",
+    rf"(?:combined\s+|total\s+|whole\s+|full\s+|joint\s+)?(?:author\s+)?roster\b"
+    # people as one body: "how large is the author population across them"
+    rf"|\b(?:how\s+(?:big|large)\s+(?:is|was)\s+|(?:what(?:['’]s|\s+is)\s+)?the\s+size\s+of\s+)?"
+    rf"(?:the\s+)?(?:author|people|researcher|contributor|scientist)\s+{_BODY}\b",
     re.I,
 )
 # people each said once: "counting each person only once", "nobody double-counted", "no
@@ -109,6 +125,7 @@ _EACH_ONCE = re.compile(
     rf"\b{_ONCE}\s+{_PEOPLE}\b|\b(?:head\s*-?count|roster)\b|\btotal\s+(?:number|count)\s+of\s+{_PEOPLE}\b"
     rf"|{_EACH_ONCE_SAID}"
     r"|\b(?:in\s+total|altogether|overall|all\s+told|combined)\b|\bis\s+that\b"
+    rf"|\b{_BODY}\b|\bacross\b|\b(?:included|including)\b"
     r"|\b(?:authored|co-?authored|wrote|published|contributed|appear\w*|show\s+up|are\s+on|"
     r"were\s+on|are\s+listed|were\s+listed|worked\s+on|had\s+papers)\b",
     re.I,
@@ -121,6 +138,20 @@ _ONE_PAPERS = re.compile(
     re.I,
 )
 
+# people counted paper by paper: "how many names does each one list", "spread the author
+# names on them evenly, how many would each paper get"
+_EACH_PAPER = (
+    r"\b(?:each|every|per|a\s+single)\s+(?:(?:icml\s*(?:20)?24\s+)?(?:paper|publication|work|title|"
+    r"one|entry)|of\s+them|of\s+those|of\s+these)\b(?!\s+of\b)|\bevenly\b|\bapiece\b"
+)
+# the distributive words that name no papers: "each one", "evenly"
+_EACH_ONE = r"\b(?:each|every|a\s+single)\s+(?:one|entry|of\s+them|of\s+those|of\s+these)\b|\bevenly\b|\bapiece\b"
+_DISTRIBUTED = re.compile(
+    rf"\bhow\s+many\s+(?:author\s+)?{_PEOPLE}\b[^.?!]{{0,60}}?(?:{_EACH_PAPER})"
+    rf"|(?:{_EACH_PAPER})[^.?!]{{0,60}}?\bhow\s+many\s+(?:author\s+)?{_PEOPLE}\b"
+    rf"|\b{_PEOPLE}\b[^.?!]{{0,60}}?\bevenly\b[^.?!]{{0,60}}?\bhow\s+many\b",
+    re.I,
+)
 _MEAN = r"(?:average\w*|averag\w*|avg|mean|median|typical(?:ly)?|usual(?:ly)?|normal(?:ly)?)"
 _SIZE = (
     r"(?:(?:number|count|#)\s+of\s+(?:co-?)?authors|(?:co-?)?authors?(?:[- ]count|[- ]list\s*"
@@ -144,7 +175,7 @@ _UNIT = (
     rf"(?:icml\s*(?:20)?24\s+)?(?:paper|publication|work|title|{_STATUS})s?\b)"
 )
 _PER_PAPER = re.compile(
-    rf"{_RATIO}|"
+    rf"{_RATIO}|{_DISTRIBUTED.pattern}|"
     rf"\b(?:(?:co-?)?authors|author[- ]count)\s+(?:per|for\s+each|on\s+each|each)\s+"
     rf"(?:icml\s*(?:20)?24\s+)?(?:paper|publication|work|title|{_STATUS})\b"
     rf"|\b{_MEAN}\b(?:[^.?!]{{0,60}}?)\b{_SIZE}\b{_UNIT}?"
@@ -164,7 +195,7 @@ _MEAN_SAID = re.compile(
     rf"\b(?:what(?:['’]s|\s+is|\s+was|\s+are)\s+)?(?:the\s+)?(?:{_MEAN}\s+)?{_SIZE}{_UNIT}?"
     rf"|\b{_MEAN}(?:\s+(?:out|over\s+(?:all\s+(?:of\s+)?)?(?:them|those|these|the\s+papers)))?\b"
     rf"|\bon\s+average\b|\b(?:bigger|larger|longer|smaller|shorter)\b"
-    rf"|{_RATIO}",
+    rf"|{_RATIO}|{_EACH_ONE}",
     re.I,
 )
 # "how many authors should I expect on it": the mean byline's question, said with a count
@@ -328,6 +359,8 @@ def _people(question: str) -> StatisticAsked | None:
     measure = _PEOPLE_COUNTED.search(question)
     if measure is None or not _EACH_ONCE.search(question):
         return None
+    if _DISTRIBUTED.search(question) and not re.search(rf"\b{_ONCE}\b", question, re.I):
+        return None  # "how many names does each one list": per paper, read by _per_paper
     if not re.search(
         _ONCE + r"|head\s*-?count|roster", measure.group(0), re.I
     ) and _ONE_PAPERS.search(question):
@@ -431,7 +464,7 @@ def _base(question: str, measure: re.Match[str]) -> list[str]:
             return _statuses(found.group(0)) if found.group("set") else []
     return sorted(
         {
-            (found.group("status") or found.group("status2")).capitalize()
+            (found.group("status") or found.group("status2") or found.group("status3")).capitalize()
             for found in _BASE.finditer(question)
             if not _CONDITION.search(question[max(0, found.start() - 30) : found.end()])
         }

@@ -697,6 +697,24 @@ def test_a_rankings_leftover_frame_and_pointer_are_no_topic() -> None:
         ("how many labs took part in icml 2024", "institutions", [], [], ""),
         ("Out of curiosity, how many labs took part in ICML 2024 overall?", "institutions", [],
          [], ""),
+        # a part and its whole: the unit alone, a paper drawn at random, the total said
+        ("How often is 'graph' in ICML 2024 titles? Just the % please.", "share", [], [],
+         "graph"),
+        ("pick an icml 2024 paper at random - what are the odds ann kim is one of its authors",
+         "share", [], [], "Ann Kim"),
+        ("How many ICML 2024 orals involved Stanford, relative to the total number of orals?",
+         "share", ["Oral"], ["Oral"], "Stanford"),
+        ("Picture every oral paper of ICML 2024 as one pie. How much of it goes to titles "
+         "with 'graph' in them?", "share", ["Oral"], ["Oral"], "graph"),
+        # people as one body, or over a set of papers; counted paper by paper, a mean
+        ("Stanford papers at ICML 2024. How large is the author pool across them?", "authors",
+         [], [], "Stanford"),
+        ("how many humans are credited across all of ann kim's icml 2024 papers", "authors",
+         [], [], "Ann Kim"),
+        ("Papers from Google at ICML 2024. Roughly how many names does each one list?",
+         "authors_per_paper", [], [], "Google"),
+        ("ann kim's icml 2024 papers: spread their author names evenly, how many would each "
+         "paper get", "authors_per_paper", [], [], "Ann Kim"),
     ],
 )  # fmt: skip
 def test_a_statistic_is_a_measure_and_its_papers_said_anywhere(
