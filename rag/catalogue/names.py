@@ -31,7 +31,7 @@ GENERIC_WORDS = _GENERIC = frozenset(
     faculty center centre lab laboratory laboratories research inc ltd llc co corp corporation
     group division computer science sciences engineering electrical technology
     artificial intelligence ai data technologies limited company labs gmbh plc systems
-    incorporated mlr""".split()
+    incorporated mlr ag corporate""".split()
 )
 # A country after the name ("Harbin Institute of Technology (Shenzhen), China") adds no
 # institution; inside a name ("Korea University", "… of China") it is the name.

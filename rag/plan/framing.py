@@ -132,7 +132,7 @@ _SUBJECT_FIRST = re.compile(
 _HOW_MANY_LAST = re.compile(
     r"(?:\s+(?:together|combined|in\s+total))?\s*[:,—–-]\s*(?:how\s+many(?:\s+papers)?|what(?:['’]s|\s+is)\s+"
     r"(?:the|their)\s+(?:ICML\s*(?:20)?24\s+)?(?:paper\s+)?(?:total|count|number|tally))"
-    r"(?:\s+(?:at|in)\s+ICML\s*(?:20)?24)?\s*\?*\s*$",
+    r"(?:\s+(?:at|in|for|from)\s+ICML\s*(?:20)?24)?\s*\?*\s*$",
     re.I,
 )
 # "Sapienza and HSE between them": names only (not "the parameters of the encoder")
@@ -309,7 +309,10 @@ _NO_COMMENT = re.compile(
     r"|[\s.,;]*(?:no|without)\s+(?:commentary|comments?|explanations?)\b[.!]?"
     # "— just the titles, no abstracts.": at the end of the message
     r"|\s*[—–-]+\s*(?:just|only)\s+(?:the\s+)?(?:titles?|list|names)"
-    r"(?:[,;]?\s*(?:no|without)\s+(?:abstracts?|summaries|details))?\s*[.!]?\s*$",
+    r"(?:[,;]?\s*(?:no|without)\s+(?:abstracts?|summaries|details))?\s*[.!]?\s*$"
+    # "… ? not sure i'm spelling the name right": a doubt about the name's spelling
+    r"|(?<=[?.!])\s*[^?.!]*\b(?:not\s+sure|unsure|no\s+idea|don['’]?t\s+know|might\s+be)\b[^?.!]*"
+    r"\b(?:spell\w*|typo\w*)\b[^?.!]*[.!?]?\s*$",
     re.I,
 )
 
@@ -519,7 +522,7 @@ _PLACE_THEN = re.compile(
 _SHARE_ANY = re.compile(
     r"^\s*(?:how\s+often\s+)?(?:do|did|does)\s+(?:the\s+)?(?P<who>.+?\s(?:and|&)\s.+?)\s+(?:share|have\s+in\s+common)\s+"
     r"(?:any|an?|some)?\s*(?:ICML\s*(?:20)?24\s+)?(?:papers?|works?|publications?)"
-    r"(?:\s+(?:at|in)\s+ICML\s*(?:20)?24)?\s*\?*\s*$",
+    r"(?:\s+(?:at|in|for|from)\s+ICML\s*(?:20)?24)?\s*\?*\s*$",
     re.I,
 )
 _PAIR_THEN_JOINT = re.compile(

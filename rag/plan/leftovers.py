@@ -10,6 +10,7 @@ from collections.abc import Callable
 
 from rag.catalogue.catalogue import Catalogue
 from rag.plan.framing import CJK_LETTERS
+from rag.plan.people import record_author
 from rag.plan.rankings import COUNT_WORDS, count_said
 from rag.text import ORDINALS, content_terms
 from rag.types import PlanConstraints, Unresolved
@@ -44,7 +45,7 @@ GENERIC_TOPIC = {"paper", "author", "publish", "icml", "2024", "accept", "confer
                   # place", "the group's output", "what turns up", "how active … paper-wise",
                   # "had a hand in", "behind any papers", "look like"
                   "bylin", "credit", "name", "place", "output", "record", "turn",
-                  "activ", "wise", "fine", "hand", "behind", "look", "ie"}  # fmt: skip
+                  "activ", "wise", "fine", "hand", "behind", "look", "like", "ie"}  # fmt: skip
 
 
 def left_beside_names(
@@ -102,6 +103,10 @@ def left_beside_names(
             constraints.affiliations += places
             constraints.read_as.update(typed_as)
             topic = rest
+    if topic and not similar and not named and not unresolved and not constraints.affiliations:
+        # "nikita dikov icml 2024 - what did they publish?": a misspelt name opening the
+        # question before a dash, beside the asker's words
+        topic = _person_left(topic, constraints, catalogue, doc_freq)
     left = asker_words_left(topic, constraints, doc_freq) if topic and not similar else ""
     if left:
         # "Would you mind telling me which of" beside a name: the asker's words, no
@@ -174,6 +179,32 @@ def _places_left(
         if corrected
         else ([], topic, {})
     )
+
+
+_OPENING_NAME = re.compile(
+    r"^\s*(?P<name>[A-Za-z][\w'’.-]+(?:\s+[A-Za-z][\w'’.-]+){1,2})\s*[-—–:,]\s+"
+)
+
+
+def _person_left(
+    topic: str,
+    constraints: PlanConstraints,
+    catalogue: Catalogue,
+    doc_freq: Callable[[str], int] | None,
+) -> str:
+    """The rest of `topic` once the one catalogue person its opening words (before a dash or
+    colon) fit is read into `constraints`, when nothing but the asker's words follows."""
+    said = _OPENING_NAME.match(topic)
+    if said is None:
+        return topic
+    read = PlanConstraints()
+    record_author(said.group("name"), catalogue.match_author(said.group("name")), read, [])
+    rest = topic[said.end() :]
+    if not read.authors or not asker_words_left(rest, read, doc_freq):
+        return topic
+    constraints.authors += read.authors
+    constraints.read_as.update(read.read_as)
+    return rest
 
 
 def written_as(name: str, catalogue: Catalogue) -> bool:
@@ -336,6 +367,8 @@ _NAMED_PLACE = re.compile(
     r"(?:\s+(?:of|for)\s+[A-Z][\w&'’.-]*(?:\s+(?:and\s+)?[A-Z][\w&'’.-]*){0,3}){0,2}"
     # a name written in capitals or run together: "NAVER", "MediaTek", "DeepMind"
     r"|\b(?:[A-Z]{2,}[\w&-]*|[A-Z][a-z]+[A-Z][\w&-]*)\b"
+    # a company's capitalised words: "How active was Horizon Robotics", "Siemens researchers"
+    r"|\b(?<![.!?]\s)(?<!^)[A-Z][a-z][\w&-]*(?:\s+[A-Z][\w&-]*){0,3}\b"
 )
 _SITUATED = re.compile(
     r"^\s*(?:I['’]m|I\s+am|we['’]re|we\s+are)\s+\w+ing\b"

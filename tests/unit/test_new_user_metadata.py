@@ -778,6 +778,18 @@ def test_a_share_of_named_papers_and_the_numbers_the_catalogue_cannot_give() -> 
          "into ICML 2024?", {"affiliations": ["Stanford"]}),
         ("I'm putting together Ann Kim's ICML 2024 record for a tenure file. Orals only, "
          "please.", {"authors": ["Ann Kim"], "statuses": ["Oral"]}),
+        # the rest of block 54: a gloss before the count, a company as the subject, a
+        # misspelt name opening the question before a dash
+        ("Ann Kim as senior author, i.e. named last: what's the count for ICML 2024?",
+         {"last_author": "Ann Kim"}),
+        ("How active was Tsinghua University at ICML 2024, paper-wise? A count is fine.",
+         {"affiliations": ["Tsinghua University"]}),
+        ("What did the Tsinghua University group's output at ICML 2024 look like? Titles "
+         "please.", {"affiliations": ["Tsinghua University"]}),
+        ("Were Google researchers behind any ICML 2024 papers? If so, which ones?",
+         {"affiliations": ["Google"]}),
+        ("ann kimm icml 2024 - what did they publish? not sure i'm spelling the name right",
+         {"authors": ["Ann Kim"], "read_as": {"Ann kimm": "Ann Kim"}}),
     ],
 )  # fmt: skip
 def test_block_54_frames_negations_and_context_read_generally(
