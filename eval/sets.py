@@ -12,7 +12,7 @@ papers (borderline, `allowed_ids`) count neither for nor against. Metrics per qu
 - recall, precision, F1 of that set; `exact` for metadata questions (the set equals the
   gold set up to allowed papers, or the ranking equals the gold ranking; a statistic's
   number, `aggregate.value`, equals `gold_value` to one decimal, a share's papers too; an
-  uncountable statistic claims no count);
+  uncountable statistic claims no count and says it cannot be counted);
 - `count_within_25` / `count_rel_error`: the count the answer leads with (`aggregate.count`;
   a cited answer states none) against the gold count, for counts, metadata and two-facet
   topics;
@@ -154,14 +154,19 @@ def score(q: Question, answer: Answer) -> dict[str, float | None]:
         value = answer.aggregate.value if answer.aggregate else None
         hit = value is not None and abs(value - q.gold_value) < STATISTIC_TOLERANCE
         out["exact"] = float(hit and (not gold or judged == gold))
-    if q.uncountable:  # "How many institutions …": no number claimed
+    if q.uncountable:  # "How many institutions …": no number claimed, and the reason said
         claimed = float(count is not None)
-        out.update(count_claimed=claimed, exact=1.0 - claimed)
+        said = bool(_CANNOT_COUNT.search(answer.answer))
+        out.update(count_claimed=claimed, exact=float(not claimed and said))
     if q.gold_institutions:
         found, counted = _places_scores(q, answer.aggregate.ranking if answer.aggregate else [])
         out.update(places_found=found, places_counted=counted)
         out["exact"] = float(found == counted == 1.0)
     return out
+
+
+# how an answer says a statistic cannot be counted (not a misread question's silence)
+_CANNOT_COUNT = re.compile(r"\b(?:cannot|can['’]?t|can\s+not)\s+(?:be\s+)?count", re.I)
 
 
 def _places_scores(q: Question, ranking: list[tuple[str, int]]) -> tuple[float, float]:

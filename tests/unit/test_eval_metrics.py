@@ -302,14 +302,16 @@ def test_a_statistic_is_its_number_and_an_uncountable_one_claims_none() -> None:
     places = Question("s3", "How many institutions?", [], True, "metadata-statistic",
                       kind="metadata", exact=True, gold_count=0, uncountable=True)  # fmt: skip
 
-    def said(q: Question, value: float | None, ids: list[str], count: int | None = 1) -> float:
+    def said(
+        q: Question, value: float | None, ids: list[str], count: int | None = 1, text: str = ""
+    ) -> float:
         rows = [AggregatePaper(n=1, paper_id=i, title="t", authors=[]) for i in ids]
         aggregate = (
             None
             if count is None
             else Aggregate(kind="metadata", count=count, exact=True, papers=rows, value=value)
         )
-        answer = Answer(question=q.question, answer="", abstained=False, backend="t", mode="t",
+        answer = Answer(question=q.question, answer=text, abstained=False, backend="t", mode="t",
                         aggregate=aggregate)  # fmt: skip
         exact = score(q, answer)["exact"]
         assert exact is not None
@@ -320,5 +322,7 @@ def test_a_statistic_is_its_number_and_an_uncountable_one_claims_none() -> None:
     assert said(share, 49.9, ["p1"]) == 0.0
     assert said(names, 9797, [], 9797) == 1.0
     assert said(names, None, [], 9797) == 0.0  # a count without the statistic
-    assert said(places, None, [], None) == 1.0
-    assert said(places, None, [], 1588) == 0.0
+    cannot = "The catalogue cannot count institutions exactly: …"
+    assert said(places, None, [], None, cannot) == 1.0
+    assert said(places, None, [], None) == 0.0  # silent: a misread question claims none too
+    assert said(places, None, [], 1588, cannot) == 0.0
