@@ -245,6 +245,11 @@ class QueryPlan(BaseModel):
     at_least: int = Field(
         default=0, description="`ranking`: every author with at least this many papers."
     )
+    by_share: bool = Field(
+        default=False,
+        description="`ranking` of institutions: by the share of each one's papers that have "
+        "the statuses asked ('the highest share of orals among its papers'), not their number.",
+    )
     top: int = Field(
         default=0,
         description="`ranking`: how many authors ('the top 5'); 0: 10 authors, or the papers "

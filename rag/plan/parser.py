@@ -146,7 +146,7 @@ _TRAIL = re.compile(
 )
 _AT_LEAST_PAPERS = re.compile(
     rf"\b(?:(at least|more than|over|no fewer than)\s+(\d+|{'|'.join(COUNT_WORDS)})|"
-    r"(\d+)\s+or\s+more)\s+(?:\w+\s+){0,3}?(?:papers|orals|spotlights|posters|publications)\b",
+    r"(\d+)\s+or\s+more)\s+(?:\w+\s+){0,3}?(?:papers?|orals?|spotlights?|posters?|publications?)\b",
     re.I,
 )
 # what an author did with the papers counted ("had", "presented", "wrote")
@@ -175,7 +175,10 @@ _ONE_ASKED = re.compile(
     re.I,
 )
 _WHO = re.compile(
-    r"\b(?:who|which|what)\s+(?:\w+\s+)?(?:authors?|researchers?|people)\b|^\s*who\b", re.I
+    r"\b(?:who|which|what)\s+(?:\w+\s+)?(?:authors?|researchers?|people)\b|^\s*who\b"
+    # "How many authors had more than 5 papers?": the names, counted
+    r"|\bhow\s+many\s+(?:\w+\s+)?(?:authors|researchers|people|persons|individuals|names)\b",
+    re.I,
 )
 _MANY_AUTHORS = re.compile(
     rf"\b(?:(at least|more than|over|no fewer than)\s+(\d+|{'|'.join(COUNT_WORDS)})|"
@@ -374,6 +377,15 @@ def _sentences_before(question: str, whose: bool) -> Iterator[str]:
         yield sentence.strip()
 
 
+# an institution ranked by a share of its papers: "the highest share of orals", "the best
+# oral rate", "the largest fraction of its papers as spotlights"
+_BY_SHARE = re.compile(
+    r"\b(?:the\s+)?(?:highest|largest|biggest|greatest|best|top)\s+(?:(?P<status>oral|spotlight|poster)\s+)?"
+    r"(?:shares?|fractions?|proportions?|percentages?|percent|rates?|ratios?)(?:\s+of)?\b",
+    re.I,
+)
+
+
 class QuestionParser:
     """Turns a question into a `QueryPlan` using the catalogue's own vocabularies."""
 
@@ -395,6 +407,9 @@ class QuestionParser:
                 return counted.model_copy(update={**update, **self._within(asked)})
             if asked.statistic == "share" and counted.kind == "count":
                 return counted  # a topic's share: its count, whose members are judged
+        ranked = self._by_share(question)
+        if ranked is not None:  # "Which university had the highest share of orals?"
+            return ranked
         position, at_top = rank_position(question)
         if position:  # "Which author ranks second for orals?": the ranking, and its place
             ranked = self._read(at_top)
@@ -413,6 +428,18 @@ class QuestionParser:
                 update = {"authors": said.authors, "affiliations": said.affiliations}
                 return read.model_copy(update={"constraints": c.model_copy(update=update)})
         return read
+
+    def _by_share(self, question: str) -> QueryPlan | None:
+        """An institution ranking by the share of each one's papers with a status ("the
+        highest proportion of orals among its papers"), not by their number."""
+        said = _BY_SHARE.search(question)
+        if said is None:
+            return None
+        status = f" {said.group('status')}s" if said.group("status") else ""
+        ranked = self._read(f"{question[: said.start()]} most{status} {question[said.end() :]}")
+        if ranked.ranking not in PLACE_RANKINGS or not ranked.constraints.statuses:
+            return None
+        return ranked.model_copy(update={"by_share": True})
 
     def _said_before(self, question: str, asked: StatisticAsked) -> QueryPlan | None:
         """A statistic's papers described in a sentence before it ("Quick one: titles with

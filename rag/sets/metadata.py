@@ -365,10 +365,12 @@ class MetadataAnswerer:
     def _places_ranked(self, plan: QueryPlan, allowed: set[str] | None) -> tuple[str, Aggregate]:
         """ "Which universities had the most orals?": institutions by their papers among
         those the constraints (and the caller's filters) leave."""
-        within = self._within(plan, allowed)
         kind = {"universities": "academic", "companies": "company", "institutes": "public"}.get(
             plan.ranking or "", ""
         )
+        if plan.by_share:
+            return self._places_by_share(plan, allowed, kind)
+        within = self._within(plan, allowed)
         limit = _EVERY_LEVEL if plan.position else plan.top or 10
         ranked = top_institutions(self.catalogue, within, limit=limit, kind=kind)  # type: ignore[arg-type]
         statuses = plan.constraints.statuses
@@ -426,6 +428,61 @@ class MetadataAnswerer:
             within = allowed if within is None else within & allowed
         return within
 
+    def _places_by_share(
+        self, plan: QueryPlan, allowed: set[str] | None, kind: str
+    ) -> tuple[str, Aggregate]:
+        """ "Which university had the highest share of orals among its papers?": each
+        institution's papers with the statuses over all its papers, for the institutions
+        with at least `SHARE_RANKED_FROM` papers (a share of one or two papers says little)."""
+        statuses = plan.constraints.statuses
+        whole_plan = plan.model_copy(
+            update={"constraints": plan.constraints.model_copy(update={"statuses": []})}
+        )
+        base = self._within(whole_plan, allowed)
+        part = self._within(plan, allowed) or set()
+        places = top_institutions(self.catalogue, base, limit=_EVERY_LEVEL, kind=kind)  # type: ignore[arg-type]
+        rows = []
+        for place in places:
+            papers = self.catalogue.papers_listing(place.spellings)
+            papers = papers if base is None else papers & base
+            if len(papers) >= SHARE_RANKED_FROM:
+                rows.append(
+                    (len(papers & part) / len(papers), len(papers & part), len(papers), place)
+                )
+        rows.sort(key=lambda r: (-r[0], -r[1], r[3].name))
+        top = plan.top or 10
+        cut = rows[top - 1][0] if len(rows) > top else 0.0  # ties at the cut kept
+        kept = [r for r in rows if r[0] >= cut and r[1]]  # none of a status is no share to rank
+        left = sum(1 for r in rows if not r[1])
+        what = {
+            "universities": "Universities",
+            "companies": "Companies",
+            "institutes": "Research institutes (neither universities nor companies)",
+        }.get(plan.ranking or "", "Institutions")
+        unit = " or ".join(s.lower() for s in statuses)
+        heading = (
+            f"{what} by the share of their ICML 2024 papers that are {unit}s, among those "
+            f"with at least {SHARE_RANKED_FROM} papers ({len(rows)} of them)"
+        )
+        lines = [_share_line(i, place.name, k, n) for i, (_, k, n, place) in enumerate(kept, 1)]
+        if left:
+            lines.append(
+                f"({plural(left, 'other')} with at least {SHARE_RANKED_FROM} papers have no {unit}.)"
+            )
+        note = (
+            "A share is an institution's papers with that status over all its papers, each "
+            "institution counted as a question naming it is (spellings and departments "
+            f"merged); institutions with fewer than {SHARE_RANKED_FROM} papers are left out, "
+            "since a share of one or two papers says little. The catalogue holds accepted "
+            "papers only, so no acceptance rate can be given."
+        )
+        text = f"{heading}:\n\n" + "\n".join(lines) + f"\n\n{note}"
+        ranking = [(place.name, k) for _, k, _, place in kept]
+        value = 100 * kept[0][0] if kept else None
+        return text, Aggregate(
+            kind="metadata", count=len(kept), exact=True, ranking=ranking, value=value, notes=[note]
+        )
+
     def _ranking(self, plan: QueryPlan, allowed: set[str] | None) -> tuple[str, Aggregate]:
         within = self._within(plan, allowed)
         named = set(plan.constraints.authors) if plan.ranking == "coauthors" else set()
@@ -449,8 +506,8 @@ class MetadataAnswerer:
             if named:
                 who = f"co-authors of {' and '.join(sorted(named))}"
             return _at_place(ranked, plan, who, noun, note)
-        heading = (
-            f"Authors with at least {plural(plan.at_least, noun)}"
+        heading = (  # "How many authors had more than 5 papers?": the number of names first
+            f"{plural(len(ranked), 'author name')} with at least {plural(plan.at_least, noun)}"
             if plan.at_least
             else f"Authors with the most {noun}s"
         )
@@ -469,11 +526,16 @@ class MetadataAnswerer:
         )
 
 
+def _share_line(i: int, name: str, part: int, whole: int) -> str:
+    return f"{i}. {name} — {part} of its {plural(whole, 'paper')} ({100 * part / whole:.1f} %)"
+
+
 def _article(word: str) -> str:
     return "an" if word[:1] in "aeiou" else "a"
 
 
 _EVERY_LEVEL = 100_000  # a ranking's limit that keeps every level
+SHARE_RANKED_FROM = 10  # papers an institution needs for its share to be ranked
 _ABOVE_SHOWN = 10  # names listed above the place asked
 
 

@@ -2241,3 +2241,36 @@ def test_the_reviews_fixes_keep_what_the_blocks_read() -> None:
         assert parser.plan(question).topic == "", question
     asked = parser.plan("What are the titles of papers from 'Lund University'?")
     assert asked.constraints.title_words == []
+
+
+def test_institutions_ranked_by_the_share_of_their_papers_with_a_status(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import rag.sets.metadata as metadata
+
+    plan = QuestionParser(PLACES).plan(
+        "Which institutions had the highest share of orals among their papers?"
+    )
+    assert (plan.ranking, plan.by_share, plan.constraints.statuses) == (
+        "institutions",
+        True,
+        ["Oral"],
+    )
+    # the count ranking is another question: Google has the most orals, not the highest share
+    assert not QuestionParser(PLACES).plan("Which institutions had the most orals?").by_share
+    monkeypatch.setattr(metadata, "SHARE_RANKED_FROM", 2)
+    answer = MetadataAnswerer(PLACES).answer("?", plan)
+    # Google: p1, p2, p3 (orals p1, p3); Stanford: p1, p4, p5 (orals p1, p4); Tsinghua: 1 paper
+    assert answer.aggregate is not None
+    assert answer.aggregate.ranking == [("Google", 2), ("Stanford University", 2)]
+    assert "2 of its 3 papers (66.7 %)" in answer.answer
+    assert "at least 2 papers" in answer.answer and "Tsinghua" not in answer.answer
+
+
+def test_how_many_authors_had_n_papers_counts_the_names() -> None:
+    # Ann Kim has two papers (p1, p2), everyone else one
+    plan = QuestionParser(PLACES).plan("How many authors had more than 1 paper?")
+    assert (plan.ranking, plan.at_least) == ("authors", 2)
+    answer = MetadataAnswerer(PLACES).answer("?", plan)
+    assert answer.answer.startswith("1 author name with at least 2 ICML 2024 papers:")
+    assert answer.aggregate is not None and answer.aggregate.count == 1
