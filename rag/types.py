@@ -196,10 +196,12 @@ class PlanConstraints(BaseModel):
 
 
 class Unresolved(BaseModel):
-    """A name in the question that fits no author or institution, or several people; or
-    institutions asked by country ("Chinese universities"), which the catalogue cannot tell."""
+    """A name in the question that fits no author or institution, or several people;
+    institutions asked by country ("Chinese universities"), which the catalogue cannot tell;
+    or what it does not record ("unrecorded": the acceptance rate, citations, reviews, awards;
+    `suggestions` holds which)."""
 
-    kind: Literal["author", "institution", "country"]
+    kind: Literal["author", "institution", "country", "unrecorded"]
     text: str
     candidates: list[tuple[str, int]] = Field(
         default_factory=list, description="(name, papers) of every fitting person."

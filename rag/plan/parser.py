@@ -28,7 +28,7 @@ from rag.plan.rankings import (
     papers_or_places_ranked,
     rank_position,
 )
-from rag.plan.regions import asked_by_place
+from rag.plan.regions import asked_by_place, asked_unrecorded
 from rag.plan.statistics import StatisticAsked, selected, statistic_asked
 from rag.plan.titles import mend_title_typos, title_words
 from rag.text import STATUS_WORD, content_terms, listing, titled_in
@@ -493,7 +493,7 @@ class QuestionParser:
             question = _more_papers(rivals, versus.group("noun"))
         if compared:
             return QueryPlan(kind="compare", compared=compared)
-        by_place = asked_by_place(question, self.catalogue)
+        by_place = asked_unrecorded(question) or asked_by_place(question, self.catalogue)
         if by_place is not None:  # "How many orals did Chinese universities get?"
             return QueryPlan(kind="metadata", unresolved=[by_place])
         text = re.sub(r"\(\s*\)", " ", VENUE.sub(" ", question)).strip()  # "(ICML 2024)"

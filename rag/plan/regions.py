@@ -55,3 +55,62 @@ def asked_by_place(question: str, catalogue: Catalogue) -> Unresolved | None:
         if found is None or len(named) < 2:
             return None
     return Unresolved(kind="country", text=found.group(0), candidates=named[:8])
+
+
+# what the catalogue holds nothing about, asked of the conference's papers: "the acceptance
+# rate of ICML 2024", "how many papers were rejected", "the most cited paper", "review
+# scores", "best paper awards" (not a speculative decoder's token acceptance rate)
+_UNRECORDED = (
+    (
+        "submissions",
+        re.compile(
+            r"\bacceptance\s+rates?\s+(?:of|at|for|in)\s+(?:the\s+)?(?:icml|conference|main\s+track"
+            r"|papers|submissions)\b|\b(?:icml\s*(?:20)?24|conference)['’]?s?\s+acceptance\s+rates?\b"
+            r"|\b(?:highest|lowest|best|worst|top|biggest|largest)\s+acceptance\s+rates?\b"
+            r"|\bhow\s+many\s+(?:papers|submissions)\s+(?:were|got|was)\s+(?:rejected|submitted)\b"
+            r"|\bhow\s+many\s+submissions\b|\b(?:the\s+)?rejected\s+(?:papers|submissions)\b"
+            r"|\b(?:papers|submissions)\s+(?:that\s+)?(?:were|got)\s+rejected\b",
+            re.I,
+        ),
+    ),
+    (
+        "citations",
+        re.compile(
+            r"\b(?:the\s+)?most[- ]cited\b|\b(?:most|fewest|highest\s+number\s+of|how\s+many)\s+"
+            r"citations\b(?![^?]*\b(?:papers?\s+they|influencers?)\b)|\bh[- ]index\b",
+            re.I,
+        ),
+    ),
+    (
+        "reviews",
+        re.compile(
+            # a number of the papers' reviews, not reviews as a topic ("reward models
+            # trained on review scores")
+            r"\b(?:highest|lowest|best|worst|average|mean|median|top|minimum|what)\s+"
+            r"(?:review(?:er)?|meta-?review)\s+(?:scores?|ratings?|grades?)\b"
+            r"|\b(?:review(?:er)?|meta-?review)\s+(?:scores?|ratings?)\s+(?:of|for|did|does|do)\s+"
+            r"(?:the\s+|its\s+|their\s+|an?\s+)?(?:icml|papers?|orals?|spotlights?|submissions?)\b"
+            r"|\bhighest[- ]rated\s+(?:papers?|submissions?)\b|\bbest[- ]reviewed\b",
+            re.I,
+        ),
+    ),
+    (
+        "awards",
+        re.compile(
+            r"\b(?:best|outstanding)\s+paper\s+(?:awards?|prizes?|honou?rs?)\b"
+            r"|\b(?:won|win|wins|received|got)\s+(?:an?\s+|the\s+)?(?:award|prize)s?\b"
+            r"|\btest[- ]of[- ]time\b",
+            re.I,
+        ),
+    ),
+)
+
+
+def asked_unrecorded(question: str) -> Unresolved | None:
+    """A question about what the catalogue does not record (submissions and rejections,
+    citations, reviews, awards): said so, with no count claimed."""
+    found = [(what, m) for what, said in _UNRECORDED if (m := said.search(question))]
+    if not found:
+        return None
+    text = "; ".join(m.group(0).strip() for _, m in found)
+    return Unresolved(kind="unrecorded", text=text, suggestions=[what for what, _ in found])

@@ -50,7 +50,11 @@ class MetadataAnswerer:
         among the `allowed` papers (the caller's filters; None: every paper)."""
         if plan.unresolved:
             text, aggregate = self._unresolved(plan)
-            answer = set_answer(question, standalone, plan, text, [], aggregate)
+            # "What was the acceptance rate?": the catalogue cannot answer, and says why
+            unrecorded = all(u.kind == "unrecorded" for u in plan.unresolved)
+            answer = set_answer(
+                question, standalone, plan, text, [], aggregate, abstained=unrecorded
+            )
             answer.suggested_topics = _choices(self.catalogue, question, plan)
             return answer
         if plan.written_by:
@@ -224,7 +228,10 @@ class MetadataAnswerer:
     def _unresolved(self, plan: QueryPlan) -> tuple[str, Aggregate | None]:
         lines = []
         for item in plan.unresolved:
-            if item.kind == "country":
+            if item.kind == "unrecorded":
+                said = " ".join(_UNRECORDED_SAID[what] for what in item.suggestions)
+                lines.append(f"{_HOLDS.format(n=len(self.catalogue))}. {said}")
+            elif item.kind == "country":
                 named = "; ".join(f"{name} ({plural(n, 'paper')})" for name, n in item.candidates)
                 lines.append(
                     f"The catalogue records no country or city for an institution, so the "
@@ -254,7 +261,7 @@ class MetadataAnswerer:
                     f"No ICML 2024 paper lists an author named “{item.text}”. "
                     f"Closest names in the catalogue: {closest}."
                 )
-        if any(u.candidates or u.kind == "country" for u in plan.unresolved):
+        if any(u.candidates or u.kind in ("country", "unrecorded") for u in plan.unresolved):
             return "\n\n".join(lines), None  # a question back, or nothing countable
         return "\n\n".join(lines), Aggregate(kind="metadata", count=0, exact=True, notes=lines)
 
@@ -524,6 +531,23 @@ class MetadataAnswerer:
         return text, Aggregate(
             kind="metadata", count=len(ranked), exact=True, ranking=ranked, notes=[note]
         )
+
+
+_HOLDS = (
+    "The catalogue holds the {n:,} accepted ICML 2024 papers: their titles, abstracts, "
+    "authors, affiliations and status (oral, spotlight or poster)"
+)
+# what is said for a question about what the catalogue does not record
+_UNRECORDED_SAID = {
+    "submissions": "It records no submissions or rejected papers, so no acceptance rate or "
+    "number of submissions can be given; it can give the share of orals or spotlights among "
+    "the accepted papers, overall or of an institution.",
+    "citations": "It records no citations, so no paper or author can be ranked or counted by them.",
+    "reviews": "It records no review scores or ratings; orals and spotlights are the only "
+    "distinction it holds.",
+    "awards": "It records no awards (best or outstanding paper, test of time); orals and "
+    "spotlights are the only distinction it holds.",
+}
 
 
 def _share_line(i: int, name: str, part: int, whole: int) -> str:

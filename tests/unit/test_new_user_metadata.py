@@ -2274,3 +2274,39 @@ def test_how_many_authors_had_n_papers_counts_the_names() -> None:
     answer = MetadataAnswerer(PLACES).answer("?", plan)
     assert answer.answer.startswith("1 author name with at least 2 ICML 2024 papers:")
     assert answer.aggregate is not None and answer.aggregate.count == 1
+
+
+@pytest.mark.parametrize(
+    ("question", "what"),
+    [
+        ("What was the acceptance rate of ICML 2024?", ["submissions"]),
+        ("Which companies had the highest acceptance rate?", ["submissions"]),
+        ("How many papers were rejected?", ["submissions"]),
+        ("Which paper had the most citations?", ["citations"]),
+        ("What was the average review score of the orals?", ["reviews"]),
+        ("Which papers won a best paper award?", ["awards"]),
+        ("What was ICML 2024's acceptance rate, and what average reviewer score did a paper "
+         "need?", ["submissions", "reviews"]),
+    ],
+)  # fmt: skip
+def test_what_the_catalogue_does_not_record_is_said_with_no_count(
+    question: str, what: list[str]
+) -> None:
+    plan = QuestionParser(PLACES).plan(question)
+    assert [(u.kind, u.suggestions) for u in plan.unresolved] == [("unrecorded", what)], plan
+    answer = MetadataAnswerer(PLACES).answer(question, plan)
+    assert answer.abstained and answer.aggregate is None
+    assert answer.answer.startswith("The catalogue holds the 7 accepted ICML 2024 papers")
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What acceptance rate does the speculative decoding method reach?",
+        "Which paper predicts citation counts of scientific papers?",
+        "Which papers study reward models trained on review scores?",
+        "How does the paper handle rejected samples in rejection sampling?",
+    ],
+)
+def test_those_words_about_a_papers_content_are_no_unrecorded_field(question: str) -> None:
+    assert not QuestionParser(PLACES).plan(question).unresolved
