@@ -184,6 +184,10 @@ class Pipeline:
     def answer(self, route: Route, question: str, standalone: str) -> Answer:
         """The answer of a route other than `paper` (the cited answer is the engine's)."""
         plan = route.plan
+        if route.name == "metadata" and plan.not_about and route.judgement is not None:
+            # "… not about robotics": every selected paper, less those judged about it
+            about = {m.paper.id: m.clearly for m in route.judgement.members}
+            return self.metadata_answers.answer(question, plan, standalone, None, about)
         if route.name == "metadata":
             return self.metadata_answers.answer(question, plan, standalone, route.allowed)
         if route.name == "similar" and route.like is not None:

@@ -61,6 +61,12 @@ class Router:
             judgement = self.judge().judge(plan.topic, self.allowed(given))
             clear = {m.paper.id for m in judgement.members if m.clearly}
             return Route("metadata", plan, filters, clear, judgement=judgement)
+        if plan.not_about and not plan.unresolved:
+            # "Which of X's papers are not about robotics?": X's papers less those judged
+            # about it (clearly or touching on it), which the answer names
+            selected = self.allowed(filters)
+            judgement = self.judge().judge(plan.not_about, selected)
+            return Route("metadata", plan, filters, self.allowed(given), judgement=judgement)
         if plan.kind == "metadata" or plan.unresolved:
             return Route("metadata", plan, filters, self.allowed(given))
         if plan.kind == "compare" and plan.compared:

@@ -296,6 +296,12 @@ class QueryPlan(BaseModel):
         "or its first or last author; 'status': how it was presented ('Was GaLore an "
         "oral?'); answered from the catalogue (`kind` metadata, the paper in `like_paper`).",
     )
+    not_about: str = Field(
+        default="",
+        description="The papers the constraints select that are not about this topic ('Which "
+        "of Sergey Levine's papers are not about robotics?'); those judged about it are left "
+        "out and named.",
+    )
     facets: list[str] = Field(
         default_factory=list,
         description="The topic's facets, all of which must hold for a paper to belong "

@@ -304,3 +304,17 @@ def test_a_description_no_named_topic_fits_gets_the_cited_answer(assistant: Any)
     )
     assert answer.aggregate is None and answer.suggested_topics == []
     assert answer.abstained
+
+
+def test_a_negated_topic_keeps_every_selected_paper_once(assistant: Any) -> None:
+    # Stan Z. Li's three fixture papers: each one either listed or named as left out
+    answer = assistant.ask("Which papers by Stan Z. Li are not about graphs?")
+    assert (answer.plan.not_about, answer.plan.constraints.authors) == ("graphs", ["Stan Z. Li"])
+    listed = {c.paper_id for c in answer.citations}
+    left = re.search(
+        r"Left out as about “graphs” \(judged from the abstracts\): (.+)\.", answer.answer
+    )
+    titles = {p["id"]: p["title"] for p in fixture_papers()}
+    named = {i for i in expected("Stan Z. Li") if left and f"*{titles[i]}*" in left.group(1)}
+    assert listed | named == expected("Stan Z. Li") and not listed & named
+    assert not answer.aggregate.exact

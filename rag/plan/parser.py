@@ -59,13 +59,18 @@ _SIMILAR = re.compile(
 _COAUTHORS = re.compile(
     r"\b(?:co-?author(?:ed|s)?|collaborat\w*|worked|work|wrote|written)\s+(?:\w+\s+)?with\s+"
     r"(?:the\s+)?most(?:\s+(?:often|frequently))?(?=\s*(?:[?.,]|$|\s+(?:at|in|on|during)\b))"
-    r"|\bmost\s+(?:frequent|common|regular|prolific)\s+(?:co-?authors?|collaborators?)\b",
+    r"|\bmost\s+(?:frequent|common|regular|prolific)\s+(?:co-?authors?|collaborators?)\b"
+    # "Who co-authored most with X?", "who worked most often with X"
+    r"|\b(?:co-?author(?:ed|s)?|collaborat\w*|worked|wrote|published)\s+(?:the\s+)?most"
+    r"(?:\s+(?:often|frequently|papers))?\s+with\b",
     re.I,
 )
 _MOST_WITH = re.compile(
     r"\b(?:(?:co-?author(?:ed|s)?|collaborat\w*|worked|work|wrote|written)\s+)?(?:\w+\s+)?"
     r"with\s+(?:the\s+)?most(?:\s+(?:often|frequently|papers))?\b|\bmost\s+(?:often|frequently)\b|"
-    r"\bmost\s+(?:frequent|common|regular|prolific)\s+(?:co-?authors?|collaborators?)\b",
+    r"\bmost\s+(?:frequent|common|regular|prolific)\s+(?:co-?authors?|collaborators?)\b"
+    r"|\b(?:co-?author(?:ed|s)?|collaborat\w*|worked|wrote|published)\s+(?:the\s+)?most"
+    r"(?:\s+(?:often|frequently|papers))?(?=\s+with\b)",
     re.I,
 )
 _RANKING = re.compile(
@@ -377,6 +382,18 @@ def _sentences_before(question: str, whose: bool) -> Iterator[str]:
         yield sentence.strip()
 
 
+# a topic the papers are said not to be about: "(that) are not about robotics", "unrelated
+# to vision", "other than the ones on RL"
+_NOT_ABOUT = re.compile(
+    r"\s*,?\s*(?:(?:that|which)\s+)?(?:(?:are|is|were|was)\s+)?(?:not|n['’]t|aren['’]t|weren['’]t)\s+"
+    r"(?:about|on|related\s+to|concerning|in\s+the\s+area\s+of|focused\s+on)\s+"
+    r"(?P<topic>[^?.!,;]+?)\s*(?=[?.!,;]|$)"
+    r"|\s*,?\s*(?:(?:that|which)\s+)?(?:(?:are|is|were|was)\s+)?unrelated\s+to\s+"
+    r"(?P<topic2>[^?.!,;]+?)\s*(?=[?.!,;]|$)",
+    re.I,
+)
+
+
 # an institution ranked by a share of its papers: "the highest share of orals", "the best
 # oral rate", "the largest fraction of its papers as spotlights"
 _BY_SHARE = re.compile(
@@ -407,6 +424,9 @@ class QuestionParser:
                 return counted.model_copy(update={**update, **self._within(asked)})
             if asked.statistic == "share" and counted.kind == "count":
                 return counted  # a topic's share: its count, whose members are judged
+        negated = self._not_about(question)
+        if negated is not None:  # "Which of X's papers are not about robotics?"
+            return negated
         ranked = self._by_share(question)
         if ranked is not None:  # "Which university had the highest share of orals?"
             return ranked
@@ -428,6 +448,22 @@ class QuestionParser:
                 update = {"authors": said.authors, "affiliations": said.affiliations}
                 return read.model_copy(update={"constraints": c.model_copy(update=update)})
         return read
+
+    def _not_about(self, question: str) -> QueryPlan | None:
+        """The papers a question's names select, less those about a topic it negates ("…
+        by Sergey Levine are not about robotics"): the names' plan, with the topic apart."""
+        said = _NOT_ABOUT.search(question)
+        if said is None:
+            return None
+        rest = f"{question[: said.start()]}{question[said.end() :]}".strip()
+        read = self._read(rest if rest.endswith("?") else f"{rest}?")
+        c = read.constraints
+        if read.kind != "metadata" or read.topic or read.ranking or read.statistic:
+            return None
+        if not (c.authors or c.affiliations or c.title_words or c.first_author or c.last_author):
+            return None  # "Which papers are not about LLMs?": most of the conference
+        topic = (said.group("topic") or said.group("topic2")).strip()
+        return read.model_copy(update={"not_about": topic})
 
     def _by_share(self, question: str) -> QueryPlan | None:
         """An institution ranking by the share of each one's papers with a status ("the

@@ -45,9 +45,11 @@ class MetadataAnswerer:
         plan: QueryPlan,
         standalone: str = "",
         allowed: set[str] | None = None,
+        about: dict[str, bool] | None = None,
     ) -> Answer:
         """The Answer for a `metadata` plan (authors, institutions, statuses, rankings),
-        among the `allowed` papers (the caller's filters; None: every paper)."""
+        among the `allowed` papers (the caller's filters; None: every paper); `about`: the
+        papers judged about `plan.not_about` (clearly or not), left out and named."""
         if plan.unresolved:
             text, aggregate = self._unresolved(plan)
             # "What was the acceptance rate?": the catalogue cannot answer, and says why
@@ -75,20 +77,37 @@ class MetadataAnswerer:
                 "Only the names and filters above were used; the question's other words were "
                 "not read as a topic."
             )
+        left_out = sorted(
+            self.catalogue.papers.many(ids & set(about or {})),
+            key=lambda p: (not (about or {})[p.id], paper_order(p)),
+        )
+        if left_out:  # "… not about robotics": those judged about it, named
+            topic = plan.not_about
+            notes.append(
+                f"Left out as about “{topic}” (judged from the abstracts): "
+                + "; ".join(
+                    f"*{p.title}*{'' if (about or {})[p.id] else ' (touches on it)'}"
+                    for p in left_out
+                )
+                + "."
+            )
+            ids -= {p.id for p in left_out}
         if allowed is not None and ids - allowed:
             cut = len(ids - allowed)
             ids &= allowed
             notes.append(f"{plural(cut, 'more paper')} left out by the filters.")
         papers = sorted(self.catalogue.papers.many(ids), key=paper_order)
         rows = [row(n, p, _facts(p, plan)) for n, p in enumerate(papers, start=1)]
-        exact = not open_  # papers whose author place cannot be told: a lower bound
+        exact = not open_ and not plan.not_about  # a topic judged, or an unknown place
         aggregate = Aggregate(
             kind="metadata", count=len(rows), exact=exact, papers=rows, notes=notes
         )
         c = plan.constraints
         people = {e for e in [*c.excluded, *c.any_of] if self.catalogue.people_named(e)}
         summary = _summary(plan, papers, people)
-        if not exact:
+        if plan.not_about:
+            summary = f"{summary.rstrip(':')}, not about “{plan.not_about}”:"
+        elif not exact:
             summary = f"At least {summary}" if papers else f"None known: {summary}"
         if c.read_as:  # "jing juang" read as Jing Jiang: said first, and not again after
             read = "; ".join(f"“{typed}” as {name}" for typed, name in c.read_as.items())

@@ -2310,3 +2310,23 @@ def test_what_the_catalogue_does_not_record_is_said_with_no_count(
 )
 def test_those_words_about_a_papers_content_are_no_unrecorded_field(question: str) -> None:
     assert not QuestionParser(PLACES).plan(question).unresolved
+
+
+def test_a_topic_said_not_to_hold_leaves_out_the_papers_judged_about_it() -> None:
+    question = "Which papers by Ann Kim are not about robotics?"
+    plan = QuestionParser(PLACES).plan(question)
+    assert (plan.kind, plan.topic, plan.not_about, plan.constraints.authors) == (
+        "metadata",
+        "",
+        "robotics",
+        ["Ann Kim"],
+    )
+    # the judgement found p2 about robotics: Ann Kim's p1 remains, p2 is named as left out
+    answer = MetadataAnswerer(PLACES).answer(question, plan, about={"p2": False})
+    assert answer.aggregate is not None and not answer.aggregate.exact
+    assert [c.paper_id for c in answer.citations] == ["p1"]
+    assert "not about “robotics”" in answer.answer
+    assert "Left out as about “robotics” (judged from the abstracts): *" in answer.answer
+    assert "(touches on it)" in answer.answer
+    # without names it is most of the conference: a topic question, not this one
+    assert not QuestionParser(PLACES).plan("Which papers are not about robotics?").not_about
