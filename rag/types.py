@@ -247,6 +247,11 @@ class QueryPlan(BaseModel):
     at_least: int = Field(
         default=0, description="`ranking`: every author with at least this many papers."
     )
+    each_status: bool = Field(
+        default=False,
+        description="`ranking` of authors: only the authors with a paper of each of the "
+        "constraints' statuses ('Which authors had both an oral and a spotlight?').",
+    )
     by_share: bool = Field(
         default=False,
         description="`ranking` of institutions: by the share of each one's papers that have "

@@ -382,6 +382,18 @@ def _sentences_before(question: str, whose: bool) -> Iterator[str]:
         yield sentence.strip()
 
 
+# people with papers of two statuses: "Which authors had both an oral and a spotlight?",
+# "Who presented an oral as well as a poster?"
+_EACH_STATUS = re.compile(
+    r"\b(?:which|what|who|how\s+many|(?:did|does|do|was|were|is|are)\s+(?:there\s+)?any)\b[^?]*?"
+    r"\b(?:authors?|researchers?|people|persons|who|names|anyone|anybody|someone)\b"
+    r"[^?]*?\b(?:both\s+)?(?:an?\s+|at\s+least\s+one\s+)?(?:oral|spotlight|poster)s?\s+"
+    r"(?:and|as\s+well\s+as|plus)\s+(?:also\s+)?(?:an?\s+|at\s+least\s+one\s+)?"
+    r"(?:oral|spotlight|poster)s?\b",
+    re.I,
+)
+
+
 # a topic the papers are said not to be about: "(that) are not about robotics", "unrelated
 # to vision", "other than the ones on RL"
 _NOT_ABOUT = re.compile(
@@ -424,6 +436,11 @@ class QuestionParser:
                 return counted.model_copy(update={**update, **self._within(asked)})
             if asked.statistic == "share" and counted.kind == "count":
                 return counted  # a topic's share: its count, whose members are judged
+        if _EACH_STATUS.search(question):  # "Which authors had both an oral and a spotlight?"
+            both = self._read(question)
+            if both.kind == "metadata" and len(both.constraints.statuses) > 1 and not both.topic:
+                update = {"ranking": "authors", "each_status": True, "at_least": 1, "top": 0}
+                return both.model_copy(update=update)
         negated = self._not_about(question)
         if negated is not None:  # "Which of X's papers are not about robotics?"
             return negated

@@ -509,7 +509,40 @@ class MetadataAnswerer:
             kind="metadata", count=len(kept), exact=True, ranking=ranking, value=value, notes=[note]
         )
 
+    def _with_each_status(self, plan: QueryPlan, allowed: set[str] | None) -> tuple[str, Aggregate]:
+        """ "Which authors had both an oral and a spotlight?": the names with a paper of
+        each status, with their papers of each."""
+        statuses = plan.constraints.statuses
+        counts: list[dict[str, int]] = []
+        for status in statuses:
+            one = plan.constraints.model_copy(update={"statuses": [status]})
+            within = self._within(plan.model_copy(update={"constraints": one}), allowed)
+            counts.append(dict(self.catalogue.top_authors(within, at_least=1)))
+        names = set(counts[0]).intersection(*counts[1:])
+        ranked = sorted(names, key=lambda n: (-sum(c[n] for c in counts), n))
+        lines = [
+            f"{i}. {name} — "
+            + ", ".join(plural(c[name], s.lower()) for c, s in zip(counts, statuses, strict=True))
+            for i, name in enumerate(ranked, 1)
+        ] or ["None."]
+        asked = " and ".join(f"{_article(s.lower())} {s.lower()}" for s in statuses)
+        note = (
+            "Counts are per name as the catalogue spells it: one name may stand for several "
+            "people (common names), and nothing here tells them apart."
+        )
+        heading = f"{plural(len(ranked), 'author name')} with {asked} at ICML 2024"
+        others = _conditions(plan.constraints.model_copy(update={"statuses": []}), set())
+        if others:  # "Did any Google author …": of the papers that list Google
+            heading += f", counting only papers that list {others}"
+        text = f"{heading}:\n\n" + "\n".join(lines) + f"\n\n{note}"
+        ranking = [(name, sum(c[name] for c in counts)) for name in ranked]
+        return text, Aggregate(
+            kind="metadata", count=len(ranked), exact=True, ranking=ranking, notes=[note]
+        )
+
     def _ranking(self, plan: QueryPlan, allowed: set[str] | None) -> tuple[str, Aggregate]:
+        if plan.each_status and len(plan.constraints.statuses) > 1:
+            return self._with_each_status(plan, allowed)
         within = self._within(plan, allowed)
         named = set(plan.constraints.authors) if plan.ranking == "coauthors" else set()
         place = {"first_authors": 0, "last_authors": -1}.get(plan.ranking or "")

@@ -2330,3 +2330,16 @@ def test_a_topic_said_not_to_hold_leaves_out_the_papers_judged_about_it() -> Non
     assert "(touches on it)" in answer.answer
     # without names it is most of the conference: a topic question, not this one
     assert not QuestionParser(PLACES).plan("Which papers are not about robotics?").not_about
+
+
+def test_authors_with_a_paper_of_each_status_asked() -> None:
+    plan = QuestionParser(PLACES).plan("Which authors had both an oral and a poster?")
+    assert (plan.ranking, plan.each_status, plan.constraints.statuses) == (
+        "authors",
+        True,
+        ["Oral", "Poster"],
+    )
+    answer = MetadataAnswerer(PLACES).answer("?", plan)
+    # Ann Kim: p1 (oral) and p2 (poster); nobody else has both
+    assert answer.answer.startswith("1 author name with an oral and a poster at ICML 2024:")
+    assert "1. Ann Kim — 1 oral, 1 poster" in answer.answer
