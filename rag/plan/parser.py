@@ -439,8 +439,8 @@ class QuestionParser:
         if _EACH_STATUS.search(question):  # "Which authors had both an oral and a spotlight?"
             both = self._read(question)
             if both.kind == "metadata" and len(both.constraints.statuses) > 1 and not both.topic:
-                update = {"ranking": "authors", "each_status": True, "at_least": 1, "top": 0}
-                return both.model_copy(update=update)
+                each: dict[str, object] = {"ranking": "authors", "each_status": True}
+                return both.model_copy(update={**each, "at_least": 1, "top": 0})
         negated = self._not_about(question)
         if negated is not None:  # "Which of X's papers are not about robotics?"
             return negated
