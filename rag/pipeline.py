@@ -33,7 +33,7 @@ from rag.sets.metadata import MetadataAnswerer
 from rag.sets.named import NamedPapers, named_comparison
 from rag.sets.screening import LLMScreen, VerdictCache
 from rag.sets.similar import SimilarPapers, similar_answer
-from rag.sets.topic_answers import topic_answer
+from rag.sets.topic_answers import topic_answer, topic_share
 from rag.sets.topic_index import TopicIndex
 from rag.sets.topics import TopicScanner
 from rag.settings import Settings
@@ -197,9 +197,27 @@ class Pipeline:
             return named_comparison(question, plan, standalone, route.named)
         assert route.judgement is not None, f"route {route.name} carries no judgement"
         suggestions = self.suggestions(route) if route.judgement.verdict == "described" else []
-        return topic_answer(
+        answer = topic_answer(
             question, plan, standalone, route.judgement, route.allowed is not None, suggestions
         )
+        if plan.statistic == "share" and route.judgement.verdict != "described":
+            return topic_share(answer, route.judgement, *self._share_whole(plan))
+        return answer
+
+    def _share_whole(self, plan: QueryPlan) -> tuple[int, str, str]:
+        """What a topic's share is of: all papers, or those of `share_of`'s statuses, or
+        (`share_of_topic`) the papers clearly about the topic among them; its words; and
+        for the last, what the part of them is ("spotlights")."""
+        statuses = plan.share_of
+        base = self.catalogue.matching(Filters(status=statuses)) if statuses else None
+        noun = " or ".join(s.lower() for s in statuses) or "paper"
+        if plan.share_of_topic:
+            whole = self.judge().judge(plan.topic, base).clearly
+            part = [s.lower() for s in plan.constraints.statuses if s not in statuses]
+            said = " or ".join(part) if part else "within the question's other conditions"
+            return whole, f"ICML 2024 {noun}s clearly about “{plan.topic}”", said
+        whole = len(self.catalogue) if base is None else len(base)
+        return whole, f"ICML 2024 {noun}s", ""
 
     def suggestions(self, route: Route) -> list[SuggestedTopic]:
         """The named topics a described topic's judgement offers, each as the question

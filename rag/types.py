@@ -282,6 +282,12 @@ class QueryPlan(BaseModel):
         description="`statistic` 'share': the statuses of the papers it is a share of "
         "('What % of the orals …': ['Oral']); empty: all papers.",
     )
+    share_of_topic: bool = Field(
+        default=False,
+        description="`statistic` 'share' of a topic: the share is of the papers about the "
+        "topic ('What share of the papers on federated learning were spotlights?'), not of "
+        "all papers (or of `share_of`) ('What % of papers are about diffusion?').",
+    )
     share_within: PlanConstraints | None = Field(
         default=None,
         description="`statistic` 'share': the authors, institutions or title words of the "

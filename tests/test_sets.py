@@ -318,3 +318,13 @@ def test_a_negated_topic_keeps_every_selected_paper_once(assistant: Any) -> None
     named = {i for i in expected("Stan Z. Li") if left and f"*{titles[i]}*" in left.group(1)}
     assert listed | named == expected("Stan Z. Li") and not listed & named
     assert not answer.aggregate.exact
+
+
+def test_a_topics_share_is_said_first_with_its_count(assistant: Any) -> None:
+    answer = assistant.ask("What percentage of ICML 2024 papers are about graphs?")
+    assert answer.plan.statistic == "share" and answer.aggregate is not None
+    total = len(fixture_papers())
+    clearly = answer.aggregate.count
+    lead = f"{100 * clearly / total:.1f} %: {clearly} of the {total:,} ICML 2024 papers are"
+    assert answer.answer.startswith(lead), answer.answer[:200]
+    assert answer.aggregate.value == round(100 * clearly / total, 1)

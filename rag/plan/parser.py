@@ -146,7 +146,10 @@ _LEAD = re.compile(
 )
 _TRAIL = re.compile(
     r"(?:(?:^|\s+)(?:differ|differs)\b.*|\s+(?:offered|given|proposed) by\b.*|\s+papers?|\s+are there|"
-    r"\s+at|\s+in|\s+have|\s+has)+\s*$",
+    r"\s+at|\s+in|\s+have|\s+has"
+    # "… on LLM safety were (presented as) orals": the verb its status word left
+    r"|\s+(?:were|was|are|is|got|get|became)(?:\s+(?:presented|accepted|selected|given|chosen|"
+    r"picked|made|granted))?(?:\s+(?:as|for|an?))?)+\s*$",
     re.I,
 )
 _AT_LEAST_PAPERS = re.compile(
@@ -435,7 +438,11 @@ class QuestionParser:
                 update = {"statistic": asked.statistic, "share_of": asked.share_of}
                 return counted.model_copy(update={**update, **self._within(asked)})
             if asked.statistic == "share" and counted.kind == "count":
-                return counted  # a topic's share: its count, whose members are judged
+                # a topic's share: its count, whose members are judged, over all papers (or
+                # the statuses it is of), or over the topic's ("of the papers on X were …")
+                of_topic = bool(asked.within) and bool(self._read(asked.within).topic)
+                update = {"statistic": "share", "share_of": asked.share_of}
+                return counted.model_copy(update={**update, "share_of_topic": of_topic})
         if _EACH_STATUS.search(question):  # "Which authors had both an oral and a spotlight?"
             both = self._read(question)
             if both.kind == "metadata" and len(both.constraints.statuses) > 1 and not both.topic:

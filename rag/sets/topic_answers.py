@@ -69,6 +69,32 @@ def topic_answer(
     return answer
 
 
+def topic_share(
+    answer: Answer, judgement: TopicJudgement, whole: int, what: str, condition: str = ""
+) -> Answer:
+    """A topic's answer with its share said first ("What % of papers are about diffusion?"):
+    the papers clearly about it over `whole`, those that only touch on it said apart;
+    `condition`: what the part's papers are when the whole is the topic's ("spotlights")."""
+    part = judgement.clearly
+    if not whole:
+        return answer
+    share = 100 * part / whole
+    more = len(judgement.members) - part
+    touching = f" ({plural(more, 'more paper')} only touch on it)" if more else ""
+    verb = "is" if part == 1 else "are"
+    said = f"{share:.1f} %: {part} of the {whole:,} {what} {verb} clearly about {_named(judgement)}{touching}."
+    if condition:  # the share is of the topic's papers: what the part of them is
+        if condition.split()[0] in ("oral", "spotlight", "poster"):  # "is an oral", "are orals"
+            article = "an" if condition[0] in "aeiou" else "a"
+            plural_ = " or ".join(f"{w}s" for w in condition.split(" or "))
+            condition = f"{article} {condition}" if part == 1 else plural_
+        said = f"{share:.1f} %: {part} of the {whole:,} {what} {verb} {condition}."
+    update: dict[str, object] = {"answer": f"{said}\n\n{answer.answer}"}
+    if answer.aggregate is not None:
+        update["aggregate"] = answer.aggregate.model_copy(update={"value": round(share, 1)})
+    return answer.model_copy(update=update)
+
+
 def _tiny(judgement: TopicJudgement) -> bool:
     return len(judgement.members) <= TINY
 

@@ -2343,3 +2343,22 @@ def test_authors_with_a_paper_of_each_status_asked() -> None:
     # Ann Kim: p1 (oral) and p2 (poster); nobody else has both
     assert answer.answer.startswith("1 author name with an oral and a poster at ICML 2024:")
     assert "1. Ann Kim — 1 oral, 1 poster" in answer.answer
+
+
+def test_a_topics_share_is_of_all_papers_the_statuses_or_the_topics_own() -> None:
+    parser = QuestionParser(PLACES)
+    plan = parser.plan("What percentage of papers are about diffusion models?")
+    assert (plan.kind, plan.topic, plan.statistic, plan.share_of_topic) == (
+        "count",
+        "diffusion models",
+        "share",
+        False,
+    )
+    plan = parser.plan("What fraction of the orals are about reinforcement learning?")
+    assert (plan.share_of, plan.share_of_topic) == (["Oral"], False)
+    plan = parser.plan("What share of the papers on federated learning were spotlights?")
+    assert (plan.topic, plan.constraints.statuses, plan.share_of_topic) == (
+        "federated learning",
+        ["Spotlight"],
+        True,
+    )
