@@ -66,6 +66,15 @@ ALIASES = {
     # the ParisTech schools' names before 2019
     "telecom paris": ("telecom paristech",),
     "mines paris": ("mines paristech",),
+    # the University of Mainz is Johannes Gutenberg University's short name
+    "johannes gutenberg university mainz": (
+        "university of mainz",
+        "johannes gutenberg universitat mainz",
+    ),
+    "university of mainz": (
+        "johannes gutenberg university mainz",
+        "johannes gutenberg universitat mainz",
+    ),
     # TU Wien's English name
     "tu wien": ("vienna university of technology", "technische universitat wien"),
     "vienna university of technology": ("tu wien", "technische universitat wien"),

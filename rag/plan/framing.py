@@ -190,12 +190,15 @@ def plain_question(question: str) -> str:
     text = remarks_dropped(text)  # "Filling in a spreadsheet: …", "… — what have you got?"
     owned = _PAPER_COUNT.match(text)
     if owned:  # "What was the University of Arizona's paper count at ICML 2024?"
-        what = owned.group("what").lower()
+        what = (owned.group("what") or "paper").lower()
         noun = f"{what}s" if what in ("oral", "spotlight", "poster") else "papers"
         rest = re.sub(
             r"^\s*(?:at|for|in)\s+ICML\s*(?:20)?24\b", "", owned.group("rest"), flags=re.I
         )
-        text = f"How many ICML 2024 {noun} does {owned.group('who').strip()} have{rest}?"
+        who = owned.group("who").strip()
+        # "intsig's …": a one-word name typed in lower case (longer ones are read as typed)
+        who = who.title() if who.islower() and " " not in who else who
+        text = f"How many ICML 2024 {noun} does {who} have{rest}?"
     quick = _QUICK_COUNT.match(text)
     if quick:
         text = f"How many ICML 2024 papers does {quick.group('what').strip()} have?"
@@ -310,6 +313,11 @@ _NO_COMMENT = re.compile(
     # "— just the titles, no abstracts.": at the end of the message
     r"|\s*[—–-]+\s*(?:just|only)\s+(?:the\s+)?(?:titles?|list|names)"
     r"(?:[,;]?\s*(?:no|without)\s+(?:abstracts?|summaries|details))?\s*[.!]?\s*$"
+    # "… ? just need the figure", "A number is enough.": the answer's form, after the question
+    r"|(?<=[?.!])\s*(?:i\s+)?(?:just|only)\s+(?:need|want)\s+(?:the\s+|a\s+)?(?:figure|number|count|"
+    r"total|titles?|list|names)\b[^?.!]*[.!]?\s*$"
+    r"|(?<=[?.!])\s*(?:a|the)\s+(?:number|count|figure|list|titles?)\s+(?:is|are|will\s+do|would\s+do)"
+    r"(?:\s+(?:enough|fine|plenty|ok|okay|great))?[.!]?\s*$"
     # "… ? not sure i'm spelling the name right": a doubt about the name's spelling
     r"|(?<=[?.!])\s*[^?.!]*\b(?:not\s+sure|unsure|no\s+idea|don['’]?t\s+know|might\s+be)\b[^?.!]*"
     r"\b(?:spell\w*|typo\w*)\b[^?.!]*[.!?]?\s*$",
@@ -504,8 +512,10 @@ _PAPER_COUNT = re.compile(
     # "Florida International University — ICML 2024 paper count?"
     r"^\s*(?:what(?:['’]s|\s+is|\s+was)\s+)?(?:the\s+)?(?P<who>[^?:—–]+?)(?:['’]s?\s+|\s*[—–]\s*)"
     r"(?:ICML\s*(?:20)?24\s+)?"
-    r"(?P<what>paper|publication|accepted[- ]paper|oral|spotlight|poster)\s+(?:count|tally|total)\b"
-    r"(?P<rest>[^?]*)\?*\s*$",
+    r"(?:(?P<what>paper|publication|accepted[- ]paper|oral|spotlight|poster)\s+(?:count|tally|total)\b"
+    # "IntSig's ICML 2024 count?", "Google's count at ICML 2024": its papers' count
+    r"|(?<=24\s)(?:count|tally)\b|(?:count|tally)(?=\s+(?:at|for|in)\s+ICML\b))"
+    r"(?P<rest>[^?]*)[?.!]*\s*$",
     re.I,
 )
 

@@ -45,7 +45,11 @@ GENERIC_TOPIC = {"paper", "author", "publish", "icml", "2024", "accept", "confer
                   # place", "the group's output", "what turns up", "how active … paper-wise",
                   # "had a hand in", "behind any papers", "look like"
                   "bylin", "credit", "name", "place", "output", "record", "turn",
-                  "activ", "wise", "fine", "hand", "behind", "look", "like", "ie"}  # fmt: skip
+                  "activ", "wise", "fine", "hand", "behind", "look", "like", "ie",
+                  # "next: X — drop the posters", "Quick tally please: … how many hits?",
+                  # "grab whatever ICML 2024 has with 'w' in the title"
+                  "next", "quick", "hit", "whatev", "grab", "rundown", "lineup", "plenti",
+                  "rack", "figur", "enough"}  # fmt: skip
 
 
 def left_beside_names(
@@ -169,16 +173,18 @@ def _places_left(
         if name and name in rest:
             said.append(name)
             rest = rest.replace(name, " ", 1)
-    if said or topic != topic.lower() or len(topic.split()) > 6:
+    if said or topic[1:] != topic[1:].lower() or len(topic.split()) > 8:
         return said, rest, {}
-    typed = re.sub(r"^\s*(?:from|by|at)\s+", "", topic).strip(" ?.!")
-    mistyped = doc_freq is not None and any(not doc_freq(t) for t in content_terms(typed))
-    corrected = catalogue.corrected_place(typed) if typed and mistyped else None
-    return (
-        ([corrected], topic.replace(typed, " "), {typed: corrected})
-        if corrected
-        else ([], topic, {})
-    )
+    # "need titles: graduate university for avanced studies": the name may be one part
+    for part in [topic, *re.split(r"\s*[:;,—–]\s*", topic)]:
+        typed = re.sub(r"^\s*(?:from|by|at)\s+", "", part).strip(" ?.!")
+        if not typed or len(typed.split()) > 6:
+            continue
+        mistyped = doc_freq is not None and any(not doc_freq(t) for t in content_terms(typed))
+        corrected = catalogue.corrected_place(typed) if mistyped else None
+        if corrected:
+            return [corrected], topic.replace(typed, " "), {typed: corrected}
+    return [], topic, {}
 
 
 _OPENING_NAME = re.compile(
@@ -276,6 +282,12 @@ _PLACE_NEAR = re.compile(
     r"\b(?P<ends>end|ends|ending|start|starts|starting|begin|begins|beginning)\s+with\s+"
     r"(?:[A-Z][\w.'’-]*\s+){1,4}(?=(?:in|on|as)\s+(?:the|their)\s+(?:author\s+list|byline|"
     r"list\s+of\s+authors)\b)|"
+    # "author lists that close with X", "at the front of the author list"
+    r"\b(?:author\s+lists?|bylines?|lists?\s+of\s+authors)\s+(?:that\s+|which\s+)?(?P<ends2>close|"
+    r"closes|closing|end|ends|ending|finish|finishes|conclude|concludes|open|opens|start|starts|"
+    r"begin|begins)\s+with\b|"
+    r"\b(?:at\s+)?the\s+(?P<side>front|head|start|beginning|top|end|close|tail|back|bottom)\s+of\s+"
+    r"(?:the|their|its|an?)\s+(?:author\s+list|byline|list\s+of\s+authors)\b|"
     rf"\b(?P<place>{'|'.join(_ORDINAL)})(?:[- ]|\s+(?:in|on|of)\s+(?:the\s+|an?\s+)?)"
     r"(?:author(?:ed)?\b|byline\b|author\s+list\b)"  # not "first authors": others
     r"(?!\s+(?:of|on|for|students?)\b)",  # "the lead author of X's paper": asked, not a filter
@@ -287,8 +299,13 @@ _COUNT_NEAR = re.compile(
     r"at\s+most|no\s+more\s+than|under)?\s*(?:an?\s+)?"
     rf"(?P<n>\d{{1,2}}|dozen|{'|'.join(COUNT_WORDS)})\s*(?P<post>or\s+more|or\s+fewer|or\s+less|\+)?"
     r"\s+(?P<co>co-?)?(?:authors?|(?<=\s)(?=\w)(?P<people>people|persons|names|researchers|writers))\b"
+    # "eight authors or more": the bound said after the noun
+    r"(?:\s+(?P<post2>or\s+more|or\s+fewer|or\s+less|and\s+up|and\s+above|plus)\b)?"
     # not "only one author from MIT": how many of its authors are where, which no byline says
-    r"(?!\s+(?:from|at|with|in|of|listed|affiliated|based|who|that|as)\b)",
+    r"(?!\s+(?:from|at|with|in|of|listed|affiliated|based|who|that|as)\b)"
+    # "a two-person author list", "three-author papers": exactly that many
+    rf"|\b(?P<n2>\d{{1,2}}|{'|'.join(COUNT_WORDS)})[- ](?:person|author|name|member|people)\s+"
+    r"(?:author\s+lists?|bylines?|papers?|works?|author\s+teams?)\b",
     re.I,
 )
 
@@ -318,8 +335,16 @@ def _byline_said(question: str, c: PlanConstraints) -> str:
     ):
         near = _PLACE_NEAR.search(question)
         if near:
-            ends = (near.group("ends") or "").lower()
-            said = "last" if ends.startswith("end") else "first" if ends else ""
+            ends = (near.group("ends") or near.group("ends2") or "").lower()
+            side = (near.group("side") or "").lower()
+            closing = ends.startswith(("end", "clos", "finish", "conclu")) or side in (
+                "end",
+                "close",
+                "tail",
+                "back",
+                "bottom",
+            )
+            said = "last" if closing else "first" if ends or side else ""
             place = _ORDINAL[(near.group("place") or near.group("placed") or said).lower()]
             if place == 1:
                 c.first_author = c.authors.pop()
@@ -338,11 +363,15 @@ def _byline_said(question: str, c: PlanConstraints) -> str:
     around = question[max(0, counted.start() - 30) : counted.end() + 30]
     if counted.group("people") and not _WROTE.search(around):
         return ""  # "negotiation with more than two people": the topic's people
+    if counted.group("n2"):  # "a two-person author list": exactly two names
+        c.min_authors = c.max_authors = count_said(counted.group("n2").lower())
+        return counted.group(0)
     said = counted.group("n").lower()
     n = 12 if said == "dozen" else count_said(said)
     n += 1 if counted.group("co") else 0  # "with just one co-author": two names
     mod = (counted.group("mod") or "").lower()
-    post = (counted.group("post") or "").lower()
+    post = (counted.group("post") or counted.group("post2") or "").lower()
+    post = "or more" if post in ("and up", "and above", "plus") else post
     if mod.startswith(("at least", "more", "over")) or post in ("or more", "+"):
         c.min_authors = n + int(mod.startswith(("more", "over")))
     elif mod.startswith(("fewer", "less", "at most", "no more", "under")) or post:

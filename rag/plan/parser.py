@@ -124,6 +124,13 @@ _NOT_STATUS = re.compile(
     r"(?!\s+(?:by|from|on|about|of|that|which|with|where)\b)",
     re.I,
 )
+# "got past the poster stage", "above spotlight level": the statuses ranked higher
+_ABOVE_STATUS = re.compile(
+    r"\b(?:(?:got|get|gets|went|go|goes|made\s+it|make\s+it|moved|move|rose|climbed)\s+)?"
+    r"(?:past|beyond|above)\s+(?:the\s+|a\s+)?(?P<status>oral|spotlight|poster)s?"
+    r"(?:\s+(?:stage|level|tier|bar|round))?\b",
+    re.I,
+)
 # "a long talk", "accepted talks": orals
 _TALK = re.compile(r"\b(?:long|accepted|contributed|oral)\s+(talk|presentation)(s?)\b", re.I)
 _ET_AL = re.compile(
@@ -190,7 +197,9 @@ _WHO = re.compile(
 )
 _MANY_AUTHORS = re.compile(
     rf"\b(?:(at least|more than|over|no fewer than)\s+(\d+|{'|'.join(COUNT_WORDS)})|"
-    rf"(\d+|{'|'.join(COUNT_WORDS)})\s+or\s+more)\s+(?:co-?)?authors\b",
+    rf"(\d+|{'|'.join(COUNT_WORDS)})\s+or\s+more)\s+(?:co-?)?authors\b"
+    # "eight authors or more", "10 authors and up": the bound after the noun
+    rf"|\b(\d+|{'|'.join(COUNT_WORDS)})\s+(?:co-?)?authors\s+(?:or\s+more|and\s+up|and\s+above|plus)\b",
     re.I,
 )
 # what leaves papers of an author count out: "leave out anything with", "excluding those with"
@@ -606,7 +615,7 @@ class QuestionParser:
             many = None  # "at least 2 authors from MIT": of MIT, not in all
         if many is not None:  # "papers with at least 10 authors", "more than twenty authors"
             more = (many.group(1) or "").lower().startswith(("more", "over"))
-            least = count_said(many.group(2) or many.group(3)) + int(more)
+            least = count_said(many.group(2) or many.group(3) or many.group(4)) + int(more)
             left_out = _LEFT_OUT.search(text[: many.start()])
             if left_out:  # "leave out anything with ten or more authors": at most nine
                 constraints.max_authors = least - 1
@@ -767,6 +776,13 @@ class QuestionParser:
     def _statuses(self, text: str, constraints: PlanConstraints) -> str:
         text = _SPOTLIGHT_POSTER.sub("spotlight", text)  # a spotlight is a spotlight poster
         text = _TALK.sub(lambda m: f"oral{m.group(2)}", text)
+        above = _ABOVE_STATUS.search(text)
+        if above:  # "got past the poster stage": orals and spotlights
+            rank = ["poster", "spotlight", "oral"].index(above.group("status").lower())
+            constraints.statuses = [
+                s for s in STATUSES if s.lower() in ("poster", "spotlight", "oral")[rank + 1 :]
+            ]
+            return _STATUS.sub(" ", _ABOVE_STATUS.sub(" ", text))
         negated = _NOT_STATUS.search(text)
         if negated:  # "non-poster papers", "neither orals nor spotlights": the other statuses
             out = {m.group(1).lower() for m in _STATUS.finditer(negated.group("statuses"))}

@@ -33,7 +33,16 @@ _INSTITUTION_AFTER = re.compile(  # a lookahead, so "at least one author at MIT"
     re.I,
 )
 _INSTITUTION_BEFORE = re.compile(
-    r"(?P<span>(?:\S+\s+){0,8}\S+)\s+(?:authors?|co-?authors?|researchers?|affiliations?)\b", re.I
+    r"(?P<span>(?:\S+\s+){0,8}\S+)\s+(?:authors?|co-?authors?|researchers?|affiliations?|people|"
+    r"folks|staff|employees)\b",
+    re.I,
+)
+# the words a name keeps in lower case: "University of X", "Institut de Y"
+_SMALL = frozenset("of for and the at in on de du des la le di da del der und".split())
+# a lower-case name owning papers or people: "intsig's", "walmart people", "nvidia papers"
+_OWNED_LOWER = re.compile(
+    r"(?<![\w'’-])(?P<name>[a-z][a-z0-9&-]+)(?=['’]s\b|\s+(?:people|researchers|authors|folks|staff|"
+    r"employees|papers|icml)\b)"
 )
 # "had Google somewhere among the affiliations", "list DeepMind in their affiliations"
 _INSTITUTION_AMONG = re.compile(
@@ -283,7 +292,8 @@ class PlaceReader:
                 span = words[start : start + size]
                 if any(taken[start : start + size]) or not _NOUN_WORDS & set(span):
                     continue
-                if span[0] in STOPWORDS or span[-1] in STOPWORDS:
+                # "… for Advanced Studies": a name may end in "studies", a question's word
+                if span[0] in STOPWORDS or (span[-1] in STOPWORDS and span[-1] != "studies"):
                     continue
                 named = [w for w in span if w not in STOPWORDS and w not in _GENERIC]
                 typed = " ".join(span)
@@ -292,12 +302,20 @@ class PlaceReader:
                     if self.catalogue.knows_institution(typed)
                     else self.catalogue.corrected_place(typed)
                 )
-                if named and name:
+                said = re.compile(rf"\b{re.escape(typed)}\b")
+                if named and name and said.search(text):  # not across a comma: "…, icml"
                     if name != typed:
                         constraints.read_as[typed] = name
-                    title = " ".join(w if w in STOPWORDS else w.capitalize() for w in name.split())
-                    text = re.sub(rf"\b{re.escape(' '.join(span))}\b", title, text, count=1)
+                    title = " ".join(w if w in _SMALL else w.capitalize() for w in name.split())
+                    text = said.sub(title, text, count=1)
                     taken[start : start + size] = [True] * size
+        # "intsig's icml 2024 count", "walmart people on icml 2024 papers": a one-word name
+        # the catalogue knows, said as the owner of papers or of the people on them
+        for owned in list(_OWNED_LOWER.finditer(text)):
+            word = owned.group("name")
+            if word not in STOPWORDS and len(word) >= 3 and self.catalogue.knows_institution(word):
+                name = self._as_written(word)
+                text = re.sub(rf"\b{re.escape(word)}\b", name[:1].upper() + name[1:], text, count=1)
         return text
 
     def _as_written(self, typed: str) -> str:

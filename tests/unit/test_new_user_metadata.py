@@ -790,6 +790,26 @@ def test_a_share_of_named_papers_and_the_numbers_the_catalogue_cannot_give() -> 
          {"affiliations": ["Google"]}),
         ("ann kimm icml 2024 - what did they publish? not sure i'm spelling the name right",
          {"authors": ["Ann Kim"], "read_as": {"Ann kimm": "Ann Kim"}}),
+        # block 57's frames: byline ends, answer forms after the question, lower-case
+        # owners, a status passed, an author count after its noun or as an adjective
+        ("Ann Kim at the front of the author list — which ICML 2024 papers?",
+         {"first_author": "Ann Kim"}),
+        ("Number of ICML 2024 author lists that close with Bo Li?", {"last_author": "Bo Li"}),
+        ("next: ann kim at icml 2024 — drop the posters",
+         {"authors": ["Ann Kim"], "statuses": ["Oral", "Spotlight"]}),
+        ("google's icml 2024 count? just need the figure", {"affiliations": ["Google"]}),
+        ("Quick tally please: 'graph' as a title word, ICML 2024 — how many hits?",
+         {"title_words": ["graph"]}),
+        ("Could I get a rundown of Tsinghua University's ICML 2024 lineup? Titles are plenty.",
+         {"affiliations": ["Tsinghua University"]}),
+        ("How many acceptances did Tsinghua University rack up at ICML 2024? I'm weighing "
+         "job offers.", {"affiliations": ["Tsinghua University"]}),
+        ("Which Google papers got past the poster stage at ICML 2024?",
+         {"affiliations": ["Google"], "statuses": ["Oral", "Spotlight"]}),
+        ("Google papers — two authors or more — at ICML 2024?",
+         {"affiliations": ["Google"], "min_authors": 2}),
+        ("Oral papers with a two-person author list: how many did ICML 2024 have?",
+         {"statuses": ["Oral"], "min_authors": 2, "max_authors": 2}),
     ],
 )  # fmt: skip
 def test_block_54_frames_negations_and_context_read_generally(
