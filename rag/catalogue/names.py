@@ -188,6 +188,9 @@ _OTHER_LANGUAGE = (
     (re.compile(r"^university of (\w+)$"), r"universite de \1"),
     (re.compile(r"^universite de (\w+)$"), r"university of \1"),
     (re.compile(r"^universitat (\w+)$"), r"university of \1"),  # "Universität Basel"
+    # "Aix-Marseille University" is written "Université d'Aix-Marseille" too
+    (re.compile(r"^([aeiou]\w*(?: \w+)?) university$"), r"universite d \1"),
+    (re.compile(r"^([b-df-hj-np-tv-z]\w*(?: \w+)?) university$"), r"universite de \1"),
     (re.compile(r"^(\w+) university$"), r"universitat \1"),  # "Heidelberg University"
     # "Universidad de Stanford" (asked in Spanish): the University of X, or X University
     (re.compile(r"^universidad de (\w+)$"), r"university of \1"),

@@ -239,3 +239,15 @@ def test_a_units_institution_written_by_its_initials_or_its_former_name() -> Non
     genentech = spellings(fold("Genentech"))
     assert names_institution("Prescient Design, Genentech", genentech) is True
     assert names_institution("Prescient Design", genentech) is True
+
+
+def test_a_university_in_its_own_language_and_other_names() -> None:
+    from rag.catalogue.names import names_institution, spellings
+
+    aix = spellings(fold("Aix-Marseille University"))
+    assert names_institution("Université d'Aix-Marseille", aix) is True
+    assert names_institution("Université de Lorraine", spellings(fold("Lorraine University")))
+    wien = spellings(fold("TU Wien"))
+    assert names_institution("TU Wien Vienna University of Technology", wien) is True
+    mainz = spellings(fold("Johannes Gutenberg University Mainz"))
+    assert names_institution("University of Mainz", mainz) is True
