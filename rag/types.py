@@ -165,6 +165,10 @@ class PlanConstraints(BaseModel):
     any_title_words: list[str] = Field(
         default_factory=list, description="Words of which the titles must hold at least one."
     )
+    text_words: list[str] = Field(
+        default_factory=list,
+        description="Words the title or abstract must write ('Which papers mention ChatGPT?').",
+    )
     only_one: bool = Field(
         default=False, description="Exactly one of the people in `any_of`, not several."
     )
@@ -190,6 +194,7 @@ class PlanConstraints(BaseModel):
             or self.statuses
             or self.title_words
             or self.any_title_words
+            or self.text_words
             or self.min_authors
             or self.max_authors
         )

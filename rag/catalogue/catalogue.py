@@ -99,6 +99,7 @@ class Catalogue:
         self._place_words: tuple[set[str], CloseNames] | None = None
         self._groups: dict[str, InstitutionMatch] = {}
         self._vocabulary: set[str] | None = None
+        self._folded_texts: list[tuple[str, str]] | None = None  # (id, title and abstract)
 
     @classmethod
     def of(cls, papers: Iterable[Paper]) -> Catalogue:
@@ -505,6 +506,18 @@ class Catalogue:
     def title_vocabulary(self) -> set[str]:
         """Every word the titles write, folded."""
         return {w for _, folded in self._folded_titles("1", ()) for w in folded.split()}
+
+    def mentioning(self, words: str) -> set[str]:
+        """Papers whose title or abstract writes `words` as a phrase (case and accents
+        aside, a plural too): "ChatGPT", "GPT-4", "Llama 2"."""
+        key = fold(words)
+        if not key:
+            return set()
+        pattern = re.compile(rf"(?:^| ){re.escape(key)}(?:s|es)?(?: |$)")
+        if self._folded_texts is None:  # folded once, on the first such question
+            papers = self.papers.many(set(self.papers))
+            self._folded_texts = [(p.id, fold(f"{p.title} {p.abstract}")) for p in papers]
+        return {pid for pid, text in self._folded_texts if pattern.search(text)}
 
     def titled(self, words: str) -> set[str]:
         """Papers whose title holds `words` as a phrase (case, accents and plurals aside);

@@ -15,7 +15,7 @@ from rag.plan.rankings import COUNT_WORDS, count_said
 from rag.text import ORDINALS, content_terms
 from rag.types import PlanConstraints, Unresolved
 
-GENERIC_TOPIC = {"paper", "author", "publish", "icml", "2024", "accept", "conferenc", "number",
+GENERIC_TOPIC = {"paper", "abstract", "author", "publish", "icml", "2024", "accept", "conferenc", "number",
                   # who and what a metadata question asks of ("someone from X", "got an oral")
                   "someon", "somebodi", "anyon", "peopl", "person", "got", "get", "receiv",
                   "involv", "includ", "either", "neither", "everi", "each",

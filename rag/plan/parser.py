@@ -30,7 +30,7 @@ from rag.plan.rankings import (
 )
 from rag.plan.regions import asked_by_place, asked_unrecorded
 from rag.plan.statistics import StatisticAsked, selected, statistic_asked
-from rag.plan.titles import mend_title_typos, title_words
+from rag.plan.titles import mend_title_typos, text_words, title_words
 from rag.text import STATUS_WORD, content_terms, listing, titled_in
 from rag.types import PlanConstraints, PlanKind, QueryPlan, Ranking, Unresolved
 
@@ -41,7 +41,7 @@ _COUNT = re.compile(
     r"(?:(?:icml|2024|icml 2024|oral|spotlight|poster|accepted|the|of the|main[- ]track)\s+)*"
     # "How many RL papers", "how many graph transformer papers": a topic before the noun
     r"(?:(?!(?:of|these|those|them|such|above|their|its|his|her)\b)[\w-]+\s+){0,3}?"
-    r"(?:papers|publications|works|articles|titles|orals|spotlights|posters)\b",
+    r"(?:papers|publications|works|articles|titles|abstracts|orals|spotlights|posters)\b",
     re.I,
 )
 # "Compare the papers on X", "how do they differ": the papers on a topic side by side
@@ -86,7 +86,7 @@ _RANKING = re.compile(
     re.I,
 )
 _SET = re.compile(
-    r"\b(?:which|what|list|show|find|give|name|are there|all)\b[^?]*\bpapers\b"
+    r"\b(?:which|what|list|show|find|give|name|are there|all)\b[^?]*\b(?:papers|abstracts)\b"
     # "List the ICML 2024 work on …", not "show that the method works"
     r"|^\s*(?:list|show(?: me)?)\s+(?:the\s+|all\s+)?(?:icml\s+2024\s+)?"
     r"(?:work|works|publications|research|studies)\s+(?:on|about|in|that)\b"
@@ -147,6 +147,7 @@ _LEAD = re.compile(
     r"deals with|study|studies|studying|address|addresses|tackle|tackles|focus on|focusing on|"
     r"work on|works on|involve|involves|centred on|centered on|built around|propose or analy[sz]e|from|"
     r"propose or evaluate|propose|proposes|use|uses|using|apply|applies|in|at|to|for|with|"
+    r"mention|mentions|mentioning|"
     r"there|me|anything|something|at least one|one|include|includes|main|primary|key|(?:main |primary )?contributions? "
     r"(?:is|are)|develop|develops|develop or apply|design|designs)(?=[\s,:]|$)[\s,:]*)+",
     re.I,
@@ -634,6 +635,8 @@ class QuestionParser:
             constraints.min_authors = constraints.max_authors = n
             text = text[: exactly.start()] + " " + text[exactly.end() :]
         text = title_words(text, constraints)
+        if set_like or _STATUS_NOUN.search(question):  # "Which orals mention ChatGPT?"
+            text = text_words(text, constraints)
         mend_title_typos(constraints, self.catalogue, self.doc_freq)
         cited = _ET_AL.search(text) if set_like else None
         whole = f"{cited.group('given') or ''}{cited.group('family')}" if cited else ""

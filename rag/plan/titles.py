@@ -102,6 +102,35 @@ _TITLE_BOTH = re.compile(
 )
 
 
+# "papers that mention ChatGPT (in the abstract)", "abstracts containing 'Llama 2'": a word
+# or name written in the title or abstract, quoted or capitalised (a plain phrase is a topic)
+_MENTIONS = re.compile(
+    r"\b(?:mention(?:s|ed|ing)?|name-?check(?:s|ed|ing)?|(?:(?<=abstracts\s)|(?<=abstract\s)|"
+    r"(?<=abstracts\sthat\s)|(?<=abstract\sthat\s))(?:contain|include|use|say)(?:s|ing)?)\s+"
+    r"(?:the\s+(?:word|term|phrase|name)\s+)?"
+    r"(?:['\"“‘](?P<quoted>[^'\"”’]+)['\"”’]|(?P<plain>(?-i:[A-Z0-9])[\w.+-]*(?:[ -](?-i:[A-Z0-9])[\w.+-]*){0,2})"
+    # "mention reinforcement learning": a short phrase ending the question, as written
+    r"|(?P<phrase>(?-i:[a-z])[\w-]*(?:\s+(?-i:[a-z])[\w-]*){0,2})(?=\s*[?.!]?\s*$|\s+in\s+(?:the|their)\s+abstracts?))"
+    r"(?P<where>\s+(?:anywhere\s+)?in\s+(?:the(?:ir)?|its|an?)\s+(?:abstracts?|text|title\s+or\s+abstract))?"
+    r"(?!\s+in\s+(?:the(?:ir)?|its)\s+titles?\b)",
+    re.I,
+)
+
+
+def text_words(text: str, constraints: PlanConstraints) -> str:
+    """A word the title or abstract must write ("Which papers mention ChatGPT?"), taken out
+    of the question's text."""
+    found = _MENTIONS.search(text)
+    if found is None:
+        return text
+    word = (found.group("quoted") or found.group("plain") or found.group("phrase")).strip()
+    word = word.rstrip(".")
+    if not word or word.lower() in ("icml", "icml 2024"):
+        return text
+    constraints.text_words.append(word)
+    return f"{text[: found.start()]} {text[found.end() :]}"
+
+
 def title_words(text: str, constraints: PlanConstraints) -> str:
     """Constraints on the words of titles ("titles starting with 'Differentially'",
     "'video' but not 'image' in the title"), taken out of the question's text."""

@@ -94,6 +94,8 @@ def constrained(catalogue: Catalogue, c: PlanConstraints) -> Selection:
         found.append(catalogue.titled(words))
     for words in c.not_title_words:  # "don't mention forecasting in the title"
         without |= catalogue.titled(words)
+    for words in c.text_words:  # "Which papers mention ChatGPT?"
+        found.append(catalogue.mentioning(words))
     if c.any_title_words:  # "'minimax' or 'benchmark' in the title"
         found.append(set().union(*(catalogue.titled(w) for w in c.any_title_words)))
     if c.min_authors or c.max_authors:  # the catalogue's author lists are whole

@@ -2382,3 +2382,34 @@ def test_a_topics_share_is_of_all_papers_the_statuses_or_the_topics_own() -> Non
         ["Spotlight"],
         True,
     )
+
+
+def test_a_word_the_papers_mention_is_read_as_written_not_judged() -> None:
+    from rag.types import Paper
+
+    def written(pid: str, abstract: str, status: str = "Poster") -> Paper:
+        return Paper(id=pid, title=f"Paper {pid}", abstract=abstract, authors=["A B"],
+                     status=status, extra={"affiliations": [], "pmlr_key": pid})  # fmt: skip
+
+    catalogue = Catalogue.of(
+        [
+            written("w1", "We compare with ChatGPT and GPT-4.", "Oral"),
+            written("w2", "Unlike chatgpt, our model is small."),
+            written("w3", "We study reinforcement learning from human feedback."),
+            written("w4", "Nothing of the kind."),
+        ]
+    )
+    parser = QuestionParser(catalogue)
+    for question, words, ids in (
+        ("How many papers mention ChatGPT in the abstract?", ["ChatGPT"], {"w1", "w2"}),
+        ("Which orals mention GPT-4?", ["GPT-4"], {"w1"}),
+        ("Which papers mention reinforcement learning?", ["reinforcement learning"], {"w3"}),
+        ("Which abstracts use the term 'human feedback'?", ["human feedback"], {"w3"}),
+    ):
+        plan = parser.plan(question)
+        assert (plan.kind, plan.topic, plan.constraints.text_words) == ("metadata", "", words)
+        assert_answered(catalogue, question, ids)
+    # a single paper's content, and a word in the title, are other questions
+    assert not parser.plan("Which paper mentions a 2x speedup on ImageNet?").constraints.text_words
+    plan = parser.plan("Which papers mention 'graph' in the title?")
+    assert (plan.constraints.title_words, plan.constraints.text_words) == (["graph"], [])
