@@ -342,6 +342,7 @@ def spellings(key: str) -> tuple[str, ...]:
         names.append(f"{words[-1]} of {' '.join(words[:-1])}")
     elif len(words) >= 3 and words[0] in _NOUNS and words[1] == "of":
         names.append(f"{' '.join(words[2:])} {words[0]}")
+        names.append(f"{words[0]} {' '.join(words[2:])}")  # "University Lille"
     # "Bosch Center for AI" is written "Bosch Artificial Intelligence Center" too
     for name in list(names):
         found = re.fullmatch(r"(.+) (center|centre|institute|lab|laboratory) for (.+)", name)

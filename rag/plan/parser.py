@@ -447,7 +447,7 @@ class QuestionParser:
             if counted.kind == "metadata" and not (counted.ranking or counted.written_by):
                 update = {"statistic": asked.statistic, "share_of": asked.share_of}
                 return counted.model_copy(update={**update, **self._within(asked)})
-            if asked.statistic == "share" and counted.kind == "count":
+            if asked.statistic == "share" and counted.kind == "count" and not asked.catalogued:
                 # a topic's share: its count, whose members are judged, over all papers (or
                 # the statuses it is of), or over the topic's ("of the papers on X were …")
                 of_topic = bool(asked.within) and bool(self._read(asked.within).topic)
@@ -515,16 +515,23 @@ class QuestionParser:
         """A statistic's papers described in a sentence before it ("Quick one: titles with
         'smoothing' in them. If you total up their authors and divide …"): the first such
         sentence that selects papers by the catalogue."""
-        for sentence in _sentences_before(question, whose=False):
+        kept = set(_sentences_before(question, whose=False))
+        for sentence in (s.strip() for s in _SENTENCES.split(question)[:-1]):
             # "I'm thinking about applying to TU Wien.": the asker's situation, then the count
             about_asker = _ABOUT_ASKER.match(sentence)
+            # "I'm organising a get-together for Bo An and their co-authors.": a person the
+            # asker's situation names is whose papers (the asker's own place is not)
+            person_only = sentence not in kept
             counted = (
                 f"{sentence.rstrip('.!')}. How many papers did they have?"
                 if about_asker
                 else f"How many papers {sentence}?"
             )
             said = selected(self._read(counted), asked)
-            if said.kind == "metadata" and not said.constraints.is_empty():
+            c = said.constraints
+            if person_only and (c.affiliations or c.any_of or not c.authors):
+                continue
+            if said.kind == "metadata" and not c.is_empty():
                 return said if not (said.ranking or said.written_by) else None
         return None
 

@@ -85,6 +85,25 @@ _SHARE = re.compile(
     rf"(?:the\s+)?(?:total|all|whole|entire|overall|full)\b[^?.!,;]*",
     re.I,
 )
+# a part set against its whole, when the whole is said ("÷ all accepted papers", "normalise
+# it by the overall number of accepted papers", "what did X account for among them", "what
+# do the ones with X make up"): a share
+_RELATION = re.compile(
+    r"\s*÷\s*|\s+/\s+(?=all\b)|\b(?:divided|normali[sz]ed?|normali[sz]ing|scaled?)\s+(?:it\s+|that\s+|them\s+)?"
+    r"(?:by|against|to)\b|\b(?:i\s+want\s+it\s+|measured\s+|set\s+|taken\s+)?against\s+(?=(?:all|every|the\s+"
+    r"(?:total|whole|entire|overall))\b)|\b(?:account(?:s|ed)?\s+for|make(?:s)?\s+up|made\s+up|"
+    r"constitute(?:s|d)?|comprise(?:s|d)?)\b",
+    re.I,
+)
+# the whole said: "all accepted ICML 2024 papers", "the conference's overall number of
+# accepted papers", "every spotlight", "among them", "among icml 2024 orals"
+_WHOLE = re.compile(
+    rf"(?:\b(?:the\s+)?(?:conference|icml(?:\s*(?:20)?24)?)['’]s\s+)?"
+    rf"\b(?:all|every|overall|entire|whole|total)\b[^?.!,;]{{0,50}}?\b(?:papers|titles|{_STATUS}s|"
+    rf"submissions|acceptances|accepted)\b|\bamong\s+(?:them|those|these|(?:the\s+)?(?:{_ICML}\s+)?"
+    rf"(?:{_STATUS}s|papers|titles))\b",
+    re.I,
+)
 # "Google's share of the papers": the papers from Google
 _OWNER = re.compile(
     rf"(?P<who>(?-i:[A-Z])[\w&.-]*(?:\s+(?:of\s+)?(?-i:[A-Z])[\w&.-]*)*)['’]s\s+{_SHARE_NOUN}\s+of\b",
@@ -92,7 +111,7 @@ _OWNER = re.compile(
 )
 
 _PEOPLE = (
-    r"(?:authors|co-?authors|researchers|people|persons|individuals|scientists|contributors|"
+    r"(?:authors|co-?authors|researchers|people|ppl|persons|individuals|scientists|contributors|"
     r"names|humans|folks|writers)"
 )
 _BODY = r"(?:population|pool|cohort|crowd|community|body|base|workforce)"
@@ -105,6 +124,8 @@ _PEOPLE_COUNTED = re.compile(
     # "the size of the combined author roster"
     rf"|\b(?:(?:what(?:['’]s|\s+is)\s+)?the\s+size\s+of\s+|how\s+(?:big|large|long)\s+is\s+)?(?:the\s+)?"
     rf"(?:combined\s+|total\s+|whole\s+|full\s+|joint\s+)?(?:author\s+)?roster\b"
+    # the authors merged into one set: "How large is the union?"
+    r"|\bhow\s+(?:large|big)\s+(?:is|was|would\s+be)\s+(?:the|that)\s+(?:union|(?:combined|merged)\s+set)\b"
     # people as one body: "how large is the author population across them"
     rf"|\b(?:how\s+(?:big|large)\s+(?:is|was)\s+|(?:what(?:['’]s|\s+is)\s+)?the\s+size\s+of\s+)?"
     rf"(?:the\s+)?(?:author|people|researcher|contributor|scientist)\s+{_BODY}\b",
@@ -126,6 +147,10 @@ _EACH_ONCE = re.compile(
     rf"|{_EACH_ONCE_SAID}"
     r"|\b(?:in\s+total|altogether|overall|all\s+told|combined)\b|\bis\s+that\b"
     rf"|\b{_BODY}\b|\bacross\b|\b(?:included|including)\b"
+    # "merge their author lists into one set … the union", "one badge per person", "to reach
+    # every author"
+    r"|\bunion\b|\bone\s+set\b|\bper\s+(?:person|head|individual)\b|\b(?:every|each)\s+(?:single\s+)?"
+    r"(?:author|person|co-?author)\b"
     r"|\b(?:authored|co-?authored|wrote|published|contributed|appear\w*|show\s+up|are\s+on|"
     r"were\s+on|are\s+listed|were\s+listed|worked\s+on|had\s+papers)\b",
     re.I,
@@ -163,6 +188,11 @@ _SIZE = (
 # "the authors-to-papers ratio", "the ratio of authors to papers", "per-paper author count",
 # "total up their authors and divide by how many papers": the mean byline
 _RATIO = (
+    # "authors/paper"
+    r"\b(?:co-?)?authors?\s*/\s*(?:paper|title|publication|work)s?\b|"
+    # "How crowded were the bylines": their length
+    r"\bhow\s+(?:crowded|packed|full|busy|long|big|large)\s+(?:are|were|is|was)\s+(?:the\s+|their\s+|"
+    r"its\s+)?(?:bylines?|author\s+lists?|author\s+teams?|lists\s+of\s+authors)\b|"
     r"\b(?:co-?)?authors?[- ]to[- ]papers?\s+ratio\b|\bratio\s+of\s+(?:co-?)?authors\s+to\s+"
     r"papers\b|\bper[- ]paper\s+(?:co-?)?authors?(?:[- ]count|\s+number)?\b"
     r"|\b(?:total|add|sum|count)\s+up\s+(?:their|the|all\s+(?:the|of\s+their))\s+(?:co-?)?authors\b"
@@ -204,11 +234,13 @@ _HOW_MANY_AUTHORS = re.compile(rf"\bhow\s+many\s+{_PEOPLE}\b|\bhow\s+(?:big|larg
 _PLACES = (
     r"(?:institutions|universities|unis|affiliations|organi[sz]ations|orgs|compan(?:ies|ys)|firms|"
     r"corporations|labs|laboratories|research\s+(?:groups|labs|institutes|centers|centres)|"
-    r"institutes|schools|colleges|groups|employers)"
+    r"institutes|schools|colleges|groups|employers|research\s+cent(?:er|re)s|start-?ups|spin-?offs)"
 )
 # "How many institutions had papers?", "Number of unis that got spotlights", "how many labs
 # took part"; not a ranking ("the most papers") or a threshold ("more than ten papers")
 _INSTITUTIONS = re.compile(
+    # "Counting research centres only, how many of them put out a spotlight?"
+    rf"\b{_PLACES}\b(?:\s+only)?\s*,\s*how\s+many\s+of\s+them\b|"
     rf"\b(?:how\s+many|(?:the\s+)?(?:total\s+)?(?:number|count|tally)\s+of)\s+"
     rf"(?:(?:distinct|unique|different|diff|separate|individual)\s+)?(?:[\w-]+\s+)?{_PLACES}\b"
     r"(?![^?]*\b(?:the\s+most|the\s+fewest|more\s+than|at\s+least\s+(?!one\b|1\b|a\b)|over\s+\d|(?:a|any)\s+"
@@ -276,6 +308,9 @@ class StatisticAsked(NamedTuple):
     asked: str  # the count question of the same papers
     statuses: list[str]  # the statuses said as the papers it is of
     within: str = ""  # "share": the count question of the papers it is a share of, if named
+    # read from a part set against a whole ("÷", "account for"): only of papers the catalogue
+    # selects, since the same verbs say what a paper does ("represent all the papers")
+    catalogued: bool = False
 
 
 def statistic_asked(question: str) -> StatisticAsked | None:
@@ -295,6 +330,31 @@ def statistic_asked(question: str) -> StatisticAsked | None:
 
 def _share(question: str) -> StatisticAsked | None:
     measure = _SHARE.search(question)
+    whole = _WHOLE.search(question)
+    other = _INSTITUTIONS.search(question) or _PEOPLE_COUNTED.search(question)
+    if measure is None and whole is not None and not _LISTED.match(question) and not other:
+        related = _RELATION.search(question)  # "X's papers ÷ all accepted papers"
+        if related is not None:
+            base = _base(question, related) or _statuses_of(whole.group(0))
+            # the sentence that relates them, without the relation and the whole: the part
+            start = max(
+                (m.end() for m in _SENTENCE_END.finditer(question, 0, related.start())), default=0
+            )
+            ends = _SENTENCE_END.search(question, related.end())
+            said = question[start : ends.start() if ends else len(question)]
+            cut = related.start() - start, related.end() - start
+            part = f"{said[: cut[0]]} {said[cut[1] :]}"
+            if not re.match(r"among\s+(?!them|those|these)", whole.group(0), re.I):
+                part = part.replace(whole.group(0), " ", 1)  # the whole said is no part
+            owner = re.match(r"\s*what\s+(?:did|do|does)\s+", part, re.I)
+            part = _ASKED_WHAT.sub(" ", part)
+            if owner:  # "What did Stanford account for among them?": Stanford's papers
+                asked = f"How many papers did {part.strip(' ?')} have?"
+            elif re.search(r"\bhow\s+many\b", part, re.I):
+                asked = f"{part}?"
+            else:
+                asked = f"How many papers {part}?"
+            return StatisticAsked("share", base, _tidy(asked), base, catalogued=True)
     if measure is None or not _SET.search(question):
         return None  # "what fraction of the data is labeled": no papers' share
     base = _base(question, measure)
@@ -355,8 +415,19 @@ def _within(question: str, measure: re.Match[str]) -> str:
     return f"How many of {subject}?" if _SET.search(subject) else ""
 
 
+# people each said once, strongly enough that "how many" alone counts them ("One name badge
+# per person: how many should I print?")
+_ONCE_STRONG = re.compile(
+    r"\bper\s+(?:person|head|individual)\b|\bunion\b|\b(?:every|each)\s+(?:single\s+)?(?:author|"
+    r"co-?author|person)\b",
+    re.I,
+)
+
+
 def _people(question: str) -> StatisticAsked | None:
     measure = _PEOPLE_COUNTED.search(question)
+    if measure is None and _ONCE_STRONG.search(question) and re.search(_PEOPLE, question, re.I):
+        measure = re.search(r"\bhow\s+many\b", question, re.I)
     if measure is None or not _EACH_ONCE.search(question):
         return None
     if _DISTRIBUTED.search(question) and not re.search(rf"\b{_ONCE}\b", question, re.I):
@@ -469,6 +540,24 @@ def _base(question: str, measure: re.Match[str]) -> list[str]:
             if not _CONDITION.search(question[max(0, found.start() - 30) : found.end()])
         }
     )
+
+
+# the words a related part is asked with, which select nothing: "What did X account for",
+# "how dominant was", "I want it", "not a raw count", "= ?"
+_ASKED_WHAT = re.compile(
+    r"^\s*(?:what|how\s+\w+)\s+(?:did|do|does|is|was|were|are)\b|\bwhat\s+(?:did|do|does)\b"
+    r"|\b(?:could|can|would)\s+you\s+(?:take|get|give\s+me)\b|\b(?:i\s+want\s+it|not\s+a\s+raw\s+count)\b"
+    r"|\b(?:paper\s+)?(?:tally|count|total)\b"
+    r"|=\s*\?*|\band\s*$",
+    re.I,
+)
+# a question asking for papers, not a number: "Which papers …", "List …"
+_LISTED = re.compile(r"^\s*(?:which|list|show|name|give\s+me\s+the)\b", re.I)
+
+
+def _statuses_of(whole: str) -> list[str]:
+    """The statuses a whole said is of ("every spotlight": Spotlight; "all papers": none)."""
+    return _statuses(whole)
 
 
 def _statuses(text: str) -> list[str]:

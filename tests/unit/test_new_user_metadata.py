@@ -715,6 +715,26 @@ def test_a_rankings_leftover_frame_and_pointer_are_no_topic() -> None:
          "authors_per_paper", [], [], "Google"),
         ("ann kim's icml 2024 papers: spread their author names evenly, how many would each "
          "paper get", "authors_per_paper", [], [], "Ann Kim"),
+        # block 56: a part set against its whole, people merged into one set, a byline's
+        # crowding, institution nouns not seen before
+        ("ann kim's icml 2024 papers ÷ all accepted icml 2024 papers = ?", "share", [], [],
+         "Ann Kim"),
+        ("among icml 2024 orals, what do the ones with 'graph' in the title make up",
+         "share", ["Oral"], ["Oral"], "graph"),
+        ("Think only of the oral papers from ICML 2024. What did Stanford account for among "
+         "them?", "share", [], ["Oral"], "Stanford"),
+        ("How dominant was 'graph' as a title word at ICML 2024? I want it against all titles, "
+         "not a raw count.", "share", [], [], "graph"),
+        ("Take all ICML 2024 papers whose affiliations include Stanford and merge their lists "
+         "of authors into one set. How large is the union?", "authors", [], [], "Stanford"),
+        ("how many ppl would i have to email to reach every author on icml 2024 papers with "
+         "'graph' in the title", "authors", [], [], "graph"),
+        ("authors/paper across icml 2024 titles that contain 'graph'?", "authors_per_paper",
+         [], [], "graph"),
+        ("How crowded were the bylines on Ann Kim's ICML 2024 papers?", "authors_per_paper",
+         [], [], "Ann Kim"),
+        ("How many startups had a hand in an ICML 2024 oral?", "institutions", ["Oral"], [],
+         ""),
     ],
 )  # fmt: skip
 def test_a_statistic_is_a_measure_and_its_papers_said_anywhere(
