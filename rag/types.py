@@ -165,6 +165,9 @@ class PlanConstraints(BaseModel):
     any_title_words: list[str] = Field(
         default_factory=list, description="Words of which the titles must hold at least one."
     )
+    no_affiliations: bool = Field(
+        default=False, description="Papers that list no affiliation at all."
+    )
     text_words: list[str] = Field(
         default_factory=list,
         description="Words the title or abstract must write ('Which papers mention ChatGPT?').",
@@ -195,6 +198,7 @@ class PlanConstraints(BaseModel):
             or self.title_words
             or self.any_title_words
             or self.text_words
+            or self.no_affiliations
             or self.min_authors
             or self.max_authors
         )

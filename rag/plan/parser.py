@@ -407,6 +407,16 @@ _EACH_STATUS = re.compile(
 )
 
 
+# papers with no affiliation at all: "list no affiliation", "without any affiliations",
+# "whose affiliations are missing"
+_NO_AFFILIATION = re.compile(
+    r"\b(?:list(?:s|ing)?\s+|with\s+|have\s+|has\s+)?(?:no|without(?:\s+any)?|missing|lacking)\s+"
+    r"(?:listed\s+)?affiliations?\b(?:\s+(?:at\s+all|listed))?"
+    r"|\b(?:whose\s+)?affiliations?\s+(?:is\s+|are\s+)?(?:missing|empty|blank|not\s+listed)\b",
+    re.I,
+)
+
+
 # a topic the papers are said not to be about: "(that) are not about robotics", "unrelated
 # to vision", "other than the ones on RL"
 _NOT_ABOUT = re.compile(
@@ -641,6 +651,10 @@ class QuestionParser:
             n = 1 if exactly.group("solo") else count_said(said)
             constraints.min_authors = constraints.max_authors = n
             text = text[: exactly.start()] + " " + text[exactly.end() :]
+        unplaced = _NO_AFFILIATION.search(text)
+        if unplaced:  # "How many papers list no affiliation?"
+            constraints.no_affiliations = True
+            text = text[: unplaced.start()] + " " + text[unplaced.end() :]
         text = title_words(text, constraints)
         if set_like or _STATUS_NOUN.search(question):  # "Which orals mention ChatGPT?"
             text = text_words(text, constraints)

@@ -51,7 +51,9 @@ _TITLE_WORD_AFTER = re.compile(
 _TITLE_ASKS = re.compile(
     r"\btitles?\s+(?:that\s+|which\s+)?(?:asks?|poses?|(?:is|are)\s+(?:phrased|worded)\s+as)\s+"
     r"(?:a\s+)?questions?\b|\bquestions?\s+as\s+(?:the(?:ir)?\s+)?titles?\b|\bquestion\s+titles\b"
-    r"|\btitles?\s+(?:that\s+|which\s+)?(?:ends?|ending)\s+(?:in|with)\s+a\s+question\s+mark\b",
+    r"|\btitles?\s+(?:that\s+|which\s+)?(?:ends?|ending)\s+(?:in|with)\s+a\s+question\s+mark\b"
+    # "papers with a question mark in the title"
+    r"|\b(?:an?\s+)?question\s+marks?\s+in\s+(?:the(?:ir)?|its)\s+titles?\b",
     re.I,
 )
 _TITLE_NOUN = re.compile(r"\btit(?:le[sd]?|ling)\b", re.I)

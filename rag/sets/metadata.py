@@ -755,6 +755,7 @@ def _conditions(c: PlanConstraints, people: set[str]) -> str:
             ),
             *(f"no “{w}” in the title" for w in c.not_title_words),
             *(f"“{w}” in the title or abstract" for w in c.text_words),
+            *(["no affiliation"] if c.no_affiliations else []),
             *(
                 [_authors_said(c.min_authors, c.max_authors)]
                 if c.min_authors or c.max_authors

@@ -2433,3 +2433,19 @@ def test_a_word_the_papers_mention_is_read_as_written_not_judged() -> None:
     assert not parser.plan("Which paper mentions a 2x speedup on ImageNet?").constraints.text_words
     plan = parser.plan("Which papers mention 'graph' in the title?")
     assert (plan.constraints.title_words, plan.constraints.text_words) == (["graph"], [])
+
+
+def test_papers_with_no_affiliation_and_question_titles() -> None:
+    from rag.types import Paper
+
+    def paper(pid: str, title: str, places: list[str]) -> Paper:
+        return Paper(id=pid, title=title, abstract="An abstract.", authors=["A B"],
+                     status="Poster", extra={"affiliations": places, "pmlr_key": pid})  # fmt: skip
+
+    catalogue = Catalogue.of(
+        [paper("a1", "Is it so?", []), paper("a2", "It is so", ["MIT"]), paper("a3", "Why", [])]
+    )
+    plan = QuestionParser(catalogue).plan("How many papers list no affiliation?")
+    assert (plan.kind, plan.topic, plan.constraints.no_affiliations) == ("metadata", "", True)
+    assert_answered(catalogue, "How many papers list no affiliation?", {"a1", "a3"})
+    assert_answered(catalogue, "How many papers have a question mark in the title?", {"a1"})
