@@ -75,6 +75,8 @@ ALIASES = {
         "johannes gutenberg university mainz",
         "johannes gutenberg universitat mainz",
     ),
+    # "IIT Bombay" is the Indian Institute of Technology there
+    "iit": ("indian institute of technology",),
     # TU Wien's English name
     "tu wien": ("vienna university of technology", "technische universitat wien"),
     "vienna university of technology": ("tu wien", "technische universitat wien"),

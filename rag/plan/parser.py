@@ -454,6 +454,9 @@ class QuestionParser:
             counted = selected(self._read(asked.asked), asked)
             if counted.constraints.is_empty() or counted.kind != "metadata":
                 counted = self._said_before(question, asked) or counted
+            pointed = _POINTS_BACK.search(question) and counted.constraints.is_empty()
+            if pointed and not asked.share_of:
+                counted = counted.model_copy(update={"kind": "paper"})  # "behind them": unread
             if counted.kind == "metadata" and not (counted.ranking or counted.written_by):
                 update = {"statistic": asked.statistic, "share_of": asked.share_of}
                 return counted.model_copy(update={**update, **self._within(asked)})

@@ -22,6 +22,8 @@ _INSTITUTION_AFTER = re.compile(  # a lookahead, so "at least one author at MIT"
     r"\b(?:from|at|out of|affiliated with|affiliation(?: with)?|working at|employed at|"
     # "papers whose affiliations include Ben-Gurion University"
     r"affiliations?\s+(?:include|includes|including|list|lists|contain|contains|name|names)|"
+    # "papers that list TU Dortmund", "every paper listing Valence Labs"
+    r"(?:(?<=papers\sthat\s)|(?<=papers\swhich\s)|(?<=paper\s))(?:lists?|listing)|"
     # "what portion went to Stanford": the papers that are Stanford's
     r"(?:went|go|goes|belong(?:s|ed)?)\s+to|"
     # "how many orals involved Stanford": a capitalised name the papers involve

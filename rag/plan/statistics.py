@@ -35,13 +35,16 @@ _SET = re.compile(
 # a status said as the papers a statistic is of: "of the orals", "spotlights only",
 # "considering just the orals", "the orals from ICML 2024: … their titles"
 _BASE = re.compile(
-    rf"\b(?:of|among(?:st)?|across|over|within|from|for|on|in|out\s+of|considering|counting|"
+    rf"\b(?:of|among(?:st)?|across|over|within|from|for|on|in|at|out\s+of|considering|counting|"
     rf"just|only|solely)\s+(?:(?:all|just|only|every(?:\s+one)?)\s+(?:of\s+)?)?(?:the\s+)?"
     rf"(?:{_ICML}\s+)?(?:accepted\s+)?(?P<status>{_STATUS})s?\b(?!\s+(?:status|slot|award))"
     rf"|\b(?P<status2>{_STATUS})s?(?:\s+(?:papers|talks))?\s+(?:only|alone)\b"
     # the whole said as such: "every spotlight paper", "the total number of orals"
     rf"|\b(?:all|every|each|total\s+(?:number|count)\s+of|whole|entire)\s+(?:(?:of\s+)?the\s+)?"
-    rf"(?:{_ICML}\s+)?(?:accepted\s+)?(?P<status3>{_STATUS})s?\b(?!\s+(?:status|slot|award))",
+    rf"(?:{_ICML}\s+)?(?:accepted\s+)?(?P<status3>{_STATUS})s?\b(?!\s+(?:status|slot|award))"
+    # "a randomly drawn ICML 2024 oral": the statuses a paper is drawn from
+    rf"|\brandom(?:ly)?\s+(?:drawn\s+|picked\s+|chosen\s+|selected\s+)?(?:{_ICML}\s+)?"
+    rf"(?P<status4>{_STATUS})\b",
     re.I,
 )
 # a status said as what the counted papers are: "were orals", "ended up as spotlights"
@@ -66,7 +69,7 @@ _SHARE = re.compile(
     rf"|\bhow\s+much\s+of\b"
     # "how many percent", "in percent terms", "percentage-wise", "as a percentage of"
     rf"|\bhow\s+many\s+(?:percent|per\s*cent|%)(?:\s+of\b)?"
-    rf"|\b(?:in|as)\s+(?:a\s+)?(?:percent(?:age)?|per\s*cent|fraction|proportion|share|%)s?"
+    rf"|\b(?:in|as)\s+(?:a\s+)?(?:percent(?:age)?|per\s*cent|fraction|proportion|share|decimal|%)s?"
     rf"(?:\s+terms)?(?:\s+of\b)?"
     rf"|\b(?:percent(?:age)?|per\s*cent)[- ]?wise\b"
     # "out of every 100 accepted papers", "per hundred papers"
@@ -78,8 +81,8 @@ _SHARE = re.compile(
     rf"|(?<![\d.])(?<![\d.]\s)%"
     # "what are the chances X is one of its authors": of a paper drawn at random, a share
     rf"|\b(?:what\s+(?:are|is|were|was|'?re|'?s)\s+)?(?:the\s+)?(?:chances?|odds|probability|"
-    rf"likelihood)\s+(?:that\s+)?(?=[^?.!]*\b(?:random|any|a\s+given|one\s+of)\b|"
-    rf"[^?]*\brandom\b)"
+    rf"likelihood)\s+(?:that\s+)?(?=[^?.!]*\b(?:random(?:ly)?|any|a\s+given|one\s+of)\b|"
+    rf"[^?]*\brandom(?:ly)?\b)"
     # "how many orals involved X, relative to the total number of orals": part to whole
     rf"|,?\s*\b(?:relative|compared|in\s+relation|in\s+proportion|proportional)\s+(?:to|with)\s+"
     rf"(?:the\s+)?(?:total|all|whole|entire|overall|full)\b[^?.!,;]*",
@@ -89,7 +92,7 @@ _SHARE = re.compile(
 # it by the overall number of accepted papers", "what did X account for among them", "what
 # do the ones with X make up"): a share
 _RELATION = re.compile(
-    r"\s*÷\s*|\s+/\s+(?=all\b)|\b(?:divided|normali[sz]ed?|normali[sz]ing|scaled?)\s+(?:it\s+|that\s+|them\s+)?"
+    r"\s*÷\s*|\s+/\s+(?=all\b)|\b(?:vs\.?|versus)\s+(?=all\b)|\b(?:divided|normali[sz]ed?|normali[sz]ing|scaled?)\s+(?:it\s+|that\s+|them\s+)?"
     r"(?:by|against|to)\b|\b(?:i\s+want\s+it\s+|measured\s+|set\s+|taken\s+)?against\s+(?=(?:all|every|the\s+"
     r"(?:total|whole|entire|overall))\b)|\b(?:account(?:s|ed)?\s+for|make(?:s)?\s+up|made\s+up|"
     r"constitute(?:s|d)?|comprise(?:s|d)?)\b",
@@ -100,7 +103,8 @@ _RELATION = re.compile(
 _WHOLE = re.compile(
     rf"(?:\b(?:the\s+)?(?:conference|icml(?:\s*(?:20)?24)?)['’]s\s+)?"
     rf"\b(?:all|every|overall|entire|whole|total)\b[^?.!,;]{{0,50}}?\b(?:papers|titles|{_STATUS}s|"
-    rf"submissions|acceptances|accepted)\b|\bamong\s+(?:them|those|these|(?:the\s+)?(?:{_ICML}\s+)?"
+    rf"submissions|acceptances|accepted|them)\b|\bthe\s+(?:whole|entire)\s+(?:conference|conferance|program|"
+    rf"programme|event)\b|\bamong\s+(?:them|those|these|(?:the\s+)?(?:{_ICML}\s+)?"
     rf"(?:{_STATUS}s|papers|titles))\b",
     re.I,
 )
@@ -112,7 +116,7 @@ _OWNER = re.compile(
 
 _PEOPLE = (
     r"(?:authors|co-?authors|researchers|people|ppl|persons|individuals|scientists|contributors|"
-    r"names|humans|folks|writers)"
+    r"names|humans|folks|writers|hands)"
 )
 _BODY = r"(?:population|pool|cohort|crowd|community|body|base|workforce)"
 _ONCE = r"(?:distinct|unique|different|diff|separate|individual|non-?duplicated|de-?duplicated)"
@@ -128,7 +132,10 @@ _PEOPLE_COUNTED = re.compile(
     r"|\bhow\s+(?:large|big)\s+(?:is|was|would\s+be)\s+(?:the|that)\s+(?:union|(?:combined|merged)\s+set)\b"
     # people as one body: "how large is the author population across them"
     rf"|\b(?:how\s+(?:big|large)\s+(?:is|was)\s+|(?:what(?:['’]s|\s+is)\s+)?the\s+size\s+of\s+)?"
-    rf"(?:the\s+)?(?:author|people|researcher|contributor|scientist)\s+{_BODY}\b",
+    rf"(?:the\s+)?(?:author|people|researcher|contributor|scientist)\s+{_BODY}\b"
+    # "the pool of researchers behind them", "a count of the people in it", "an author index"
+    rf"|\b{_BODY}\s+of\s+{_PEOPLE}\b|\b(?:a\s+)?(?:number|count)\s+of\s+the\s+{_PEOPLE}\b"
+    r"|\bauthor\s+index\b",
     re.I,
 )
 # people each said once: "counting each person only once", "nobody double-counted", "no
@@ -149,7 +156,7 @@ _EACH_ONCE = re.compile(
     rf"|\b{_BODY}\b|\bacross\b|\b(?:included|including)\b"
     # "merge their author lists into one set … the union", "one badge per person", "to reach
     # every author"
-    r"|\bunion\b|\bone\s+set\b|\bper\s+(?:person|head|individual)\b|\b(?:every|each)\s+(?:single\s+)?"
+    r"|\bunion\b|\bone\s+set\b|\bauthor\s+index\b|\bcircle\b|\b(?:pool|count)\s+of\s+(?:the\s+)?(?:researchers|people)\b|\bper\s+(?:person|head|individual)\b|\b(?:every|each)\s+(?:single\s+)?"
     r"(?:author|person|co-?author)\b"
     r"|\b(?:authored|co-?authored|wrote|published|contributed|appear\w*|show\s+up|are\s+on|"
     r"were\s+on|are\s+listed|were\s+listed|worked\s+on|had\s+papers)\b",
@@ -188,6 +195,8 @@ _SIZE = (
 # "the authors-to-papers ratio", "the ratio of authors to papers", "per-paper author count",
 # "total up their authors and divide by how many papers": the mean byline
 _RATIO = (
+    # "what author-list length do you get across X's papers": one length for many, a mean
+    r"\bwhat\s+(?:author[- ]list|byline|team)\s+(?:length|size)\b|"
     # "authors/paper"
     r"\b(?:co-?)?authors?\s*/\s*(?:paper|title|publication|work)s?\b|"
     # "How crowded were the bylines": their length
@@ -234,7 +243,8 @@ _HOW_MANY_AUTHORS = re.compile(rf"\bhow\s+many\s+{_PEOPLE}\b|\bhow\s+(?:big|larg
 _PLACES = (
     r"(?:institutions|universities|unis|affiliations|organi[sz]ations|orgs|compan(?:ies|ys)|firms|"
     r"corporations|labs|laboratories|research\s+(?:groups|labs|institutes|centers|centres)|"
-    r"institutes|schools|colleges|groups|employers|research\s+cent(?:er|re)s|start-?ups|spin-?offs)"
+    r"institutes|schools|colleges|groups|employers|research\s+cent(?:er|re)s|start-?ups|spin-?offs|"
+    r"non-?profits|ngos|charities|foundations|government\s+agencies|agencies|hospitals)"
 )
 # "How many institutions had papers?", "Number of unis that got spotlights", "how many labs
 # took part"; not a ranking ("the most papers") or a threshold ("more than ten papers")
@@ -457,6 +467,7 @@ def _institutions(question: str) -> StatisticAsked | None:
     words = measure.group(0).split()
     kind = words[-2] if len(words) >= 3 else ""
     said = kind.lower() not in ("", "many", "of", "distinct", "unique", "different", "diff")
+    said = said and not re.fullmatch(_PLACES, " ".join(words[-2:]), re.I)  # "government agencies"
     if said and not _KIND_WORD.match(kind):
         return None  # "how many papers' institutions": not a count of institutions
     return _selection("institutions", question, measure)
@@ -535,7 +546,9 @@ def _base(question: str, measure: re.Match[str]) -> list[str]:
             return _statuses(found.group(0)) if found.group("set") else []
     return sorted(
         {
-            (found.group("status") or found.group("status2") or found.group("status3")).capitalize()
+            next(
+                g for g in found.group("status", "status2", "status3", "status4") if g
+            ).capitalize()
             for found in _BASE.finditer(question)
             if not _CONDITION.search(question[max(0, found.start() - 30) : found.end()])
         }

@@ -735,6 +735,22 @@ def test_a_rankings_leftover_frame_and_pointer_are_no_topic() -> None:
          [], [], "Ann Kim"),
         ("How many startups had a hand in an ICML 2024 oral?", "institutions", ["Oral"], [],
          ""),
+        # block 58: a paper drawn at random from a status, titles set against all of them,
+        # people as a circle or an index, one length asked of many bylines, hands
+        ("Probability that a randomly drawn ICML 2024 oral lists Ann Kim as an author?",
+         "share", ["Oral"], ["Oral"], "Ann Kim"),
+        ("looking only at icml 2024 orals: whats the density of 'graph' in their titles "
+         "(titles with it vs all of them)", "share", [], ["Oral"], "graph"),
+        ("How wide was Ann Kim's ICML 2024 circle? I want a count of the people in it, Ann "
+         "Kim counted too.", "authors", [], [], "Ann Kim"),
+        ("Say I built an author index covering only ICML 2024 papers with 'graph' in their "
+         "titles. How many entries would it have, please?", "authors", [], [], "graph"),
+        ("Across ICML 2024 papers that list Stanford, what author-list length do you get?",
+         "authors_per_paper", [], [], "Stanford"),
+        ("how many hands go into each icml 2024 paper whose title has 'graph' in it",
+         "authors_per_paper", [], [], "graph"),
+        ("public sector angle: number of government agencies with an icml 2024 spotlight",
+         "institutions", ["Spotlight"], [], ""),
     ],
 )  # fmt: skip
 def test_a_statistic_is_a_measure_and_its_papers_said_anywhere(
@@ -2449,3 +2465,12 @@ def test_papers_with_no_affiliation_and_question_titles() -> None:
     assert (plan.kind, plan.topic, plan.constraints.no_affiliations) == ("metadata", "", True)
     assert_answered(catalogue, "How many papers list no affiliation?", {"a1", "a3"})
     assert_answered(catalogue, "How many papers have a question mark in the title?", {"a1"})
+
+
+def test_a_statistic_of_papers_pointed_at_but_not_read_is_not_of_every_paper() -> None:
+    # "behind them" with nothing read for "them": not the 7 papers' authors
+    plan = QuestionParser(PLACES).plan(
+        "For a list I'm compiling: take every paper from Zzyzx Quux. How big is the pool of "
+        "researchers behind them?"
+    )
+    assert plan.kind != "metadata" or not plan.statistic, plan
