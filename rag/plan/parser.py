@@ -22,6 +22,7 @@ from rag.plan.people import PeopleReader
 from rag.plan.places import PlaceReader
 from rag.plan.rankings import (
     COUNT_WORDS,
+    PLACE_RANKINGS,
     POSITION_RANKINGS,
     TOP_N,
     count_said,
@@ -29,6 +30,7 @@ from rag.plan.rankings import (
     rank_position,
 )
 from rag.plan.regions import asked_by_place, asked_unrecorded
+from rag.plan.set_readings import by_share, no_affiliation, not_about, with_each_status
 from rag.plan.statistics import StatisticAsked, selected, statistic_asked
 from rag.plan.titles import mend_title_typos, text_words, title_words
 from rag.text import STATUS_WORD, content_terms, listing, titled_in
@@ -395,49 +397,6 @@ def _sentences_before(question: str, whose: bool) -> Iterator[str]:
         yield sentence.strip()
 
 
-# people with papers of two statuses: "Which authors had both an oral and a spotlight?",
-# "Who presented an oral as well as a poster?"
-_EACH_STATUS = re.compile(
-    r"\b(?:which|what|who|how\s+many|(?:did|does|do|was|were|is|are)\s+(?:there\s+)?any)\b[^?]*?"
-    r"\b(?:authors?|researchers?|people|persons|who|names|anyone|anybody|someone)\b"
-    r"[^?]*?\b(?:both\s+)?(?:an?\s+|at\s+least\s+one\s+)?(?:oral|spotlight|poster)s?\s+"
-    r"(?:and|as\s+well\s+as|plus)\s+(?:also\s+)?(?:an?\s+|at\s+least\s+one\s+)?"
-    r"(?:oral|spotlight|poster)s?\b",
-    re.I,
-)
-
-
-# papers with no affiliation at all: "list no affiliation", "without any affiliations",
-# "whose affiliations are missing"
-_NO_AFFILIATION = re.compile(
-    r"\b(?:list(?:s|ing)?\s+|with\s+|have\s+|has\s+)?(?:no|without(?:\s+any)?|missing|lacking)\s+"
-    r"(?:listed\s+)?affiliations?\b(?:\s+(?:at\s+all|listed))?"
-    r"|\b(?:whose\s+)?affiliations?\s+(?:is\s+|are\s+)?(?:missing|empty|blank|not\s+listed)\b",
-    re.I,
-)
-
-
-# a topic the papers are said not to be about: "(that) are not about robotics", "unrelated
-# to vision", "other than the ones on RL"
-_NOT_ABOUT = re.compile(
-    r"\s*,?\s*(?:(?:that|which)\s+)?(?:(?:are|is|were|was)\s+)?(?:not|n['’]t|aren['’]t|weren['’]t)\s+"
-    r"(?:about|on|related\s+to|concerning|in\s+the\s+area\s+of|focused\s+on)\s+"
-    r"(?P<topic>[^?.!,;]+?)\s*(?=[?.!,;]|$)"
-    r"|\s*,?\s*(?:(?:that|which)\s+)?(?:(?:are|is|were|was)\s+)?unrelated\s+to\s+"
-    r"(?P<topic2>[^?.!,;]+?)\s*(?=[?.!,;]|$)",
-    re.I,
-)
-
-
-# an institution ranked by a share of its papers: "the highest share of orals", "the best
-# oral rate", "the largest fraction of its papers as spotlights"
-_BY_SHARE = re.compile(
-    r"\b(?:the\s+)?(?:highest|largest|biggest|greatest|best|top)\s+(?:(?P<status>oral|spotlight|poster)\s+)?"
-    r"(?:shares?|fractions?|proportions?|percentages?|percent|rates?|ratios?)(?:\s+of)?\b",
-    re.I,
-)
-
-
 class QuestionParser:
     """Turns a question into a `QueryPlan` using the catalogue's own vocabularies."""
 
@@ -466,17 +425,12 @@ class QuestionParser:
                 of_topic = bool(asked.within) and bool(self._read(asked.within).topic)
                 update = {"statistic": "share", "share_of": asked.share_of}
                 return counted.model_copy(update={**update, "share_of_topic": of_topic})
-        if _EACH_STATUS.search(question):  # "Which authors had both an oral and a spotlight?"
-            both = self._read(question)
-            if both.kind == "metadata" and len(both.constraints.statuses) > 1 and not both.topic:
-                each: dict[str, object] = {"ranking": "authors", "each_status": True}
-                return both.model_copy(update={**each, "at_least": 1, "top": 0})
-        negated = self._not_about(question)
-        if negated is not None:  # "Which of X's papers are not about robotics?"
-            return negated
-        ranked = self._by_share(question)
-        if ranked is not None:  # "Which university had the highest share of orals?"
-            return ranked
+        # "Which authors had both an oral and a spotlight?", "Which of X's papers are not
+        # about robotics?", "Which university had the highest share of orals?"
+        for reading in (with_each_status, not_about, by_share):
+            read_so = reading(question, self._read)
+            if read_so is not None:
+                return read_so
         position, at_top = rank_position(question)
         if position:  # "Which author ranks second for orals?": the ranking, and its place
             ranked = self._read(at_top)
@@ -495,34 +449,6 @@ class QuestionParser:
                 update = {"authors": said.authors, "affiliations": said.affiliations}
                 return read.model_copy(update={"constraints": c.model_copy(update=update)})
         return read
-
-    def _not_about(self, question: str) -> QueryPlan | None:
-        """The papers a question's names select, less those about a topic it negates ("…
-        by Sergey Levine are not about robotics"): the names' plan, with the topic apart."""
-        said = _NOT_ABOUT.search(question)
-        if said is None:
-            return None
-        rest = f"{question[: said.start()]}{question[said.end() :]}".strip()
-        read = self._read(rest if rest.endswith("?") else f"{rest}?")
-        c = read.constraints
-        if read.kind != "metadata" or read.topic or read.ranking or read.statistic:
-            return None
-        if not (c.authors or c.affiliations or c.title_words or c.first_author or c.last_author):
-            return None  # "Which papers are not about LLMs?": most of the conference
-        topic = (said.group("topic") or said.group("topic2")).strip()
-        return read.model_copy(update={"not_about": topic})
-
-    def _by_share(self, question: str) -> QueryPlan | None:
-        """An institution ranking by the share of each one's papers with a status ("the
-        highest proportion of orals among its papers"), not by their number."""
-        said = _BY_SHARE.search(question)
-        if said is None:
-            return None
-        status = f" {said.group('status')}s" if said.group("status") else ""
-        ranked = self._read(f"{question[: said.start()]} most{status} {question[said.end() :]}")
-        if ranked.ranking not in PLACE_RANKINGS or not ranked.constraints.statuses:
-            return None
-        return ranked.model_copy(update={"by_share": True})
 
     def _said_before(self, question: str, asked: StatisticAsked) -> QueryPlan | None:
         """A statistic's papers described in a sentence before it ("Quick one: titles with
@@ -654,10 +580,7 @@ class QuestionParser:
             n = 1 if exactly.group("solo") else count_said(said)
             constraints.min_authors = constraints.max_authors = n
             text = text[: exactly.start()] + " " + text[exactly.end() :]
-        unplaced = _NO_AFFILIATION.search(text)
-        if unplaced:  # "How many papers list no affiliation?"
-            constraints.no_affiliations = True
-            text = text[: unplaced.start()] + " " + text[unplaced.end() :]
+        text = no_affiliation(text, constraints)  # "How many papers list no affiliation?"
         text = title_words(text, constraints)
         if set_like or _STATUS_NOUN.search(question):  # "Which orals mention ChatGPT?"
             text = text_words(text, constraints)
@@ -867,7 +790,6 @@ def _content(text: str) -> bool:
 _DETAIL = re.compile(r",?\s+and\s+(?:what|how|why|for what|in what|which)\b", re.I)
 
 
-PLACE_RANKINGS = ("institutions", "universities", "companies", "institutes")
 # the words a ranking question is framed in (and any metadata question's), around its topic
 _RANK_FRAME = (
     frozenset(

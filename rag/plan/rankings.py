@@ -14,6 +14,8 @@ from typing import NamedTuple
 from rag.text import ORDINALS, SPELLED_VALUES
 from rag.types import Ranking
 
+# the rankings of institutions, by kind
+PLACE_RANKINGS = ("institutions", "universities", "companies", "institutes")
 # Counts as questions write them ("top three", "more than twenty authors")
 COUNT_WORDS = dict(sorted(SPELLED_VALUES.items(), key=lambda item: -len(item[0])))
 TOP_N = re.compile(

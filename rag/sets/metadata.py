@@ -23,6 +23,7 @@ from rag.sets.answer_rows import (
     set_answer,
 )
 from rag.sets.selection import Selection, constrained, paper_order, papers_of
+from rag.sets.set_rankings import places_by_share, unrecorded_said, with_each_status
 from rag.text import ORDINAL_WORDS, STATUS_WORD, listing
 from rag.types import (
     Aggregate,
@@ -248,8 +249,7 @@ class MetadataAnswerer:
         lines = []
         for item in plan.unresolved:
             if item.kind == "unrecorded":
-                said = " ".join(_UNRECORDED_SAID[what] for what in item.suggestions)
-                lines.append(f"{_HOLDS.format(n=len(self.catalogue))}. {said}")
+                lines.append(unrecorded_said(len(self.catalogue), item.suggestions))
             elif item.kind == "country":
                 named = "; ".join(f"{name} ({plural(n, 'paper')})" for name, n in item.candidates)
                 lines.append(
@@ -395,7 +395,7 @@ class MetadataAnswerer:
             plan.ranking or "", ""
         )
         if plan.by_share:
-            return self._places_by_share(plan, allowed, kind)
+            return places_by_share(self.catalogue, plan, lambda p: self._within(p, allowed), kind)
         within = self._within(plan, allowed)
         limit = _EVERY_LEVEL if plan.position else plan.top or 10
         ranked = top_institutions(self.catalogue, within, limit=limit, kind=kind)  # type: ignore[arg-type]
@@ -454,95 +454,11 @@ class MetadataAnswerer:
             within = allowed if within is None else within & allowed
         return within
 
-    def _places_by_share(
-        self, plan: QueryPlan, allowed: set[str] | None, kind: str
-    ) -> tuple[str, Aggregate]:
-        """ "Which university had the highest share of orals among its papers?": each
-        institution's papers with the statuses over all its papers, for the institutions
-        with at least `SHARE_RANKED_FROM` papers (a share of one or two papers says little)."""
-        statuses = plan.constraints.statuses
-        whole_plan = plan.model_copy(
-            update={"constraints": plan.constraints.model_copy(update={"statuses": []})}
-        )
-        base = self._within(whole_plan, allowed)
-        part = self._within(plan, allowed) or set()
-        places = top_institutions(self.catalogue, base, limit=_EVERY_LEVEL, kind=kind)  # type: ignore[arg-type]
-        rows = []
-        for place in places:
-            papers = self.catalogue.papers_listing(place.spellings)
-            papers = papers if base is None else papers & base
-            if len(papers) >= SHARE_RANKED_FROM:
-                rows.append(
-                    (len(papers & part) / len(papers), len(papers & part), len(papers), place)
-                )
-        rows.sort(key=lambda r: (-r[0], -r[1], r[3].name))
-        top = plan.top or 10
-        cut = rows[top - 1][0] if len(rows) > top else 0.0  # ties at the cut kept
-        kept = [r for r in rows if r[0] >= cut and r[1]]  # none of a status is no share to rank
-        left = sum(1 for r in rows if not r[1])
-        what = {
-            "universities": "Universities",
-            "companies": "Companies",
-            "institutes": "Research institutes (neither universities nor companies)",
-        }.get(plan.ranking or "", "Institutions")
-        unit = " or ".join(s.lower() for s in statuses)
-        heading = (
-            f"{what} by the share of their ICML 2024 papers that are {unit}s, among those "
-            f"with at least {SHARE_RANKED_FROM} papers ({len(rows)} of them)"
-        )
-        lines = [_share_line(i, place.name, k, n) for i, (_, k, n, place) in enumerate(kept, 1)]
-        if left:
-            lines.append(
-                f"({plural(left, 'other')} with at least {SHARE_RANKED_FROM} papers have no {unit}.)"
-            )
-        note = (
-            "A share is an institution's papers with that status over all its papers, each "
-            "institution counted as a question naming it is (spellings and departments "
-            f"merged); institutions with fewer than {SHARE_RANKED_FROM} papers are left out, "
-            "since a share of one or two papers says little. The catalogue holds accepted "
-            "papers only, so no acceptance rate can be given."
-        )
-        text = f"{heading}:\n\n" + "\n".join(lines) + f"\n\n{note}"
-        ranking = [(place.name, k) for _, k, _, place in kept]
-        value = 100 * kept[0][0] if kept else None
-        return text, Aggregate(
-            kind="metadata", count=len(kept), exact=True, ranking=ranking, value=value, notes=[note]
-        )
-
-    def _with_each_status(self, plan: QueryPlan, allowed: set[str] | None) -> tuple[str, Aggregate]:
-        """ "Which authors had both an oral and a spotlight?": the names with a paper of
-        each status, with their papers of each."""
-        statuses = plan.constraints.statuses
-        counts: list[dict[str, int]] = []
-        for status in statuses:
-            one = plan.constraints.model_copy(update={"statuses": [status]})
-            within = self._within(plan.model_copy(update={"constraints": one}), allowed)
-            counts.append(dict(self.catalogue.top_authors(within, at_least=1)))
-        names = set(counts[0]).intersection(*counts[1:])
-        ranked = sorted(names, key=lambda n: (-sum(c[n] for c in counts), n))
-        lines = [
-            f"{i}. {name} — "
-            + ", ".join(plural(c[name], s.lower()) for c, s in zip(counts, statuses, strict=True))
-            for i, name in enumerate(ranked, 1)
-        ] or ["None."]
-        asked = " and ".join(f"{_article(s.lower())} {s.lower()}" for s in statuses)
-        note = (
-            "Counts are per name as the catalogue spells it: one name may stand for several "
-            "people (common names), and nothing here tells them apart."
-        )
-        heading = f"{plural(len(ranked), 'author name')} with {asked} at ICML 2024"
-        others = _conditions(plan.constraints.model_copy(update={"statuses": []}), set())
-        if others:  # "Did any Google author …": of the papers that list Google
-            heading += f", counting only papers that list {others}"
-        text = f"{heading}:\n\n" + "\n".join(lines) + f"\n\n{note}"
-        ranking = [(name, sum(c[name] for c in counts)) for name in ranked]
-        return text, Aggregate(
-            kind="metadata", count=len(ranked), exact=True, ranking=ranking, notes=[note]
-        )
-
     def _ranking(self, plan: QueryPlan, allowed: set[str] | None) -> tuple[str, Aggregate]:
         if plan.each_status and len(plan.constraints.statuses) > 1:
-            return self._with_each_status(plan, allowed)
+            others = _conditions(plan.constraints.model_copy(update={"statuses": []}), set())
+            counted = lambda p: self._within(p, allowed)  # noqa: E731
+            return with_each_status(self.catalogue, plan, counted, others)
         within = self._within(plan, allowed)
         named = set(plan.constraints.authors) if plan.ranking == "coauthors" else set()
         place = {"first_authors": 0, "last_authors": -1}.get(plan.ranking or "")
@@ -585,33 +501,11 @@ class MetadataAnswerer:
         )
 
 
-_HOLDS = (
-    "The catalogue holds the {n:,} accepted ICML 2024 papers: their titles, abstracts, "
-    "authors, affiliations and status (oral, spotlight or poster)"
-)
-# what is said for a question about what the catalogue does not record
-_UNRECORDED_SAID = {
-    "submissions": "It records no submissions or rejected papers, so no acceptance rate or "
-    "number of submissions can be given; it can give the share of orals or spotlights among "
-    "the accepted papers, overall or of an institution.",
-    "citations": "It records no citations, so no paper or author can be ranked or counted by them.",
-    "reviews": "It records no review scores or ratings; orals and spotlights are the only "
-    "distinction it holds.",
-    "awards": "It records no awards (best or outstanding paper, test of time); orals and "
-    "spotlights are the only distinction it holds.",
-}
-
-
-def _share_line(i: int, name: str, part: int, whole: int) -> str:
-    return f"{i}. {name} — {part} of its {plural(whole, 'paper')} ({100 * part / whole:.1f} %)"
-
-
 def _article(word: str) -> str:
     return "an" if word[:1] in "aeiou" else "a"
 
 
 _EVERY_LEVEL = 100_000  # a ranking's limit that keeps every level
-SHARE_RANKED_FROM = 10  # papers an institution needs for its share to be ranked
 _ABOVE_SHOWN = 10  # names listed above the place asked
 
 

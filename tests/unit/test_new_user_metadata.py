@@ -2302,7 +2302,7 @@ def test_the_reviews_fixes_keep_what_the_blocks_read() -> None:
 def test_institutions_ranked_by_the_share_of_their_papers_with_a_status(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    import rag.sets.metadata as metadata
+    import rag.sets.set_rankings as set_rankings
 
     plan = QuestionParser(PLACES).plan(
         "Which institutions had the highest share of orals among their papers?"
@@ -2314,7 +2314,7 @@ def test_institutions_ranked_by_the_share_of_their_papers_with_a_status(
     )
     # the count ranking is another question: Google has the most orals, not the highest share
     assert not QuestionParser(PLACES).plan("Which institutions had the most orals?").by_share
-    monkeypatch.setattr(metadata, "SHARE_RANKED_FROM", 2)
+    monkeypatch.setattr(set_rankings, "SHARE_RANKED_FROM", 2)
     answer = MetadataAnswerer(PLACES).answer("?", plan)
     # Google: p1, p2, p3 (orals p1, p3); Stanford: p1, p4, p5 (orals p1, p4); Tsinghua: 1 paper
     assert answer.aggregate is not None

@@ -1,0 +1,102 @@
+"""Questions about papers as a set that a plain reading gets wrong: people with a paper of
+each of two statuses, a set less the papers about a topic it negates, institutions ranked
+by a share of their papers rather than their number, papers with no affiliation.
+
+Each reading takes the question and the parser's own `read` (question in, plan out), and
+returns the plan it means, or None when the question is not of its kind."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from rag.plan.rankings import PLACE_RANKINGS
+from rag.types import PlanConstraints, QueryPlan
+
+Read = Callable[[str], QueryPlan]
+
+# people with papers of two statuses: "Which authors had both an oral and a spotlight?",
+# "Who presented an oral as well as a poster?"
+_EACH_STATUS = re.compile(
+    r"\b(?:which|what|who|how\s+many|(?:did|does|do|was|were|is|are)\s+(?:there\s+)?any)\b[^?]*?"
+    r"\b(?:authors?|researchers?|people|persons|who|names|anyone|anybody|someone)\b"
+    r"[^?]*?\b(?:both\s+)?(?:an?\s+|at\s+least\s+one\s+)?(?:oral|spotlight|poster)s?\s+"
+    r"(?:and|as\s+well\s+as|plus)\s+(?:also\s+)?(?:an?\s+|at\s+least\s+one\s+)?"
+    r"(?:oral|spotlight|poster)s?\b",
+    re.I,
+)
+# papers with no affiliation at all: "list no affiliation", "without any affiliations",
+# "whose affiliations are missing"
+_NO_AFFILIATION = re.compile(
+    r"\b(?:list(?:s|ing)?\s+|with\s+|have\s+|has\s+)?(?:no|without(?:\s+any)?|missing|lacking)\s+"
+    r"(?:listed\s+)?affiliations?\b(?:\s+(?:at\s+all|listed))?"
+    r"|\b(?:whose\s+)?affiliations?\s+(?:is\s+|are\s+)?(?:missing|empty|blank|not\s+listed)\b",
+    re.I,
+)
+# a topic the papers are said not to be about: "(that) are not about robotics", "unrelated
+# to vision"
+_NOT_ABOUT = re.compile(
+    r"\s*,?\s*(?:(?:that|which)\s+)?(?:(?:are|is|were|was)\s+)?(?:not|n['’]t|aren['’]t|weren['’]t)\s+"
+    r"(?:about|on|related\s+to|concerning|in\s+the\s+area\s+of|focused\s+on)\s+"
+    r"(?P<topic>[^?.!,;]+?)\s*(?=[?.!,;]|$)"
+    r"|\s*,?\s*(?:(?:that|which)\s+)?(?:(?:are|is|were|was)\s+)?unrelated\s+to\s+"
+    r"(?P<topic2>[^?.!,;]+?)\s*(?=[?.!,;]|$)",
+    re.I,
+)
+# an institution ranked by a share of its papers: "the highest share of orals", "the best
+# oral rate", "the largest fraction of its papers as spotlights"
+_BY_SHARE = re.compile(
+    r"\b(?:the\s+)?(?:highest|largest|biggest|greatest|best|top)\s+(?:(?P<status>oral|spotlight|poster)\s+)?"
+    r"(?:shares?|fractions?|proportions?|percentages?|percent|rates?|ratios?)(?:\s+of)?\b",
+    re.I,
+)
+
+
+def with_each_status(question: str, read: Read) -> QueryPlan | None:
+    """ "Which authors had both an oral and a spotlight?": the names with a paper of each."""
+    if not _EACH_STATUS.search(question):
+        return None
+    both = read(question)
+    if both.kind != "metadata" or len(both.constraints.statuses) < 2 or both.topic:
+        return None
+    each: dict[str, object] = {"ranking": "authors", "each_status": True}
+    return both.model_copy(update={**each, "at_least": 1, "top": 0})
+
+
+def not_about(question: str, read: Read) -> QueryPlan | None:
+    """The papers a question's names select, less those about a topic it negates ("… by
+    Sergey Levine are not about robotics"): the names' plan, with the topic apart."""
+    said = _NOT_ABOUT.search(question)
+    if said is None:
+        return None
+    rest = f"{question[: said.start()]}{question[said.end() :]}".strip()
+    plan = read(rest if rest.endswith("?") else f"{rest}?")
+    c = plan.constraints
+    if plan.kind != "metadata" or plan.topic or plan.ranking or plan.statistic:
+        return None
+    if not (c.authors or c.affiliations or c.title_words or c.first_author or c.last_author):
+        return None  # "Which papers are not about LLMs?": most of the conference
+    topic = (said.group("topic") or said.group("topic2")).strip()
+    return plan.model_copy(update={"not_about": topic})
+
+
+def by_share(question: str, read: Read) -> QueryPlan | None:
+    """An institution ranking by the share of each one's papers with a status ("the highest
+    proportion of orals among its papers"), not by their number."""
+    said = _BY_SHARE.search(question)
+    if said is None:
+        return None
+    status = f" {said.group('status')}s" if said.group("status") else ""
+    ranked = read(f"{question[: said.start()]} most{status} {question[said.end() :]}")
+    if ranked.ranking not in PLACE_RANKINGS or not ranked.constraints.statuses:
+        return None
+    return ranked.model_copy(update={"by_share": True})
+
+
+def no_affiliation(text: str, constraints: PlanConstraints) -> str:
+    """ "How many papers list no affiliation?": into `constraints`; the text without it."""
+    said = _NO_AFFILIATION.search(text)
+    if said is None:
+        return text
+    constraints.no_affiliations = True
+    return f"{text[: said.start()]} {text[said.end() :]}"

@@ -1,0 +1,128 @@
+"""Answers a plain ranking or count gets wrong: institutions ranked by the share of their
+papers with a status, the authors with a paper of each of two statuses, and what the
+catalogue does not record at all (said so, with nothing counted)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from rag.catalogue.catalogue import Catalogue
+from rag.catalogue.institutions import top_institutions
+from rag.sets.answer_rows import plural
+from rag.types import Aggregate, QueryPlan
+
+Within = Callable[[QueryPlan], "set[str] | None"]  # the papers a plan counts (None: all)
+
+SHARE_RANKED_FROM = 10  # papers an institution needs for its share to be ranked
+_EVERY_LEVEL = 100_000  # a ranking's limit that keeps every level
+_NAME_NOTE = (
+    "Counts are per name as the catalogue spells it: one name may stand for several people "
+    "(common names), and nothing here tells them apart."
+)
+_HOLDS = (
+    "The catalogue holds the {n:,} accepted ICML 2024 papers: their titles, abstracts, "
+    "authors, affiliations and status (oral, spotlight or poster)"
+)
+# what is said for a question about what the catalogue does not record
+_UNRECORDED_SAID = {
+    "submissions": "It records no submissions or rejected papers, so no acceptance rate or "
+    "number of submissions can be given; it can give the share of orals or spotlights among "
+    "the accepted papers, overall or of an institution.",
+    "citations": "It records no citations, so no paper or author can be ranked or counted by them.",
+    "reviews": "It records no review scores or ratings; orals and spotlights are the only "
+    "distinction it holds.",
+    "awards": "It records no awards (best or outstanding paper, test of time); orals and "
+    "spotlights are the only distinction it holds.",
+}
+
+
+def unrecorded_said(papers: int, whats: list[str]) -> str:
+    """What the catalogue holds, and that it records none of `whats` ("citations")."""
+    said = " ".join(_UNRECORDED_SAID[what] for what in whats if what in _UNRECORDED_SAID)
+    return f"{_HOLDS.format(n=papers)}. {said}".strip()
+
+
+def places_by_share(
+    catalogue: Catalogue, plan: QueryPlan, within: Within, kind: str
+) -> tuple[str, Aggregate]:
+    """ "Which university had the highest share of orals among its papers?": each
+    institution's papers with the statuses over all its papers, for the institutions with
+    at least `SHARE_RANKED_FROM` papers (a share of one or two papers says little)."""
+    statuses = plan.constraints.statuses
+    whole_plan = plan.model_copy(
+        update={"constraints": plan.constraints.model_copy(update={"statuses": []})}
+    )
+    base = within(whole_plan)
+    part = within(plan) or set()
+    places = top_institutions(catalogue, base, limit=_EVERY_LEVEL, kind=kind)  # type: ignore[arg-type]
+    rows = []
+    for place in places:
+        papers = catalogue.papers_listing(place.spellings)
+        papers = papers if base is None else papers & base
+        if len(papers) >= SHARE_RANKED_FROM:
+            rows.append((len(papers & part) / len(papers), len(papers & part), len(papers), place))
+    rows.sort(key=lambda r: (-r[0], -r[1], r[3].name))
+    top = plan.top or 10
+    cut = rows[top - 1][0] if len(rows) > top else 0.0  # ties at the cut kept
+    kept = [r for r in rows if r[0] >= cut and r[1]]  # none of a status is no share to rank
+    left = sum(1 for r in rows if not r[1])
+    what = {
+        "universities": "Universities",
+        "companies": "Companies",
+        "institutes": "Research institutes (neither universities nor companies)",
+    }.get(plan.ranking or "", "Institutions")
+    unit = " or ".join(s.lower() for s in statuses)
+    heading = (
+        f"{what} by the share of their ICML 2024 papers that are {unit}s, among those "
+        f"with at least {SHARE_RANKED_FROM} papers ({len(rows)} of them)"
+    )
+    lines = [
+        f"{i}. {place.name} — {k} of its {plural(n, 'paper')} ({100 * k / n:.1f} %)"
+        for i, (_, k, n, place) in enumerate(kept, 1)
+    ]
+    if left:
+        lines.append(
+            f"({plural(left, 'other')} with at least {SHARE_RANKED_FROM} papers have no {unit}.)"
+        )
+    note = (
+        "A share is an institution's papers with that status over all its papers, each "
+        "institution counted as a question naming it is (spellings and departments merged); "
+        f"institutions with fewer than {SHARE_RANKED_FROM} papers are left out, since a share "
+        "of one or two papers says little. The catalogue holds accepted papers only, so no "
+        "acceptance rate can be given."
+    )
+    text = f"{heading}:\n\n" + "\n".join(lines) + f"\n\n{note}"
+    ranking = [(place.name, k) for _, k, _, place in kept]
+    value = 100 * kept[0][0] if kept else None
+    return text, Aggregate(
+        kind="metadata", count=len(kept), exact=True, ranking=ranking, value=value, notes=[note]
+    )
+
+
+def with_each_status(
+    catalogue: Catalogue, plan: QueryPlan, within: Within, others: str
+) -> tuple[str, Aggregate]:
+    """ "Which authors had both an oral and a spotlight?": the names with a paper of each
+    status, with their papers of each; `others`: the rest of the constraints, as said."""
+    statuses = plan.constraints.statuses
+    counts: list[dict[str, int]] = []
+    for status in statuses:
+        one = plan.constraints.model_copy(update={"statuses": [status]})
+        papers = within(plan.model_copy(update={"constraints": one}))
+        counts.append(dict(catalogue.top_authors(papers, at_least=1)))
+    names = set(counts[0]).intersection(*counts[1:])
+    ranked = sorted(names, key=lambda n: (-sum(c[n] for c in counts), n))
+    lines = [
+        f"{i}. {name} — "
+        + ", ".join(plural(c[name], s.lower()) for c, s in zip(counts, statuses, strict=True))
+        for i, name in enumerate(ranked, 1)
+    ] or ["None."]
+    asked = " and ".join(f"{'an' if s[0] in 'AEIOU' else 'a'} {s.lower()}" for s in statuses)
+    heading = f"{plural(len(ranked), 'author name')} with {asked} at ICML 2024"
+    if others:  # "Did any Google author …": of the papers that list Google
+        heading += f", counting only papers that list {others}"
+    text = f"{heading}:\n\n" + "\n".join(lines) + f"\n\n{_NAME_NOTE}"
+    ranking = [(name, sum(c[name] for c in counts)) for name in ranked]
+    return text, Aggregate(
+        kind="metadata", count=len(ranked), exact=True, ranking=ranking, notes=[_NAME_NOTE]
+    )
