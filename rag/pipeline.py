@@ -187,7 +187,7 @@ class Pipeline:
         if route.name == "metadata" and plan.not_about and route.judgement is not None:
             # "… not about robotics": every selected paper, less those judged about it
             about = {m.paper.id: m.clearly for m in route.judgement.members}
-            return self.metadata_answers.answer(question, plan, standalone, None, about)
+            return self.metadata_answers.answer(question, plan, standalone, route.allowed, about)
         if route.name == "metadata":
             return self.metadata_answers.answer(question, plan, standalone, route.allowed)
         if route.name == "similar" and route.like is not None:
@@ -210,14 +210,14 @@ class Pipeline:
         for the last, what the part of them is ("spotlights")."""
         statuses = plan.share_of
         base = self.catalogue.matching(Filters(status=statuses)) if statuses else None
-        noun = " or ".join(s.lower() for s in statuses) or "paper"
+        nouns = " or ".join(f"{s.lower()}s" for s in statuses) or "papers"
         if plan.share_of_topic:
             whole = self.judge().judge(plan.topic, base).clearly
             part = [s.lower() for s in plan.constraints.statuses if s not in statuses]
             said = " or ".join(part) if part else "within the question's other conditions"
-            return whole, f"ICML 2024 {noun}s clearly about “{plan.topic}”", said
+            return whole, f"ICML 2024 {nouns} clearly about “{plan.topic}”", said
         whole = len(self.catalogue) if base is None else len(base)
-        return whole, f"ICML 2024 {noun}s", ""
+        return whole, f"ICML 2024 {nouns}", ""
 
     def suggestions(self, route: Route) -> list[SuggestedTopic]:
         """The named topics a described topic's judgement offers, each as the question

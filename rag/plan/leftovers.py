@@ -15,7 +15,7 @@ from rag.plan.rankings import COUNT_WORDS, count_said
 from rag.text import ORDINALS, content_terms
 from rag.types import PlanConstraints, Unresolved
 
-GENERIC_TOPIC = {"paper", "abstract", "author", "publish", "icml", "2024", "accept", "conferenc", "number",
+GENERIC_TOPIC = {"paper", "author", "publish", "icml", "2024", "accept", "conferenc", "number",
                   # who and what a metadata question asks of ("someone from X", "got an oral")
                   "someon", "somebodi", "anyon", "peopl", "person", "got", "get", "receiv",
                   "involv", "includ", "either", "neither", "everi", "each",
@@ -45,11 +45,14 @@ GENERIC_TOPIC = {"paper", "abstract", "author", "publish", "icml", "2024", "acce
                   # place", "the group's output", "what turns up", "how active … paper-wise",
                   # "had a hand in", "behind any papers", "look like"
                   "bylin", "credit", "name", "place", "output", "record", "turn",
-                  "activ", "wise", "fine", "hand", "behind", "look", "like", "ie",
-                  # "next: X — drop the posters", "Quick tally please: … how many hits?",
-                  # "grab whatever ICML 2024 has with 'w' in the title"
-                  "next", "quick", "hit", "whatev", "grab", "rundown", "lineup", "plenti",
-                  "rack", "figur", "enough"}  # fmt: skip
+                  "activ", "wise", "fine", "hand", "behind", "look", "ie"}  # fmt: skip
+# the asker's words beside a name, which alone may still be a topic ("abstraction",
+# "hitting times"): "next: X — drop the posters", "Quick tally please: … how many hits?",
+# "grab whatever ICML 2024 has with 'w' in the title", "X's lineup … look like"
+_BESIDE_NAMES = frozenset(
+    {"abstract", "like", "next", "quick", "hit", "whatev", "grab", "rundown", "lineup", "plenti",
+     "rack", "figur", "enough"}
+)  # fmt: skip
 
 
 def left_beside_names(
@@ -138,7 +141,7 @@ def asker_words_left(
         return "unread"  # "Сколько на": words in another script
     if _SITUATED.match(topic):
         return "chat"  # "I'm writing a reference letter for …": the asker's situation
-    terms = [t for t in content_terms(topic) if t not in GENERIC_TOPIC]
+    terms = [t for t in content_terms(topic) if t not in GENERIC_TOPIC | _BESIDE_NAMES]
     if not terms:
         return "chat"  # "What did … bring": no word a topic is made of
     # two or more, none an acronym: "rl", "gp", "T5" are topics

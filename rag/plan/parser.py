@@ -149,7 +149,7 @@ _LEAD = re.compile(
     r"deals with|study|studies|studying|address|addresses|tackle|tackles|focus on|focusing on|"
     r"work on|works on|involve|involves|centred on|centered on|built around|propose or analy[sz]e|from|"
     r"propose or evaluate|propose|proposes|use|uses|using|apply|applies|in|at|to|for|with|"
-    r"mention|mentions|mentioning|"
+    r"mention|mentions|mentioning|abstracts|"
     r"there|me|anything|something|at least one|one|include|includes|main|primary|key|(?:main |primary )?contributions? "
     r"(?:is|are)|develop|develops|develop or apply|design|designs)(?=[\s,:]|$)[\s,:]*)+",
     re.I,

@@ -45,8 +45,8 @@ _INSTITUTION_BEFORE = re.compile(
 _SMALL = frozenset("of for and the at in on de du des la le di da del der und".split())
 # a lower-case name owning papers or people: "intsig's", "walmart people", "nvidia papers"
 _OWNED_LOWER = re.compile(
-    r"(?<![\w'’-])(?P<name>[a-z][a-z0-9&-]+)(?=['’]s\b|\s+(?:people|researchers|authors|folks|staff|"
-    r"employees|papers|icml)\b)"
+    r"(?<![\w'’-])(?P<name>[a-z][a-z0-9&-]+)(?=(?P<owns>['’]s\b)|\s+(?:people|researchers|authors|folks|"
+    r"staff|employees|papers|icml)\b)"
 )
 # "had Google somewhere among the affiliations", "list DeepMind in their affiliations"
 _INSTITUTION_AMONG = re.compile(
@@ -317,7 +317,13 @@ class PlaceReader:
         # the catalogue knows, said as the owner of papers or of the people on them
         for owned in list(_OWNED_LOWER.finditer(text)):
             word = owned.group("name")
-            if word not in STOPWORDS and len(word) >= 3 and self.catalogue.knows_institution(word):
+            # "physics papers", "game papers": a field's word, unless said as the owner ("'s")
+            field = (
+                not owned.group("owns") and self.doc_freq is not None and self.doc_freq(word) > 2
+            )
+            if field or word in STOPWORDS or len(word) < 3:
+                continue
+            if self.catalogue.knows_institution(word):
                 name = self._as_written(word)
                 text = re.sub(rf"\b{re.escape(word)}\b", name[:1].upper() + name[1:], text, count=1)
         return text

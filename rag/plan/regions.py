@@ -77,7 +77,7 @@ _UNRECORDED = (
         "citations",
         re.compile(
             r"\b(?:the\s+)?most[- ]cited\b|\b(?:most|fewest|highest\s+number\s+of|how\s+many)\s+"
-            r"citations\b(?![^?]*\b(?:papers?\s+they|influencers?)\b)|\bh[- ]index\b",
+            r"citations\b(?![^?]*\b(?:papers?\s+they|influencers?)\b)",
             re.I,
         ),
     ),
@@ -99,16 +99,28 @@ _UNRECORDED = (
         re.compile(
             r"\b(?:best|outstanding)\s+paper\s+(?:awards?|prizes?|honou?rs?)\b"
             r"|\b(?:won|win|wins|received|got)\s+(?:an?\s+|the\s+)?(?:award|prize)s?\b"
-            r"|\btest[- ]of[- ]time\b",
+            r"|\btest[- ]of[- ]time\s+(?:awards?|prizes?|honou?rs?)\b",
             re.I,
         ),
     ),
 )
 
 
+# a question about what papers study or do, where those words are its topic ("papers that
+# predict review scores", "the acceptance rate of speculative tokens", "h-index of researchers")
+_ABOUT_CONTENT = re.compile(
+    r"\b(?:stud(?:y|ies|ying)|propos\w*|predict\w*|learn\w*|analy[sz]\w*|about|model(?:s|ed|ing)?|"
+    r"estimat\w*|use|uses|using|generali[sz]\w*|speculative|tokens?|auctions?|competitions?|"
+    r"datasets?|literature|researchers|methods?|reported)\b",
+    re.I,
+)
+
+
 def asked_unrecorded(question: str) -> Unresolved | None:
     """A question about what the catalogue does not record (submissions and rejections,
     citations, reviews, awards): said so, with no count claimed."""
+    if _ABOUT_CONTENT.search(question):
+        return None
     found = [(what, m) for what, said in _UNRECORDED if (m := said.search(question))]
     if not found:
         return None

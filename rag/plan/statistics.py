@@ -543,7 +543,14 @@ def _base(question: str, measure: re.Match[str]) -> list[str]:
     if _said_of(measure):
         found = _SET.match(after.lstrip())
         if found is not None and not re.match(r"(?:their|its)\b", found.group(0), re.I):
-            return _statuses(found.group(0)) if found.group("set") else []
+            # "of orals and spotlights": every status joined to the first
+            joined = re.match(
+                rf"(?:\s*(?:,|and|or|&|plus)\s+(?:the\s+)?{_STATUS}s?\b)+",
+                after.lstrip()[found.end() :],
+                re.I,
+            )
+            said = found.group(0) + (joined.group(0) if joined else "")
+            return _statuses(said) if found.group("set") else []
     return sorted(
         {
             next(

@@ -31,7 +31,7 @@ _TITLE_WORDS = re.compile(
     # "titles with compositional in them"
     r"|\btitles\s+(?:that\s+|which\s+)?(?:with|have|having)\s+(?:the\s+words?\s+)?['\"“]?"
     r"(?P<inthem>[\w-]+(?:\s+[\w-]+){0,2}?)['\"”]?\s+in\s+them\b"
-    r"|\b(?:with|have|has|having)\s+(?:the\s+words?\s+)?(?P<within>[\w-]+(?:\s+[\w-]+){0,2})\s+in\s+(?:the|their|its)"
+    r"|\b(?:with|have|has|having|mention|mentions|mentioning)\s+(?:the\s+words?\s+)?(?P<within>[\w-]+(?:\s+[\w-]+){0,2})\s+in\s+(?:the|their|its)"
     r"\s+titles?"
     r"|\btitles?\s+(?:that\s+|which\s+)?(?:containing|contains?|with|mentioning|mentions?|"
     r"including|includes?|having|has|have|using|uses?)\s+"
@@ -110,7 +110,7 @@ _MENTIONS = re.compile(
     r"\b(?:mention(?:s|ed|ing)?|name-?check(?:s|ed|ing)?|(?:(?<=abstracts\s)|(?<=abstract\s)|"
     r"(?<=abstracts\sthat\s)|(?<=abstract\sthat\s))(?:contain|include|use|say)(?:s|ing)?)\s+"
     r"(?:the\s+(?:word|term|phrase|name)\s+)?"
-    r"(?:['\"“‘](?P<quoted>[^'\"”’]+)['\"”’]|(?P<plain>(?-i:[A-Z0-9])[\w.+-]*(?:[ -](?-i:[A-Z0-9])[\w.+-]*){0,2})"
+    r"(?:['\"“‘](?P<quoted>[^'\"”’]+)['\"”’]|(?P<plain>(?-i:[A-Z0-9])[\w.+-]*(?:[ -](?-i:[A-Z0-9])[\w.+-]*){0,2})(?![\w.+-])"
     # "mention reinforcement learning": a short phrase ending the question, as written
     r"|(?P<phrase>(?-i:[a-z])[\w-]*(?:\s+(?-i:[a-z])[\w-]*){0,2})(?=\s*[?.!]?\s*$|\s+in\s+(?:the|their)\s+abstracts?))"
     r"(?P<where>\s+(?:anywhere\s+)?in\s+(?:the(?:ir)?|its|an?)\s+(?:abstracts?|text|title\s+or\s+abstract))?"

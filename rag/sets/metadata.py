@@ -82,6 +82,7 @@ class MetadataAnswerer:
             self.catalogue.papers.many(ids & set(about or {})),
             key=lambda p: (not (about or {})[p.id], paper_order(p)),
         )
+        selected = len(ids)  # "… not about robotics": of how many selected
         if left_out:  # "… not about robotics": those judged about it, named
             topic = plan.not_about
             notes.append(
@@ -106,9 +107,14 @@ class MetadataAnswerer:
         c = plan.constraints
         people = {e for e in [*c.excluded, *c.any_of] if self.catalogue.people_named(e)}
         summary = _summary(plan, papers, people)
-        if plan.not_about:
-            summary = f"{summary.rstrip(':')}, not about “{plan.not_about}”:"
-        elif not exact:
+        if plan.not_about:  # "6 of the 10 … that list Sergey Levine … are not about robotics"
+            verb = "is" if len(papers) == 1 else "are"
+            summary = (
+                f"{len(papers)} of the {selected} ICML 2024 papers that list "
+                f"{_conditions(c, people)} {verb} not about “{plan.not_about}” (judged from "
+                "the abstracts):"
+            )
+        if not exact and not plan.not_about:
             summary = f"At least {summary}" if papers else f"None known: {summary}"
         if c.read_as:  # "jing juang" read as Jing Jiang: said first, and not again after
             read = "; ".join(f"“{typed}” as {name}" for typed, name in c.read_as.items())

@@ -72,8 +72,9 @@ def places_by_share(
         "institutes": "Research institutes (neither universities nor companies)",
     }.get(plan.ranking or "", "Institutions")
     unit = " or ".join(s.lower() for s in statuses)
+    units = " or ".join(f"{s.lower()}s" for s in statuses)
     heading = (
-        f"{what} by the share of their ICML 2024 papers that are {unit}s, among those "
+        f"{what} by the share of their ICML 2024 papers that are {units}, among those "
         f"with at least {SHARE_RANKED_FROM} papers ({len(rows)} of them)"
     )
     lines = [
@@ -82,7 +83,8 @@ def places_by_share(
     ]
     if left:
         lines.append(
-            f"({plural(left, 'other')} with at least {SHARE_RANKED_FROM} papers have no {unit}.)"
+            f"({plural(left, 'other')} with at least {SHARE_RANKED_FROM} papers "
+            f"{'has' if left == 1 else 'have'} no {unit}.)"
         )
     note = (
         "A share is an institution's papers with that status over all its papers, each "

@@ -80,7 +80,8 @@ def topic_share(
         return answer
     share = 100 * part / whole
     more = len(judgement.members) - part
-    touching = f" ({plural(more, 'more paper')} only touch on it)" if more else ""
+    touch = "touches" if more == 1 else "touch"
+    touching = f" ({plural(more, 'more paper')} only {touch} on it)" if more else ""
     verb = "is" if part == 1 else "are"
     said = f"{share:.1f} %: {part} of the {whole:,} {what} {verb} clearly about {_named(judgement)}{touching}."
     if condition:  # the share is of the topic's papers: what the part of them is

@@ -2362,10 +2362,29 @@ def test_what_the_catalogue_does_not_record_is_said_with_no_count(
         "Which paper predicts citation counts of scientific papers?",
         "Which papers study reward models trained on review scores?",
         "How does the paper handle rejected samples in rejection sampling?",
+        # a review's cases: these words as what papers study
+        "Which papers are about predicting the most cited papers?",
+        "Which papers study the h-index of researchers?",
+        "What's the highest acceptance rate of speculative tokens reported?",
+        "Which papers study test-of-time generalization?",
+        "Which papers study models that won the prize in auctions?",
     ],
 )
 def test_those_words_about_a_papers_content_are_no_unrecorded_field(question: str) -> None:
     assert not QuestionParser(PLACES).plan(question).unresolved
+
+
+@pytest.mark.parametrize(
+    ("question", "topic"),
+    [
+        ("Which papers study abstraction?", "abstraction"),
+        ("Which papers are about hitting times?", "hitting times"),
+        ("How many physics papers are there?", "physics"),
+    ],
+)
+def test_a_field_or_a_frame_like_word_alone_stays_a_topic(question: str, topic: str) -> None:
+    plan = QuestionParser(PLACES).plan(question)
+    assert plan.topic == topic and not plan.constraints.affiliations, plan
 
 
 def test_a_topic_said_not_to_hold_leaves_out_the_papers_judged_about_it() -> None:
