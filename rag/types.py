@@ -227,6 +227,7 @@ Ranking = Literal[
     "fewest_authors",
     "shortest_title",
     "longest_title",
+    "title_words",
     "institutions",
     "universities",
     "companies",

@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
+from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -502,6 +503,14 @@ class Catalogue:
     def _folded_titles(self, where: str, args: Iterable[object]) -> list[tuple[str, str]]:
         query = f"select paper_id, folded from paper_titles where {where}"
         return [(str(pid), str(folded)) for pid, folded in self._rows(query, args)]
+
+    def title_word_counts(self, within: set[str] | None = None) -> Counter[str]:
+        """How many titles (among `within`; None: all) write each folded word, once a title."""
+        counts: Counter[str] = Counter()
+        for pid, folded in self._folded_titles("1", ()):
+            if within is None or pid in within:
+                counts.update(set(folded.split()))
+        return counts
 
     def title_vocabulary(self) -> set[str]:
         """Every word the titles write, folded."""

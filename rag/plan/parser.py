@@ -30,7 +30,13 @@ from rag.plan.rankings import (
     rank_position,
 )
 from rag.plan.regions import asked_by_place, asked_unrecorded
-from rag.plan.set_readings import by_share, no_affiliation, not_about, with_each_status
+from rag.plan.set_readings import (
+    by_share,
+    no_affiliation,
+    not_about,
+    title_words_ranked,
+    with_each_status,
+)
 from rag.plan.statistics import StatisticAsked, selected, statistic_asked
 from rag.plan.titles import mend_title_typos, text_words, title_words
 from rag.text import STATUS_WORD, content_terms, listing, titled_in
@@ -427,7 +433,7 @@ class QuestionParser:
                 return counted.model_copy(update={**update, "share_of_topic": of_topic})
         # "Which authors had both an oral and a spotlight?", "Which of X's papers are not
         # about robotics?", "Which university had the highest share of orals?"
-        for reading in (with_each_status, not_about, by_share):
+        for reading in (with_each_status, not_about, by_share, title_words_ranked):
             read_so = reading(question, self._read)
             if read_so is not None:
                 return read_so

@@ -52,6 +52,32 @@ _BY_SHARE = re.compile(
 )
 
 
+# the words titles write most: "What is the most common word in titles?", "the top 5 title
+# words among the orals"
+_TITLE_WORDS_RANKED = re.compile(
+    r"\b(?:(?:the\s+)?(?:most\s+(?:common|frequent|frequently\s+used|used|popular)|commonest|top)"
+    r"(?:\s+(?P<n>\d{1,2}))?\s+(?:title\s+)?words?\b(?=[^?]*\btitles?\b)"
+    r"|\b(?:the\s+)?top\s+(?P<n2>\d{1,2})\s+title\s+words\b)",
+    re.I,
+)
+
+
+def title_words_ranked(question: str, read: Read) -> QueryPlan | None:
+    """ "What is the most common word in titles?": the words most titles write."""
+    said = _TITLE_WORDS_RANKED.search(question)
+    if said is None:
+        return None
+    rest = f"{question[: said.start()]} papers {question[said.end() :]}"
+    rest = re.sub(
+        r"\b(?:in|of|across|among)\s+(?:the\s+|their\s+)?titles?\b", " ", rest, flags=re.I
+    )
+    plan = read(rest)
+    if plan.kind != "metadata" or plan.ranking or plan.statistic:
+        return None
+    top = int(said.group("n") or said.group("n2") or 10)
+    return plan.model_copy(update={"ranking": "title_words", "top": top})
+
+
 def with_each_status(question: str, read: Read) -> QueryPlan | None:
     """ "Which authors had both an oral and a spotlight?": the names with a paper of each."""
     if not _EACH_STATUS.search(question):

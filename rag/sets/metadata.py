@@ -23,7 +23,12 @@ from rag.sets.answer_rows import (
     set_answer,
 )
 from rag.sets.selection import Selection, constrained, paper_order, papers_of
-from rag.sets.set_rankings import places_by_share, unrecorded_said, with_each_status
+from rag.sets.set_rankings import (
+    places_by_share,
+    title_words_ranked,
+    unrecorded_said,
+    with_each_status,
+)
 from rag.text import ORDINAL_WORDS, STATUS_WORD, listing
 from rag.types import (
     Aggregate,
@@ -64,6 +69,10 @@ class MetadataAnswerer:
             return self._written_by(question, standalone, plan, allowed)
         if plan.ranking in ("most_authors", "fewest_authors", "shortest_title", "longest_title"):
             return self._extremes(question, standalone, plan, allowed)
+        if plan.ranking == "title_words":  # "What is the most common word in titles?"
+            counted = lambda p: self._within(p, allowed)  # noqa: E731
+            text, aggregate = title_words_ranked(self.catalogue, plan, counted)
+            return set_answer(question, standalone, plan, text, [], aggregate)
         if plan.ranking in ("institutions", "universities", "companies", "institutes"):
             text, aggregate = self._places_ranked(plan, allowed)
             return set_answer(question, standalone, plan, text, [], aggregate)

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from rag.catalogue.catalogue import Catalogue
 from rag.catalogue.institutions import top_institutions
 from rag.sets.answer_rows import plural
+from rag.text import STOPWORDS
 from rag.types import Aggregate, QueryPlan
 
 Within = Callable[[QueryPlan], "set[str] | None"]  # the papers a plan counts (None: all)
@@ -128,3 +129,28 @@ def with_each_status(
     return text, Aggregate(
         kind="metadata", count=len(ranked), exact=True, ranking=ranking, notes=[_NAME_NOTE]
     )
+
+
+def title_words_ranked(
+    catalogue: Catalogue, plan: QueryPlan, within: Within
+) -> tuple[str, Aggregate]:
+    """ "What is the most common word in titles?": the words the most titles write (each
+    title once; function words left out), among the papers the constraints select."""
+    papers = within(plan)
+    counts = catalogue.title_word_counts(papers)
+    words = [(w, n) for w, n in counts.most_common() if w not in STOPWORDS and len(w) > 2]
+    top = plan.top or 10
+    cut = words[top - 1][1] if len(words) > top else 0  # ties at the cut kept
+    kept = [(w, n) for w, n in words if n >= cut]
+    total = len(catalogue) if papers is None else len(papers)
+    lines = [f"{i}. {w} — {plural(n, 'title')}" for i, (w, n) in enumerate(kept, 1)] or ["None."]
+    note = (
+        f"Counted over {plural(total, 'title')}, each title once per word, in lower case "
+        "as written (a plural is its own word); function words are left out."
+    )
+    statuses = " or ".join(f"{s.lower()}s" for s in plan.constraints.statuses)
+    whose = f"titles of ICML 2024 {statuses}" if statuses else "ICML 2024 titles"
+    if papers is not None and not statuses:
+        whose = "titles of the ICML 2024 papers asked about"
+    text = f"The words the most {whose} write:\n\n" + "\n".join(lines) + f"\n\n{note}"
+    return text, Aggregate(kind="metadata", count=len(kept), exact=True, ranking=kept, notes=[note])

@@ -2493,3 +2493,29 @@ def test_a_statistic_of_papers_pointed_at_but_not_read_is_not_of_every_paper() -
         "researchers behind them?"
     )
     assert plan.kind != "metadata" or not plan.statistic, plan
+
+
+def test_the_words_most_titles_write_are_counted_once_a_title() -> None:
+    from rag.types import Paper
+
+    def titled(pid: str, title: str, status: str = "Poster") -> Paper:
+        return Paper(id=pid, title=title, abstract="An abstract.", authors=["A B"],
+                     status=status, extra={"affiliations": [], "pmlr_key": pid})  # fmt: skip
+
+    catalogue = Catalogue.of(
+        [
+            titled("t1", "Graph learning for graph graphs", "Oral"),
+            titled("t2", "Graph transformers"),
+            titled("t3", "Learning to learn", "Oral"),
+        ]
+    )
+    plan = QuestionParser(catalogue).plan("What is the most common word in titles?")
+    assert (plan.kind, plan.ranking, plan.top) == ("metadata", "title_words", 10)
+    answer = MetadataAnswerer(catalogue).answer("?", plan)
+    assert answer.aggregate is not None
+    assert answer.aggregate.ranking[:2] == [("graph", 2), ("learning", 2)]  # once a title
+    plan = QuestionParser(catalogue).plan("What are the top 2 title words among the orals?")
+    assert (plan.top, plan.constraints.statuses) == (2, ["Oral"])
+    answer = MetadataAnswerer(catalogue).answer("?", plan)
+    assert answer.aggregate is not None and answer.aggregate.ranking[0] == ("learning", 2)
+    assert answer.answer.startswith("The words the most titles of ICML 2024 orals write:")
