@@ -138,7 +138,9 @@ def title_words_ranked(
     title once; function words left out), among the papers the constraints select."""
     papers = within(plan)
     counts = catalogue.title_word_counts(papers)
-    words = [(w, n) for w, n in counts.most_common() if w not in STOPWORDS and len(w) > 2]
+    # ties in alphabetical order: the same every run
+    ranked = sorted(counts.items(), key=lambda item: (-item[1], item[0]))
+    words = [(w, n) for w, n in ranked if w not in STOPWORDS and len(w) > 2]
     top = plan.top or 10
     cut = words[top - 1][1] if len(words) > top else 0  # ties at the cut kept
     kept = [(w, n) for w, n in words if n >= cut]
