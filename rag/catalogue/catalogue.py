@@ -516,6 +516,11 @@ class Catalogue:
         """Every word the titles write, folded."""
         return {w for _, folded in self._folded_titles("1", ()) for w in folded.split()}
 
+    def unaffiliated(self) -> set[str]:
+        """Papers that list no affiliation at all (no row in the places table)."""
+        query = "select paper_id from paper_facts where paper_id not in (select paper_id from paper_places)"
+        return {str(r[0]) for r in self._rows(query)}
+
     def mentioning(self, words: str) -> set[str]:
         """Papers whose title or abstract writes `words` as a phrase (case and accents
         aside, a plural too): "ChatGPT", "GPT-4", "Llama 2"."""

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from rag.catalogue.catalogue import Catalogue
-from rag.catalogue.names import affiliation_entries, affiliations_of, fold
+from rag.catalogue.names import affiliation_entries, fold
 from rag.sets.answer_rows import plural
 from rag.types import Paper, PlanConstraints
 
@@ -95,8 +95,7 @@ def constrained(catalogue: Catalogue, c: PlanConstraints) -> Selection:
     for words in c.not_title_words:  # "don't mention forecasting in the title"
         without |= catalogue.titled(words)
     if c.no_affiliations:  # "How many papers list no affiliation?"
-        every = catalogue.papers.many(set(catalogue.papers))
-        found.append({p.id for p in every if not affiliations_of(p)})
+        found.append(catalogue.unaffiliated())
     for words in c.text_words:  # "Which papers mention ChatGPT?"
         found.append(catalogue.mentioning(words))
     if c.any_title_words:  # "'minimax' or 'benchmark' in the title"
