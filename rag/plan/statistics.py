@@ -119,6 +119,13 @@ _PEOPLE = (
     r"names|humans|folks|writers|hands)"
 )
 _BODY = r"(?:population|pool|cohort|crowd|community|body|base|workforce)"
+# people each said once, strongly enough that "how many" alone counts them ("one name badge
+# per person: how many should I print?", "the union", "to reach every author")
+_ONCE_STRONG_SAID = (
+    r"\bper\s+(?:person|head|individual)\b|\bunion\b|\b(?:every|each)\s+(?:single\s+)?(?:author|"
+    r"co-?author|person)\b"
+)
+_ONCE_STRONG = re.compile(_ONCE_STRONG_SAID, re.I)
 _ONCE = r"(?:distinct|unique|different|diff|separate|individual|non-?duplicated|de-?duplicated)"
 # "how many distinct authors", "number of unique people", "the headcount of authors"
 _PEOPLE_COUNTED = re.compile(
@@ -154,10 +161,10 @@ _EACH_ONCE = re.compile(
     rf"|{_EACH_ONCE_SAID}"
     r"|\b(?:in\s+total|altogether|overall|all\s+told|combined)\b|\bis\s+that\b"
     rf"|\b{_BODY}\b|\bacross\b|\b(?:included|including)\b"
-    # "merge their author lists into one set … the union", "one badge per person", "to reach
-    # every author"
-    r"|\bunion\b|\bone\s+set\b|\bauthor\s+index\b|\bcircle\b|\b(?:pool|count)\s+of\s+(?:the\s+)?(?:researchers|people)\b|\bper\s+(?:person|head|individual)\b|\b(?:every|each)\s+(?:single\s+)?"
-    r"(?:author|person|co-?author)\b"
+    # "merge their author lists into one set", "an author index", "Ping Luo's circle", "a
+    # count of the people in it"
+    rf"|{_ONCE_STRONG_SAID}|\bone\s+set\b|\bauthor\s+index\b|\bcircle\b"
+    r"|\b(?:pool|count)\s+of\s+(?:the\s+)?(?:researchers|people)\b"
     r"|\b(?:authored|co-?authored|wrote|published|contributed|appear\w*|show\s+up|are\s+on|"
     r"were\s+on|are\s+listed|were\s+listed|worked\s+on|had\s+papers)\b",
     re.I,
@@ -340,32 +347,9 @@ def statistic_asked(question: str) -> StatisticAsked | None:
 
 def _share(question: str) -> StatisticAsked | None:
     measure = _SHARE.search(question)
-    whole = _WHOLE.search(question)
-    other = _INSTITUTIONS.search(question) or _PEOPLE_COUNTED.search(question)
-    if measure is None and whole is not None and not _LISTED.match(question) and not other:
-        related = _RELATION.search(question)  # "X's papers ÷ all accepted papers"
-        if related is not None:
-            base = _base(question, related) or _statuses_of(whole.group(0))
-            # the sentence that relates them, without the relation and the whole: the part
-            start = max(
-                (m.end() for m in _SENTENCE_END.finditer(question, 0, related.start())), default=0
-            )
-            ends = _SENTENCE_END.search(question, related.end())
-            said = question[start : ends.start() if ends else len(question)]
-            cut = related.start() - start, related.end() - start
-            part = f"{said[: cut[0]]} {said[cut[1] :]}"
-            if not re.match(r"among\s+(?!them|those|these)", whole.group(0), re.I):
-                part = part.replace(whole.group(0), " ", 1)  # the whole said is no part
-            owner = re.match(r"\s*what\s+(?:did|do|does)\s+", part, re.I)
-            part = _ASKED_WHAT.sub(" ", part)
-            if owner:  # "What did Stanford account for among them?": Stanford's papers
-                asked = f"How many papers did {part.strip(' ?')} have?"
-            elif re.search(r"\bhow\s+many\b", part, re.I):
-                asked = f"{part}?"
-            else:
-                asked = f"How many papers {part}?"
-            return StatisticAsked("share", base, _tidy(asked), base, catalogued=True)
-    if measure is None or not _SET.search(question):
+    if measure is None:
+        return _related_share(question)  # "X's papers ÷ all accepted papers"
+    if not _SET.search(question):
         return None  # "what fraction of the data is labeled": no papers' share
     base = _base(question, measure)
     ask = "" if re.search(r"\bhow\s+many\b", _without(question, measure)) else "how many"
@@ -393,6 +377,35 @@ def _share(question: str) -> StatisticAsked | None:
         asked = _replaced(question, measure, f"{ask}{of}")
     within = _within(question, measure)
     return StatisticAsked("share", base, _tidy(asked), base, within)
+
+
+def _related_share(question: str) -> StatisticAsked | None:
+    """A share said as a part set against the whole it names ("÷ all accepted papers", "what
+    did X account for among them"); not when another statistic is asked."""
+    whole = _WHOLE.search(question)
+    if whole is None or _LISTED.match(question):
+        return None
+    related = _RELATION.search(question)
+    if related is None or _INSTITUTIONS.search(question) or _PEOPLE_COUNTED.search(question):
+        return None
+    base = _base(question, related) or _statuses(whole.group(0))
+    # the sentence that relates them, without the relation and the whole: the part
+    start = max((m.end() for m in _SENTENCE_END.finditer(question, 0, related.start())), default=0)
+    ends = _SENTENCE_END.search(question, related.end())
+    said = question[start : ends.start() if ends else len(question)]
+    cut = related.start() - start, related.end() - start
+    part = f"{said[: cut[0]]} {said[cut[1] :]}"
+    if not re.match(r"among\s+(?!them|those|these)", whole.group(0), re.I):
+        part = part.replace(whole.group(0), " ", 1)  # the whole said is no part
+    owner = re.match(r"\s*what\s+(?:did|do|does)\s+", part, re.I)
+    part = _ASKED_WHAT.sub(" ", part)
+    if owner:  # "What did Stanford account for among them?": Stanford's papers
+        asked = f"How many papers did {part.strip(' ?')} have?"
+    elif re.search(r"\bhow\s+many\b", part, re.I):
+        asked = f"{part}?"
+    else:
+        asked = f"How many papers {part}?"
+    return StatisticAsked("share", base, _tidy(asked), base, catalogued=True)
 
 
 # what a share's papers are said to do or have: "(Google's papers) were spotlights"
@@ -423,15 +436,6 @@ def _within(question: str, measure: re.Match[str]) -> str:
     said = _PREDICATE.search(after)
     subject = (after[: said.start()] if said else after).strip()
     return f"How many of {subject}?" if _SET.search(subject) else ""
-
-
-# people each said once, strongly enough that "how many" alone counts them ("One name badge
-# per person: how many should I print?")
-_ONCE_STRONG = re.compile(
-    r"\bper\s+(?:person|head|individual)\b|\bunion\b|\b(?:every|each)\s+(?:single\s+)?(?:author|"
-    r"co-?author|person)\b",
-    re.I,
-)
 
 
 def _people(question: str) -> StatisticAsked | None:
@@ -573,11 +577,6 @@ _ASKED_WHAT = re.compile(
 )
 # a question asking for papers, not a number: "Which papers …", "List …"
 _LISTED = re.compile(r"^\s*(?:which|list|show|name|give\s+me\s+the)\b", re.I)
-
-
-def _statuses_of(whole: str) -> list[str]:
-    """The statuses a whole said is of ("every spotlight": Spotlight; "all papers": none)."""
-    return _statuses(whole)
 
 
 def _statuses(text: str) -> list[str]:
