@@ -387,20 +387,20 @@ _ABOUT_ASKER = re.compile(r"\s*(?:i|i['’]m|i['’]ve|my|me|we|we['’]re|our|u
 _POINTS_BACK = re.compile(r"\b(?:their|theirs|them|they|that\s+place|those|these)\b", re.I)
 
 
-def _sentences_before(question: str, whose: bool) -> Iterator[str]:
-    """The sentences before a question's last, but those about the asker ("I work at MIT.");
-    with `whose`, one naming someone's papers stays ("I'm compiling X's record."); when the
-    last points back ("their footprint"), every one stays ("I'm applying to TU Wien.")."""
+def _sentences_before(question: str, whose: bool) -> Iterator[tuple[str, bool]]:
+    """The sentences before a question's last, each with whether it stays: not when about
+    the asker ("I work at MIT."), unless, with `whose`, it names someone's papers ("I'm
+    compiling X's record."), or the last points back ("their footprint": "I'm applying to
+    TU Wien.")."""
     *before, last = _SENTENCES.split(question)
     pointed = bool(_POINTS_BACK.search(last))
     for sentence in before:
-        if (
-            _ABOUT_ASKER.match(sentence)
-            and not pointed
-            and not (whose and re.search(r"\w['’]s\b", sentence))
-        ):
-            continue
-        yield sentence.strip()
+        stays = (
+            not _ABOUT_ASKER.match(sentence)
+            or pointed
+            or (whose and re.search(r"\w['’]s\b", sentence) is not None)
+        )
+        yield sentence.strip(), stays
 
 
 class QuestionParser:
@@ -449,7 +449,9 @@ class QuestionParser:
             return read
         # "I'm putting together Peng Wu's ICML 2024 record for a tenure file. Posters only,
         # please.": the person or institution the sentence before names
-        for sentence in _sentences_before(question, whose=True):
+        for sentence, stays in _sentences_before(question, whose=True):
+            if not stays:
+                continue
             said = self._read(f"Which papers {sentence}?").constraints
             if said.authors or said.affiliations:
                 update = {"authors": said.authors, "affiliations": said.affiliations}
@@ -460,13 +462,12 @@ class QuestionParser:
         """A statistic's papers described in a sentence before it ("Quick one: titles with
         'smoothing' in them. If you total up their authors and divide …"): the first such
         sentence that selects papers by the catalogue."""
-        kept = set(_sentences_before(question, whose=False))
-        for sentence in (s.strip() for s in _SENTENCES.split(question)[:-1]):
+        for sentence, stays in _sentences_before(question, whose=False):
             # "I'm thinking about applying to TU Wien.": the asker's situation, then the count
             about_asker = _ABOUT_ASKER.match(sentence)
             # "I'm organising a get-together for Bo An and their co-authors.": a person the
             # asker's situation names is whose papers (the asker's own place is not)
-            person_only = sentence not in kept
+            person_only = not stays
             counted = (
                 f"{sentence.rstrip('.!')}. How many papers did they have?"
                 if about_asker
@@ -734,10 +735,8 @@ class QuestionParser:
         text = _TALK.sub(lambda m: f"oral{m.group(2)}", text)
         above = _ABOVE_STATUS.search(text)
         if above:  # "got past the poster stage": orals and spotlights
-            rank = ["poster", "spotlight", "oral"].index(above.group("status").lower())
-            constraints.statuses = [
-                s for s in STATUSES if s.lower() in ("poster", "spotlight", "oral")[rank + 1 :]
-            ]
+            passed = STATUSES.index(above.group("status").capitalize())
+            constraints.statuses = list(STATUSES[:passed])  # STATUSES: highest first
             return _STATUS.sub(" ", _ABOVE_STATUS.sub(" ", text))
         negated = _NOT_STATUS.search(text)
         if negated:  # "non-poster papers", "neither orals nor spotlights": the other statuses
