@@ -28,6 +28,7 @@ from rag.plan.parser import QuestionParser
 from rag.retrieval.bm25 import BM25Index
 from rag.retrieval.retriever import PaperRetriever
 from rag.routing import Route, Router
+from rag.sets.answer_rows import statuses_said
 from rag.sets.judgement import TopicJudge
 from rag.sets.metadata import MetadataAnswerer
 from rag.sets.named import NamedPapers, named_comparison
@@ -210,11 +211,11 @@ class Pipeline:
         for the last, what the part of them is ("spotlights")."""
         statuses = plan.share_of
         base = self.catalogue.matching(Filters(status=statuses)) if statuses else None
-        nouns = " or ".join(f"{s.lower()}s" for s in statuses) or "papers"
+        nouns = statuses_said(statuses, plural=True) or "papers"
         if plan.share_of_topic:
             whole = self.judge().judge(plan.topic, base).clearly
-            part = [s.lower() for s in plan.constraints.statuses if s not in statuses]
-            said = " or ".join(part) if part else "within the question's other conditions"
+            part = [s for s in plan.constraints.statuses if s not in statuses]
+            said = statuses_said(part) or "within the question's other conditions"
             return whole, f"ICML 2024 {nouns} clearly about “{plan.topic}”", said
         whole = len(self.catalogue) if base is None else len(base)
         return whole, f"ICML 2024 {nouns}", ""

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from rag.types import Aggregate, AggregatePaper, Answer, Citation, Paper, QueryPlan
 
 SHOWN_IN_TEXT = 10  # rows written into the answer text; the aggregate carries all
+
+
+def statuses_said(statuses: Sequence[str], plural: bool = False) -> str:
+    """ "oral or spotlight", or with `plural` "orals or spotlights" (each word its plural)."""
+    return " or ".join(f"{s.lower()}s" if plural else s.lower() for s in statuses)
 
 
 def plural(n: int, word: str) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from functools import partial
 
 from rag.catalogue.catalogue import Catalogue
 from rag.catalogue.institutions import top_institutions
@@ -24,6 +25,9 @@ from rag.sets.answer_rows import (
 )
 from rag.sets.selection import Selection, constrained, paper_order, papers_of
 from rag.sets.set_rankings import (
+    EVERY_LEVEL,
+    NAMES_NOTE,
+    PLACES_HEADED,
     places_by_share,
     title_words_ranked,
     unrecorded_said,
@@ -70,8 +74,8 @@ class MetadataAnswerer:
         if plan.ranking in ("most_authors", "fewest_authors", "shortest_title", "longest_title"):
             return self._extremes(question, standalone, plan, allowed)
         if plan.ranking == "title_words":  # "What is the most common word in titles?"
-            counted = lambda p: self._within(p, allowed)  # noqa: E731
-            text, aggregate = title_words_ranked(self.catalogue, plan, counted)
+            within = partial(self._within, allowed=allowed)
+            text, aggregate = title_words_ranked(self.catalogue, plan, within)
             return set_answer(question, standalone, plan, text, [], aggregate)
         if plan.ranking in ("institutions", "universities", "companies", "institutes"):
             text, aggregate = self._places_ranked(plan, allowed)
@@ -87,9 +91,10 @@ class MetadataAnswerer:
                 "Only the names and filters above were used; the question's other words were "
                 "not read as a topic."
             )
+        about = about or {}
         left_out = sorted(
-            self.catalogue.papers.many(ids & set(about or {})),
-            key=lambda p: (not (about or {})[p.id], paper_order(p)),
+            self.catalogue.papers.many(ids & set(about)),
+            key=lambda p: (not about[p.id], paper_order(p)),
         )
         selected = len(ids)  # "… not about robotics": of how many selected
         if left_out:  # "… not about robotics": those judged about it, named
@@ -97,8 +102,7 @@ class MetadataAnswerer:
             notes.append(
                 f"Left out as about “{topic}” (judged from the abstracts): "
                 + "; ".join(
-                    f"*{p.title}*{'' if (about or {})[p.id] else ' (touches on it)'}"
-                    for p in left_out
+                    f"*{p.title}*{'' if about[p.id] else ' (touches on it)'}" for p in left_out
                 )
                 + "."
             )
@@ -116,7 +120,7 @@ class MetadataAnswerer:
         c = plan.constraints
         people = {e for e in [*c.excluded, *c.any_of] if self.catalogue.people_named(e)}
         summary = _summary(plan, papers, people)
-        if plan.not_about:  # "6 of the 10 … that list Sergey Levine … are not about robotics"
+        if plan.not_about:  # "N of the M papers that list X are not about Y"
             verb = "is" if len(papers) == 1 else "are"
             summary = (
                 f"{len(papers)} of the {selected} ICML 2024 papers that list "
@@ -410,17 +414,15 @@ class MetadataAnswerer:
             plan.ranking or "", ""
         )
         if plan.by_share:
-            return places_by_share(self.catalogue, plan, lambda p: self._within(p, allowed), kind)
+            return places_by_share(
+                self.catalogue, plan, partial(self._within, allowed=allowed), kind
+            )
         within = self._within(plan, allowed)
-        limit = _EVERY_LEVEL if plan.position else plan.top or 10
+        limit = EVERY_LEVEL if plan.position else plan.top or 10
         ranked = top_institutions(self.catalogue, within, limit=limit, kind=kind)  # type: ignore[arg-type]
         statuses = plan.constraints.statuses
         noun = f"ICML 2024 {' or '.join(s.lower() for s in statuses) or 'paper'}"
-        what = {
-            "universities": "Universities",
-            "companies": "Companies",
-            "institutes": "Research institutes (neither universities nor companies)",
-        }.get(plan.ranking or "", "Institutions")
+        what = PLACES_HEADED.get(plan.ranking or "", "Institutions")
         heading = f"{what} with the most {noun}s"
         conditions = _conditions(plan.constraints, set())
         if conditions:
@@ -472,8 +474,9 @@ class MetadataAnswerer:
     def _ranking(self, plan: QueryPlan, allowed: set[str] | None) -> tuple[str, Aggregate]:
         if plan.each_status and len(plan.constraints.statuses) > 1:
             others = _conditions(plan.constraints.model_copy(update={"statuses": []}), set())
-            counted = lambda p: self._within(p, allowed)  # noqa: E731
-            return with_each_status(self.catalogue, plan, counted, others)
+            return with_each_status(
+                self.catalogue, plan, partial(self._within, allowed=allowed), others
+            )
         within = self._within(plan, allowed)
         named = set(plan.constraints.authors) if plan.ranking == "coauthors" else set()
         place = {"first_authors": 0, "last_authors": -1}.get(plan.ranking or "")
@@ -485,10 +488,7 @@ class MetadataAnswerer:
             place=place,
         )
         lines = [f"{i}. {name} — {plural(n, 'paper')}" for i, (name, n) in enumerate(ranked, 1)]
-        note = (
-            "Counts are per name as the catalogue spells it: one name may stand for several "
-            "people (common names), and nothing here tells them apart."
-        )
+        note = NAMES_NOTE
         statuses = plan.constraints.statuses
         noun = f"ICML 2024 {' or '.join(s.lower() for s in statuses) or 'paper'}"
         if plan.position:
@@ -520,7 +520,6 @@ def _article(word: str) -> str:
     return "an" if word[:1] in "aeiou" else "a"
 
 
-_EVERY_LEVEL = 100_000  # a ranking's limit that keeps every level
 _ABOVE_SHOWN = 10  # names listed above the place asked
 
 

@@ -8,15 +8,21 @@ from collections.abc import Callable
 
 from rag.catalogue.catalogue import Catalogue
 from rag.catalogue.institutions import top_institutions
-from rag.sets.answer_rows import plural
+from rag.sets.answer_rows import plural, statuses_said
 from rag.text import STOPWORDS
 from rag.types import Aggregate, QueryPlan
 
 Within = Callable[[QueryPlan], "set[str] | None"]  # the papers a plan counts (None: all)
 
 SHARE_RANKED_FROM = 10  # papers an institution needs for its share to be ranked
-_EVERY_LEVEL = 100_000  # a ranking's limit that keeps every level
-_NAME_NOTE = (
+EVERY_LEVEL = 100_000  # a ranking's limit that keeps every level
+# how an institution ranking of each kind is headed
+PLACES_HEADED = {
+    "universities": "Universities",
+    "companies": "Companies",
+    "institutes": "Research institutes (neither universities nor companies)",
+}
+NAMES_NOTE = (
     "Counts are per name as the catalogue spells it: one name may stand for several people "
     "(common names), and nothing here tells them apart."
 )
@@ -55,7 +61,7 @@ def places_by_share(
     )
     base = within(whole_plan)
     part = within(plan) or set()
-    places = top_institutions(catalogue, base, limit=_EVERY_LEVEL, kind=kind)  # type: ignore[arg-type]
+    places = top_institutions(catalogue, base, limit=EVERY_LEVEL, kind=kind)  # type: ignore[arg-type]
     rows = []
     for place in places:
         papers = catalogue.papers_listing(place.spellings)
@@ -67,13 +73,8 @@ def places_by_share(
     cut = rows[top - 1][0] if len(rows) > top else 0.0  # ties at the cut kept
     kept = [r for r in rows if r[0] >= cut and r[1]]  # none of a status is no share to rank
     left = sum(1 for r in rows if not r[1])
-    what = {
-        "universities": "Universities",
-        "companies": "Companies",
-        "institutes": "Research institutes (neither universities nor companies)",
-    }.get(plan.ranking or "", "Institutions")
-    unit = " or ".join(s.lower() for s in statuses)
-    units = " or ".join(f"{s.lower()}s" for s in statuses)
+    what = PLACES_HEADED.get(plan.ranking or "", "Institutions")
+    unit, units = statuses_said(statuses), statuses_said(statuses, plural=True)
     heading = (
         f"{what} by the share of their ICML 2024 papers that are {units}, among those "
         f"with at least {SHARE_RANKED_FROM} papers ({len(rows)} of them)"
@@ -124,10 +125,10 @@ def with_each_status(
     heading = f"{plural(len(ranked), 'author name')} with {asked} at ICML 2024"
     if others:  # "Did any Google author …": of the papers that list Google
         heading += f", counting only papers that list {others}"
-    text = f"{heading}:\n\n" + "\n".join(lines) + f"\n\n{_NAME_NOTE}"
+    text = f"{heading}:\n\n" + "\n".join(lines) + f"\n\n{NAMES_NOTE}"
     ranking = [(name, sum(c[name] for c in counts)) for name in ranked]
     return text, Aggregate(
-        kind="metadata", count=len(ranked), exact=True, ranking=ranking, notes=[_NAME_NOTE]
+        kind="metadata", count=len(ranked), exact=True, ranking=ranking, notes=[NAMES_NOTE]
     )
 
 
@@ -150,7 +151,7 @@ def title_words_ranked(
         f"Counted over {plural(total, 'title')}, each title once per word, in lower case "
         "as written (a plural is its own word); function words are left out."
     )
-    statuses = " or ".join(f"{s.lower()}s" for s in plan.constraints.statuses)
+    statuses = statuses_said(plan.constraints.statuses, plural=True)
     whose = f"titles of ICML 2024 {statuses}" if statuses else "ICML 2024 titles"
     if papers is not None and not statuses:
         whose = "titles of the ICML 2024 papers asked about"

@@ -17,6 +17,7 @@ from rag.sets.answer_rows import (
     plural,
     row,
     set_answer,
+    statuses_said,
 )
 from rag.sets.compare import COLUMNS, comparison_cells
 from rag.sets.judgement import TINY, Judged, TopicJudgement
@@ -87,7 +88,7 @@ def topic_share(
     if condition:  # the share is of the topic's papers: what the part of them is
         if condition.split()[0] in ("oral", "spotlight", "poster"):  # "is an oral", "are orals"
             article = "an" if condition[0] in "aeiou" else "a"
-            plural_ = " or ".join(f"{w}s" for w in condition.split(" or "))
+            plural_ = statuses_said(condition.split(" or "), plural=True)
             condition = f"{article} {condition}" if part == 1 else plural_
         said = f"{share:.1f} %: {part} of the {whole:,} {what} {verb} {condition}."
     update: dict[str, object] = {"answer": f"{said}\n\n{answer.answer}"}
