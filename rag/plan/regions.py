@@ -1,6 +1,7 @@
-"""Institutions asked by their country, city or region ("Chinese universities", "companies
-in Korea", "Hong Kong universities"): the catalogue records none, so no count is claimed,
-and the institutions whose names say the place are offered instead."""
+"""What the catalogue does not record, asked as if it did. Institutions by their country,
+city or region ("Chinese universities", "Hong Kong universities"): no count is claimed, and
+the institutions whose names say the place are offered instead. Submissions and the
+acceptance rate, citations, reviews and awards: said not to be recorded."""
 
 from __future__ import annotations
 

@@ -105,7 +105,8 @@ _TITLE_BOTH = re.compile(
 
 
 # "papers that mention ChatGPT (in the abstract)", "abstracts containing 'Llama 2'": a word
-# or name written in the title or abstract, quoted or capitalised (a plain phrase is a topic)
+# or name written in the title or abstract, quoted, capitalised, or a short phrase ending
+# the question ("mention reinforcement learning"), as written, not judged
 _MENTIONS = re.compile(
     r"\b(?:mention(?:s|ed|ing)?|name-?check(?:s|ed|ing)?|(?:(?<=abstracts\s)|(?<=abstract\s)|"
     r"(?<=abstracts\sthat\s)|(?<=abstract\sthat\s))(?:contain|include|use|say)(?:s|ing)?)\s+"
