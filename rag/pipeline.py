@@ -198,9 +198,11 @@ class Pipeline:
             return named_comparison(question, plan, standalone, route.named)
         assert route.judgement is not None, f"route {route.name} carries no judgement"
         suggestions = self.suggestions(route) if route.judgement.verdict == "described" else []
-        answer = topic_answer(
-            question, plan, standalone, route.judgement, route.allowed is not None, suggestions
-        )
+        within = ""
+        if route.allowed is not None:  # the papers the topic was judged among, said
+            filtered = route.given is not None and not route.given.is_empty()
+            within = self.metadata_answers.selection_said(plan, len(route.allowed), filtered)
+        answer = topic_answer(question, plan, standalone, route.judgement, within, suggestions)
         if plan.statistic == "share" and route.judgement.verdict != "described":
             return topic_share(answer, route.judgement, *self._share_whole(plan))
         return answer

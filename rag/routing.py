@@ -33,6 +33,7 @@ class Route:
     judgement: TopicJudgement | None = None  # list / count / compare of a topic
     named: list[NamedPaper] | None = None  # compare of named papers
     like: Paper | None = None  # similar
+    given: Filters | None = None  # the caller's own filters, as passed
 
     @property
     def cited(self) -> bool:
@@ -54,6 +55,11 @@ class Router:
         self.named = named
 
     def route(self, plan: QueryPlan, given: Filters | None) -> Route:
+        route = self._route(plan, given)
+        route.given = given
+        return route
+
+    def _route(self, plan: QueryPlan, given: Filters | None) -> Route:
         filters = self.filters_for(plan, given)
         if plan.ranking and plan.topic and not plan.unresolved:
             # "Which researchers had the most papers on RL?": ranked among the papers

@@ -128,7 +128,8 @@ def test_topic_count_scans_the_whole_catalogue(assistant: Any) -> None:
     if touching:  # a range, the clear number first: never a bare total
         total = len(aggregate.papers)
         assert lead.startswith(f"{aggregate.count}–{total} ICML 2024 papers")
-        assert f"{aggregate.count} clearly, {len(touching)} more touch on it" in lead
+        verb = "touches" if len(touching) == 1 else "touch"
+        assert f"{aggregate.count} clearly, {len(touching)} more {verb} on it" in lead
     else:
         assert lead.startswith(f"{aggregate.count} ICML 2024 paper")
     assert "“graph neural networks”" in lead
@@ -183,6 +184,24 @@ def test_rag_papers_by_topic_and_status(
     assert len(everything["papers"]) > len(orals["papers"]) > 0
     assert {p["paper_id"] for p in orals["papers"]} <= {p["paper_id"] for p in everything["papers"]}
     assert all(status[p["paper_id"]] == "Oral" for p in orals["papers"])
+
+
+def test_a_topic_within_a_selection_names_the_papers_it_was_judged_among(
+    assistant: Any,
+) -> None:
+    from rag.types import Filters
+
+    orals = sum(p["status"] == "Oral" for p in fixture_papers())
+    answer = assistant.ask("How many oral papers are about graph neural networks?")
+    lead = answer.answer.splitlines()[0]
+    assert answer.aggregate is not None and answer.aggregate.count
+    assert f"(among the {orals} oral papers)" in lead, lead
+    # the same papers narrowed by the caller's filter, not by the question
+    given = assistant.ask(
+        "How many papers are about graph neural networks?", filters=Filters(status=["Oral"])
+    )
+    assert f"(among the {orals} papers the filters given leave)" in given.answer.splitlines()[0]
+    assert given.aggregate.count == answer.aggregate.count
 
 
 def test_papers_like_a_named_paper_are_ranked_by_closeness(assistant: Any) -> None:

@@ -49,6 +49,22 @@ class MetadataAnswerer:
     def __init__(self, catalogue: Catalogue) -> None:
         self.catalogue = catalogue
 
+    def selection_said(self, plan: QueryPlan, count: int, filtered: bool) -> str:
+        """The papers a topic was judged among, as its answer says them ("the 14 oral
+        papers that list an author from Google DeepMind"); `filtered`: the caller's filters
+        narrowed them too."""
+        c = plan.constraints
+        people = {e for e in [*c.excluded, *c.any_of] if self.catalogue.people_named(e)}
+        conditions = _conditions(c, people)
+        status = " or ".join(s.lower() for s in c.statuses)
+        noun = f"{status} paper" if status else "paper"
+        said = f"the {plural(count, noun)}".replace(f"the 1 {noun}", f"the one {noun}")
+        if conditions:
+            said += f" that {'lists' if count == 1 else 'list'} {conditions}"
+        if filtered:
+            said += " the filters given leave" if not conditions else ", within the filters given"
+        return said
+
     def answer(
         self,
         question: str,

@@ -29,12 +29,13 @@ def topic_answer(
     plan: QueryPlan,
     standalone: str,
     judgement: TopicJudgement,
-    limited: bool,
+    among: str = "",
     suggestions: list[SuggestedTopic] | None = None,
 ) -> Answer:
-    """The answer for a judged topic; `limited`: the question's constraints narrowed it."""
+    """The answer for a judged topic; `among`: the papers it was judged among, when the
+    question or the caller narrowed them ("the 14 oral papers that list …")."""
     comparing = plan.kind == "compare"
-    within = " (within the question's constraints)" if limited else ""
+    within = f" (among {among})" if among else ""
     if judgement.verdict == "described":
         rows = _rows(judgement.closest, comparing, "closest")
         text = _described_text(judgement, rows, suggestions or [], within)
@@ -81,8 +82,7 @@ def topic_share(
         return answer
     share = 100 * part / whole
     more = len(judgement.members) - part
-    touch = "touches" if more == 1 else "touch"
-    touching = f" ({plural(more, 'more paper')} only {touch} on it)" if more else ""
+    touching = f" ({plural(more, 'more paper')} only {_touch(more)} on it)" if more else ""
     verb = "is" if part == 1 else "are"
     said = f"{share:.1f} %: {part} of the {whole:,} {what} {verb} clearly about {_named(judgement)}{touching}."
     if condition:  # the share is of the topic's papers: what the part of them is
@@ -157,12 +157,16 @@ def _summary(judgement: TopicJudgement, total: int, clearly: int, within: str) -
     if clearly == 0:
         return (
             f"No ICML 2024 paper{within} is clearly about {_named(judgement)}; "
-            f"{plural(more, 'paper')} touch on it:"
+            f"{plural(more, 'paper')} {_touch(more)} on it:"
         )
     return (
         f"{clearly}–{total} ICML 2024 papers{within} {about}: {clearly} clearly, "
-        f"{more} more touch on it:"
+        f"{more} more {_touch(more)} on it:"
     )
+
+
+def _touch(n: int) -> str:
+    return "touches" if n == 1 else "touch"
 
 
 def _none_text(
