@@ -91,6 +91,22 @@ def test_papers_like_a_named_paper(
 
 
 @pytest.mark.parametrize(
+    "question",
+    [
+        "What was the acceptance rate at ICML 2024?",  # a field the catalogue does not record
+        "Which papers did Stan Z. Li co-author without Zhangyang Gao?",  # an excluded name
+        "Who are the top 3 authors by number of ICML 2024 papers?",  # a ranking's length
+    ],
+)
+def test_a_reading_the_draft_cannot_hold_keeps_the_parser_plan(
+    question: str, llm_server: ScriptedLLMServer, llm_assistant: Callable[..., Any]
+) -> None:
+    # a model's draft has no field for these: asking it could only lose what was read
+    answer = planner(llm_assistant).ask(question)
+    assert answer.plan.source == "parser" and not llm_server.requests
+
+
+@pytest.mark.parametrize(
     "reply",
     [
         Reply.error(500),

@@ -81,20 +81,26 @@ _RANKED_BY: dict[str, Literal["authors", "first_authors", "last_authors"]] = {
 }
 
 
-# Rankings the draft has no field for: the parser's reading is kept for them
-_CATALOGUE_RANKINGS = (
-    "institutions", "universities", "companies", "institutes", "most_authors", "fewest_authors",
-    "shortest_title", "longest_title",
-)  # fmt: skip
+# What a draft can say. A parser's plan that read more (a statistic, a first author, a
+# topic its papers must not be about, …) is kept whole: the draft could only lose it.
+_DRAFTED = {"kind", "topic", "constraints", "ranking", "unresolved", "like_paper", "facets",
+            "compared", "source", "unread"}  # fmt: skip
+_DRAFTED_CONSTRAINTS = {"authors", "affiliations", "statuses", "title_words",
+                        "any_title_words", "not_title_words", "read_as"}  # fmt: skip
+_DRAFTED_RANKINGS = (None, "authors", "first_authors", "last_authors")
+_DRAFTED_UNRESOLVED = ("author", "institution")
 
 
 def read_by_catalogue(plan: QueryPlan) -> bool:
-    """Whether the parser's plan is one the catalogue answers exactly and a model's draft
-    cannot hold: who wrote a named paper, institutions or papers ranked, a place in a
-    ranking, a statistic of the papers."""
+    """Whether the parser's plan reads something a model's draft has no field for: who
+    wrote a named paper, institutions or papers ranked, a place in a ranking, a statistic,
+    a first or last author, an excluded name, a field the catalogue does not record, …"""
+    fields = plan.model_dump(exclude_defaults=True)
     return (
-        bool(plan.written_by or plan.position or plan.statistic)
-        or plan.ranking in _CATALOGUE_RANKINGS
+        bool(set(fields) - _DRAFTED)
+        or bool(set(fields.get("constraints", {})) - _DRAFTED_CONSTRAINTS)
+        or plan.ranking not in _DRAFTED_RANKINGS
+        or any(u.kind not in _DRAFTED_UNRESOLVED for u in plan.unresolved)
     )
 
 
