@@ -42,20 +42,53 @@ _PLACE_CLASS = re.compile(
 )
 
 
+# papers or people asked by their country: "papers from china", "orals from Switzerland",
+# "papers with an author in Germany", "Korean authors" (not "Korea University", nor a
+# topic set in a country: "air quality in China")
+_WHO_FROM = (
+    r"(?:papers?|orals?|spotlights?|posters?|submissions|works|authors?|co-?authors?|"
+    r"researchers|scientists|people|teams?|groups?)"
+)
+_LINK = (
+    r"(?:are|were|is|was|that|which|come|comes|came|coming|have|has|had|with|by|list|lists|"
+    r"listing|an?|any|one|some|at\s+least|all|only|entirely|mostly|authors?|co-?authors?|"
+    r"people|researchers|affiliated|based|located|written|coming)"
+)
+_BY_PEOPLES_COUNTRY = re.compile(
+    rf"\b(?P<who>{_WHO_FROM})\s+(?:{_LINK}\s+){{0,4}}(?P<prep>from|in|at|out\s+of)\s+"
+    rf"(?P<nation>(?:the\s+)?{_NATION})\b(?!\s*(?-i:[A-Z])|\s+(?:universit|institut|college|compan|"
+    r"lab|school|tech))"
+    rf"|(?-i:\b(?P<nation2>{_NATION}))\s+(?:authors?|researchers|scientists|teams?|groups?|"
+    r"people|co-?authors?)\b",
+    re.I,
+)
+
+
 def asked_by_place(question: str, catalogue: Catalogue) -> Unresolved | None:
-    """Institutions asked by their country or city ("Chinese universities", "Hong Kong
-    universities"), which the catalogue does not record; the institutions whose names
-    say the place, when two or more do."""
-    found = _BY_COUNTRY.search(question)
+    """Institutions, papers or people asked by their country or city ("Chinese
+    universities", "papers from China", "Hong Kong universities"), which the catalogue does
+    not record; the institutions whose names say the place, when two or more do."""
+    found = _BY_COUNTRY.search(question) or _BY_PEOPLES_COUNTRY.search(question)
     place = (found.group("nation") or found.group("nation2")) if found else ""
-    named = catalogue.readings(place) if re.match(r"[A-Z]", place) else []
+    said = " ".join(_capitalised(w) for w in place.split())  # "china" -> "China", "the uk"
+    text = found.group(0) if found else ""
+    if found and found.re is _BY_PEOPLES_COUNTRY and found.group("who"):
+        text = f"{found.group('who').lower()} {found.group('prep')} {said}"  # "papers from China"
+    # "the UK", "US": a country's letters, not an acronym of institutions ("Universität Köln")
+    named = catalogue.readings(said) if len(re.sub(r"(?i)^the\s+", "", place)) > 3 else []
     if found is None:
         found = _PLACE_CLASS.search(question)
         place = (found.group("place") or found.group("place2")) if found else ""
         named = catalogue.readings(place) if found else []
         if found is None or len(named) < 2:
             return None
-    return Unresolved(kind="country", text=found.group(0), candidates=named[:8])
+    return Unresolved(kind="country", text=text or found.group(0), candidates=named[:8])
+
+
+def _capitalised(word: str) -> str:
+    if word.lower() in ("us", "uk", "usa"):
+        return word.upper()
+    return word if word.lower() == "the" else word[:1].upper() + word[1:]
 
 
 # what the catalogue holds nothing about, asked of the conference's papers: "the acceptance

@@ -288,9 +288,8 @@ class MetadataAnswerer:
             elif item.kind == "country":
                 named = "; ".join(f"{name} ({plural(n, 'paper')})" for name, n in item.candidates)
                 lines.append(
-                    f"The catalogue records no country or city for an institution, so the "
-                    f"papers of “{item.text}” cannot be picked out exactly, and no count is "
-                    f"claimed."
+                    f"The catalogue records no country or city for an institution, so "
+                    f"“{item.text}” cannot be picked out exactly, and no count is claimed."
                     + (
                         f" Institutions whose names say where they are: {named}; others there "
                         f"may not say so."

@@ -861,6 +861,12 @@ def test_institutions_asked_by_country_are_said_not_recorded() -> None:
         "How many orals did universities in China get?",
         "Which Korean companies had papers?",
         "What share of papers came from Chinese universities?",
+        # papers or people from a country: not an institution whose name holds its word
+        "how many papers are from china",
+        "Which orals are from Switzerland?",
+        "how many papers have an author in Germany",
+        "How many papers from the UK?",
+        "How many papers by Korean authors?",
     ):
         plan = QuestionParser(PLACES).plan(question)
         assert [u.kind for u in plan.unresolved] == ["country"], question
@@ -870,6 +876,8 @@ def test_institutions_asked_by_country_are_said_not_recorded() -> None:
     for question in (
         "Which orals did the Chinese University of Hong Kong get?",
         "What did Xidian University in China have at ICML 2024?",
+        "How many papers are from Korea University?",
+        "Which papers use satellite images from India?",  # a topic set in a country
     ):
         assert not QuestionParser(PLACES).plan(question).unresolved, question
 
