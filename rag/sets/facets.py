@@ -421,6 +421,7 @@ def plain_topic(topic: str) -> tuple[str, list[str]]:
     if _length(text) > DESCRIBED_WORDS:
         tail = _EXAMPLES.search(text)
         listed = alternatives(_EXAMPLE_LEAD.sub("", tail.group(0))) if tail else []
+        listed = [e for e in listed if words(e)]  # "… like, …": no example said
         # a tail going on with "…, in drug discovery" qualifies the topic: not only examples
         if tail is not None and not any(words(e)[0].lower() in _JOIN_WORDS for e in listed):
             examples = [e for e in listed if len(words(e)) <= 4]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from rag.sets.facets import coverage, name_hints, read_topic
+from rag.sets.facets import coverage, name_hints, plain_topic, read_topic
 
 TOTAL = 2610
 # Abstracts writing each phrase (a stand-in for the catalogue's counts).
@@ -304,7 +304,6 @@ def test_a_modifier_of_a_far_wider_named_topic_is_a_facet_of_its_own() -> None:
 
 
 def test_a_tail_that_qualifies_the_topic_is_not_examples() -> None:
-    from rag.sets.facets import plain_topic
 
     topic = "graph neural networks for molecules, such as message passing networks, in drug discovery and chemistry"
     assert plain_topic(topic) == (topic, [])
@@ -318,3 +317,14 @@ def test_a_topic_of_punctuation_and_or_is_read_without_a_crash() -> None:
     # with no words ("(") had raised IndexError
     reading = read_topic("( or DPO)", support, TOTAL)
     assert reading is not None
+
+
+def test_a_dash_after_an_example_lead_is_no_example() -> None:
+    # "… and the like — e.g. for …": the dash after "like" had been read as an empty example
+    topic = (
+        "sequences of measurements recorded at regular intervals — sensor readings, "
+        "electricity load, traffic counts and the like — e.g. for forecasting, imputation "
+        "or classification"
+    )
+    text, examples = plain_topic(topic)
+    assert text.startswith("sequences of measurements") and "" not in examples
