@@ -100,9 +100,16 @@ class Router:
         allowed = self.allowed(filters)
         judgement = judge.judge(plan.topic, allowed, reading)
         one_topic = len(reading.facets) <= 1 and judgement.verdict == "set"
-        if plan.kind == "list" and one_topic and judgement.clearly == 0:
+        # asked among some papers ("which of X's papers …"): those papers ranked, said as such
+        among = allowed is not None
+        if plan.kind == "list" and one_topic and judgement.clearly == 0 and not among:
             return Route("paper", plan, filters)  # nothing clearly about it: the cited answer
-        if plan.kind == "list" and judgement.verdict == "described" and not judgement.suggestions:
+        if (
+            plan.kind == "list"
+            and judgement.verdict == "described"
+            and not judgement.suggestions
+            and not among
+        ):
             # described, and no named topic fits the description: maybe no paper is about
             # it at all; the cited answer says so when the abstracts do not answer
             return Route("paper", plan, filters)

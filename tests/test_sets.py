@@ -204,6 +204,19 @@ def test_a_topic_within_a_selection_names_the_papers_it_was_judged_among(
     assert given.aggregate.count == answer.aggregate.count
 
 
+def test_a_topic_none_of_someones_papers_is_clearly_about_says_so_rather_than_abstaining(
+    assistant: Any,
+) -> None:
+    # one of his three fixture papers only touches on protein design: asked among his
+    # papers, that is said (the cited answer over every abstract had abstained)
+    answer = assistant.ask("Which of Stan Z. Li's papers are about protein design?")
+    lead = answer.answer.splitlines()[0]
+    assert lead.startswith("No ICML 2024 paper (among the 3 papers that list Stan Z. Li"), lead
+    assert "is clearly about “protein design”" in lead and not answer.abstained
+    assert answer.aggregate is not None and answer.aggregate.count == 0
+    assert {p.paper_id for p in answer.aggregate.papers} <= expected("Stan Z. Li")
+
+
 def test_papers_like_a_named_paper_are_ranked_by_closeness(assistant: Any) -> None:
     answer = assistant.ask("Which ICML 2024 papers are similar to GraphsGPT?")
     assert answer.plan.kind == "similar" and answer.plan.like_paper == "zxxSJAVQPc"

@@ -72,6 +72,10 @@ _LOOKING_FOR = re.compile(
 
 
 _IF_SO = re.compile(r"\?\s*if\s+so,?\s+(?:which|what|list\s+them|which\s+ones?)[^?]*\?\s*$", re.I)
+# "X's papers on offline RL — which ones?": the list asked, said again after the question
+_WHICH_ONES = re.compile(
+    r"\s*[,;:—–-]+\s*(?:so\s+)?(?:which|what)\s+(?:ones?|are\s+they|papers)\s*\?*\s*$", re.I
+)
 # Nouns people use for papers ("ICML 2024 works" only beside the venue: "how it works")
 _PAPERS_NOUN = re.compile(
     r"\b(?:publications|submissions|articles)\b|(?<=ICML 2024 )works\b|"
@@ -179,6 +183,12 @@ def plain_question(question: str) -> str:
     text = re.sub(
         r"\b([A-Z][a-z]+ [A-Z][a-z]+)\s+\+\s+(?=[A-Z][a-z]+ [A-Z][a-z]+\b)", r"\1 and ", text
     )
+    # "orals + spotlights": both statuses
+    text = re.sub(
+        r"(?i)\b(orals?|spotlights?|posters?)\s*\+\s*(?=(?:orals?|spotlights?|posters?)\b)",
+        r"\1 and ",
+        text,
+    )
     text = _GREETING.sub("", text, count=1)
     taken = _TAKE.match(text) or (None if _HOW_MANY_LAST.search(text) else _DASHED.match(text))
     if taken and ITS.search(taken.group("rest")):  # "Take X. How many of its papers …"
@@ -213,6 +223,7 @@ def plain_question(question: str) -> str:
     text = _HONORIFIC.sub("", text)  # "Prof. Kyunghyun Cho" is Kyunghyun Cho
     text = _ROUGHLY.sub("", text)  # "Roughly how many …": the count is exact anyway
     text = _IF_SO.sub("?", text)  # "Is X on any papers? If so, which?": the list asked
+    text = _WHICH_ONES.sub("?", text)
     text = _PAPERS_NOUN.sub("papers", text)  # "publications", "submissions": papers
     text = _I_NEED.sub("", text, count=1)  # "I need the papers …", "Can you list …"
     text = _FETCH.sub("Show me ", text, count=1)

@@ -49,7 +49,10 @@ _COUNT = re.compile(
     r"(?:(?:icml|2024|icml 2024|oral|spotlight|poster|accepted|the|of the|main[- ]track)\s+)*"
     # "How many RL papers", "how many graph transformer papers": a topic before the noun
     r"(?:(?!(?:of|these|those|them|such|above|their|its|his|her)\b)[\w-]+\s+){0,3}?"
-    r"(?:papers|publications|works|articles|titles|abstracts|orals|spotlights|posters)\b",
+    r"(?:papers|publications|works|articles|titles|abstracts|orals|spotlights|posters)\b"
+    # "How many of Jason D. Lee's papers were about RL?": a count among someone's papers
+    r"|^\s*how many of\s+(?:[\w.-]+\s+){0,4}[\w.-]+['’]s?\s+(?:(?:icml|2024|icml 2024|oral|"
+    r"spotlight|poster|accepted)\s+)*(?:papers|publications|works|orals|spotlights|posters)\b",
     re.I,
 )
 # "Compare the papers on X", "how do they differ": the papers on a topic side by side
@@ -148,7 +151,8 @@ _ET_AL = re.compile(
 )
 # The frame around a topic, removed from the front and back of what is left.
 _LEAD = re.compile(
-    r"^(?:(?:how many times|how often|how many|and|which|what|who|top|most prolific|leading|list|show(?: me)?|count|find|give me|name|are there(?: any)?|is there|"
+    # "by are about X", "or papers are about X": what an author or a status left
+    r"^(?:(?:how many times|how often|how many|and|(?:or|by|\+|&)(?=\s+(?:papers?\s+)?(?:are|were|is|was)\b)|which|what|who|top|most prolific|leading|list|show(?: me)?|count|find|give me|name|are there(?: any)?|is there|"
     r"compare|comparing|how do|how does|of|the|all|a|an|any|approaches|explanations|papers?|"
     r"works?|publications?|articles?|research|accepted|main|track|are|is|were|was|do|does|did|have|has|"
     r"that|which|whose|where|about|on|regarding|concerning|related to|dealing with|deal with|"

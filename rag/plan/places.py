@@ -41,12 +41,13 @@ _INSTITUTION_BEFORE = re.compile(
     r"folks|staff|employees)\b",
     re.I,
 )
+OWNER_PAPERS = 3  # papers on which a one-word lower-case name is an institution's own
 # the words a name keeps in lower case: "University of X", "Institut de Y"
 _SMALL = frozenset("of for and the at in on de du des la le di da del der und".split())
 # a lower-case name owning papers or people: "intsig's", "walmart people", "nvidia papers"
 _OWNED_LOWER = re.compile(
     r"(?<![\w'’-])(?P<name>[a-z][a-z0-9&-]+)(?=(?P<owns>['’]s\b)|\s+(?:people|researchers|authors|folks|"
-    r"staff|employees|papers|icml)\b)"
+    r"staff|employees|papers|orals|spotlights|posters|icml)\b)"
 )
 # "had Google somewhere among the affiliations", "list DeepMind in their affiliations"
 _INSTITUTION_AMONG = re.compile(
@@ -218,6 +219,8 @@ class PlaceReader:
         self._lower = not any(c.isupper() for c in text[1:])
         if self._lower:
             text = self._capitalised(text, constraints)  # "did sorbonne university get into icml"
+        else:
+            text = self._lower_owners(text, exact=True)  # "How many meta orals are about RL?"
         # "University of Texas at Austin": one name, not Austin after "at"
         text = re.sub(r"\b(University of [A-Z][a-z]+) at ([A-Z][a-z]+)", r"\1 \2", text)
         text = _SUNY_CAMPUS.sub(
@@ -313,20 +316,35 @@ class PlaceReader:
                     title = " ".join(w if w in _SMALL else w.capitalize() for w in name.split())
                     text = said.sub(title, text, count=1)
                     taken[start : start + size] = [True] * size
-        # "intsig's icml 2024 count", "walmart people on icml 2024 papers": a one-word name
-        # the catalogue knows, said as the owner of papers or of the people on them
+        return self._lower_owners(text)
+
+    def _lower_owners(self, text: str, exact: bool = False) -> str:
+        """ "intsig's icml 2024 count", "walmart people on icml 2024 papers": a one-word name
+        the catalogue knows, said in lower case as the owner of papers or of the people on
+        them, capitalised; `exact`: only a name institutions are written as ("meta orals"
+        in a question typed otherwise in capitals)."""
         for owned in list(_OWNED_LOWER.finditer(text)):
             word = owned.group("name")
+            named = self._named_exactly(word)  # "meta orals", "nvidia papers": a company
             # "physics papers", "game papers": a field's word, unless said as the owner ("'s")
             field = (
-                not owned.group("owns") and self.doc_freq is not None and self.doc_freq(word) > 2
+                not owned.group("owns")
+                and self.doc_freq is not None
+                and self.doc_freq(word) > 2
+                and not named
             )
-            if field or word in STOPWORDS or len(word) < 3:
+            if field or word in STOPWORDS or len(word) < 3 or (exact and not named):
                 continue
             if self.catalogue.knows_institution(word):
                 name = self._as_written(word)
                 text = re.sub(rf"\b{re.escape(word)}\b", name[:1].upper() + name[1:], text, count=1)
         return text
+
+    def _named_exactly(self, word: str) -> bool:
+        """Whether an institution is written as this one word on several papers ("Meta",
+        "NVIDIA"), not only inside a longer name ("Physics & Informatics Lab")."""
+        variants = self.catalogue.match_institution(word).variants
+        return any(fold(v) == fold(word) and n >= OWNER_PAPERS for v, n in variants)
 
     def _as_written(self, typed: str) -> str:
         """ "flor ida international university": a space typed inside a word, the name as

@@ -2527,3 +2527,59 @@ def test_the_words_most_titles_write_are_counted_once_a_title() -> None:
     answer = MetadataAnswerer(catalogue).answer("?", plan)
     assert answer.aggregate is not None and answer.aggregate.ranking[0] == ("learning", 2)
     assert answer.answer.startswith("The words the most titles of ICML 2024 orals write:")
+
+
+OWNERS = Catalogue.of(
+    [
+        *(_paper(f"m{i}", [f"Ann Lee{i}"], ["Meta"], "Oral") for i in range(4)),
+        _paper("m9", ["Stefano Ermon"], ["Stanford University"], "Spotlight"),
+        _paper("p1", ["Bo Li"], ["Physics & Informatics Lab, NTT Research, Inc."]),
+    ]
+)
+
+
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        # a status joined with "+", the list asked again after a dash, the verb an author's
+        # or a status's removal left before the topic
+        (
+            "Meta orals + spotlights: how many are about reinforcement learning?",
+            ("count", "reinforcement learning", ["Meta"], ["Oral", "Spotlight"], []),
+        ),
+        (
+            "Stefano Ermon's ICML 2024 papers on offline RL — which ones?",
+            ("list", "offline RL", [], [], ["Stefano Ermon"]),
+        ),
+        (
+            "Which ICML 2024 papers by Stefano Ermon are about large language models?",
+            ("list", "large language models", [], [], ["Stefano Ermon"]),
+        ),
+        (
+            "Which Meta orals or spotlights are about diffusion models?",
+            ("list", "diffusion models", ["Meta"], ["Oral", "Spotlight"], []),
+        ),
+        # "how many of X's papers": a count among them
+        (
+            "How many of Stefano Ermon's ICML 2024 papers were about reinforcement learning?",
+            ("count", "reinforcement learning", [], [], ["Stefano Ermon"]),
+        ),
+        # one word an institution is written as, typed in lower case among capitals
+        (
+            "How many meta orals are about RL?",
+            ("count", "RL", ["Meta"], ["Oral"], []),
+        ),
+    ],
+)
+def test_a_topic_asked_among_some_papers_is_read_apart_from_them(
+    question: str, said: tuple[str, str, list[str], list[str], list[str]]
+) -> None:
+    plan = QuestionParser(OWNERS, lambda word: 50).plan(question)  # every word is common
+    c = plan.constraints
+    assert (plan.kind, plan.topic, c.affiliations, c.statuses, c.authors) == said, plan
+
+
+def test_a_field_word_inside_a_longer_name_is_no_owner() -> None:
+    # "Physics & Informatics Lab" holds "physics"; no institution is written as it alone
+    plan = QuestionParser(OWNERS, lambda word: 50).plan("Which papers are physics papers?")
+    assert not plan.constraints.affiliations, plan
