@@ -102,6 +102,9 @@ _SET = re.compile(
     r"|^\s*(?:list|show(?: me)?)\s+(?:the\s+|all\s+)?(?:icml\s+2024\s+)?"
     r"(?:work|works|publications|research|studies)\s+(?:on|about|in|that)\b"
     r"|\bpapers\s+(?:by|from|on|about|with|in|that|where|whose)\b"
+    # "list every paper about speculative decoding": each of a set, said in the singular
+    r"|\b(?:list|show|give|name|find)\b[^?]*\bevery\s+(?:single\s+)?(?:icml\s*(?:20)?24\s+|icml\s+)?"
+    r"(?:paper|abstract|publication)\b|^\s*every\s+(?:icml\s+)?paper\s+(?:on|about|that)\b"
     r"|\b(?:co-?author(?:ed|s)?|publish(?:ed)?|author of|as an author)\b",
     re.I,
 )
@@ -279,7 +282,9 @@ _AUTHOR_RANGE = re.compile(
     re.I,
 )
 _POINTER = re.compile(
-    r"\b(?:address|about|on|study|studies|tackle|cover|do)\s+(?:this|that|it|these|those)\b", re.I
+    r"\b(?:address|about|on|study|studies|tackle|cover|do|use|uses|apply|applies)\s+"
+    r"(?:this|that|it|these|those|them)\b",
+    re.I,
 )
 _OF_THEM = re.compile(r",?\s+and\s+how\s+many\s+of\s+(?:them|these|those)\b[^?]*", re.I)
 
@@ -594,7 +599,7 @@ class QuestionParser:
         text = no_affiliation(text, constraints)  # "How many papers list no affiliation?"
         text = title_words(text, constraints)
         if set_like or _STATUS_NOUN.search(question):  # "Which orals mention ChatGPT?"
-            text = text_words(text, constraints)
+            text = text_words(text, constraints, self._written)
         mend_title_typos(constraints, self.catalogue, self.doc_freq)
         cited = _ET_AL.search(text) if set_like else None
         whole = f"{cited.group('given') or ''}{cited.group('family')}" if cited else ""
@@ -694,6 +699,9 @@ class QuestionParser:
             like_paper=named.id if named is not None and kind == "similar" else "",
             unread=unread,
         )
+
+    def _written(self, phrase: str) -> bool:
+        return bool(self.catalogue.mentioning(phrase))
 
     def _narrowed(
         self, name: str, readings: list[tuple[str, int]], question: str

@@ -120,15 +120,20 @@ _MENTIONS = re.compile(
 )
 
 
-def text_words(text: str, constraints: PlanConstraints) -> str:
+def text_words(
+    text: str, constraints: PlanConstraints, written: Callable[[str], bool] | None = None
+) -> str:
     """A word the title or abstract must write ("Which papers mention ChatGPT?"), taken out
-    of the question's text."""
+    of the question's text. `written`: whether some title or abstract writes a phrase; an
+    unquoted phrase none writes ("mention watermarking llm outputs") asks for a topic."""
     found = _MENTIONS.search(text)
     if found is None:
         return text
     word = (found.group("quoted") or found.group("plain") or found.group("phrase")).strip()
     word = word.rstrip(".")
     if not word or word.lower() in ("icml", "icml 2024"):
+        return text
+    if not found.group("quoted") and " " in word and written is not None and not written(word):
         return text
     constraints.text_words.append(word)
     return f"{text[: found.start()]} {text[found.end() :]}"

@@ -149,6 +149,11 @@ def _length(text: str) -> int:
     return sum(1 for w in words(text) if w.lower() not in ("or", "and"))
 
 
+def too_long_to_name(text: str) -> bool:
+    """Longer than any topic's name: a description, whatever its words."""
+    return _length(text) > DESCRIBED_WORDS
+
+
 def _singular(word: str) -> str:
     w = word.lower()
     return w[:-1] if len(w) > 4 and w.endswith("s") and not w.endswith("ss") else w

@@ -17,7 +17,7 @@ from typing import Literal
 
 import numpy as np
 
-from rag.sets.facets import TopicReading, read_topic
+from rag.sets.facets import TopicReading, read_topic, too_long_to_name
 from rag.sets.glossary import Definitions
 from rag.sets.screening import LLMScreen, Verdict
 from rag.sets.topics import (
@@ -92,7 +92,10 @@ class TopicJudgement:
             return "none"
         if self.reading.described:
             return "described"
-        return "set" if self.members else "none"
+        if self.members:
+            return "set"
+        # "no abstract is about <twenty words>" is no claim to make: a description unmatched
+        return "described" if any(too_long_to_name(f) for f in self.facets) else "none"
 
 
 class TopicJudge:
@@ -169,6 +172,9 @@ class TopicJudge:
                 closest.append(judged)
             if p >= member and not reading.described and not unknown:
                 members.append(judged)
+        if not members and not unknown and any(too_long_to_name(f) for f in facets):
+            # a description no paper matched: the named topics it may mean, offered
+            suggestions = suggestions or self._described(topic, probability, allowed)[0]
         return TopicJudgement(topic, reading, members, closest, unknown, suggestions)
 
     def absent_words(self, topic: str, reading: TopicReading) -> list[str]:

@@ -328,3 +328,17 @@ def test_a_dash_after_an_example_lead_is_no_example() -> None:
     )
     text, examples = plain_topic(topic)
     assert text.startswith("sequences of measurements") and "" not in examples
+
+
+def test_a_description_no_paper_matches_claims_no_absence() -> None:
+    from rag.sets.facets import TopicReading, too_long_to_name
+    from rag.sets.judgement import TopicJudgement
+
+    long = "sequences of measurements recorded at regular intervals such as sensor readings or traffic counts"
+    assert too_long_to_name(long) and not too_long_to_name("graph neural networks")
+    unmatched = TopicJudgement(long, TopicReading([long], described=False), [], [])
+    assert unmatched.verdict == "described"  # not "no abstract is about <all of it>"
+    named = TopicJudgement(
+        "quantum chemistry", TopicReading(["quantum chemistry"], described=False), [], []
+    )
+    assert named.verdict == "none"

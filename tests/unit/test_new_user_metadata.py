@@ -2476,6 +2476,28 @@ def test_a_word_the_papers_mention_is_read_as_written_not_judged() -> None:
     assert not parser.plan("Which paper mentions a 2x speedup on ImageNet?").constraints.text_words
     plan = parser.plan("Which papers mention 'graph' in the title?")
     assert (plan.constraints.title_words, plan.constraints.text_words) == (["graph"], [])
+    # an unquoted phrase no abstract writes asks for a topic; quoted, it is taken as written
+    plan = parser.plan("how many papers mention watermarking llm outputs")
+    assert (plan.kind, plan.topic, plan.constraints.text_words) == (
+        "count",
+        "watermarking llm outputs",
+        [],
+    )
+    plan = parser.plan("Which papers mention 'watermarking llm outputs'?")
+    assert plan.constraints.text_words == ["watermarking llm outputs"]
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "could you list every paper about speculative decoding",
+        "Can you list every ICML 2024 paper on speculative decoding?",
+        "every paper about speculative decoding",
+    ],
+)
+def test_every_paper_said_in_the_singular_asks_for_the_list(question: str) -> None:
+    plan = QuestionParser(PEOPLE).plan(question)
+    assert (plan.kind, plan.topic) == ("list", "speculative decoding"), plan
 
 
 def test_papers_with_no_affiliation_and_question_titles() -> None:
