@@ -304,6 +304,11 @@ class QueryPlan(BaseModel):
         "papers it is a share of ('What share of Google's papers were spotlights?'); none: "
         "all papers (or those of `share_of`).",
     )
+    affiliation_of: bool = Field(
+        default=False,
+        description="'Where is X from?', 'What is X's affiliation?': the affiliations listed "
+        "beside the one author named, on their papers, counted.",
+    )
     unresolved: list[Unresolved] = Field(default_factory=list)
     like_paper: str = Field(
         default="",

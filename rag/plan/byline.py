@@ -48,6 +48,9 @@ _ASKED = [
         rf"affiliated\s+with|come\s+from){_END}"
         rf"|^\s*what\s+(?:are|were)\s+the\s+affiliations\s+of\s+(?:the\s+(?:{_AUTHORS})\s+of\s+)?"
         rf"(?P<paper3>[^?]+?){_END}"
+        # "what institution is the Vision Mamba paper from": its authors' places
+        rf"|^\s*(?:which|what)\s+{_PLACES}\s+(?:is|are|was|were)\s+(?P<paper5>(?:the\s+)?[^?]+?"
+        rf"\s+paper)\s+(?:from|at|based\s+at){_END}"
         # "Which institutions are behind the GaLore paper?", "Which labs wrote DoRA?"
         rf"|^\s*(?:which|what)\s+{_PLACES}\s+(?:(?:are|were|is|was)\s+behind|wrote|authored|"
         rf"produced|published|(?:are|were|is|was)\s+on)\s+(?P<paper4>[^?]+?){_END}",
@@ -66,7 +69,11 @@ _STATUS_ASKED = re.compile(
     r"|^\s*what\s+(?:was|is)\s+the\s+(?:status|presentation\s+(?:type|format)|acceptance\s+"
     r"(?:type|status)|format|decision)\s+(?:of|for)\s+(?P<paper3>[^?]+?)\s*[?.!]*\s*$"
     r"|^\s*(?P<paper4>[^?:]+?)\s*[:–-]\s*(?:oral|spotlight|poster)(?:\s*,?\s+or\s+(?:oral|"
-    r"spotlight|poster))+\s*[?.!]*\s*$",
+    r"spotlight|poster))+\s*[?.!]*\s*$"
+    # "what status did TravelPlanner get", "what track/status is 'Stop Regressing'"
+    r"|^\s*what\s+(?:status|track|decision|presentation\s+(?:type|format))(?:\s*/\s*\w+)?\s+"
+    r"(?:did|does|was|is)\s+(?P<paper5>[^?]+?)(?:\s+(?:get|receive|have|land|given|assigned))?"
+    r"\s*[?.!]*\s*$",
     re.I,
 )
 # "the Medusa paper", "the paper on GaLore": the name within

@@ -31,6 +31,7 @@ from rag.plan.rankings import (
 )
 from rag.plan.regions import asked_by_place, asked_unrecorded
 from rag.plan.set_readings import (
+    affiliations_asked,
     by_share,
     no_affiliation,
     not_about,
@@ -442,7 +443,8 @@ class QuestionParser:
                 return counted.model_copy(update={**update, "share_of_topic": of_topic})
         # "Which authors had both an oral and a spotlight?", "Which of X's papers are not
         # about robotics?", "Which university had the highest share of orals?"
-        for reading in (with_each_status, not_about, by_share, title_words_ranked):
+        readings = (with_each_status, not_about, by_share, title_words_ranked, affiliations_asked)
+        for reading in readings:
             read_so = reading(question, self._read)
             if read_so is not None:
                 return read_so

@@ -1,6 +1,7 @@
 """Questions about papers as a set that a plain reading gets wrong: people with a paper of
 each of two statuses, a set less the papers about a topic it negates, institutions ranked
-by a share of their papers rather than their number, papers with no affiliation.
+by a share of their papers rather than their number, papers with no affiliation, where
+one person is from.
 
 Each reading takes the question and the parser's own `read` (question in, plan out), and
 returns the plan it means, or None when the question is not of its kind."""
@@ -60,6 +61,35 @@ _TITLE_WORDS_RANKED = re.compile(
     r"|\b(?:the\s+)?top\s+(?P<n2>\d{1,2})\s+title\s+words\b)",
     re.I,
 )
+
+
+# where one person is from: "Where is Volkan Cevher from?", "What is Yuandong Tian's
+# affiliation?", "Which institution is Sergey Levine at?", "Who does X work for?"
+_WHERE_FROM = re.compile(
+    r"\bwhere\s+(?:is|are|was|were|does|do|did)\b[^?]*?\b(?:from|based|work(?:s|ing|ed)?)\b"
+    r"|['’]s?\s+(?:current\s+|home\s+|listed\s+)?(?:affiliations?|institutions?|employers?)\b"
+    r"|\b(?:what|which)\s+(?:is\s+|are\s+|was\s+)?(?:the\s+)?(?:affiliations?|institutions?|"
+    r"universit(?:y|ies)|compan(?:y|ies)|organi[sz]ations?|employers?)\s+(?:is|are|was|were|"
+    r"does|do|did|of|for)\b"
+    r"|\bwho\s+(?:does|did)\b[^?]*\bwork\s+for\b|\baffiliations?\s+(?:of|for)\b",
+    re.I,
+)
+# "where are X's co-authors from": other people's places, not the one named
+_OTHERS = re.compile(r"\b(?:co-?authors?|collaborators?|students?|team|group|lab)\b", re.I)
+
+
+def affiliations_asked(question: str, read: Read) -> QueryPlan | None:
+    """ "Where is Volkan Cevher from?": the affiliations listed beside one author's name."""
+    if not _WHERE_FROM.search(question) or _OTHERS.search(question):
+        return None
+    plan = read(question)
+    c = plan.constraints
+    if len(c.authors) != 1 or c.affiliations or c.any_of or plan.ranking or plan.statistic:
+        return None
+    if plan.written_by or plan.like_paper or plan.unresolved:
+        return None  # "Where are the authors of GaLore from?": that paper's byline
+    kept = PlanConstraints(authors=list(c.authors), statuses=list(c.statuses))
+    return QueryPlan(kind="metadata", constraints=kept, affiliation_of=True)
 
 
 def title_words_ranked(question: str, read: Read) -> QueryPlan | None:

@@ -28,6 +28,7 @@ from rag.sets.set_rankings import (
     EVERY_LEVEL,
     NAMES_NOTE,
     PLACES_HEADED,
+    person_places,
     places_by_share,
     title_words_ranked,
     unrecorded_said,
@@ -87,6 +88,11 @@ class MetadataAnswerer:
             return answer
         if plan.written_by:
             return self._written_by(question, standalone, plan, allowed)
+        if plan.affiliation_of and plan.constraints.authors:  # "Where is X from?"
+            within = partial(self._within, allowed=allowed)
+            text, aggregate = person_places(self.catalogue, plan, within)
+            cited = [citation(r) for r in aggregate.papers]
+            return set_answer(question, standalone, plan, text, cited, aggregate)
         if plan.ranking in ("most_authors", "fewest_authors", "shortest_title", "longest_title"):
             return self._extremes(question, standalone, plan, allowed)
         if plan.ranking == "title_words":  # "What is the most common word in titles?"

@@ -1,6 +1,6 @@
 """Answers a plain ranking or count gets wrong: institutions ranked by the share of their
-papers with a status, the authors with a paper of each of two statuses, and what the
-catalogue does not record at all (said so, with nothing counted)."""
+papers with a status, the authors with a paper of each of two statuses, where one person
+is from, and what the catalogue does not record at all (said so, with nothing counted)."""
 
 from __future__ import annotations
 
@@ -8,9 +8,10 @@ from collections.abc import Callable
 
 from rag.catalogue.catalogue import Catalogue
 from rag.catalogue.institutions import top_institutions
-from rag.sets.answer_rows import plural, statuses_said
+from rag.catalogue.names import affiliation_entries
+from rag.sets.answer_rows import plural, row, statuses_said
 from rag.text import STOPWORDS
-from rag.types import Aggregate, QueryPlan
+from rag.types import Aggregate, AggregatePaper, Paper, QueryPlan
 
 Within = Callable[[QueryPlan], "set[str] | None"]  # the papers a plan counts (None: all)
 
@@ -157,3 +158,58 @@ def title_words_ranked(
         whose = "titles of the ICML 2024 papers asked about"
     text = f"The words the most {whose} write:\n\n" + "\n".join(lines) + f"\n\n{note}"
     return text, Aggregate(kind="metadata", count=len(kept), exact=True, ranking=kept, notes=[note])
+
+
+PLACE_CITED = 5  # papers cited beside each place a person is listed at
+
+
+def person_places(catalogue: Catalogue, plan: QueryPlan, within: Within) -> tuple[str, Aggregate]:
+    """ "Where is Volkan Cevher from?": the affiliations listed beside the person's name on
+    their papers, most papers first, each place's papers cited; papers whose affiliations
+    are not listed author by author are counted apart (whose is whose cannot be told)."""
+    person = plan.constraints.authors[0]
+    papers = sorted(catalogue.papers.many(within(plan) or set()), key=lambda p: p.title)
+    places: dict[str, list[Paper]] = {}
+    unaligned = 0
+    for paper in papers:
+        entries = affiliation_entries(paper)
+        if len(entries) != len(paper.authors) or person not in paper.authors:
+            unaligned += 1
+            continue
+        place = entries[paper.authors.index(person)] or "no affiliation given"
+        places.setdefault(place, []).append(paper)
+    ranked = sorted(places.items(), key=lambda item: (-len(item[1]), item[0]))
+    rows: list[AggregatePaper] = []
+    lines = []
+    for place, held in ranked:
+        cited = []
+        for paper in held[:PLACE_CITED]:
+            rows.append(row(len(rows) + 1, paper, f"{person}: {place}"))
+            cited.append(f"[{len(rows)}]")
+        lines.append(f"- {place} — {plural(len(held), 'paper')} {''.join(cited)}")
+    status = statuses_said(plan.constraints.statuses, plural=True) or "papers"
+    if not papers:
+        text = f"{person} has no ICML 2024 {status} among those asked about."
+    elif not ranked:
+        text = (
+            f"None of {person}'s {plural(len(papers), 'ICML 2024 ' + status[:-1])} lists its "
+            "affiliations author by author, so which is theirs cannot be told."
+        )
+    else:
+        text = f"{person}'s affiliation as listed beside the name on their ICML 2024 {status}:\n"
+        text += "\n".join(lines)
+    notes = []
+    if unaligned and ranked:
+        notes.append(
+            f"{plural(unaligned, 'more paper')} {'lists' if unaligned == 1 else 'list'} "
+            "affiliations not author by author, so which is theirs cannot be told there."
+        )
+    notes.append(
+        "As the authors entered them on OpenReview; one name may stand for several people."
+    )
+    text += "\n\n" + " ".join(notes)
+    ranking = [(place, len(held)) for place, held in ranked]
+    aggregate = Aggregate(
+        kind="metadata", count=len(ranked), exact=True, papers=rows, ranking=ranking, notes=notes
+    )
+    return text, aggregate

@@ -10,6 +10,7 @@ from rag.catalogue.kinds import kind_of
 from rag.plan.framing import plain_question
 from rag.plan.parser import QuestionParser
 from rag.sets.metadata import MetadataAnswerer
+from rag.types import Paper
 from tests.unit.test_metadata_answers import _paper, assert_answered
 
 PEOPLE = Catalogue.of(
@@ -2605,3 +2606,60 @@ def test_a_field_word_inside_a_longer_name_is_no_owner() -> None:
     # "Physics & Informatics Lab" holds "physics"; no institution is written as it alone
     plan = QuestionParser(OWNERS, lambda word: 50).plan("Which papers are physics papers?")
     assert not plan.constraints.affiliations, plan
+
+
+PLACED = Catalogue.of(
+    [
+        _paper("a1", ["Ann Kim", "Yuan Tian"], ["Lund University", "Meta AI (FAIR)"], "Oral"),
+        _paper("a2", ["Yuan Tian"], ["Meta AI (FAIR)"]),
+        _paper("a3", ["Bo Li", "Yuan Tian"], ["Fudan University", "Meta AI (FAIR)"]),
+        _paper("a4", ["Yuan Tian", "Bo Li"], ["California Institute of Technology", "Meta"]),
+        _paper("a5", ["Yuan Tian", "Bo Li", "Ann Kim"], ["Meta AI (FAIR)"]),  # not aligned
+    ]
+)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What is Yuan Tian's affiliation?",
+        "where is Yuan Tian from",
+        "Which institution is Yuan Tian at?",
+        "Who does Yuan Tian work for?",
+        "which institutions does Yuan Tian's icml 2024 work come from",
+    ],
+)
+def test_where_one_person_is_from_counts_the_places_beside_their_name(question: str) -> None:
+    plan = QuestionParser(PLACED).plan(question)
+    assert plan.affiliation_of and plan.constraints.authors == ["Yuan Tian"], plan
+    answer = MetadataAnswerer(PLACED).answer(question, plan)
+    assert answer.aggregate is not None and answer.aggregate.exact
+    assert answer.aggregate.ranking == [
+        ("Meta AI (FAIR)", 3),
+        ("California Institute of Technology", 1),
+    ]
+    assert {p.paper_id for p in answer.aggregate.papers} == {"a1", "a2", "a3", "a4"}
+    # the paper whose affiliations are not author by author is said, not guessed
+    assert "1 more paper lists affiliations not author by author" in answer.answer
+
+
+def test_where_a_persons_co_authors_are_from_is_not_their_own_place() -> None:
+    plan = QuestionParser(PLACED).plan("Where are Yuan Tian's co-authors from?")
+    assert not plan.affiliation_of
+
+
+def test_a_named_papers_status_and_places_in_other_words() -> None:
+    catalogue = Catalogue.of(
+        [
+            Paper(id="t1", title="TravelPlanner: A Benchmark for Real-World Planning",
+                  abstract="We introduce TravelPlanner.", authors=["Jian Xie", "Kai Zhang"],
+                  status="Spotlight",
+                  extra={"affiliations": ["Fudan University", "Ohio State University"]}),
+        ]
+    )  # fmt: skip
+    for question, asked in (
+        ("what status did TravelPlanner get", "status"),
+        ("what institution is the TravelPlanner paper from", "all"),
+    ):
+        plan = QuestionParser(catalogue).plan(question)
+        assert (plan.kind, plan.like_paper, plan.written_by) == ("metadata", "t1", asked), plan
