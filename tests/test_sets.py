@@ -217,6 +217,22 @@ def test_a_topic_none_of_someones_papers_is_clearly_about_says_so_rather_than_ab
     assert {p.paper_id for p in answer.aggregate.papers} <= expected("Stan Z. Li")
 
 
+def test_who_works_on_a_topic_names_its_authors_with_their_papers_cited(assistant: Any) -> None:
+    answer = assistant.ask("Who works on graph neural networks?")
+    assert answer.plan.ranking == "authors" and answer.plan.topic == "graph neural networks"
+    aggregate = answer.aggregate
+    assert aggregate is not None and aggregate.ranking and aggregate.papers
+    assert [c.n for c in answer.citations] == list(range(1, len(aggregate.papers) + 1))
+    authors = {p.paper_id: set(p.authors) for p in aggregate.papers}
+    lines = [ln for ln in answer.answer.splitlines() if re.match(r"\d+\. ", ln)]
+    assert lines and all(re.search(r"\[\d+\]$", ln) for ln in lines), answer.answer
+    for line in lines:
+        named = re.match(r"\d+\. (.+?) — \d+ papers? ((?:\[\d+\])+)$", line)
+        if named:  # every paper cited beside a name has that name among its authors
+            for n in re.findall(r"\d+", named.group(2)):
+                assert named.group(1) in authors[aggregate.papers[int(n) - 1].paper_id], line
+
+
 def test_papers_like_a_named_paper_are_ranked_by_closeness(assistant: Any) -> None:
     answer = assistant.ask("Which ICML 2024 papers are similar to GraphsGPT?")
     assert answer.plan.kind == "similar" and answer.plan.like_paper == "zxxSJAVQPc"

@@ -36,6 +36,7 @@ from rag.plan.set_readings import (
     no_affiliation,
     not_about,
     title_words_ranked,
+    who_works_on,
     with_each_status,
 )
 from rag.plan.statistics import StatisticAsked, selected, statistic_asked
@@ -443,7 +444,14 @@ class QuestionParser:
                 return counted.model_copy(update={**update, "share_of_topic": of_topic})
         # "Which authors had both an oral and a spotlight?", "Which of X's papers are not
         # about robotics?", "Which university had the highest share of orals?"
-        readings = (with_each_status, not_about, by_share, title_words_ranked, affiliations_asked)
+        readings = (
+            with_each_status,
+            not_about,
+            by_share,
+            title_words_ranked,
+            affiliations_asked,
+            who_works_on,
+        )
         for reading in readings:
             read_so = reading(question, self._read)
             if read_so is not None:

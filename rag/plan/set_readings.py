@@ -92,6 +92,30 @@ def affiliations_asked(question: str, read: Read) -> QueryPlan | None:
     return QueryPlan(kind="metadata", constraints=kept, affiliation_of=True)
 
 
+# people asked by what they work on: "Who works on machine unlearning?", "which authors
+# work on X? give names", "who published the most on graph neural networks"
+_WHO_WORKS = re.compile(
+    r"^\s*(?:who|which\s+(?:authors?|researchers?|people|scientists|names))\s+"
+    r"(?:(?:is|are)\s+(?:the\s+)?(?:(?:main|leading|key|top|most\s+active|active|prominent)\s+)?"
+    r"(?:researchers?|authors?|people|names)?\s*)?"
+    r"(?:works?|working|research(?:es|ing)?|publish(?:es|ing)?|(?:published|wrote)(?=\s+the\s+most)|"
+    r"writes|focus(?:es|ing)?|specializ\w+|specialis\w+|does\s+research|do\s+research)\s+"
+    r"(?:the\s+most\s+(?:papers\s+)?)?(?:on|about|in)\s+(?P<topic>[^?.;]+?)\s*(?:[?.;]|$)",
+    re.I,
+)
+
+
+def who_works_on(question: str, read: Read) -> QueryPlan | None:
+    """ "Who works on machine unlearning?": the authors with the most papers about it."""
+    said = _WHO_WORKS.search(question)
+    if said is None or re.search(r"\bpapers?\b", said.group("topic"), re.I):
+        return None  # "Who works on the Medusa paper?": its byline
+    plan = read(f"Which authors had the most papers on {said.group('topic')}?")
+    if plan.ranking != "authors" or not plan.topic:
+        return None
+    return plan
+
+
 def title_words_ranked(question: str, read: Read) -> QueryPlan | None:
     """ "What is the most common word in titles?": the words most titles write."""
     said = _TITLE_WORDS_RANKED.search(question)

@@ -104,7 +104,8 @@ class MetadataAnswerer:
             return set_answer(question, standalone, plan, text, [], aggregate)
         if plan.ranking is not None:
             text, aggregate = self._ranking(plan, allowed)
-            return set_answer(question, standalone, plan, text, [], aggregate)
+            cited = [citation(r) for r in aggregate.papers]
+            return set_answer(question, standalone, plan, text, cited, aggregate)
         if plan.statistic:
             return self._statistic(question, standalone, plan, allowed)
         ids, notes, open_ = self._select(plan)
@@ -527,14 +528,57 @@ class MetadataAnswerer:
             heading = f"Authors listed {role} on the most {noun}s"
         if named:  # "Who did Yoshua Bengio co-author with most often?"
             heading = f"Co-authors of {' and '.join(sorted(named))} on the most {noun}s"
+        rows: list[AggregatePaper] = []
         if plan.topic:
             heading += f" clearly about “{plan.topic}”"
+            if within is not None and not place and not named and not plan.at_least:
+                # "Who works on machine unlearning?": each name's papers cited, the rest counted
+                lines, rows = self._cited_names(ranked, within, plan.topic)
         if not lines:
             lines = ["None."]
         text = f"{heading}:\n\n" + "\n".join(lines) + f"\n\n{note}"
         return text, Aggregate(
-            kind="metadata", count=len(ranked), exact=True, ranking=ranked, notes=[note]
+            kind="metadata",
+            count=len(ranked),
+            exact=True,
+            ranking=ranked,
+            notes=[note],
+            papers=rows,
         )
+
+    def _cited_names(
+        self, ranked: list[tuple[str, int]], within: set[str], topic: str
+    ) -> tuple[list[str], list[AggregatePaper]]:
+        """Each ranked name with its papers about the topic cited; how many more names
+        have fewer such papers, said after them."""
+        papers = sorted(self.catalogue.papers.many(within), key=lambda p: p.title)
+        rows: dict[str, AggregatePaper] = {}
+        lines = []
+        for i, (name, n) in enumerate(ranked, 1):
+            cited = []
+            for paper in [p for p in papers if name in p.authors][:NAME_CITED]:
+                if paper.id not in rows:
+                    rows[paper.id] = row(len(rows) + 1, paper, f"About “{topic}”")
+                cited.append(f"[{rows[paper.id].n}]")
+            lines.append(f"{i}. {name} — {plural(n, 'paper')} {''.join(cited)}".rstrip())
+        everyone = self.catalogue.top_authors(within, at_least=1)
+        rest = len(everyone) - len(ranked)
+        if rest > 0:
+            fewest = min((n for _, n in ranked), default=2)
+            have = "has" if rest == 1 else "have"
+            fewer = "one" if fewest == 2 else "fewer"
+            on = ""
+            if len(papers) <= NAME_CITED * 3:  # few papers: every one cited, its names in it
+                for paper in papers:
+                    if paper.id not in rows:
+                        rows[paper.id] = row(len(rows) + 1, paper, f"About “{topic}”")
+                on = ", on " + "".join(f"[{r.n}]" for r in rows.values())
+            lines.append(
+                f"… and {plural(rest, 'more author name')} {have} {fewer} such "
+                f"paper{'' if fewer == 'one' else 's'} (of the {plural(len(within), 'paper')} "
+                f"clearly about it{on})"
+            )
+        return lines, list(rows.values())
 
 
 def _article(word: str) -> str:
@@ -741,6 +785,7 @@ def _by_rank(item: tuple[str, int]) -> int:
     return {"oral": 0, "spotlight": 1, "poster": 2}.get(item[0], 3)
 
 
+NAME_CITED = 3  # papers cited beside each name of a ranking by topic
 CHOICES = 8  # the people or institutions offered as buttons when a name fits several
 
 

@@ -2663,3 +2663,22 @@ def test_a_named_papers_status_and_places_in_other_words() -> None:
     ):
         plan = QuestionParser(catalogue).plan(question)
         assert (plan.kind, plan.like_paper, plan.written_by) == ("metadata", "t1", asked), plan
+
+
+@pytest.mark.parametrize(
+    ("question", "topic"),
+    [
+        ("who works on machine unlearning", "machine unlearning"),
+        ("which authors work on offline reinforcement learning? give names", "offline reinforcement learning"),
+        ("who published the most on graph neural networks", "graph neural networks"),
+        ("Who are the main researchers working on diffusion models?", "diffusion models"),
+    ],
+)  # fmt: skip
+def test_who_works_on_a_topic_ranks_the_authors_of_its_papers(question: str, topic: str) -> None:
+    plan = QuestionParser(PEOPLE).plan(question)
+    assert (plan.kind, plan.ranking, plan.topic) == ("metadata", "authors", topic), plan
+
+
+def test_who_worked_on_a_named_paper_is_not_a_topic_ranking() -> None:
+    plan = QuestionParser(PEOPLE).plan("Who works on the Medusa paper?")
+    assert plan.ranking is None, plan
