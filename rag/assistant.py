@@ -29,6 +29,7 @@ from rag.embedding.factory import build_embed_model
 from rag.errors import AnswerError, EmptyStoreError
 from rag.pipeline import Pipeline
 from rag.retrieval.retriever import PaperRetriever
+from rag.sets.named import pinned
 from rag.settings import RetrievalMode, Settings
 from rag.store.chroma import PaperStore
 from rag.types import Answer, ChatMessage, Filters, Paper, QueryPlan, RetrievedPaper
@@ -206,7 +207,7 @@ class Assistant:
                 history=messages,
                 top_k=top_k,
                 mode=mode,
-                filters=route.filters,
+                filters=pinned(standalone, pipeline.catalogue, route.filters),
             ):
                 if kind == "answer" and isinstance(payload, Answer):
                     payload.plan = plan

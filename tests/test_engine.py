@@ -270,3 +270,9 @@ def test_citation_numbers_run_from_one_without_gaps_in_order_of_use(assistant: A
         assert all(c.relevance is not None and 0 <= c.relevance <= 1 for c in answer.citations), (
             answer.citations
         )
+
+
+def test_a_question_naming_a_paper_is_answered_from_that_paper(assistant: Any) -> None:
+    # another fixture abstract writes "codebooks"; the question asks it of BiLLM's
+    answer = assistant.ask("Does BiLLM use codebooks?")
+    assert [c.paper_id for c in answer.citations] == ["qOl2WWOqFg"], answer.answer

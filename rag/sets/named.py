@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from rag.catalogue.catalogue import Catalogue
 from rag.sets.answer_rows import citation, plain, row, set_answer
 from rag.sets.compare import COLUMNS, comparison_cells
-from rag.text import split_sentences
-from rag.types import Aggregate, AggregatePaper, Answer, Paper, QueryPlan
+from rag.text import NAME, split_sentences
+from rag.types import Aggregate, AggregatePaper, Answer, Filters, Paper, QueryPlan
 
 _INTRODUCES = r"(?:propose|introduce|present|develop|design|call|dub|name|term|coin)\w*"
 DESCRIBED_WORDS = 4  # a longer reference is a description of a paper, not its name
@@ -66,6 +66,88 @@ def _introduces(paper: Paper, name: str) -> float:
             score += 2.0
             break
     return score + 0.1 * len(re.findall(word, paper.abstract))
+
+
+# "which paper improves on Medusa?", "papers that build on KTO": asks for other papers
+_ASKS_WHICH = re.compile(
+    r"\b(?:which|what|any|other|another)\s+(?:other\s+)?(?:papers?|works?|methods?|approaches|"
+    r"studies|articles?)\b|\b(?:papers?|works?)\s+(?:that|which|where)\b",
+    re.I,
+)
+
+
+def papers_named(question: str, catalogue: Catalogue) -> list[Paper]:
+    """The papers a question asks about by the coined name heading their title ("LoRA+",
+    "DoRA" of "DoRA: Weight-Decomposed Low-Rank Adaptation") or proposed in their abstract
+    and asked as a paper's ("the KTO paper"), in the question's order. None when it asks
+    which paper (another one) does something, when a name is also proposed by another
+    paper ("LESS"), or when it names another paper it does not resolve so: asked of
+    several papers, it keeps them all."""
+    if _ASKS_WHICH.search(question):
+        return []
+    found: dict[str, Paper] = {}
+    for match in _NAMED.finditer(question):
+        name = match.group(0)
+        titled = catalogue.named_paper(name)
+        paper = titled if titled is not None and _head(titled) == name else None
+        paper = paper or _proposing(catalogue, name)
+        if paper is None:
+            continue  # a concept ("Bradley-Terry"), or no paper's own name
+        if not _own_name(paper, name, question) or _proposed_elsewhere(catalogue, paper, name):
+            return []
+        found.setdefault(paper.id, paper)
+    return list(found.values())
+
+
+# a coined name: "KTO", "DoRA", "LoRA+", "tinyBenchmarks", "Medusa" after a lower-case word
+_NAMED = re.compile(
+    rf"(?:(?<![\w-])[A-Z][a-z]+-[A-Z][\w-]*|{NAME.pattern}|(?<![\w-])[a-z]+[A-Z][\w-]*)\+?"
+)  # "Aug-PE" too
+
+
+def _head(paper: Paper) -> str:
+    """The name before a title's colon ("DoRA" of "DoRA: Weight-Decomposed …")."""
+    return paper.title.split(":")[0].strip() if ":" in paper.title else ""
+
+
+def _proposing(catalogue: Catalogue, name: str) -> Paper | None:
+    """The one paper whose abstract proposes `name` ("We call this approach KTO"), where
+    others only write it."""
+    found = [p for p in catalogue.papers_naming(name) if _introduces(p, name) >= 2]
+    return found[0] if len(found) == 1 else None
+
+
+def _own_name(paper: Paper, name: str, question: str) -> bool:
+    """Whether `name` is the paper's own: its title's head as written, or one its abstract
+    proposes, asked as a paper's ("the KTO paper", "KTO's")."""
+    if _head(paper) == name:
+        return True
+    asked = re.search(rf"{re.escape(name)}(?:\s+paper|['’]s)\b", question)
+    return bool(asked) and name not in paper.title and _introduces(paper, name) >= 2
+
+
+def _proposed_elsewhere(catalogue: Catalogue, paper: Paper, name: str) -> bool:
+    """Another abstract proposes a method of the same name ("LESS" for a KV cache)."""
+    return any(
+        other.id != paper.id and _introduces(other, name) >= 2
+        for other in catalogue.papers_naming(name)
+    )
+
+
+def pinned(question: str, catalogue: Catalogue, filters: Filters | None) -> Filters | None:
+    """The filters a cited answer keeps to: the papers the question names, when it names
+    any ("what datasets does LoRA+ use" is asked of LoRA+, not of a paper that writes
+    "datasets" and "LoRA"); the caller's filters otherwise, or when they leave none."""
+    named = [p.id for p in papers_named(question, catalogue)]
+    if filters is not None and filters.paper_ids:
+        named = [pid for pid in named if pid in set(filters.paper_ids)]
+    if not named or (
+        filters is not None and not all(filters.accepts(catalogue.papers[pid]) for pid in named)
+    ):
+        return filters
+    if filters is None:
+        return Filters(status=None, author=None, title=None, paper_ids=named)
+    return filters.model_copy(update={"paper_ids": named})
 
 
 def named_comparison(

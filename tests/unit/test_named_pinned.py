@@ -1,0 +1,59 @@
+"""A cited answer asked of a paper the question names keeps to that paper: "what datasets
+does LoRA+ use" is answered from LoRA+ (or said not to be given), not from another paper
+that writes "datasets" and "LoRA"."""
+
+from __future__ import annotations
+
+from rag.catalogue.catalogue import Catalogue
+from rag.sets.named import papers_named, pinned
+from rag.types import Filters, Paper
+
+
+def _paper(pid: str, title: str, abstract: str, status: str = "Poster") -> Paper:
+    return Paper(id=pid, title=title, abstract=abstract, authors=["A B"], status=status,
+                 extra={"affiliations": [], "pmlr_key": pid})  # fmt: skip
+
+
+CATALOGUE = Catalogue.of(
+    [
+        _paper("kto", "Model Alignment as Prospect Theoretic Optimization",
+               "We propose a new loss. We call this approach KTO, and it matches DPO."),
+        _paper("lora", "LoRA+: Efficient Low Rank Adaptation of Large Models",
+               "We call this proposed algorithm LoRA+. It is faster than LoRA.", "Oral"),
+        _paper("tdpo", "Token-level Direct Preference Optimization",
+               "Utilizing the Bradley-Terry model, our method beats KTO and LoRA+ baselines."),
+        _paper("augpe", "Differentially Private Synthetic Data via Foundation Model APIs",
+               "We propose Aug-PE, an augmented private evolution framework."),
+        _paper("less1", "LESS: Selecting Influential Data for Targeted Instruction Tuning",
+               "We propose LESS, an optimizer-aware data selection algorithm."),
+        _paper("less2", "Get More with LESS: Synthesizing Recurrence with KV Cache Compression",
+               "We propose LESS, a constant-sized cache added to the KV cache."),
+    ]
+)  # fmt: skip
+
+
+def test_a_paper_named_by_its_title_or_as_a_paper_is_the_one_asked_about() -> None:
+    assert [p.id for p in papers_named("what datasets does LoRA+ use", CATALOGUE)] == ["lora"]
+    asked = "does the KTO paper use the Bradley-Terry model?"  # proposed in its abstract
+    assert [p.id for p in papers_named(asked, CATALOGUE)] == ["kto"]
+    filters = pinned("what datasets does LoRA+ use", CATALOGUE, None)
+    assert filters is not None and filters.paper_ids == ["lora"]
+
+
+def test_no_paper_is_pinned_where_the_name_is_not_one_papers_own() -> None:
+    for question in (
+        "How large is the cache that LESS adds?",  # two papers propose a LESS
+        "Which paper improves on LoRA+?",  # asks for another paper
+        "What does KTO optimize?",  # proposed in an abstract, not asked as a paper's
+        "What do LoRA+ and Aug-PE each do?",  # Aug-PE's paper is named too: asked of both
+    ):
+        assert papers_named(question, CATALOGUE) == [], question
+        assert pinned(question, CATALOGUE, None) is None
+
+
+def test_the_callers_filters_win_over_a_named_paper_they_leave_out() -> None:
+    posters = Filters(status=["Poster"])  # LoRA+ is an oral
+    assert pinned("what datasets does LoRA+ use", CATALOGUE, posters) is posters
+    orals = Filters(status=["Oral"])
+    kept = pinned("what datasets does LoRA+ use", CATALOGUE, orals)
+    assert kept is not None and kept.paper_ids == ["lora"] and kept.status == ["Oral"]
