@@ -81,9 +81,13 @@ _MEASURED = re.compile(
     r"(?<![\w.,])(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s*"
     r"(?:(%|percent\b)|(x\b|×|\$?\\times\$?|-?fold\b|\s+times\b)|"
     # a unit of its own: "49 FPS", "12 ms", "3.5 bits"
-    r"(fps|ms|milliseconds|seconds|hours|days|gb|tb|mb|bits|bpp|db)\b)",
+    r"(fps|ms|milliseconds|seconds|hours|days|gb|tb|mb|bits|bpp|db)\b|"
+    # a count at a scale: "100M molecules", "7B parameters", "1.5 million images"
+    r"((?-i:[KMBT])(?![\w-])|thousand\b|million\b|billion\b|trillion\b))",
     re.I,
 )
+_SCALED = {"k": 1e3, "thousand": 1e3, "m": 1e6, "million": 1e6, "b": 1e9, "billion": 1e9,
+           "t": 1e12, "trillion": 1e12}  # fmt: skip
 # words between a value and what it measures ("on hard datasets by more than 30%")
 MEASURE_WINDOW = 5
 MEASURE_TOLERANCE = 0.05  # "90%" and "89.7%" are one value, as people round
@@ -91,8 +95,12 @@ MEASURE_SHARED = 3  # content words the value's sentence shares with the questio
 
 
 def _value_unit(m: re.Match[str]) -> tuple[float, str]:
-    """A _MEASURED match's value and unit: "%", "x" (times, fold) or a named unit ("ms")."""
-    return float(m[1].replace(",", "")), "%" if m[2] else m[4].lower() if m[4] else "x"
+    """A _MEASURED match's value and unit: "%", "x" (times, fold), a named unit ("ms"), or
+    "n" for a count at a scale (100M is 1e8)."""
+    value = float(m[1].replace(",", ""))
+    if m[5]:
+        return value * _SCALED[m[5].lower()], "n"
+    return value, "%" if m[2] else m[4].lower() if m[4] else "x"
 
 
 def _measures(text: str) -> list[tuple[float, str, frozenset[str]]]:
@@ -193,7 +201,10 @@ def misquoted(question: str, sentences: list[str]) -> str:
         for measures, sentence in given:
             # the same measure ("accuracy" beside both) in a sentence on the same thing
             # a named unit ("FPS") says what is measured; "%" and "x" need a word beside
-            same = any(u == unit and (words & w or unit not in ("%", "x")) for _, u, w in measures)
+            # a count needs its noun beside both ("100M molecules" is no "7B parameters")
+            same = any(
+                u == unit and (words & w or unit not in ("%", "x", "n")) for _, u, w in measures
+            )
             said = frozenset(content_terms(sentence))
             needed = MEASURE_SHARED if unit in ("%", "x") else MEASURE_SHARED - 1
             if same and sum(stems_match(t, said) for t in topic) >= needed:

@@ -109,3 +109,14 @@ def test_review_cases_of_this_stops_rules() -> None:
     for asked in ("Restate how BNS works.", "What goes in the XXXXXX slots of BNS?"):
         assert unmentioned(asked, "BNS", "BNS is a solver.", rare) == [], asked
     assert unmentioned("Does BNS need eleven steps?", "BNS", "BNS is a solver.", rare) == []
+
+
+def test_a_count_at_a_scale_is_checked_like_any_measure() -> None:
+    from rag.answer.misstated import misquoted
+
+    said = ["We pretrain GraphsGPT on $100$M molecules and yield some interesting findings."]
+    assert misquoted("Does GraphsGPT pretrain on 500M molecules?", said) == said[0]
+    assert misquoted("Does GraphsGPT pretrain on 100M molecules?", said) == ""
+    assert misquoted("Does GraphsGPT pretrain on 100 million molecules?", said) == ""
+    # a count of another thing is no other value of it
+    assert misquoted("Does GraphsGPT have 7B parameters?", said) == ""
