@@ -86,10 +86,13 @@ def papers_named(question: str, catalogue: Catalogue) -> list[Paper]:
     if _ASKS_WHICH.search(question):
         return []
     found: dict[str, Paper] = {}
-    for match in _NAMED.finditer(question):
-        name = match.group(0)
+    # a title's head of two or three words ("Vision Mamba") is looked up whole too
+    spans = [m.group(0) for m in _TITLED.finditer(question)]
+    for name in [*(m.group(0) for m in _NAMED.finditer(question)), *spans]:
         titled = catalogue.named_paper(name)
         paper = titled if titled is not None and _head(titled) == name else None
+        if name in spans and paper is None:
+            continue  # capitalised words, no title's name
         paper = paper or _proposing(catalogue, name)
         if paper is None:
             continue  # a concept ("Bradley-Terry"), or no paper's own name
@@ -115,6 +118,9 @@ def _proposing(catalogue: Catalogue, name: str) -> Paper | None:
     others only write it."""
     found = [p for p in catalogue.papers_naming(name) if _introduces(p, name) >= 2]
     return found[0] if len(found) == 1 else None
+
+
+_TITLED = re.compile(r"(?<![\w-])[A-Z][\w-]*(?:\s+[A-Z][\w-]*){1,2}(?![\w-])")
 
 
 def _own_name(paper: Paper, name: str, question: str) -> bool:

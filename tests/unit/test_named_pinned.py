@@ -22,6 +22,8 @@ CATALOGUE = Catalogue.of(
                "We call this proposed algorithm LoRA+. It is faster than LoRA.", "Oral"),
         _paper("tdpo", "Token-level Direct Preference Optimization",
                "Utilizing the Bradley-Terry model, our method beats KTO and LoRA+ baselines."),
+        _paper("vim", "Vision Mamba: Efficient Visual Representation Learning",
+               "Vim is 2.8x faster than DeiT."),
         _paper("augpe", "Differentially Private Synthetic Data via Foundation Model APIs",
                "We propose Aug-PE, an augmented private evolution framework."),
         _paper("less1", "LESS: Selecting Influential Data for Targeted Instruction Tuning",
@@ -36,6 +38,8 @@ def test_a_paper_named_by_its_title_or_as_a_paper_is_the_one_asked_about() -> No
     assert [p.id for p in papers_named("what datasets does LoRA+ use", CATALOGUE)] == ["lora"]
     asked = "does the KTO paper use the Bradley-Terry model?"  # proposed in its abstract
     assert [p.id for p in papers_named(asked, CATALOGUE)] == ["kto"]
+    # a title's name of two words, looked up whole
+    assert [p.id for p in papers_named("Is Vision Mamba 5x faster?", CATALOGUE)] == ["vim"]
     filters = pinned("what datasets does LoRA+ use", CATALOGUE, None)
     assert filters is not None and filters.paper_ids == ["lora"]
 
