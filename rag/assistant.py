@@ -207,7 +207,8 @@ class Assistant:
                 history=messages,
                 top_k=top_k,
                 mode=mode,
-                filters=pinned(standalone, pipeline.catalogue, route.filters),
+                filters=route.filters,
+                keep=pinned(standalone, pipeline.catalogue, route.filters),
             ):
                 if kind == "answer" and isinstance(payload, Answer):
                     payload.plan = plan

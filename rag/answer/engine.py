@@ -94,21 +94,24 @@ class CitedQueryEngine(CustomQueryEngine):
         top_k: int | None = None,
         mode: RetrievalMode | None = None,
         filters: Filters | None = None,
+        keep: list[str] | None = None,
     ) -> Iterator[Event]:
-        """Yield ("delta", text) while the answer is written, then ("answer", Answer)."""
+        """Yield ("delta", text) while the answer is written, then ("answer", Answer).
+        `keep`: the papers the question names, the only ones the answer may use."""
         started = time.perf_counter()
         query = standalone or question
         mode = mode or self.retrieval.mode
-        sources = self.retriever.retrieve(query, top_k or self.retrieval.top_k, mode, filters)
+        k = top_k or self.retrieval.top_k
+        sources = self.retriever.retrieve(query, k, mode, filters)
         retrieved = time.perf_counter()
         evidence = self.scorer.score(query, sources)
+        gate = evidence  # whether to answer at all: calibrated on the retrieved set
+        if keep:
+            sources = self._kept(query, k, mode, filters, sources, keep)
+            evidence = self.scorer.score(query, sources)
         scored = time.perf_counter()
-        base = self._answer_fields(question, query, mode, evidence)
-        if (
-            not sources
-            or not evidence.specific
-            or evidence.confidence < self.answering.abstain_threshold
-        ):
+        base = self._answer_fields(question, query, mode, gate)
+        if not sources or not gate.specific or gate.confidence < self.answering.abstain_threshold:
             yield ("delta", ABSTAIN_TEXT)
             yield ("answer", self._abstention(base, sources, evidence, started, retrieved, scored))
             return
@@ -158,6 +161,23 @@ class CitedQueryEngine(CustomQueryEngine):
             "not_mentioned": [*gaps.unmentioned, *gaps.unwritten] if gaps else [],
             "contradicted": contradicted,
         }
+
+    def _kept(
+        self,
+        query: str,
+        k: int,
+        mode: RetrievalMode,
+        filters: Filters | None,
+        sources: list[RetrievedPaper],
+        keep: list[str],
+    ) -> list[RetrievedPaper]:
+        """The named papers' sources: as retrieved, or retrieved alone when they were not."""
+        kept = [s for s in sources if s.paper.id in keep]
+        if len(kept) < len(keep):
+            base = filters or Filters(status=None, author=None, title=None, paper_ids=None)
+            only = base.model_copy(update={"paper_ids": list(keep)})
+            kept = self.retriever.retrieve(query, k, mode, only)
+        return kept
 
     def _answer_fields(
         self, question: str, query: str, mode: str, evidence: Evidence

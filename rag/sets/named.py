@@ -79,7 +79,7 @@ _ASKS_WHICH = re.compile(
 def papers_named(question: str, catalogue: Catalogue) -> list[Paper]:
     """The papers a question asks about by the coined name heading their title ("LoRA+",
     "DoRA" of "DoRA: Weight-Decomposed Low-Rank Adaptation") or proposed in their abstract
-    and asked as a paper's ("the KTO paper"), in the question's order. None when it asks
+    and asked as a paper's ("the KTO paper"). None when it asks
     which paper (another one) does something, when a name is also proposed by another
     paper ("LESS"), or when it names another paper it does not resolve so: asked of
     several papers, it keeps them all."""
@@ -87,8 +87,12 @@ def papers_named(question: str, catalogue: Catalogue) -> list[Paper]:
         return []
     found: dict[str, Paper] = {}
     # a title's head of two or three words ("Vision Mamba") is looked up whole too
-    spans = [m.group(0) for m in _TITLED.finditer(question)]
-    for name in [*(m.group(0) for m in _NAMED.finditer(question)), *spans]:
+    runs = [m.group(0).split() for m in _TITLED.finditer(question)]
+    spans = [" ".join(r[i:j]) for r in runs for i in range(len(r)) for j in range(i + 2, i + 4)
+             if j <= len(r)]  # fmt: skip
+    heads = {w for span in spans if _heads_a_title(catalogue, span) for w in span.split()}
+    names = [m.group(0) for m in _NAMED.finditer(question) if m.group(0) not in heads]
+    for name in [*spans, *names]:
         titled = catalogue.named_paper(name)
         paper = titled if titled is not None and _head(titled) == name else None
         if name in spans and paper is None:
@@ -108,6 +112,11 @@ _NAMED = re.compile(
 )  # "Aug-PE" too
 
 
+def _heads_a_title(catalogue: Catalogue, name: str) -> bool:
+    paper = catalogue.named_paper(name)
+    return paper is not None and _head(paper) == name
+
+
 def _head(paper: Paper) -> str:
     """The name before a title's colon ("DoRA" of "DoRA: Weight-Decomposed …")."""
     return paper.title.split(":")[0].strip() if ":" in paper.title else ""
@@ -120,7 +129,7 @@ def _proposing(catalogue: Catalogue, name: str) -> Paper | None:
     return found[0] if len(found) == 1 else None
 
 
-_TITLED = re.compile(r"(?<![\w-])[A-Z][\w-]*(?:\s+[A-Z][\w-]*){1,2}(?![\w-])")
+_TITLED = re.compile(r"(?<![\w-])[A-Z][\w-]*(?:\s+[A-Z][\w-]*)+(?![\w-])")
 
 
 def _own_name(paper: Paper, name: str, question: str) -> bool:
@@ -140,20 +149,14 @@ def _proposed_elsewhere(catalogue: Catalogue, paper: Paper, name: str) -> bool:
     )
 
 
-def pinned(question: str, catalogue: Catalogue, filters: Filters | None) -> Filters | None:
-    """The filters a cited answer keeps to: the papers the question names, when it names
-    any ("what datasets does LoRA+ use" is asked of LoRA+, not of a paper that writes
-    "datasets" and "LoRA"); the caller's filters otherwise, or when they leave none."""
-    named = [p.id for p in papers_named(question, catalogue)]
-    if filters is not None and filters.paper_ids:
-        named = [pid for pid in named if pid in set(filters.paper_ids)]
-    if not named or (
-        filters is not None and not all(filters.accepts(catalogue.papers[pid]) for pid in named)
-    ):
-        return filters
-    if filters is None:
-        return Filters(status=None, author=None, title=None, paper_ids=named)
-    return filters.model_copy(update={"paper_ids": named})
+def pinned(question: str, catalogue: Catalogue, filters: Filters | None) -> list[str]:
+    """The papers a cited answer keeps to: those the question names, when it names any
+    ("what datasets does LoRA+ use" is asked of LoRA+, not of a paper that writes
+    "datasets" and "LoRA"), and the caller's filters leave them all; else none."""
+    named = papers_named(question, catalogue)
+    if filters is not None and not all(filters.accepts(p) for p in named):
+        return []
+    return [p.id for p in named]
 
 
 def named_comparison(
