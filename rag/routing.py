@@ -10,6 +10,7 @@ answer, so nothing is computed twice.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
@@ -91,6 +92,7 @@ class Router:
 
     def _topic(self, plan: QueryPlan, filters: Filters | None) -> Route:
         judge = self.judge()
+        self._spelled(plan, judge)
         reading = judge.read(plan.topic)
         if plan.source == "llm" and plan.facets:  # the model named the facets itself
             reading = TopicReading(list(plan.facets), described=False)
@@ -114,6 +116,20 @@ class Router:
             # it at all; the cited answer says so when the abstracts do not answer
             return Route("paper", plan, filters)
         return Route(plan.kind, plan, filters, allowed, judgement=judgement)
+
+    @staticmethod
+    def _spelled(plan: QueryPlan, judge: TopicJudge) -> None:
+        """A topic whose every unknown word is a misspelling of a corpus word ("protien
+        design") read as spelled, the reading noted in `read_as` (the answer says it)."""
+        scanner = judge.scanner
+        # no abstract writes them as typed ("reinforcment" shares its stem with the word)
+        unknown = [w for w in scanner.unknown_words(plan.topic, exact=True) if len(w) > 2]
+        fixes = {w: scanner.spelled(w) for w in unknown}
+        if not unknown or not all(fixes.values()):
+            return
+        for typed, word in fixes.items():
+            plan.topic = re.sub(rf"(?i)\b{re.escape(typed)}\b", word, plan.topic)
+            plan.constraints.read_as[typed] = word
 
     def allowed(self, filters: Filters | None) -> set[str] | None:
         """The papers the filters leave (None: every paper)."""

@@ -233,6 +233,21 @@ def test_who_works_on_a_topic_names_its_authors_with_their_papers_cited(assistan
                 assert named.group(1) in authors[aggregate.papers[int(n) - 1].paper_id], line
 
 
+def test_a_misspelt_topic_word_is_read_as_the_corpus_word_and_said(assistant: Any) -> None:
+    typed = assistant.ask("Which papers are about graph nueral networks?")
+    assert typed.plan.topic == "graph neural networks"
+    assert typed.answer.startswith("Read “nueral” as “neural”.")
+    spelled = assistant.ask("Which papers are about graph neural networks?")
+    assert typed.aggregate is not None and spelled.aggregate is not None
+    assert [p.paper_id for p in typed.aggregate.papers] == [
+        p.paper_id for p in spelled.aggregate.papers
+    ]
+    # the conference's own words are no misspelling of the corpus's ("poster", "foster")
+    assert (
+        "foster" not in assistant.ask("Which poster papers are about graph nueral networks?").answer
+    )
+
+
 def test_papers_like_a_named_paper_are_ranked_by_closeness(assistant: Any) -> None:
     answer = assistant.ask("Which ICML 2024 papers are similar to GraphsGPT?")
     assert answer.plan.kind == "similar" and answer.plan.like_paper == "zxxSJAVQPc"

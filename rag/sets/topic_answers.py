@@ -56,6 +56,9 @@ def topic_answer(
         aggregate = _aggregate(plan, clearly, len(rows) - clearly, rows, comparing)
     if plan.source == "llm" and judgement.verdict != "described":
         text = f"Read as: {_named(judgement)}.\n{text}"  # the model named the topic
+    spelled = [f"“{typed}” as “{word}”" for typed, word in plan.constraints.read_as.items()]
+    if spelled and judgement.topic == plan.topic:  # "protien": read as spelled, and said
+        text = f"Read {', '.join(spelled)}.\n{text}"
     answer = set_answer(
         question,
         standalone,

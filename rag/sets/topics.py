@@ -28,7 +28,7 @@ from rag.sets.facets import GENERIC_SHARE, phrase_support
 from rag.sets.glossary import entry_named
 from rag.sets.glossary import kinds as kinds_of
 from rag.sets.topic_index import SMALL, TopicIndex, occurrences
-from rag.text import split_sentences, stem, topic_tokens
+from rag.text import edits_within_one, neighbour_swaps, split_sentences, stem, topic_tokens
 from rag.types import Paper
 
 FACET_FEATURES = ("literal", "literal_title", "word_cover", "written", "defined", "near")
@@ -280,11 +280,12 @@ class TopicScanner:
         top = chosen[0][0] if chosen else 1.0
         return [p for _, p in chosen], [s / top for s, _ in chosen]
 
-    def unknown_words(self, topic: str) -> list[str]:
+    def unknown_words(self, topic: str, exact: bool = False) -> list[str]:
         """The topic's words that no title or abstract holds in any form ("wildfires",
         "haiku"): a topic the conference does not cover, however close its neighbours
         score. Words of an example the question gives ("say, who is the CEO") and other
-        forms of a word the corpus has ("rotated" for "rotation") do not count."""
+        forms of a word the corpus has ("rotated" for "rotation") do not count, unless
+        `exact`: then any word no title or abstract writes as typed."""
         said = _EXAMPLE.sub(" ", topic)
         ix = self.index
         return [
@@ -293,8 +294,30 @@ class TopicScanner:
             if w not in SMALL
             and len(w) > 2
             and not w.isdigit()
-            and not any(v in ix.word_papers for v in ix.variants(w))
+            and not any(v in ix.word_papers for v in ([w] if exact else ix.variants(w)))
         ]
+
+    def spelled(self, word: str) -> str:
+        """The corpus's word a topic word no abstract holds is a misspelling of ("protien":
+        protein): one letter changed, added, dropped or two swapped, the commonest such
+        word, written in SPELLED_PAPERS papers or more; "" when none or when it is short."""
+        if len(word) < SPELLED_LENGTH or word.lower().rstrip("s") in _CONFERENCE_WORDS:
+            return ""
+        ix = self.index
+        close = neighbour_swaps(word) | {
+            w for w in ix.word_papers if abs(len(w) - len(word)) <= 1 and edits_within_one(w, word)
+        }
+        close = {w for w in close if w[:1] == word[:1]}  # a slip inside a word, not its start
+        counts = sorted(((len(ix.word_papers.get(w, ())), w) for w in close), reverse=True)
+        return counts[0][1] if counts and counts[0][0] >= SPELLED_PAPERS else ""
+
+
+SPELLED_LENGTH = 5  # shorter words are too easily another word
+# the conference's own words, which no abstract needs to write ("poster" is no "foster")
+_CONFERENCE_WORDS = frozenset(
+    {"poster", "oral", "spotlight", "icml", "neurips", "iclr", "workshop"}
+)
+SPELLED_PAPERS = 3  # a correction is a word the corpus uses, not another rarity
 
 
 # An example inside a question: in brackets, or after "e.g.", "for example", "such as", "say".
