@@ -203,9 +203,12 @@ with open(sys.argv[2], "w", encoding="utf-8") as out:
     for line in open(sys.argv[1], encoding="utf-8"):
         q = json.loads(line)
         started = time.perf_counter()
-        answer = assistant.ask(q["question"])
+        try:
+            answer = assistant.ask(q["question"]).model_dump(mode="json")
+        except Exception as exc:  # that commit failed this question: scored as no answer
+            answer = {"error": f"{type(exc).__name__}: {exc}"}
         ms = (time.perf_counter() - started) * 1000
-        out.write(json.dumps({"id": q["id"], "ms": ms, "answer": answer.model_dump(mode="json")}) + "\\n")
+        out.write(json.dumps({"id": q["id"], "ms": ms, "answer": answer}) + "\\n")
 """
 
 
@@ -235,7 +238,11 @@ def previous_answers(ref: str, questions: Path, store: Path) -> dict[str, tuple[
         found = {}
         for line in out.read_text(encoding="utf-8").splitlines():
             record = json.loads(line)
-            found[record["id"]] = (Answer.model_validate(record["answer"]), record["ms"])
+            answer = record["answer"]
+            if "error" in answer:  # the commit raised: an abstention that says so
+                answer = {"question": "", "answer": f"(failed: {answer['error']})",
+                          "abstained": True, "backend": "error", "mode": ""}  # fmt: skip
+            found[record["id"]] = (Answer.model_validate(answer), record["ms"])
         return found
 
 
