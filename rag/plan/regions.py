@@ -129,6 +129,20 @@ _UNRECORDED = (
         ),
     ),
     (
+        # topics ranked, which no label records: "which topics have the most orals", "the
+        # main trends at ICML 2024", "the hottest research areas"
+        "topics",
+        re.compile(
+            r"\b(?:which|what)\s+(?:are\s+(?:the\s+)?)?(?:research\s+)?(?:topics|areas|fields|"
+            r"subfields|themes|subjects)\b[^?]*?\b(?:most|popular|common|biggest|dominant|top|"
+            r"hottest|trending)\b"
+            r"|\b(?:main|major|biggest|key|hot|hottest|top|dominant)\s+(?:research\s+)?"
+            r"(?:trends|topics|themes|areas)\b(?!\s+(?:in|of|for|on)\s+(?!icml|the\s+conference))"
+            r"|\b(?:most|more)\s+popular\s+(?:research\s+)?(?:topics?|areas?|fields?|themes?)\b",
+            re.I,
+        ),
+    ),
+    (
         "awards",
         re.compile(
             r"\b(?:best|outstanding)\s+paper\s+(?:awards?|prizes?|honou?rs?)\b"

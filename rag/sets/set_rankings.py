@@ -41,6 +41,8 @@ _UNRECORDED_SAID = {
     "distinction it holds.",
     "awards": "It records no awards (best or outstanding paper, test of time); orals and "
     "spotlights are the only distinction it holds.",
+    "topics": "It records no topic labels, so topics cannot be ranked from it; a topic asked "
+    "by name is judged from the abstracts (“How many orals are about diffusion models?”).",
 }
 
 

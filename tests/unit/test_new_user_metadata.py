@@ -2352,6 +2352,9 @@ def test_how_many_authors_had_n_papers_counts_the_names() -> None:
         ("Which papers won a best paper award?", ["awards"]),
         ("What was ICML 2024's acceptance rate, and what average reviewer score did a paper "
          "need?", ["submissions", "reviews"]),
+        ("Which topics have the most oral papers?", ["topics"]),
+        ("what are the main trends in icml 2024", ["topics"]),
+        ("What were the hottest research areas at ICML 2024?", ["topics"]),
     ],
 )  # fmt: skip
 def test_what_the_catalogue_does_not_record_is_said_with_no_count(
@@ -2377,6 +2380,8 @@ def test_what_the_catalogue_does_not_record_is_said_with_no_count(
         "What's the highest acceptance rate of speculative tokens reported?",
         "Which papers study test-of-time generalization?",
         "Which papers study models that won the prize in auctions?",
+        "What are the main trends in diffusion models research?",
+        "Which papers study topic models?",
     ],
 )
 def test_those_words_about_a_papers_content_are_no_unrecorded_field(question: str) -> None:
