@@ -23,6 +23,8 @@ _NAMED_COMPARE = (
         re.I,
     ),
     re.compile(r"^\s*(?P<a>[^?]+?)\s+(?:vs\.?|versus)\s+(?P<b>[^?]+?)\s*[?.!]*$", re.I),
+    # "How do Medusa and EAGLE differ?" (not "… differ in what they are built on": one aspect)
+    re.compile(r"^\s*how\s+do\s+(?P<items>[^?]+?)\s+(?:differ|compare)\s*[?.!]*$", re.I),
 )
 NAME_WORDS = 6  # a longer item is a clause of the question, not a name
 _ITEM_SPLIT = re.compile(

@@ -18,6 +18,7 @@ from rag.types import Aggregate, AggregatePaper, Answer, Filters, Paper, QueryPl
 
 _INTRODUCES = r"(?:propose|introduce|present|develop|design|call|dub|name|term|coin)\w*"
 DESCRIBED_WORDS = 4  # a longer reference is a description of a paper, not its name
+CONCEPT_PAPERS = 5  # a name more abstracts write than this is a concept, not one paper's
 
 
 @dataclass
@@ -53,6 +54,8 @@ class NamedPapers:
         found = self.catalogue.papers_naming(name)
         if len(found) <= 1:
             return found[0] if found else None
+        if len(found) > CONCEPT_PAPERS:  # "diffusion models", "GANs": a field's, no paper's
+            return None
         scored = sorted(((_introduces(p, name), p.id, p) for p in found), reverse=True)
         best, second = scored[0], scored[1]
         return best[2] if best[0] > second[0] else None

@@ -59,3 +59,15 @@ def test_the_callers_filters_win_over_a_named_paper_they_leave_out() -> None:
     assert pinned("what datasets does LoRA+ use", CATALOGUE, posters) == []
     orals = Filters(status=["Oral"])
     assert pinned("what datasets does LoRA+ use", CATALOGUE, orals) == ["lora"]
+
+
+def test_a_name_many_abstracts_write_is_a_concept_not_one_papers() -> None:
+    from rag.sets.named import NamedPapers
+
+    many = Catalogue.of(
+        [_paper(f"g{i}", f"Paper {i}", f"We propose a new way to train GANs, number {i}.")
+         for i in range(7)]
+    )  # fmt: skip
+    resolved = NamedPapers(many, lambda text: None).resolve("GANs")
+    assert resolved.paper is None  # "compare diffusion models and GANs" names no paper
+    assert NamedPapers(CATALOGUE, lambda text: None).resolve("KTO").paper is not None
