@@ -124,6 +124,10 @@ class Router:
         scanner = judge.scanner
         # no abstract writes them as typed ("reinforcment" shares its stem with the word)
         unknown = [w for w in scanner.unknown_words(plan.topic, exact=True) if len(w) > 2]
+        # a name typed with a capital ("Tamil", "Codex", "Imagen") is no slip
+        named = {m.group(0).lower() for m in re.finditer(r"\b\w*[A-Z]\w*\b", plan.topic)}
+        if named & set(unknown):
+            return
         fixes = {w: scanner.spelled(w) for w in unknown}
         if not unknown or not all(fixes.values()):
             return

@@ -311,3 +311,12 @@ def neighbour_swaps(word: str) -> set[str]:
         for i in range(len(word) - 1)
         if word[i] != word[i + 1]
     }
+
+
+def title_head(title: str) -> str:
+    """The name a title opens with: before its colon ("BiLLM: Pushing …"), or one word
+    before a comma ("PARDEN, Can You Repeat That? …"); the title itself when neither."""
+    if ":" in title:
+        return title.split(":")[0].strip()
+    first, _, rest = title.partition(",")
+    return first.strip() if rest and " " not in first.strip() else title.strip()

@@ -41,7 +41,7 @@ from rag.plan.set_readings import (
 )
 from rag.plan.statistics import StatisticAsked, selected, statistic_asked
 from rag.plan.titles import mend_title_typos, text_words, title_words
-from rag.text import STATUS_WORD, content_terms, listing, titled_in
+from rag.text import STATUS_WORD, content_terms, listing, title_head, titled_in
 from rag.types import PlanConstraints, PlanKind, QueryPlan, Ranking, Unresolved
 
 _YEAR = re.compile(r"\b(?:in|of|for)\s+2024\b", re.I)
@@ -53,7 +53,8 @@ _COUNT = re.compile(
     r"(?:(?!(?:of|these|those|them|such|above|their|its|his|her)\b)[\w-]+\s+){0,3}?"
     r"(?:papers|publications|works|articles|titles|abstracts|orals|spotlights|posters)\b"
     # "How many of Jason D. Lee's papers were about RL?": a count among someone's papers
-    r"|^\s*how many of\s+(?:[\w.-]+\s+){0,4}[\w.-]+['’]s?\s+(?:(?:icml|2024|icml 2024|oral|"
+    r"|^\s*how many of\s+(?!(?:the|these|those|their|its|his|her|our|my|your)\b)"
+    r"(?:[\w.-]+\s+){0,4}[\w.-]+['’]s?\s+(?:(?:icml|2024|icml 2024|oral|"
     r"spotlight|poster|accepted)\s+)*(?:papers|publications|works|orals|spotlights|posters)\b",
     re.I,
 )
@@ -106,7 +107,7 @@ _SET = re.compile(
     r"|\bpapers\s+(?:by|from|on|about|with|in|that|where|whose)\b"
     # "list every paper about speculative decoding": each of a set, said in the singular
     r"|\b(?:list|show|give|name|find)\b[^?]*\bevery\s+(?:single\s+)?(?:icml\s*(?:20)?24\s+|icml\s+)?"
-    r"(?:paper|abstract|publication)\b|^\s*every\s+(?:icml\s+)?paper\s+(?:on|about|that)\b"
+    r"(?:paper|abstract|publication)\b|^\s*every\s+(?:icml\s+)?paper\s+(?:on|about)\s+[^;?]*\??\s*$"
     r"|\b(?:co-?author(?:ed|s)?|publish(?:ed)?|author of|as an author)\b",
     re.I,
 )
@@ -386,8 +387,8 @@ def _more_papers(items: list[str], noun: str | None = None) -> str:
 def _names_paper(said: str, title: str) -> bool:
     """Whether a who-wrote question names the paper itself: its title, or the name before
     its title's colon ("BiLLM"; not "LoRA" for "LoRA+: …", nor a topic one title holds)."""
-    head = title.split(":")[0]
-    return said.casefold() in (title.casefold(), head.strip().casefold()) or titled_in(said, title)
+    head = title_head(title)
+    return said.casefold() in (title.casefold(), head.casefold()) or titled_in(said, title)
 
 
 _SENTENCES = re.compile(r"(?<=[a-z0-9\"'”’)])[.!?]\s+(?=[A-Z])")

@@ -342,9 +342,13 @@ class PlaceReader:
 
     def _named_exactly(self, word: str) -> bool:
         """Whether an institution is written as this one word on several papers ("Meta",
-        "NVIDIA"), not only inside a longer name ("Physics & Informatics Lab")."""
+        "NVIDIA"), not only inside a longer name ("Physics & Informatics Lab"), and on at
+        least half as many papers as abstracts write the word ("fair" is no FAIR)."""
         variants = self.catalogue.match_institution(word).variants
-        return any(fold(v) == fold(word) and n >= OWNER_PAPERS for v, n in variants)
+        papers = sum(n for v, n in variants if fold(v) == fold(word))
+        # "fair papers" (FAIR on 3): a word abstracts write more often than the name is a word
+        written = self.doc_freq(word) if self.doc_freq is not None else 0
+        return papers >= OWNER_PAPERS and 2 * papers >= written
 
     def _as_written(self, typed: str) -> str:
         """ "flor ida international university": a space typed inside a word, the name as
@@ -558,6 +562,8 @@ class PlaceReader:
             or (short and acronym(a) == fold(name))
             # "the Oxford papers": "University of Oxford" names nothing else
             or (distinctive and set(fold(a).split()) - _GENERIC == distinctive)
+            # "Berkeley papers": the campus of "University of California, Berkeley"
+            or a.rsplit(",", 1)[-1].strip().casefold() == name.casefold() != a.casefold()
             for a, _ in variants
         )
 

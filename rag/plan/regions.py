@@ -42,24 +42,23 @@ _PLACE_CLASS = re.compile(
 )
 
 
-# papers or people asked by their country: "papers from china", "orals from Switzerland",
+# papers or their authors asked by country: "papers from china", "orals from Switzerland",
 # "papers with an author in Germany", "Korean authors" (not "Korea University", nor a
-# topic set in a country: "air quality in China")
-_WHO_FROM = (
-    r"(?:papers?|orals?|spotlights?|posters?|submissions|works|authors?|co-?authors?|"
-    r"researchers|scientists|people|teams?|groups?)"
-)
+# topic set in a country: "fairness for people in India", "papers written in Chinese")
+_PAPERS = r"(?:papers?|orals?|spotlights?|posters?|submissions|works)"
+_AUTHORS = r"(?:authors?|co-?authors?|researchers)"
 _LINK = (
     r"(?:are|were|is|was|that|which|come|comes|came|coming|have|has|had|with|by|list|lists|"
     r"listing|an?|any|one|some|at\s+least|all|only|entirely|mostly|authors?|co-?authors?|"
-    r"people|researchers|affiliated|based|located|written|coming)"
+    r"researchers|affiliated|based|located)"
 )
+_NATION_END = r"\b(?!\s*(?-i:[A-Z])|\s+(?:universit|institut|college|compan|lab|school|tech))"
 _BY_PEOPLES_COUNTRY = re.compile(
-    rf"\b(?P<who>{_WHO_FROM})\s+(?:{_LINK}\s+){{0,4}}(?P<prep>from|in|at|out\s+of)\s+"
-    rf"(?P<nation>(?:the\s+)?{_NATION})\b(?!\s*(?-i:[A-Z])|\s+(?:universit|institut|college|compan|"
-    r"lab|school|tech))"
-    rf"|(?-i:\b(?P<nation2>{_NATION}))\s+(?:authors?|researchers|scientists|teams?|groups?|"
-    r"people|co-?authors?)\b",
+    rf"\b(?P<who>{_PAPERS})\s+(?:{_LINK}\s+){{0,4}}(?P<prep>from|out\s+of)\s+"
+    rf"(?P<nation>(?:the\s+)?{_NATION}){_NATION_END}"
+    rf"|\b(?P<who2>{_AUTHORS})\s+(?:{_LINK}\s+){{0,2}}(?P<prep2>from|in|at|based\s+in)\s+"
+    rf"(?P<nation3>(?:the\s+)?{_NATION}){_NATION_END}"
+    rf"|(?-i:\b(?P<nation2>{_NATION}))\s+(?:authors?|researchers|co-?authors?)\b",
     re.I,
 )
 
@@ -69,11 +68,18 @@ def asked_by_place(question: str, catalogue: Catalogue) -> Unresolved | None:
     universities", "papers from China", "Hong Kong universities"), which the catalogue does
     not record; the institutions whose names say the place, when two or more do."""
     found = _BY_COUNTRY.search(question) or _BY_PEOPLES_COUNTRY.search(question)
-    place = (found.group("nation") or found.group("nation2")) if found else ""
+    place = next(
+        (g for k in ("nation", "nation2", "nation3") if found and (g := found.groupdict().get(k))),
+        "",
+    )
     said = " ".join(_capitalised(w) for w in place.split())  # "china" -> "China", "the uk"
     text = found.group(0) if found else ""
-    if found and found.re is _BY_PEOPLES_COUNTRY and found.group("who"):
-        text = f"{found.group('who').lower()} {found.group('prep')} {said}"  # "papers from China"
+    if found and found.re is _BY_PEOPLES_COUNTRY and (found.group("who") or found.group("who2")):
+        who, prep = (
+            found.group("who") or found.group("who2"),
+            found.group("prep") or found.group("prep2"),
+        )
+        text = f"{who.lower()} {prep} {said}"  # "papers from China"
     # "the UK", "US": a country's letters, not an acronym of institutions ("Universität Köln")
     named = catalogue.readings(said) if len(re.sub(r"(?i)^the\s+", "", place)) > 3 else []
     if found is None:

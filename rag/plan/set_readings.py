@@ -75,7 +75,12 @@ _WHERE_FROM = re.compile(
     re.I,
 )
 # "where are X's co-authors from": other people's places, not the one named
-_OTHERS = re.compile(r"\b(?:co-?authors?|collaborators?|students?|team|group|lab)\b", re.I)
+_OTHERS = re.compile(
+    r"\b(?:co-?authors?|authors|collaborat\w*|students?|team|group|lab)\b"
+    # "Where does Yoshua Bengio work and what does he work on?": two questions
+    r"|\band\s+(?:what|which|how|who|where|why|when)\b",
+    re.I,
+)
 
 
 def affiliations_asked(question: str, read: Read) -> QueryPlan | None:
@@ -86,6 +91,10 @@ def affiliations_asked(question: str, read: Read) -> QueryPlan | None:
     c = plan.constraints
     if len(c.authors) != 1 or c.affiliations or c.any_of or plan.ranking or plan.statistic:
         return None
+    name = c.authors[0]
+    typed = next((t for t, n in c.read_as.items() if n == name), name)
+    if len(typed.split()) < 2 or typed.casefold() not in question.casefold():
+        return None  # "Where does Adam work well?": a family name alone is no person asked
     if plan.written_by or plan.like_paper or plan.unresolved:
         return None  # "Where are the authors of GaLore from?": that paper's byline
     kept = PlanConstraints(authors=list(c.authors), statuses=list(c.statuses))
@@ -105,11 +114,16 @@ _WHO_WORKS = re.compile(
 )
 
 
+_SECOND_ASKED = re.compile(r",\s*and\b|\band\s+(?:what|which|how|who|where|why|when)\b", re.I)
+
+
 def who_works_on(question: str, read: Read) -> QueryPlan | None:
     """ "Who works on machine unlearning?": the authors with the most papers about it."""
     said = _WHO_WORKS.search(question)
     if said is None or re.search(r"\bpapers?\b", said.group("topic"), re.I):
         return None  # "Who works on the Medusa paper?": its byline
+    if _SECOND_ASKED.search(said.group("topic")):
+        return None  # "… and what methods do they propose?": more than a ranking
     plan = read(f"Which authors had the most papers on {said.group('topic')}?")
     if plan.ranking != "authors" or not plan.topic:
         return None

@@ -120,12 +120,16 @@ _MENTIONS = re.compile(
 )
 
 
+MENTION_DESCRIBED = 3  # lower-case words after "mention" that describe, not name
+
+
 def text_words(
     text: str, constraints: PlanConstraints, written: Callable[[str], bool] | None = None
 ) -> str:
     """A word the title or abstract must write ("Which papers mention ChatGPT?"), taken out
-    of the question's text. `written`: whether some title or abstract writes a phrase; an
-    unquoted phrase none writes ("mention watermarking llm outputs") asks for a topic."""
+    of the question's text. `written`: whether some title or abstract writes a phrase; a
+    lower-case description none writes ("mention watermarking llm outputs") asks for a
+    topic."""
     found = _MENTIONS.search(text)
     if found is None:
         return text
@@ -133,7 +137,10 @@ def text_words(
     word = word.rstrip(".")
     if not word or word.lower() in ("icml", "icml 2024"):
         return text
-    if not found.group("quoted") and " " in word and written is not None and not written(word):
+    # "mention watermarking llm outputs": a description, not a name ("Claude 3", "sparse
+    # autoencoders" are taken as written, and an exact none is the answer)
+    phrase = found.group("phrase") and len(word.split()) >= MENTION_DESCRIBED
+    if phrase and written is not None and not written(word):
         return text
     constraints.text_words.append(word)
     return f"{text[: found.start()]} {text[found.end() :]}"

@@ -531,9 +531,12 @@ class MetadataAnswerer:
         rows: list[AggregatePaper] = []
         if plan.topic:
             heading += f" clearly about “{plan.topic}”"
-            if within is not None and not place and not named and not plan.at_least:
+            if within is not None and place is None and not named and not plan.at_least:
                 # "Who works on machine unlearning?": each name's papers cited, the rest counted
                 lines, rows = self._cited_names(ranked, within, plan.topic)
+        rest = plan.constraints.model_copy(update={"statuses": []})
+        if not named and (conditions := _conditions(rest, set())):
+            heading += f" that list {conditions}"  # "… that list an author from Google"
         if not lines:
             lines = ["None."]
         text = f"{heading}:\n\n" + "\n".join(lines) + f"\n\n{note}"
@@ -549,24 +552,26 @@ class MetadataAnswerer:
     def _cited_names(
         self, ranked: list[tuple[str, int]], within: set[str], topic: str
     ) -> tuple[list[str], list[AggregatePaper]]:
-        """Each ranked name with its papers about the topic cited; how many more names
-        have fewer such papers, said after them."""
+        """Each ranked name (NAME_LINES at most) with its papers about the topic cited; how
+        many more names have such papers, and how many each at most, said after them."""
         papers = sorted(self.catalogue.papers.many(within), key=lambda p: p.title)
+        shown = ranked[:NAME_LINES]  # "who works on music generation": 68 one-paper names
         rows: dict[str, AggregatePaper] = {}
         lines = []
-        for i, (name, n) in enumerate(ranked, 1):
+        for i, (name, n) in enumerate(shown, 1):
             cited = []
             for paper in [p for p in papers if name in p.authors][:NAME_CITED]:
                 if paper.id not in rows:
                     rows[paper.id] = row(len(rows) + 1, paper, f"About “{topic}”")
                 cited.append(f"[{rows[paper.id].n}]")
             lines.append(f"{i}. {name} — {plural(n, 'paper')} {''.join(cited)}".rstrip())
-        everyone = self.catalogue.top_authors(within, at_least=1)
-        rest = len(everyone) - len(ranked)
-        if rest > 0:
-            fewest = min((n for _, n in ranked), default=2)
-            have = "has" if rest == 1 else "have"
-            fewer = "one" if fewest == 2 else "fewer"
+        listed = {name for name, _ in shown}
+        others = [
+            n for name, n in self.catalogue.top_authors(within, at_least=1) if name not in listed
+        ]
+        if others:
+            most = max(others)
+            each = "one such paper each" if most == 1 else f"at most {most} such papers each"
             on = ""
             if len(papers) <= NAME_CITED * 3:  # few papers: every one cited, its names in it
                 for paper in papers:
@@ -574,9 +579,8 @@ class MetadataAnswerer:
                         rows[paper.id] = row(len(rows) + 1, paper, f"About “{topic}”")
                 on = ", on " + "".join(f"[{r.n}]" for r in rows.values())
             lines.append(
-                f"… and {plural(rest, 'more author name')} {have} {fewer} such "
-                f"paper{'' if fewer == 'one' else 's'} (of the {plural(len(within), 'paper')} "
-                f"clearly about it{on})"
+                f"… and {plural(len(others), 'more author name')} with {each} (of the "
+                f"{plural(len(within), 'paper')} clearly about it{on})"
             )
         return lines, list(rows.values())
 
@@ -786,6 +790,7 @@ def _by_rank(item: tuple[str, int]) -> int:
 
 
 NAME_CITED = 3  # papers cited beside each name of a ranking by topic
+NAME_LINES = 10  # names listed in a ranking by topic, ties beyond them counted
 CHOICES = 8  # the people or institutions offered as buttons when a name fits several
 
 

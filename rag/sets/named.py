@@ -13,12 +13,13 @@ from dataclasses import dataclass
 from rag.catalogue.catalogue import Catalogue
 from rag.sets.answer_rows import citation, plain, row, set_answer
 from rag.sets.compare import COLUMNS, comparison_cells
-from rag.text import NAME, split_sentences
+from rag.text import NAME, split_sentences, title_head
 from rag.types import Aggregate, AggregatePaper, Answer, Filters, Paper, QueryPlan
 
 _INTRODUCES = r"(?:propose|introduce|present|develop|design|call|dub|name|term|coin)\w*"
 DESCRIBED_WORDS = 4  # a longer reference is a description of a paper, not its name
 CONCEPT_PAPERS = 5  # a name more abstracts write than this is a concept, not one paper's
+OWN_NAME_USES = 3  # an abstract writing a name this often calls its own method so
 
 
 @dataclass
@@ -74,7 +75,10 @@ def _introduces(paper: Paper, name: str) -> float:
 # "which paper improves on Medusa?", "papers that build on KTO": asks for other papers
 _ASKS_WHICH = re.compile(
     r"\b(?:which|what|any|other|another)\s+(?:other\s+)?(?:papers?|works?|methods?|approaches|"
-    r"studies|articles?)\b|\b(?:papers?|works?)\s+(?:that|which|where)\b",
+    r"studies|articles?)\b|\b(?:papers?|works?|methods?|approaches)\s+(?:that|which|where)\b"
+    # "apart from EAGLE, how else …", "alternatives to Medusa", "what builds on DoRA"
+    r"|\b(?:apart\s+from|besides|other\s+than|except|instead\s+of|alternatives?\s+to|how\s+else|"
+    r"build(?:s|ing)?\s+(?:on|upon)|improv(?:e|es|ing)\s+(?:on|upon)|extend(?:s|ing)?|beyond)\b",
     re.I,
 )
 
@@ -121,8 +125,9 @@ def _heads_a_title(catalogue: Catalogue, name: str) -> bool:
 
 
 def _head(paper: Paper) -> str:
-    """The name before a title's colon ("DoRA" of "DoRA: Weight-Decomposed …")."""
-    return paper.title.split(":")[0].strip() if ":" in paper.title else ""
+    """The name a title opens with ("DoRA" of "DoRA: Weight-Decomposed …"); "" when none."""
+    head = title_head(paper.title)
+    return "" if head == paper.title.strip() else head
 
 
 def _proposing(catalogue: Catalogue, name: str) -> Paper | None:
@@ -145,9 +150,16 @@ def _own_name(paper: Paper, name: str, question: str) -> bool:
 
 
 def _proposed_elsewhere(catalogue: Catalogue, paper: Paper, name: str) -> bool:
-    """Another abstract proposes a method of the same name ("LESS" for a KV cache)."""
+    """Another abstract proposes a method of the same name ("LESS" for a KV cache), or
+    uses it as its own: spelt out before it in brackets, or written again and again."""
+    word = rf"(?<![\w-]){re.escape(name)}(?![\w-])"
     return any(
-        other.id != paper.id and _introduces(other, name) >= 2
+        other.id != paper.id
+        and (
+            _introduces(other, name) >= 2
+            or f"({name})" in other.abstract
+            or len(re.findall(word, other.abstract)) >= OWN_NAME_USES
+        )
         for other in catalogue.papers_naming(name)
     )
 

@@ -303,16 +303,25 @@ class TopicScanner:
         word, written in SPELLED_PAPERS papers or more; "" when none or when it is short."""
         if len(word) < SPELLED_LENGTH or word.lower().rstrip("s") in _CONFERENCE_WORDS:
             return ""
+        if any(c.isdigit() for c in word):
+            return ""  # "Mamba2", "Llama3": a version, not a slip
         ix = self.index
-        close = neighbour_swaps(word) | {
-            w for w in ix.word_papers if abs(len(w) - len(word)) <= 1 and edits_within_one(w, word)
-        }
+        # two letters swapped is a slip ("protien"); one changed, added or dropped only in a
+        # long word ("reinforcment"), as short ones are often other real words ("parking")
+        close = neighbour_swaps(word)
+        if len(word) >= SPELLED_EDIT_LENGTH:
+            close |= {
+                w
+                for w in ix.word_papers
+                if abs(len(w) - len(word)) <= 1 and edits_within_one(w, word)
+            }
         close = {w for w in close if w[:1] == word[:1]}  # a slip inside a word, not its start
         counts = sorted(((len(ix.word_papers.get(w, ())), w) for w in close), reverse=True)
         return counts[0][1] if counts and counts[0][0] >= SPELLED_PAPERS else ""
 
 
 SPELLED_LENGTH = 5  # shorter words are too easily another word
+SPELLED_EDIT_LENGTH = 8  # shorter words one letter from a corpus word are often real words
 # the conference's own words, which no abstract needs to write ("poster" is no "foster")
 _CONFERENCE_WORDS = frozenset(
     {"poster", "oral", "spotlight", "icml", "neurips", "iclr", "workshop"}

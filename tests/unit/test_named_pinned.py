@@ -49,6 +49,8 @@ def test_no_paper_is_pinned_where_the_name_is_not_one_papers_own() -> None:
         "Which paper improves on LoRA+?",  # asks for another paper
         "What does KTO optimize?",  # proposed in an abstract, not asked as a paper's
         "What do LoRA+ and Aug-PE each do?",  # Aug-PE's paper is named too: asked of both
+        "Apart from LoRA+, how else can low-rank adaptation be sped up?",  # asks for others
+        "Which methods build on LoRA+?",
     ):
         assert papers_named(question, CATALOGUE) == [], question
         assert pinned(question, CATALOGUE, None) == []

@@ -2491,6 +2491,12 @@ def test_a_word_the_papers_mention_is_read_as_written_not_judged() -> None:
     )
     plan = parser.plan("Which papers mention 'watermarking llm outputs'?")
     assert plan.constraints.text_words == ["watermarking llm outputs"]
+    # a name, or two words, is taken as written: an exact none is the answer
+    for question, words in (
+        ("How many papers mention sparse autoencoders?", ["sparse autoencoders"]),
+        ("How many papers mention Claude 3?", ["Claude 3"]),
+    ):
+        assert parser.plan(question).constraints.text_words == words, question
 
 
 @pytest.mark.parametrize(
@@ -2602,7 +2608,7 @@ OWNERS = Catalogue.of(
 def test_a_topic_asked_among_some_papers_is_read_apart_from_them(
     question: str, said: tuple[str, str, list[str], list[str], list[str]]
 ) -> None:
-    plan = QuestionParser(OWNERS, lambda word: 50).plan(question)  # every word is common
+    plan = QuestionParser(OWNERS, lambda word: 5).plan(question)  # every word is written
     c = plan.constraints
     assert (plan.kind, plan.topic, c.affiliations, c.statuses, c.authors) == said, plan
 
@@ -2687,3 +2693,61 @@ def test_who_works_on_a_topic_ranks_the_authors_of_its_papers(question: str, top
 def test_who_worked_on_a_named_paper_is_not_a_topic_ranking() -> None:
     plan = QuestionParser(PEOPLE).plan("Who works on the Medusa paper?")
     assert plan.ranking is None, plan
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        # a topic set in a country, or people in one, is a content question
+        "Are there papers on language technology for people in Africa?",
+        "Which papers study fairness for people in India?",
+        "papers that study groups in the US for fairness",
+        "Which papers in the US legal domain use LLMs?",
+        "papers written in Chinese",
+    ],
+)
+def test_a_topic_set_in_a_country_is_no_country_asked(question: str) -> None:
+    plan = QuestionParser(PLACES).plan(question)
+    assert not [u for u in plan.unresolved if u.kind == "country"], plan
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Where does Tian work well?",  # a family name alone is no person asked
+        "What are the affiliations of the authors on Yuan Tian's papers?",  # the co-authors'
+        "Where does Yuan Tian work and what does he work on?",  # two questions
+    ],
+)
+def test_other_questions_near_a_persons_place_are_not_read_as_it(question: str) -> None:
+    assert not QuestionParser(PLACED).plan(question).affiliation_of
+
+
+def test_who_works_on_with_a_second_question_is_not_a_ranking() -> None:
+    for question in (
+        "Which authors work on machine unlearning and what methods do they propose?",
+        "Who works on diffusion models, and who on GANs?",
+    ):
+        assert QuestionParser(PEOPLE).plan(question).ranking is None, question
+
+
+def test_a_word_abstracts_write_more_than_the_name_is_no_owner() -> None:
+    fair = Catalogue.of(
+        [_paper(f"f{i}", [f"An Li{i}"], ["FAIR"], "Oral") for i in range(3)]
+        + [_paper("m1", ["Bo Wu"], ["Meta"], "Oral")]
+    )
+    plan = QuestionParser(fair, lambda word: 47).plan("How many fair papers are orals?")
+    assert plan.constraints.affiliations == [], plan  # "fair" is an adjective here
+    plan = QuestionParser(fair, lambda word: 1).plan("How many fair papers are orals?")
+    assert plan.constraints.affiliations == ["Fair"], plan  # a name abstracts do not write
+
+
+def test_determiners_and_a_second_clause_keep_every_and_how_many_of_apart() -> None:
+    assert (
+        QuestionParser(PEOPLE).plan("Every paper on this topic uses Adam; which one uses SGD?").kind
+        == "paper"
+    )
+    assert (
+        QuestionParser(PEOPLE).plan("How many of the authors' papers are about robots?").kind
+        != "count"
+    )
