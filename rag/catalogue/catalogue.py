@@ -593,6 +593,21 @@ class Catalogue:
         naming = self.papers_naming(reference.strip(), titles=False)
         return naming[0] if len(naming) == 1 else None
 
+    def written_as(self, typed: str) -> str:
+        """How the abstracts write a name typed in lower case ("readagent": "ReadAgent"),
+        the commonest form, when one differs from it; "" when none does."""
+        if not typed or not typed.islower():
+            return ""
+        pattern = re.compile(rf"(?<![\w-]){re.escape(typed)}(?![\w-])", re.I)
+        needle = json.dumps(typed, ensure_ascii=False)[1:-1]
+        query = "select record from papers where record is not null and instr(lower(record), ?) > 0"
+        forms: Counter[str] = Counter()
+        for (record,) in self._connect().execute(query, (needle,)):
+            paper = Paper.model_validate_json(record)
+            found = pattern.finditer(f"{paper.title} {paper.abstract}")
+            forms.update(m.group(0) for m in found if m.group(0) != typed)
+        return forms.most_common(1)[0][0] if forms else ""
+
     def papers_naming(self, name: str, titles: bool = True) -> list[Paper]:
         """The papers whose abstract (or title) writes `name` as typed (whole word, case kept)."""
         if not name:

@@ -53,8 +53,8 @@ def compared_items(question: str) -> list[str]:
         found = match.groupdict()
         if found.get("items") is not None:
             items = _split_items(found["items"])
-        else:
-            items = [found["a"], found["b"]]
+        else:  # "glide vs medusa vs lookahead decoding": each side may join more
+            items = [*_versus(found["a"]), *_versus(found["b"])]
         items = [i.split(":")[0] for i in items]  # "Emory University: paper counts?"
         items = [_ITEM_EDGES.sub("", i).strip(" '\"“”‘’*?.,;") for i in items]
         items = [i for i in items if i]
@@ -67,6 +67,10 @@ def compared_items(question: str) -> list[str]:
         ):
             return items
     return []
+
+
+def _versus(side: str) -> list[str]:
+    return [p.strip() for p in re.split(r"\s+(?:vs\.?|versus)\s+", side, flags=re.I) if p.strip()]
 
 
 def _split_items(text: str) -> list[str]:

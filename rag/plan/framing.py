@@ -30,7 +30,9 @@ VENUE = re.compile(
     r"\b(?:at|in|from|of)?\s*(?:the\s+)?(?:2024['’]s\s+|2024\s+)?"
     r"(?:icml|international\s+conference\s+on\s+machine\s+learning)(?:\s*[-'’]?\s*(?:20)?24)?\b"
     r"(?:\s+conference)?(?:\s+in\s+vienna)?(?:\s+(?:this|last)\s+year)?(?:\s+(?:in|of)\s+2024)?"
-    r"|\bthis\s+year['’]?s?\b",
+    r"|\bthis\s+year['’]?s?\b"
+    # "the longest title in the conference": the conference itself, no topic
+    r"|\b(?:in|at|of|across)\s+(?:the|this)\s+(?:whole\s+|entire\s+)?conference\b(?=\s*[?.!,]|\s*$)",
     re.I,
 )
 
@@ -161,6 +163,19 @@ _ROUGHLY = re.compile(
 _HONORIFIC = re.compile(r"\b(?:Prof(?:essor)?|Dr|Mrs?|Ms)\b\.?\s+(?=[A-Z])")
 
 
+_AS_AFFILIATION = re.compile(
+    r"\blist(?:s|ed|ing)?\s+(?P<name>[^?,;]+?)\s+as\s+(?:an?\s+|their\s+|its\s+|the\s+|one\s+)?"
+    r"(?:(?P<place>first|last|lead|senior)\s+)?(?:(?:author['’]?s?\s+)?affiliations?|institutions?)\b",
+    re.I,
+)
+
+
+def _author_from(found: re.Match[str]) -> str:
+    place = (found.group("place") or "").lower()
+    place = {"lead": "first", "senior": "last"}.get(place, place)
+    return f"have {'a ' + place if place else 'an'} author from {found.group('name')}"
+
+
 def plain_question(question: str) -> str:
     """The question without a greeting or a request around it: "Hi! Could you tell me how
     many …" asks "how many …"; "I'm looking for X. How many are there?" asks "How many X?"."""
@@ -179,6 +194,8 @@ def plain_question(question: str) -> str:
     if placed and (_PLACE_NOUN.search(who) or re.search(r"\b[A-Z]{2,}", who)):
         text = f"{placed.group('rest').rstrip(' ?')} (from {who})?"
     text = re.sub(r"\band\s*/\s*or\b", "or", text)  # "by A and/or B": either's
+    # "papers that list Google DeepMind as an affiliation": an author from it
+    text = _AS_AFFILIATION.sub(_author_from, text)
     # "Chenghao Deng + Bang An": two people's names (not "LoRA + Quantization")
     text = re.sub(
         r"\b([A-Z][a-z]+ [A-Z][a-z]+)\s+\+\s+(?=[A-Z][a-z]+ [A-Z][a-z]+\b)", r"\1 and ", text

@@ -30,7 +30,7 @@ _EACH_STATUS = re.compile(
 # "whose affiliations are missing"
 _NO_AFFILIATION = re.compile(
     r"\b(?:list(?:s|ing)?\s+|with\s+|have\s+|has\s+)?(?:no|without(?:\s+any)?|missing|lacking)\s+"
-    r"(?:listed\s+)?affiliations?\b(?:\s+(?:at\s+all|listed))?"
+    r"(?:listed\s+)?affiliations?\b(?:\s+(?:information|info|data|details))?(?:\s+(?:at\s+all|listed))?"
     r"|\b(?:whose\s+)?affiliations?\s+(?:is\s+|are\s+)?(?:missing|empty|blank|not\s+listed)\b",
     re.I,
 )

@@ -41,6 +41,9 @@ class NamedPapers:
 
     def resolve(self, text: str) -> NamedPaper:
         named = self.catalogue.named_paper(text) or self._introducing(text)
+        if named is None and (written := self.catalogue.written_as(text)):
+            # "readagent" typed for the abstract's "ReadAgent"
+            named = self.catalogue.named_paper(written) or self._introducing(written)
         if named is not None:
             return NamedPaper(text, named, "named")
         if len(text.split()) >= DESCRIBED_WORDS:

@@ -2751,3 +2751,38 @@ def test_determiners_and_a_second_clause_keep_every_and_how_many_of_apart() -> N
         QuestionParser(PEOPLE).plan("How many of the authors' papers are about robots?").kind
         != "count"
     )
+
+
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        ("how many papers list Google DeepMind as an affiliation and are orals",
+         {"affiliations": ["Google DeepMind"], "statuses": ["Oral"]}),
+        ("Which papers list Stanford University as the first author's affiliation?",
+         {"affiliations": ["Stanford University"], "affiliation_place": "first"}),
+        ("how many papers have no affiliation information", {"no_affiliations": True}),
+    ],
+)  # fmt: skip
+def test_an_affiliation_said_as_what_papers_list(question: str, said: dict[str, object]) -> None:
+    plan = QuestionParser(PLACES).plan(question)
+    c = {k: v for k, v in plan.constraints.model_dump().items() if v not in ([], "", 0, False, {})}
+    assert (plan.kind, plan.topic, c) == ("metadata", "", said), plan
+
+
+def test_the_conference_itself_is_no_topic() -> None:
+    plan = QuestionParser(PLACES).plan("what's the longest title in the conference")
+    assert (plan.ranking, plan.topic) == ("longest_title", ""), plan
+
+
+def test_a_name_typed_in_lower_case_is_found_as_the_abstracts_write_it() -> None:
+    from rag.sets.named import NamedPapers
+
+    catalogue = Catalogue.of(
+        [
+            Paper(id="r1", title="A Human-Inspired Reading Agent with Gist Memory",
+                  abstract="We propose ReadAgent, an agent system. ReadAgent reads pages.",
+                  authors=["A B"], extra={"affiliations": []}),
+        ]
+    )  # fmt: skip
+    assert catalogue.written_as("readagent") == "ReadAgent"
+    assert NamedPapers(catalogue, lambda text: None).resolve("readagent").paper is not None

@@ -294,6 +294,7 @@ def test_an_llm_draft_is_checked_against_the_catalogue() -> None:
         ("What are the differences between BiLLM, QuIP# and AQLM?", ["BiLLM", "QuIP#", "AQLM"]),
         ("SAMformer vs. Timer", ["SAMformer", "Timer"]),
         ("How do Medusa and EAGLE differ?", ["Medusa", "EAGLE"]),
+        ("glide vs medusa vs lookahead decoding", ["Glide", "medusa", "lookahead decoding"]),
         ("How do CTAN and PATH-WL differ in what they are built on?", []),  # one aspect asked
         (
             "Compare the paper that merges models with task vectors with TIES.",
