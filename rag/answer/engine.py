@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import Any, Literal
 
 from llama_index.core.base.response.schema import Response
@@ -108,8 +109,15 @@ class CitedQueryEngine(CustomQueryEngine):
         # the named paper ranked first too: the question is asked of it ("Spider" the
         # segmentation paper is not the text-to-SQL benchmark asked about)
         if keep and sources and sources[0].paper.id in keep:
-            sources = [s for s in sources if s.paper.id in keep]
-            evidence = self.scorer.score(query, sources)
+            kept = [s for s in sources if s.paper.id in keep]
+            evidence = self.scorer.score(query, kept)
+            checked = gate.gaps
+            if checked is not None and sources[checked.source - 1].paper.id in keep:
+                # the notes of the paper the retrieved set checked, as tuned: written from
+                # that set (a name another retrieved paper writes is that paper's)
+                at = [s.paper.id for s in kept].index(sources[checked.source - 1].paper.id)
+                evidence.gaps = replace(checked, source=at + 1)
+            sources = kept
         scored = time.perf_counter()
         base = self._answer_fields(question, query, mode, gate)
         if not sources or not gate.specific or gate.confidence < self.answering.abstain_threshold:

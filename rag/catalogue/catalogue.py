@@ -37,7 +37,7 @@ from rag.catalogue.names import (
 )
 from rag.catalogue.records import PaperRecords, rows_in
 from rag.catalogue.title_words import phrase_pattern
-from rag.text import neighbour_swaps
+from rag.text import neighbour_swaps, title_head
 from rag.types import Filters, Paper
 
 
@@ -101,6 +101,7 @@ class Catalogue:
         self._groups: dict[str, InstitutionMatch] = {}
         self._vocabulary: set[str] | None = None
         self._folded_texts: list[tuple[str, str]] | None = None  # (id, title and abstract)
+        self._heads: dict[str, list[str]] | None = None  # a title's opening name -> ids
 
     @classmethod
     def of(cls, papers: Iterable[Paper]) -> Catalogue:
@@ -592,6 +593,19 @@ class Catalogue:
                 return self.papers[found[0]]
         naming = self.papers_naming(reference.strip(), titles=False)
         return naming[0] if len(naming) == 1 else None
+
+    def headed(self, name: str) -> Paper | None:
+        """The one paper whose title opens with `name` as written ("DoRA: …", "PARDEN,
+        …"); None when none or several do. The openings are read once."""
+        if self._heads is None:
+            heads: dict[str, list[str]] = {}
+            for paper in self.papers.many(set(self.papers)):
+                head = title_head(paper.title)
+                if head != paper.title.strip():
+                    heads.setdefault(head, []).append(paper.id)
+            self._heads = heads
+        found = self._heads.get(name, [])
+        return self.papers[found[0]] if len(found) == 1 else None
 
     def written_as(self, typed: str) -> str:
         """How the abstracts write a name typed in lower case ("readagent": "ReadAgent"),

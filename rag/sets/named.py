@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from rag.catalogue.catalogue import Catalogue
 from rag.sets.answer_rows import citation, plain, row, set_answer
 from rag.sets.compare import COLUMNS, comparison_cells
-from rag.text import NAME, split_sentences, title_head
+from rag.text import NAME, split_sentences
 from rag.types import Aggregate, AggregatePaper, Answer, Filters, Paper, QueryPlan
 
 _INTRODUCES = r"(?:propose|introduce|present|develop|design|call|dub|name|term|coin)\w*"
@@ -87,50 +87,53 @@ _ASKS_WHICH = re.compile(
 
 
 def papers_named(question: str, catalogue: Catalogue) -> list[Paper]:
-    """The papers a question asks about by the coined name heading their title ("LoRA+",
-    "DoRA" of "DoRA: Weight-Decomposed Low-Rank Adaptation") or proposed in their abstract
-    and asked as a paper's ("the KTO paper"). None when it asks
-    which paper (another one) does something, when a name is also proposed by another
-    paper ("LESS"), or when it names another paper it does not resolve so: asked of
-    several papers, it keeps them all."""
+    """The papers a question asks about by the coined name opening their title ("LoRA+",
+    "DoRA" of "DoRA: Weight-Decomposed Low-Rank Adaptation", "Vision Mamba") or proposed
+    in their abstract and asked as a paper's ("the KTO paper"). None when it asks which
+    paper (another one) does something, when a name is also proposed by another paper
+    ("LESS"), or when it names another paper it does not resolve so: asked of several
+    papers, it keeps them all."""
     if _ASKS_WHICH.search(question):
         return []
-    found: dict[str, Paper] = {}
-    # a title's head of two or three words ("Vision Mamba") is looked up whole too
     runs = [m.group(0).split() for m in _TITLED.finditer(question)]
     spans = [" ".join(r[i:j]) for r in runs for i in range(len(r)) for j in range(i + 2, i + 4)
              if j <= len(r)]  # fmt: skip
-    heads = {w for span in spans if _heads_a_title(catalogue, span) for w in span.split()}
-    names = [m.group(0) for m in _NAMED.finditer(question) if m.group(0) not in heads]
-    for name in [*spans, *names]:
-        titled = catalogue.named_paper(name)
-        paper = titled if titled is not None and _head(titled) == name else None
-        if name in spans and paper is None:
-            continue  # capitalised words, no title's name
-        paper = paper or _proposing(catalogue, name)
-        if paper is None:
-            continue  # a concept ("Bradley-Terry"), or no paper's own name
-        if not _own_name(paper, name, question) or _proposed_elsewhere(catalogue, paper, name):
+    # a title's opening of two or three words ("Vision Mamba") is looked up whole first
+    titled = {span: paper for span in spans if (paper := catalogue.headed(span)) is not None}
+    taken = {w for span in titled for w in span.split()}
+    found: dict[str, Paper] = {}
+    for name, paper in titled.items():
+        if _proposed_elsewhere(catalogue, paper, name):
             return []
         found.setdefault(paper.id, paper)
+    unheaded = []
+    for match in _NAMED.finditer(question):
+        name = match.group(0)
+        if name in taken:
+            continue
+        paper = catalogue.headed(name)
+        if paper is None and _ASKED_AS_PAPER(name).search(question):
+            paper = _proposing(catalogue, name)  # "the KTO paper": its abstract's name
+        if paper is None:
+            unheaded.append(name)  # a concept ("Bradley-Terry"), or another paper's name
+            continue
+        if _proposed_elsewhere(catalogue, paper, name):
+            return []
+        found.setdefault(paper.id, paper)
+    # "What do LoRA+ and Aug-PE each do?": another paper proposes a name asked beside it
+    if found and any(_proposing(catalogue, name) is not None for name in unheaded):
+        return []
     return list(found.values())
+
+
+def _ASKED_AS_PAPER(name: str) -> re.Pattern[str]:
+    return re.compile(rf"{re.escape(name)}(?:\s+paper|['’]s)\b")
 
 
 # a coined name: "KTO", "DoRA", "LoRA+", "tinyBenchmarks", "Medusa" after a lower-case word
 _NAMED = re.compile(
     rf"(?:(?<![\w-])[A-Z][a-z]+-[A-Z][\w-]*|{NAME.pattern}|(?<![\w-])[a-z]+[A-Z][\w-]*)\+?"
 )  # "Aug-PE" too
-
-
-def _heads_a_title(catalogue: Catalogue, name: str) -> bool:
-    paper = catalogue.named_paper(name)
-    return paper is not None and _head(paper) == name
-
-
-def _head(paper: Paper) -> str:
-    """The name a title opens with ("DoRA" of "DoRA: Weight-Decomposed …"); "" when none."""
-    head = title_head(paper.title)
-    return "" if head == paper.title.strip() else head
 
 
 def _proposing(catalogue: Catalogue, name: str) -> Paper | None:
@@ -141,15 +144,6 @@ def _proposing(catalogue: Catalogue, name: str) -> Paper | None:
 
 
 _TITLED = re.compile(r"(?<![\w-])[A-Z][\w-]*(?:\s+[A-Z][\w-]*)+(?![\w-])")
-
-
-def _own_name(paper: Paper, name: str, question: str) -> bool:
-    """Whether `name` is the paper's own: its title's head as written, or one its abstract
-    proposes, asked as a paper's ("the KTO paper", "KTO's")."""
-    if _head(paper) == name:
-        return True
-    asked = re.search(rf"{re.escape(name)}(?:\s+paper|['’]s)\b", question)
-    return bool(asked) and name not in paper.title and _introduces(paper, name) >= 2
 
 
 def _proposed_elsewhere(catalogue: Catalogue, paper: Paper, name: str) -> bool:
