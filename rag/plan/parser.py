@@ -36,6 +36,7 @@ from rag.plan.set_readings import (
     no_affiliation,
     not_about,
     title_words_ranked,
+    topics_of,
     who_works_on,
     with_each_status,
 )
@@ -452,6 +453,7 @@ class QuestionParser:
             title_words_ranked,
             affiliations_asked,
             who_works_on,
+            topics_of,
         )
         for reading in readings:
             read_so = reading(question, self._read)

@@ -130,6 +130,30 @@ def who_works_on(question: str, read: Read) -> QueryPlan | None:
     return plan
 
 
+# the topics of someone's papers: "What topics does Sergey Levine work on?", "what areas
+# do MIT's spotlights cover": their papers, whose titles say it (no topic labels exist)
+_TOPICS_OF = re.compile(
+    r"^\s*(?:what|which)\s+(?:research\s+)?(?:topics?|areas?|subjects?|themes?|fields?|"
+    r"directions?)\s+(?:do|does|did)\s+(?P<who>.+?)\s+(?:cover|span|address|work\s+on|"
+    r"focus\s+on|study|tackle|research|publish\s+on|write\s+about)\b[^?]*\??\s*$",
+    re.I,
+)
+_PAPER_NOUN = re.compile(r"\b(?:papers|orals|spotlights|posters|work)\s*$", re.I)
+
+
+def topics_of(question: str, read: Read) -> QueryPlan | None:
+    """ "What topics does Sergey Levine work on?": his papers (their titles say it)."""
+    said = _TOPICS_OF.match(question)
+    if said is None:
+        return None
+    who = said.group("who").strip()
+    plan = read(f"List {who}" if _PAPER_NOUN.search(who) else f"List {who}'s papers")
+    c = plan.constraints
+    if plan.kind != "metadata" or plan.topic or not (c.authors or c.affiliations):
+        return None
+    return plan
+
+
 def title_words_ranked(question: str, read: Read) -> QueryPlan | None:
     """ "What is the most common word in titles?": the words most titles write."""
     said = _TITLE_WORDS_RANKED.search(question)

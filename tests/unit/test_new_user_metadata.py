@@ -2786,3 +2786,21 @@ def test_a_name_typed_in_lower_case_is_found_as_the_abstracts_write_it() -> None
     )  # fmt: skip
     assert catalogue.written_as("readagent") == "ReadAgent"
     assert NamedPapers(catalogue, lambda text: None).resolve("readagent").paper is not None
+
+
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        ("What topics does Yuan Tian work on?", {"authors": ["Yuan Tian"]}),
+        (
+            "what areas do Lund University's orals cover",
+            {"affiliations": ["Lund University"], "statuses": ["Oral"]},
+        ),
+    ],
+)
+def test_the_topics_of_someones_papers_are_their_papers(
+    question: str, said: dict[str, object]
+) -> None:
+    plan = QuestionParser(PLACED).plan(question)
+    c = {k: v for k, v in plan.constraints.model_dump().items() if v not in ([], "", 0, False, {})}
+    assert (plan.kind, plan.topic, c) == ("metadata", "", said), plan
