@@ -227,12 +227,21 @@ class MetadataAnswerer:
             sizes = sorted(len(p.authors) for p in papers)
             mean, median = _mean_median(sizes)
             alone = sum(n == 1 for n in sizes)
+            # "orals vs posters": each status's own figure, beside the two together
+            by_status = [
+                f"{plural(len(some), status.lower())}: {round(m, 2):g} on average (median {d:g})"
+                for status in plan.constraints.statuses
+                if len(plan.constraints.statuses) > 1
+                and (some := [len(p.authors) for p in papers if p.status == status])
+                for m, d in [_mean_median(sorted(some))]
+            ]
             text = "\n\n".join(
                 [
                     f"The {plural(len(papers), noun)}{listing} have {round(mean, 2):g} authors on "
                     f"average (median {median:g}), from {sizes[0]} to {sizes[-1]}; "
                     f"{f'{alone:,}' if alone else 'none'} "
-                    f"{'is' if alone == 1 or not alone else 'are'} single-authored.",
+                    f"{'is' if alone == 1 or not alone else 'are'} single-authored."
+                    + (f" By status: {'; '.join(by_status)}." if by_status else ""),
                     *notes,
                 ]
             )

@@ -2804,3 +2804,19 @@ def test_the_topics_of_someones_papers_are_their_papers(
     plan = QuestionParser(PLACED).plan(question)
     c = {k: v for k, v in plan.constraints.model_dump().items() if v not in ([], "", 0, False, {})}
     assert (plan.kind, plan.topic, c) == ("metadata", "", said), plan
+
+
+def test_a_mean_byline_of_two_statuses_gives_each_ones_too() -> None:
+    catalogue = Catalogue.of(
+        [
+            _paper("o1", ["A B", "C D", "E F"], [], "Oral"),
+            _paper("p1", ["A B"], [], "Poster"),
+            _paper("p2", ["A B", "C D"], [], "Poster"),
+        ]
+    )
+    question = "average number of authors for orals vs posters"
+    plan = QuestionParser(catalogue).plan(question)
+    assert plan.statistic == "authors_per_paper"
+    text = MetadataAnswerer(catalogue).answer(question, plan).answer
+    assert "2 authors on average" in text and "By status: 1 oral: 3 on average" in text, text
+    assert "2 posters: 1.5 on average" in text, text
