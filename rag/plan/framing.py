@@ -170,6 +170,14 @@ _AS_AFFILIATION = re.compile(
 )
 
 
+_AND_WHICH = re.compile(
+    r"^\s*(?:(?:can\s+you\s+|please\s+)?(?:list|show(?:\s+me)?|give(?:\s+me)?)|which\s+are|what\s+are)\s+"
+    r"(?P<who>[^?,]+?\b(?:papers|orals|spotlights|posters))\s*,?\s+and\s+which\s+"
+    r"(?:ones\s+|of\s+them\s+|of\s+those\s+)?(?:are|were)\s+(?:about|on)\s+(?P<topic>[^?]+?)\s*\??\s*$",
+    re.I,
+)
+
+
 def _author_from(found: re.Match[str]) -> str:
     place = (found.group("place") or "").lower()
     place = {"lead": "first", "senior": "last"}.get(place, place)
@@ -196,6 +204,9 @@ def plain_question(question: str) -> str:
     text = re.sub(r"\band\s*/\s*or\b", "or", text)  # "by A and/or B": either's
     # "papers that list Google DeepMind as an affiliation": an author from it
     text = _AS_AFFILIATION.sub(_author_from, text)
+    both = _AND_WHICH.match(text)
+    if both:  # "list X's papers and which ones are about Y": Y among X's papers, all ranked
+        text = f"Which of {both.group('who').strip()} are about {both.group('topic').strip()}?"
     # "Chenghao Deng + Bang An": two people's names (not "LoRA + Quantization")
     text = re.sub(
         r"\b([A-Z][a-z]+ [A-Z][a-z]+)\s+\+\s+(?=[A-Z][a-z]+ [A-Z][a-z]+\b)", r"\1 and ", text

@@ -2820,3 +2820,22 @@ def test_a_mean_byline_of_two_statuses_gives_each_ones_too() -> None:
     text = MetadataAnswerer(catalogue).answer(question, plan).answer
     assert "2 authors on average" in text and "By status: 1 oral: 3 on average" in text, text
     assert "2 posters: 1.5 on average" in text, text
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "list Yuan Tian's icml 2024 papers and which ones are about watermarks",
+        "Show me Yuan Tian's papers and which of them are about watermarks",
+        "Which are Yuan Tian's papers, and which are on watermarks?",
+    ],
+)
+def test_someones_papers_and_which_are_about_a_topic_is_the_topic_among_them(
+    question: str,
+) -> None:
+    plan = QuestionParser(PLACED).plan(question)
+    assert (plan.kind, plan.topic, plan.constraints.authors) == (
+        "list",
+        "watermarks",
+        ["Yuan Tian"],
+    ), plan
