@@ -92,6 +92,7 @@ _SCALED = {"k": 1e3, "thousand": 1e3, "m": 1e6, "million": 1e6, "b": 1e9, "billi
 MEASURE_WINDOW = 5
 MEASURE_TOLERANCE = 0.05  # "90%" and "89.7%" are one value, as people round
 MEASURE_SHARED = 3  # content words the value's sentence shares with the question
+FEWER_KEPT_AS_TIMES = 10  # "Nx fewer" from here on is compared as a multiple too
 
 
 def _value_unit(m: re.Match[str]) -> tuple[float, str]:
@@ -120,7 +121,12 @@ def _measures(text: str) -> list[tuple[float, str, frozenset[str]]]:
         else:
             value, unit = _value_unit(m)
             if unit == "x" and value > 1 and _FEWER.match(text[m.end() :]):
-                value, unit = round(100 * (1 - 1 / value), 1), "%"  # "2x fewer" is 50% fewer
+                # "2x fewer" is 50% fewer; kept as a multiple too, where "180x" and "1800x"
+                # fewer differ though 99.4% and 99.9% are one value as people round
+                times = (value, "x", words)
+                value, unit = round(100 * (1 - 1 / value), 1), "%"
+                if times[0] >= FEWER_KEPT_AS_TIMES:
+                    found.append(times)
         # the measured thing, not a name beside it ("MeZO's peak accuracy")
         names = {t for n in NAME.findall(" ".join(before + after)) for t in content_terms(n)}
         if (value, unit, words - names) not in found:

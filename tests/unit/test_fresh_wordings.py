@@ -120,3 +120,14 @@ def test_a_count_at_a_scale_is_checked_like_any_measure() -> None:
     assert misquoted("Does GraphsGPT pretrain on 100 million molecules?", said) == ""
     # a count of another thing is no other value of it
     assert misquoted("Does GraphsGPT have 7B parameters?", said) == ""
+
+
+def test_a_large_multiple_fewer_is_compared_as_a_multiple() -> None:
+    from rag.answer.misstated import misquoted
+
+    said = ["Our agent needs 1800X fewer training examples than neural agents."]
+    # 99.4% and 99.9% fewer are one value as people round; 180x and 1800x are not
+    assert misquoted("Does it need 180x fewer training examples?", said) == said[0]
+    assert misquoted("Does it need 1800x fewer training examples?", said) == ""
+    small = ["It uses 2x fewer parameters than the baseline."]
+    assert misquoted("Does it use 50% fewer parameters?", small) == ""  # one value, said twice
