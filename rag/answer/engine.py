@@ -112,10 +112,11 @@ class CitedQueryEngine(CustomQueryEngine):
             kept = [s for s in sources if s.paper.id in keep]
             evidence = self.scorer.score(query, kept)
             checked = gate.gaps
-            if checked is not None and sources[checked.source - 1].paper.id in keep:
+            of = sources[checked.source - 1].paper.id if checked is not None else ""
+            if checked is not None and of in keep:
                 # the notes of the paper the retrieved set checked, as tuned: written from
                 # that set (a name another retrieved paper writes is that paper's)
-                at = [s.paper.id for s in kept].index(sources[checked.source - 1].paper.id)
+                at = [s.paper.id for s in kept].index(of)
                 evidence.gaps = replace(checked, source=at + 1)
             sources = kept
         scored = time.perf_counter()

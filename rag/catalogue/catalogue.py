@@ -612,30 +612,34 @@ class Catalogue:
         the commonest form, when one differs from it; "" when none does."""
         if not typed or not typed.islower():
             return ""
-        pattern = re.compile(rf"(?<![\w-]){re.escape(typed)}(?![\w-])", re.I)
-        needle = json.dumps(typed, ensure_ascii=False)[1:-1]
-        query = "select record from papers where record is not null and instr(lower(record), ?) > 0"
+        pattern = _whole_word(typed, any_case=True)
         forms: Counter[str] = Counter()
-        for (record,) in self._connect().execute(query, (needle,)):
-            paper = Paper.model_validate_json(record)
+        for paper in self.papers_naming(typed, any_case=True):
             found = pattern.finditer(f"{paper.title} {paper.abstract}")
             forms.update(m.group(0) for m in found if m.group(0) != typed)
         return forms.most_common(1)[0][0] if forms else ""
 
-    def papers_naming(self, name: str, titles: bool = True) -> list[Paper]:
-        """The papers whose abstract (or title) writes `name` as typed (whole word, case kept)."""
+    def papers_naming(self, name: str, titles: bool = True, any_case: bool = False) -> list[Paper]:
+        """The papers whose abstract (or title) writes `name` as typed (whole word, case kept
+        unless `any_case`)."""
         if not name:
             return []
-        pattern = re.compile(rf"(?<![\w-]){re.escape(name)}(?![\w-])")
+        pattern = _whole_word(name, any_case)
         # The records are JSON: only those holding the name as JSON writes it are parsed.
-        needle = json.dumps(name, ensure_ascii=False)[1:-1]
-        query = "select record from papers where record is not null and instr(record, ?) > 0"
+        needle = json.dumps(name.lower() if any_case else name, ensure_ascii=False)[1:-1]
+        column = "lower(record)" if any_case else "record"
+        query = f"select record from papers where record is not null and instr({column}, ?) > 0"
         found = []
         for (record,) in self._connect().execute(query, (needle,)):
             paper = Paper.model_validate_json(record)
             if pattern.search(paper.abstract) or (titles and pattern.search(paper.title)):
                 found.append(paper)
         return found
+
+
+def _whole_word(name: str, any_case: bool = False) -> re.Pattern[str]:
+    """`name` as a whole word ("DoRA", not inside "DoRA-B" or "PreDoRA")."""
+    return re.compile(rf"(?<![\w-]){re.escape(name)}(?![\w-])", re.I if any_case else 0)
 
 
 # A misspelt institution word ("Berkley", "Michagan") is corrected only when long and close:

@@ -561,6 +561,13 @@ def affiliation_entries(paper: Paper) -> list[str]:
     return [str(a).strip() for a in raw]
 
 
+def entries_by_author(paper: Paper) -> list[str] | None:
+    """The paper's affiliation entries, one per author in byline order, where the source
+    listed them author by author (empty ones kept as ""); None where it did not."""
+    listed = affiliation_entries(paper)
+    return listed if len(listed) == len(paper.authors) else None
+
+
 def affiliations_of(paper: Paper) -> set[str]:
     """The paper's distinct affiliation strings."""
     return {a for a in affiliation_entries(paper) if a}

@@ -74,12 +74,12 @@ _WHERE_FROM = re.compile(
     r"|\bwho\s+(?:does|did)\b[^?]*\bwork\s+for\b|\baffiliations?\s+(?:of|for)\b",
     re.I,
 )
+# a second question after the first: "Where does Yoshua Bengio work and what does he
+# work on?", "Which authors work on X and what methods do they propose?"
+_ASKS_MORE = r"\band\s+(?:what|which|how|who|where|why|when)\b"
 # "where are X's co-authors from": other people's places, not the one named
 _OTHERS = re.compile(
-    r"\b(?:co-?authors?|authors|collaborat\w*|students?|team|group|lab)\b"
-    # "Where does Yoshua Bengio work and what does he work on?": two questions
-    r"|\band\s+(?:what|which|how|who|where|why|when)\b",
-    re.I,
+    rf"\b(?:co-?authors?|authors|collaborat\w*|students?|team|group|lab)\b|{_ASKS_MORE}", re.I
 )
 
 
@@ -114,7 +114,7 @@ _WHO_WORKS = re.compile(
 )
 
 
-_SECOND_ASKED = re.compile(r",\s*and\b|\band\s+(?:what|which|how|who|where|why|when)\b", re.I)
+_SECOND_ASKED = re.compile(rf",\s*and\b|{_ASKS_MORE}", re.I)
 
 
 def who_works_on(question: str, read: Read) -> QueryPlan | None:

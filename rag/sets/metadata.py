@@ -14,7 +14,7 @@ from functools import partial
 
 from rag.catalogue.catalogue import Catalogue
 from rag.catalogue.institutions import top_institutions
-from rag.catalogue.names import affiliation_entries, affiliations_of, fold
+from rag.catalogue.names import affiliations_of, entries_by_author, fold
 from rag.sets.answer_rows import (
     citation,
     listed_text,
@@ -55,8 +55,7 @@ class MetadataAnswerer:
         papers that list an author from Google DeepMind"); `filtered`: the caller's filters
         narrowed them too."""
         c = plan.constraints
-        people = {e for e in [*c.excluded, *c.any_of] if self.catalogue.people_named(e)}
-        conditions = _conditions(c, people)
+        conditions = _conditions(c, self._people(c))
         status = " or ".join(s.lower() for s in c.statuses)
         noun = f"{status} paper" if status else "paper"
         said = f"the {plural(count, noun)}".replace(f"the 1 {noun}", f"the one {noun}")
@@ -65,6 +64,10 @@ class MetadataAnswerer:
         if filtered:
             said += " the filters given leave" if not conditions else ", within the filters given"
         return said
+
+    def _people(self, c: PlanConstraints) -> set[str]:
+        """The excluded and either-or names that are people, not institutions."""
+        return {e for e in [*c.excluded, *c.any_of] if self.catalogue.people_named(e)}
 
     def answer(
         self,
@@ -141,7 +144,7 @@ class MetadataAnswerer:
             kind="metadata", count=len(rows), exact=exact, papers=rows, notes=notes
         )
         c = plan.constraints
-        people = {e for e in [*c.excluded, *c.any_of] if self.catalogue.people_named(e)}
+        people = self._people(c)
         summary = _summary(plan, papers, people)
         if plan.not_about:  # "N of the M papers that list X are not about Y"
             verb = "is" if len(papers) == 1 else "are"
@@ -372,7 +375,7 @@ class MetadataAnswerer:
         else:
             text = f"{named} is by {people[0]} alone [1]."
         listed = sorted(affiliations_of(paper))
-        if listed and len(affiliation_entries(paper)) != len(paper.authors):
+        if listed and entries_by_author(paper) is None:
             # "Which universities are the Medusa authors from?": the strings, not who is where
             text += (
                 "\n\nThe affiliations it lists (not author by author, so not who is where): "
@@ -786,8 +789,8 @@ def _counted_as(spellings: tuple[str, ...]) -> str:
 def _placed_names(paper: Paper) -> list[str]:
     """The authors, each with their affiliation when the catalogue lists one per author
     ("Wei Huang (The University of Hong Kong)"); the names alone when it does not."""
-    listed = affiliation_entries(paper)
-    if len(listed) != len(paper.authors):
+    listed = entries_by_author(paper)
+    if listed is None:
         return list(paper.authors)
     return [
         f"{a} ({place})" if place else a for a, place in zip(paper.authors, listed, strict=True)

@@ -66,7 +66,7 @@ class NamedPapers:
 
 
 def _introduces(paper: Paper, name: str) -> float:
-    word = rf"(?<![\w-]){re.escape(name)}(?![\w-])"
+    word = _as_word(name)
     score = 3.0 if re.search(word, paper.title) else 0.0
     for sentence in split_sentences(paper.abstract):
         if re.search(word, sentence) and re.search(rf"\b{_INTRODUCES}\b", sentence, re.I):
@@ -112,7 +112,7 @@ def papers_named(question: str, catalogue: Catalogue) -> list[Paper]:
         if name in taken:
             continue
         paper = catalogue.headed(name)
-        if paper is None and _ASKED_AS_PAPER(name).search(question):
+        if paper is None and _asked_as_paper(name, question):
             paper = _proposing(catalogue, name)  # "the KTO paper": its abstract's name
         if paper is None:
             unheaded.append(name)  # a concept ("Bradley-Terry"), or another paper's name
@@ -126,8 +126,13 @@ def papers_named(question: str, catalogue: Catalogue) -> list[Paper]:
     return list(found.values())
 
 
-def _ASKED_AS_PAPER(name: str) -> re.Pattern[str]:
-    return re.compile(rf"{re.escape(name)}(?:\s+paper|['’]s)\b")
+def _asked_as_paper(name: str, question: str) -> bool:
+    """ "the KTO paper", "KTO's": the name asked as a paper's."""
+    return re.search(rf"{re.escape(name)}(?:\s+paper|['’]s)\b", question) is not None
+
+
+def _as_word(name: str) -> str:
+    return rf"(?<![\w-]){re.escape(name)}(?![\w-])"
 
 
 # a coined name: "KTO", "DoRA", "LoRA+", "tinyBenchmarks", "Medusa" after a lower-case word
@@ -149,7 +154,7 @@ _TITLED = re.compile(r"(?<![\w-])[A-Z][\w-]*(?:\s+[A-Z][\w-]*)+(?![\w-])")
 def _proposed_elsewhere(catalogue: Catalogue, paper: Paper, name: str) -> bool:
     """Another abstract proposes a method of the same name ("LESS" for a KV cache), or
     uses it as its own: spelt out before it in brackets, or written again and again."""
-    word = rf"(?<![\w-]){re.escape(name)}(?![\w-])"
+    word = _as_word(name)
     return any(
         other.id != paper.id
         and (

@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 from rag.catalogue.catalogue import Catalogue
 from rag.catalogue.institutions import top_institutions
-from rag.catalogue.names import affiliation_entries
+from rag.catalogue.names import entries_by_author
 from rag.sets.answer_rows import plural, row, statuses_said
 from rag.text import STOPWORDS
 from rag.types import Aggregate, AggregatePaper, Paper, QueryPlan
@@ -174,8 +174,8 @@ def person_places(catalogue: Catalogue, plan: QueryPlan, within: Within) -> tupl
     places: dict[str, list[Paper]] = {}
     unaligned = 0
     for paper in papers:
-        entries = affiliation_entries(paper)
-        if len(entries) != len(paper.authors) or person not in paper.authors:
+        entries = entries_by_author(paper)
+        if entries is None or person not in paper.authors:
             unaligned += 1
             continue
         place = entries[paper.authors.index(person)] or "no affiliation given"
