@@ -109,7 +109,11 @@ _SET = re.compile(
     # "list every paper about speculative decoding": each of a set, said in the singular
     r"|\b(?:list|show|give|name|find)\b[^?]*\bevery\s+(?:single\s+)?(?:icml\s*(?:20)?24\s+|icml\s+)?"
     r"(?:paper|abstract|publication)\b|^\s*every\s+(?:icml\s+)?paper\s+(?:on|about)\s+[^;?]*\??\s*$"
-    r"|\b(?:co-?author(?:ed|s)?|publish(?:ed)?|author of|as an author)\b",
+    r"|\b(?:co-?author(?:ed|s)?|publish(?:ed)?|author of|as an author)\b"
+    # a terse query: "offline RL papers", "physics papers at ICML 2024?"
+    r"|^\s*(?!(?:how|why|when|where|who|whose|do|does|did|is|are|was|were|can|could|should|"
+    r"would|will|tell|explain|summari[sz]e|describe)\b)(?:[\w'’-]+\s+){1,4}papers"
+    r"(?:\s+(?:at|in|from)\s+icml(?:\s*20)?(?:\s*24)?)?\s*[?.!]?\s*$",
     re.I,
 )
 _STATUS = STATUS_WORD
@@ -423,7 +427,7 @@ class QuestionParser:
         self.catalogue = catalogue
         self.doc_freq = doc_freq
         self.places = PlaceReader(catalogue, doc_freq)
-        self.people = PeopleReader(catalogue)
+        self.people = PeopleReader(catalogue, self.places.a_fields_word, doc_freq)
 
     def plan(self, question: str) -> QueryPlan:
         plain = plain_question(question)
@@ -679,6 +683,8 @@ class QuestionParser:
             self.doc_freq,
             _topic,
         )
+        if topic[:1].isupper() and f"{topic[:1].lower()}{topic[1:]}" in typed:
+            topic = topic[:1].lower() + topic[1:]  # "offline RL papers", as typed
         named = self.catalogue.named_paper(topic) if similar else None
         kind = _kind(question, bool(topic), constraints, unresolved, named is not None)
         if kind == "metadata" and constraints.is_empty() and _POINTER.search(question):

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections.abc import Callable
 from itertools import pairwise
 
 from rag.catalogue.catalogue import Catalogue, NameMatch
@@ -263,8 +264,16 @@ _FRAME_WORDS = {
 class PeopleReader:
     """Reads the people a question names into its constraints, with the catalogue."""
 
-    def __init__(self, catalogue: Catalogue) -> None:
+    def __init__(
+        self,
+        catalogue: Catalogue,
+        fields_word: Callable[[str], bool] | None = None,
+        doc_freq: Callable[[str], int] | None = None,
+    ) -> None:
         self.catalogue = catalogue
+        self.doc_freq = doc_freq or (lambda word: 0)  # how many abstracts write a word
+        # "Physics papers" at a question's start: the field, though a lab's name holds it
+        self.fields_word = fields_word or (lambda name: False)
 
     def read(
         self, text: str, constraints: PlanConstraints, unresolved: list[Unresolved], typed: str
@@ -323,7 +332,8 @@ class PeopleReader:
                 and name.lower() not in _NOT_NAMES
             ):
                 match = self.catalogue.match_author(name, suggest=False)
-                if match.people:
+                said_by = cue.group(0).lower().startswith("by")
+                if match.people and (said_by or not self._a_word(name, match)):
                     taken.append((0, 0))
                     record_author(name, match, constraints, unresolved)
                     text = text.replace(name, " ", 1)
@@ -395,8 +405,16 @@ class PeopleReader:
         if not taken:
             text = self._unknown_author(text, constraints, unresolved)
         if not (taken or unresolved or constraints.affiliations or constraints.any_of):
-            text = self._short_query(text, constraints, typed)
+            text = self._short_query(text, constraints, typed, unresolved)
         return text
+
+    def _a_word(self, name: str, match: NameMatch) -> bool:
+        """A family name alone that abstracts write as a word more often than its people
+        wrote papers ("Adam": the optimizer, 16 abstracts; Hartwig Adam, 1 paper)."""
+        if " " in name:
+            return False
+        papers = sum(len(p.papers) for p in match.people)
+        return self.doc_freq(name.lower()) > max(papers, 2)
 
     def _acronym(self, typed: str) -> bool:
         """Whether a lowercase word is an institution's acronym ("ecnu"), not a word ("park")."""
@@ -406,7 +424,9 @@ class PeopleReader:
             for a, _ in variants
         )
 
-    def _short_query(self, text: str, constraints: PlanConstraints, typed: str) -> str:
+    def _short_query(
+        self, text: str, constraints: PlanConstraints, typed: str, unresolved: list[Unresolved]
+    ) -> str:
         """ "Dilkina papers", "ecnu orals count": a family name or an institution before
         what is counted, in a query of a few words."""
         found = _SHORT_QUERY.match(text)
@@ -420,8 +440,10 @@ class PeopleReader:
             return text  # a name alone only as a name is written: "machine learning" is none
         capital = re.search(rf"\b{re.escape(name)}\b", typed) is not None and name[:1].isupper()
         match = self.catalogue.match_author(name, suggest=False)
-        if capital and match.unique is not None:  # "Dilkina", not "adam papers"
-            constraints.authors.append(match.unique.name)
+        # "Dilkina", not "adam papers" nor "Adam papers" (the optimizer abstracts write)
+        if capital and match.people and not self._a_word(name, match):
+            # "Levine papers": several people, asked back as "papers by Levine" is
+            record_author(name, match, constraints, unresolved)
         elif (
             noun
             and len(name.split()) >= 3
@@ -430,8 +452,10 @@ class PeopleReader:
         ):
             pass  # "akshay kumar jagdaish … papers": read as the one name close to it
         # "uc irvine paper count": two words in lower case that name an institution
-        elif (capital or " " in name or self._acronym(name)) and self.catalogue.knows_institution(
-            name
+        elif (
+            (capital or " " in name or self._acronym(name))
+            and self.catalogue.knows_institution(name)
+            and not self.fields_word(name)
         ):
             constraints.affiliations.append(name)
         elif corrected := self.catalogue.corrected_place(name):  # "uc irivne paper count"

@@ -197,6 +197,11 @@ INSTITUTION_WORDS = 8  # "Hong Kong University of Science and Technology" is sev
 
 # "University at X" alone, not "Duke University at Durham" (a name before it)
 _SUNY_CAMPUS = re.compile(r"\bUniversity at (?P<city>[A-Z][a-z]+)")
+# a terse query led by a name: "Berkeley offline RL papers", "Stanford diffusion orals?"
+_TERSE_LEAD = re.compile(
+    r"^\s*(?P<span>[A-Z][\w&.'’-]*(?:\s+[A-Z][\w&.'’-]*){0,3})\s+"
+    r"(?P<rest>(?:[\w'’-]+\s+){1,4})(?i:papers|orals|spotlights|posters)\s*[?.!]?\s*$"
+)
 _NAMED_AT = re.compile(
     r"\b(?P<name>[A-Z][\w&'’-]*(?:\s+[A-Z][\w&'’-]*){1,4}\s+(?:Institute|University|College|"
     r"School|Center|Centre))\s+at\s+(?P<city>[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)"
@@ -250,6 +255,8 @@ class PlaceReader:
             if listed and self._either(listed.group("span").split(), constraints):
                 text = text[: listed.start("span")] + text[listed.end("span") :]
         text = self._included(text, constraints, set_like, owners, makers)
+        if not (constraints.affiliations or constraints.any_of):
+            text = self._terse_lead(text, constraints)
         included = constraints.affiliations or constraints.any_of
         for i, (phrase, span, cued) in enumerate(held):
             # "but not Oxford Pets": a dataset's name, not Oxford; "not Shenzhen" needs a
@@ -269,6 +276,29 @@ class PlaceReader:
         text = _THAT_PLACE.sub(" ", text)
         # "Maryland's computer science department", "HIT's Shenzhen campus": parts of it
         return _DEPARTMENT.sub(" ", _CAMPUS.sub(" ", text))
+
+    def _terse_lead(self, text: str, constraints: PlanConstraints) -> str:
+        """ "Berkeley offline RL papers", "Google DeepMind RL orals": a query of a few
+        words led by an institution, then a topic; not "Meta learning papers" (a phrase
+        abstracts write), "Physics-informed papers" or a person."""
+        found = _TERSE_LEAD.match(text)
+        if found is None:
+            return text
+        words = found.group("span").split()
+        name_words = self._longest_institution(words, from_end=False)
+        if name_words is None:
+            return text
+        name = " ".join(name_words)
+        rest = found.group("rest").split()
+        following = " ".join([*name_words, *(words[len(name_words) :] + rest)[:1]])
+        if (
+            self.catalogue.has_person(name)
+            or self.a_fields_word(name)
+            or self.catalogue.mentioning(following.lower())
+        ):
+            return text
+        constraints.affiliations.append(name)
+        return text.replace(name, " ", 1)
 
     def _suny(self, found: re.Match[str]) -> str:
         """ "(the) University at Buffalo" as SUNY's campus there, where the catalogue has one."""
@@ -349,6 +379,17 @@ class PlaceReader:
         # "fair papers" (FAIR on 3): a word abstracts write more often than the name is a word
         written = self.doc_freq(word) if self.doc_freq is not None else 0
         return papers >= OWNER_PAPERS and 2 * papers >= written
+
+    def a_fields_word(self, name: str) -> bool:
+        """A one-word name no institution is written as alone, which abstracts write more
+        often than affiliations hold it ("Physics", "Statistics", "Vector"; not "Meta",
+        "Berkeley", "Cohere")."""
+        if " " in name or self.doc_freq is None:
+            return False
+        variants = self.catalogue.match_institution(name).variants
+        if any(fold(v) == fold(name) for v, _ in variants):
+            return False
+        return self.doc_freq(name.lower()) > sum(n for _, n in variants)
 
     def _as_written(self, typed: str) -> str:
         """ "flor ida international university": a space typed inside a word, the name as
@@ -438,6 +479,9 @@ class PlaceReader:
                 owning = name in owners or pattern in (_INSTITUTION_HAS, _INSTITUTION_SUBJECT)
                 if named_by_place and not self._leads_an_affiliation(name, owning):
                     continue  # "the Statistics papers": a department's word, not a place
+                cued = pattern is _INSTITUTION_AFTER or owning  # "from Physics", "Physics's"
+                if not cued and self.a_fields_word(name):
+                    continue  # "Physics papers": the field, not "Physics & Informatics Lab"
                 # "Kyutai in Paris": the city says where, it asks about nothing more
                 text = re.sub(rf"{re.escape(name)}\s+in\s+(?:{_CITIES})\b", name, text)
                 text = text.replace(name, " ", 1)

@@ -2619,6 +2619,64 @@ def test_a_field_word_inside_a_longer_name_is_no_owner() -> None:
     assert not plan.constraints.affiliations, plan
 
 
+TERSE = Catalogue.of(
+    [
+        _paper("b1", ["Sergey Levine"], ["University of California, Berkeley"], "Oral"),
+        _paper("b2", ["Ann Levine"], ["Stanford University"]),
+        _paper("b3", ["Hartwig Adam"], ["Google"]),
+        _paper("b4", ["Bo Li"], ["Physics & Informatics Lab, NTT Research, Inc."]),
+        *(_paper(f"m{i}", [f"Ann Lee{i}"], ["Meta"]) for i in range(4)),
+    ]
+)
+_WRITTEN = {"physics": 70, "adam": 16, "meta": 40, "offline": 40}
+
+
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        # a few words ending in "papers" ask for the set, the topic as typed
+        ("offline RL papers", ("list", "offline RL", [], [])),
+        # a field's word at the question's start, though a lab's name holds it
+        ("physics papers", ("list", "physics", [], [])),
+        ("Physics papers", ("list", "Physics", [], [])),
+        ("Physics orals", ("list", "Physics", [], [])),
+        # an institution leading a terse query, a topic after it
+        ("Berkeley offline RL papers", ("list", "offline RL", ["Berkeley"], [])),
+        ("Berkeley papers", ("metadata", "", ["Berkeley"], [])),
+        ("Meta papers", ("metadata", "", ["Meta"], [])),
+        # a family name abstracts write as a word: the optimizer, unless said "by Adam"
+        ("Adam papers", ("list", "Adam", [], [])),
+        ("Where does Adam work well?", ("paper", "", [], [])),
+        ("papers by Adam", ("metadata", "", [], ["Hartwig Adam"])),
+    ],
+)
+def test_a_terse_query_reads_its_set_and_no_word_as_a_name(
+    question: str, said: tuple[str, str, list[str], list[str]]
+) -> None:
+    plan = QuestionParser(TERSE, lambda word: _WRITTEN.get(word.lower(), 0)).plan(question)
+    c = plan.constraints
+    assert (plan.kind, plan.topic, c.affiliations, c.authors) == said, plan
+
+
+def test_a_family_name_several_people_share_is_asked_back_in_a_terse_query() -> None:
+    plan = QuestionParser(TERSE, lambda word: 0).plan("Levine papers")
+    assert [u.text for u in plan.unresolved] == ["Levine"], plan
+    assert {n for n, _ in plan.unresolved[0].candidates} == {"Sergey Levine", "Ann Levine"}
+
+
+def test_a_phrase_abstracts_write_after_an_institution_stays_the_topic() -> None:
+    learning = _paper("x", ["Al Bo"], ["Kim Lab"]).model_copy(
+        update={"abstract": "We study meta learning."}
+    )
+    catalogue = Catalogue.of(
+        [*(_paper(f"m{i}", [f"Ann Lee{i}"], ["Meta"]) for i in range(4)), learning]
+    )
+    plan = QuestionParser(catalogue, lambda word: _WRITTEN.get(word.lower(), 0)).plan(
+        "Meta learning papers"
+    )
+    assert (plan.kind, plan.constraints.affiliations) == ("list", []), plan
+
+
 PLACED = Catalogue.of(
     [
         _paper("a1", ["Ann Kim", "Yuan Tian"], ["Lund University", "Meta AI (FAIR)"], "Oral"),
