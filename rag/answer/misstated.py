@@ -192,6 +192,9 @@ def misquoted(question: str, sentences: list[str]) -> str:
     if not asked:
         return ""
     given = [(_measures(s), s) for s in sentences]
+    # a value's clause too: "reducing the backward-pass memory and computation cost by up
+    # to 1,098×" measures memory, six words before it
+    clauses = {s: _valued(s, at_and=False) for _, s in given}
     values = [v for measures, _ in given for v, _, _ in measures]
     topic = set(content_terms(question)) - ASKING
     bars = _thresholds(question)
@@ -209,7 +212,8 @@ def misquoted(question: str, sentences: list[str]) -> str:
             # a named unit ("FPS") says what is measured; "%" and "x" need a word beside
             # a count needs its noun beside both ("100M molecules" is no "7B parameters")
             same = any(
-                u == unit and (words & w or unit not in ("%", "x", "n")) for _, u, w in measures
+                u == unit and (words & w or unit not in ("%", "x", "n"))
+                for _, u, w in [*measures, *clauses[sentence]]
             )
             said = frozenset(content_terms(sentence))
             needed = MEASURE_SHARED if unit in ("%", "x") else MEASURE_SHARED - 1
@@ -224,11 +228,12 @@ _BRACKETED_VALUE = re.compile(r"\(([^()]*\d[^()]*)\)")
 _BETWEEN_EDGE = re.compile(r"\s(?:and|while|whereas|but)\s", re.I)
 
 
-def _valued(text: str) -> list[tuple[float, str, frozenset[str]]]:
+def _valued(text: str, at_and: bool = True) -> list[tuple[float, str, frozenset[str]]]:
     """Each digit value with its unit and the words of its clause beside it, names kept
     ("MoCo v2 and BYOL up to 3.3%": the names say what was beaten); the words between two
     values are cut at a clause edge or at "and"/"while"/"but", the part before it going to
-    the first value and the part after to the second (uncut, both take them)."""
+    the first value and the part after to the second (uncut, both take them); `at_and`
+    False: not cut at "and" ("the memory and computation cost by 1,098× and 7.68×")."""
     text = _TEX_NUMBER.sub(r"\1", text)
     # "on predicting antibiotic prescription ($+22$% AUROC)": a value in brackets measures
     # what stands before them
@@ -243,9 +248,9 @@ def _valued(text: str) -> list[tuple[float, str, frozenset[str]]]:
         after_text = _CLAUSE_EDGE.split(after_text)[0]
         # "by 22% when predicting MRI orders and by 7.7% for antibiotics": between two
         # values, "and" ends one value's words and starts the other's
-        if k:
+        if k and at_and:
             before_text = _BETWEEN_EDGE.split(before_text)[-1]
-        if k + 1 < len(spans):
+        if k + 1 < len(spans) and at_and:
             after_text = _BETWEEN_EDGE.split(after_text)[0]
         before = re.findall(r"[\w-]+", before_text)[-SWAP_WINDOW:]
         after = re.findall(r"[\w-]+", after_text)[:SWAP_WINDOW]

@@ -131,3 +131,19 @@ def test_a_large_multiple_fewer_is_compared_as_a_multiple() -> None:
     assert misquoted("Does it need 1800x fewer training examples?", said) == ""
     small = ["It uses 2x fewer parameters than the baseline."]
     assert misquoted("Does it use 50% fewer parameters?", small) == ""  # one value, said twice
+
+
+def test_a_value_measures_what_its_clause_names_before_it() -> None:
+    from rag.answer.misstated import misquoted
+
+    said = [
+        "TinyTrain outperforms vanilla fine-tuning by 3.6-5.0% in accuracy, while reducing "
+        "the backward-pass memory and computation cost by up to 1,098$\\times$ and "
+        "7.68$\\times$, respectively."
+    ]
+    # "memory" is six words before 1,098×, in its clause
+    asked = "Does TinyTrain reduce backward-pass memory by 98x?"
+    assert misquoted(asked, said) == said[0]
+    assert misquoted("Does TinyTrain reduce backward-pass memory by 1,098x?", said) == ""
+    # a value of something the clause does not name is not another value of it
+    assert misquoted("Does TinyTrain reduce energy use by 98x?", said) == ""
