@@ -87,6 +87,19 @@ _BODY_NOUN = re.compile(
 _JOINING = frozenset({"of", "the", "and", "at", "in", "for"})
 
 
+def written_apart(key: str) -> str:
+    """A folded name as a pattern that takes its parts with or without a space between
+    letters and digits ("llama 2", "llama2"; "cifar 10", "cifar10"), and a version after
+    a name ending in letters ("llama" in "llama2"), but never more letters ("gpt 4v")."""
+    pattern, last = "", ""
+    for part in re.findall(r"[a-z]+|\d+|[^a-z\d ]+| ", key):
+        # a word and a number meet with or without a space; not "t 5" ("$t=5$") for "T5"
+        word_then_number = len(last) >= 2 and last.isalpha() and part.isdigit()
+        pattern += " ?" if part == " " else (" ?" if word_then_number else "") + re.escape(part)
+        last = part
+    return pattern + (r"(?:\d+)?" if key[-1:].isalpha() else "")
+
+
 class Catalogue:
     """Every complete paper of the store by id (`papers`), with author, institution, status
     and title look-ups over the index file `connect` opens (one connection per thread)."""
@@ -524,11 +537,12 @@ class Catalogue:
 
     def mentioning(self, words: str) -> set[str]:
         """Papers whose title or abstract writes `words` as a phrase (case and accents
-        aside, a plural too): "ChatGPT", "GPT-4", "Llama 2"."""
+        aside, a plural too, a version with or without a space): "ChatGPT", "GPT-4" (and
+        "GPT4"), "Llama 2" (and "LLaMA2-7B"), "LLaMA" (and "LLaMA2")."""
         key = fold(words)
         if not key:
             return set()
-        pattern = re.compile(rf"(?:^| ){re.escape(key)}(?:s|es)?(?: |$)")
+        pattern = re.compile(rf"(?:^| ){written_apart(key)}(?:s|es)?(?: |$)")
         if self._folded_texts is None:  # folded once, on the first such question
             papers = self.papers.many(set(self.papers))
             self._folded_texts = [(p.id, fold(f"{p.title} {p.abstract}")) for p in papers]

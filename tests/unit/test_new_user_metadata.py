@@ -2453,6 +2453,28 @@ def test_a_topics_share_is_of_all_papers_the_statuses_or_the_topics_own() -> Non
     )
 
 
+def test_a_named_version_is_mentioned_with_or_without_a_space() -> None:
+    def written(pid: str, abstract: str) -> Paper:
+        return Paper(id=pid, title=f"Paper {pid}", abstract=abstract, authors=["A B"],
+                     status="Poster", extra={"affiliations": [], "pmlr_key": pid})  # fmt: skip
+
+    catalogue = Catalogue.of(
+        [
+            written("l1", "We fine-tune Llama 2 on math."),
+            written("l2", "Results on LLaMA2-7B and CIFAR10."),
+            written("l3", "We use Llama-2-chat and GPT4."),
+            written("l4", "Llama 3 and CIFAR-100 and GPT-4V, and $t=5$ steps."),
+            written("l5", "Our LLaMA baseline, with T5 and CIFAR-10."),
+        ]
+    )
+    assert catalogue.mentioning("Llama 2") == {"l1", "l2", "l3"}
+    assert catalogue.mentioning("LLaMA2") == {"l1", "l2", "l3"}
+    assert catalogue.mentioning("CIFAR-10") == {"l2", "l5"}  # not CIFAR-100
+    assert catalogue.mentioning("GPT-4") == {"l3"}  # not GPT-4V, another model
+    assert catalogue.mentioning("LLaMA") == {"l1", "l2", "l3", "l4", "l5"}
+    assert catalogue.mentioning("T5") == {"l5"}  # not "t=5"
+
+
 def test_a_word_the_papers_mention_is_read_as_written_not_judged() -> None:
     from rag.types import Paper
 
