@@ -178,6 +178,48 @@ _AND_WHICH = re.compile(
 )
 
 
+# "Which papers are about X, and which of them are orals?", "Diffusion papers from Google,
+# and how many are orals?", "List the RLHF papers, then tell me how many of them are orals."
+_THEN_HOW_MANY_OF_THEM = re.compile(
+    r"^\s*(?P<first>[^?;]*?\b(?P<noun>papers|works|publications)\b[^?;]*?)\s*[,;:—–-]?\s*"
+    r"(?:and|then|,)\s+(?:then\s+)?(?:tell\s+me\s+|say\s+)?(?P<ask>how\s+many|which)\s+"
+    r"(?:ones\s+|(?:of\s+)?(?:them|those|these)\s+)?"
+    r"(?:(?:are|were|got|received|won|came\s+out\s+as)\s+(?:an?\s+)?"
+    r"(?P<status>orals?|spotlights?|posters?)(?:\s+papers)?"
+    r"|(?:are|were|come|came)\s+from\s+(?:the\s+)?(?P<place>[A-Z][^?]*?))\s*[?.!]?\s*$",
+    re.I,
+)
+# a first part asking a topic ("Diffusion papers", "papers about X", "papers that use X"), not
+# only metadata ("papers with an author from HUST, and how many of them were orals?" lists
+# them all with their statuses) nor a status already ("which were orals, and which posters")
+_TOPIC_ASKED = re.compile(
+    r"^(?!.*\b(?:orals?|spotlights?|posters?)\b)(?:"
+    r"\s*(?!(?:which|what|list|show|find|give|how|the|all|icml|2024)\b)[A-Za-z][\w-]*\s+(?:[\w-]+\s+)?papers\b"
+    r"|.*\bpapers\s+(?:are\s+|were\s+)?(?:about|on|study|studying|use|using|mention|"
+    r"mentioning|address|addressing|propose|proposing|tackle|apply|applying)\b"
+    r"|.*\b(?:the|all)\s+(?!ICML\b)[\w-]+(?:\s+[\w-]+)?\s+papers\b)",
+    re.I,
+)
+_LEAD = re.compile(r"^\s*(?:which|what|list|show(?:\s+me)?|find|give\s+me|how\s+many)\s+", re.I)
+
+
+def _of_them(found: re.Match[str]) -> str:
+    """The first part's papers narrowed by the second's status or institution, asked as the
+    second part asks: "How many oral papers are about RLHF?"."""
+    first, noun = found.group("first"), found.group("noun")
+    status, place = found.group("status"), found.group("place")
+    at = found.start("noun")
+    if status:
+        first = f"{first[:at]}{status.rstrip('sS').lower()} {first[at:]}"
+    else:
+        end = at + len(noun)
+        first = f"{first[:end]} from {place.strip()}{first[end:]}"
+    first = _LEAD.sub("", re.sub(r"^\s*(?:the|all)\s+", "", first), count=1)
+    first = re.sub(r"^\s*(?:the|all)\s+", "", first)
+    ask = "How many" if found.group("ask").lower().startswith("how") else "Which"
+    return f"{ask} {first}?"
+
+
 def _author_from(found: re.Match[str]) -> str:
     place = (found.group("place") or "").lower()
     place = {"lead": "first", "senior": "last"}.get(place, place)
@@ -204,6 +246,9 @@ def plain_question(question: str) -> str:
     text = re.sub(r"\band\s*/\s*or\b", "or", text)  # "by A and/or B": either's
     # "papers that list Google DeepMind as an affiliation": an author from it
     text = _AS_AFFILIATION.sub(_author_from, text)
+    of_them = _THEN_HOW_MANY_OF_THEM.match(text)
+    if of_them and _TOPIC_ASKED.search(of_them.group("first")):
+        text = _of_them(of_them)  # "…, and how many of them are orals?": the orals among them
     both = _AND_WHICH.match(text)
     if both:  # "list X's papers and which ones are about Y": Y among X's papers, all ranked
         text = f"Which of {both.group('who').strip()} are about {both.group('topic').strip()}?"

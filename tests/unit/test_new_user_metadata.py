@@ -2919,3 +2919,42 @@ def test_someones_papers_and_which_are_about_a_topic_is_the_topic_among_them(
         "watermarks",
         ["Yuan Tian"],
     ), plan
+
+
+@pytest.mark.parametrize(
+    ("question", "asked"),
+    [
+        # a topic's papers, then how many or which of them have a status or a place
+        (
+            "Which papers are about speculative decoding, and which of them are orals?",
+            "Which oral papers are about speculative decoding?",
+        ),
+        (
+            "Diffusion papers from Google, and how many are orals?",
+            "How many Diffusion oral papers from Google?",
+        ),
+        (
+            "List the RLHF papers, then tell me how many of them are orals.",
+            "How many RLHF oral papers?",
+        ),
+        (
+            "Which papers are about mixture of experts, and which of those come from Google?",
+            "Which papers from Google are about mixture of experts?",
+        ),
+        # metadata alone is listed whole, each paper with its status; a breakdown stays one
+        (
+            "Which ICML 2024 papers have an author from Huazhong University of Science and "
+            "Technology, and how many of them were orals?",
+            "Which ICML 2024 papers have an author from Huazhong University of Science and "
+            "Technology, and how many of them were orals?",
+        ),
+        (
+            "Rishabh Agarwal at ICML 2024: which papers were orals, and which were posters?",
+            "Rishabh Agarwal at ICML 2024: which papers were orals, and which were posters?",
+        ),
+    ],
+)
+def test_how_many_of_a_topics_papers_have_a_status_is_asked_as_one_set(
+    question: str, asked: str
+) -> None:
+    assert plain_question(question) == asked
