@@ -315,12 +315,14 @@ class QueryPlan(BaseModel):
         description="`similar`: the id of the paper named; `written_by`: the paper whose "
         "authors are asked.",
     )
-    written_by: Literal["", "all", "first", "last", "status"] = Field(
+    written_by: Literal["", "all", "first", "last", "status", "who"] = Field(
         default="",
         description="'Who wrote <paper>', 'how many authors does <paper> have', 'where are "
         "its authors from': its authors ('all'; with `position`, the author at that place), "
         "or its first or last author; 'status': how it was presented ('Was GaLore an "
-        "oral?'); answered from the catalogue (`kind` metadata, the paper in `like_paper`).",
+        "oral?'); 'who': whether the people or institutions in `constraints` wrote it ('Is "
+        "the GaLore paper from Caltech?'); answered from the catalogue (`kind` metadata, the "
+        "paper in `like_paper`).",
     )
     not_about: str = Field(
         default="",

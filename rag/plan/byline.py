@@ -76,6 +76,24 @@ _STATUS_ASKED = re.compile(
     r"\s*[?.!]*\s*$",
     re.I,
 )
+# "Is the GaLore paper from Caltech?", "Caduceus is from Stanford and CMU, right?", "Medusa
+# was written by researchers at Google, right?", "Was the KTO paper written by Google?": who
+# the question says wrote it, checked against its byline
+_RIGHT = r"\s*,?\s*(?:right|correct|isn['’]t\s+it|wasn['’]t\s+it|no|yes)?\s*[?.!]*\s*$"
+_BY_PEOPLE = (
+    r"(?:(?:written|authored|developed|done|published)\s+)?(?:by\s+(?:researchers|people|"
+    r"authors|a\s+team|folks|someone)\s+(?:at|from)|at|by)"
+)
+_WHO_ASKED = re.compile(
+    r"^\s*(?:is|was)\s+(?P<paper>[^?]+?)\s+(?:from|out\s+of)\s+(?P<who>[^?]+?)" + _RIGHT
+    + r"|^\s*(?:is|was)\s+(?P<paper2>[^?]+?)\s+(?:written|authored|developed|done|published)"
+    r"\s+" + _BY_PEOPLE.replace("(?:(?:written|authored|developed|done|published)\\s+)?", "")
+    + r"\s+(?P<who2>[^?]+?)" + _RIGHT
+    + r"|^\s*(?P<paper3>[^?,]+?)\s+(?:is|was|comes|came)\s+(?:from|out\s+of)\s+"
+    r"(?P<who3>[^?,]+?)" + _RIGHT
+    + r"|^\s*(?P<paper4>[^?,]+?)\s+was\s+" + _BY_PEOPLE + r"\s+(?P<who4>[^?,]+?)" + _RIGHT,
+    re.I,
+)
 # "the Medusa paper", "the paper on GaLore": the name within
 _PAPER_WORDS = re.compile(
     r"^\s*(?:the\s+)?(?:(?:paper|work|article)\s+(?:on|about|introducing|called|titled)\s+)?"
@@ -87,8 +105,24 @@ _PAPER_WORDS = re.compile(
 class BylineAsked(NamedTuple):
     said: str  # the paper as named ("the Medusa paper")
     name: str  # its name within ("Medusa")
-    written_by: Literal["all", "first", "last", "status"]
+    written_by: Literal["all", "first", "last", "status", "who"]
     position: int  # the author's place in the byline (2: the second author); 0: none
+    who: str = ""  # who the question says wrote it ("Stanford and CMU")
+
+
+def who_asked(text: str) -> BylineAsked | None:
+    """ "Is the GaLore paper from Caltech?": the paper as named, and who is said to have
+    written it (a person or institutions, for the caller to resolve)."""
+    found = _WHO_ASKED.match(text)
+    if found is None:
+        return None
+    groups = found.groupdict()
+    said = next(g for k, g in groups.items() if k.startswith("paper") and g)
+    who = next(g for k, g in groups.items() if k.startswith("who") and g)
+    said = said.strip(" ?.!'\"“”‘’*")
+    named = _PAPER_WORDS.match(said)
+    name = named.group("name").strip(" '\"“”‘’*") if named else said
+    return BylineAsked(said, name, "who", 0, who.strip(" ?.!'\"“”‘’*"))
 
 
 def byline_asked(text: str) -> BylineAsked | None:

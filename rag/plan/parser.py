@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator
 
 from rag.catalogue.catalogue import Catalogue
 from rag.catalogue.names import fold
-from rag.plan.byline import byline_asked
+from rag.plan.byline import byline_asked, who_asked
 from rag.plan.compared import compared_items
 from rag.plan.framing import VENUE, plain_question
 from rag.plan.leftovers import GENERIC_TOPIC, left_beside_names, written_as
@@ -571,6 +571,9 @@ class QuestionParser:
                 written_by=byline.written_by,
                 position=byline.position,
             )
+        said_by = self._said_to_have_written(text)
+        if said_by is not None:  # "Is the GaLore paper from Caltech?": its byline, checked
+            return said_by
         constraints = PlanConstraints()
         unresolved: list[Unresolved] = []
         set_like = bool(
@@ -717,6 +720,37 @@ class QuestionParser:
             unresolved=unresolved,
             like_paper=named.id if named is not None and kind == "similar" else "",
             unread=unread,
+        )
+
+    def _said_to_have_written(self, text: str) -> QueryPlan | None:
+        """ "Caduceus is from Stanford and CMU, right?", "Was the KTO paper written by Kawin
+        Ethayarajh?": a paper named by its title's name, and people or institutions the
+        catalogue knows, each of them; else None (the question is read otherwise)."""
+        asked = who_asked(text)
+        if asked is None:
+            return None
+        said, paper = next(
+            (
+                (s, named)
+                for s in (asked.said, asked.name)
+                if s and (named := self.catalogue.named_paper(s)) is not None
+            ),
+            ("", None),
+        )
+        if paper is None or not _names_paper(said, paper.title):
+            return None
+        constraints = PlanConstraints()
+        for who in re.split(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or|&)\s+", asked.who):
+            who = re.sub(r"^(?:the|an?)\s+", "", who.strip(), flags=re.I)
+            match = self.catalogue.match_author(who, suggest=False) if " " in who else None
+            if match is not None and match.unique is not None:
+                constraints.authors.append(match.unique.name)
+            elif who[:1].isupper() and self.catalogue.knows_institution(who):
+                constraints.affiliations.append(who)
+            else:
+                return None  # "Is this from scratch?": no one the catalogue knows
+        return QueryPlan(
+            kind="metadata", like_paper=paper.id, written_by="who", constraints=constraints
         )
 
     def _written(self, phrase: str) -> bool:

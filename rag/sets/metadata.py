@@ -355,6 +355,8 @@ class MetadataAnswerer:
             rows = [row(1, paper, f"Status: {paper.status}")]
             aggregate = Aggregate(kind="metadata", count=1, exact=True, papers=rows)
             return set_answer(question, standalone, plan, text, [citation(rows[0])], aggregate)
+        if plan.written_by == "who":  # "Is the GaLore paper from Caltech?"
+            return self._said_to_have_written(question, standalone, plan, paper)
         people = _placed_names(paper)
         everyone = (
             f"its {len(people)} authors, in order: {listing(people, 'and')}."
@@ -382,6 +384,44 @@ class MetadataAnswerer:
                 + "; ".join(listed)
                 + "."
             )
+        rows = [row(1, paper, f"Authors: {', '.join(paper.authors)}")]
+        aggregate = Aggregate(kind="metadata", count=1, exact=True, papers=rows)
+        return set_answer(question, standalone, plan, text, [citation(rows[0])], aggregate)
+
+    def _said_to_have_written(
+        self, question: str, standalone: str, plan: QueryPlan, paper: Paper
+    ) -> Answer:
+        """Whether the people and institutions the question names are on the paper's byline:
+        yes, no, or which of them are, with the byline's affiliations to check by."""
+        named = f"*{plain(paper.title)}*"
+        c = plan.constraints
+        said = [(who, paper.id in papers_of(self.catalogue, who)) for who in c.affiliations]
+        said += [(who, who in paper.authors) for who in c.authors]
+        on = [who for who, holds in said if holds]
+        off = [who for who, holds in said if not holds]
+        lead = "Yes" if not off else "No" if not on else "Partly"
+        parts = []
+        if c.affiliations:
+            placed = [w for w in on if w in c.affiliations]
+            unplaced = [w for w in off if w in c.affiliations]
+            if placed:
+                parts.append(f"it lists an author from {listing(placed, 'and')}")
+            if unplaced:
+                parts.append(f"it lists no author from {listing(unplaced, 'or')}")
+        if c.authors:
+            if wrote := [w for w in on if w in c.authors]:
+                parts.append(
+                    f"{listing(wrote, 'and')} {'is' if len(wrote) == 1 else 'are'} among its authors"
+                )
+            if not_wrote := [w for w in off if w in c.authors]:
+                parts.append(
+                    f"{listing(not_wrote, 'and')} {'is' if len(not_wrote) == 1 else 'are'} not among its authors"
+                )
+        text = f"{lead}: {named} — {'; '.join(parts)} [1]."
+        listed = sorted(affiliations_of(paper))
+        text += f"\n\nIts authors: {', '.join(paper.authors)}."
+        if listed:
+            text += f" Their affiliations: {'; '.join(listed)}."
         rows = [row(1, paper, f"Authors: {', '.join(paper.authors)}")]
         aggregate = Aggregate(kind="metadata", count=1, exact=True, papers=rows)
         return set_answer(question, standalone, plan, text, [citation(rows[0])], aggregate)

@@ -2958,3 +2958,52 @@ def test_how_many_of_a_topics_papers_have_a_status_is_asked_as_one_set(
     question: str, asked: str
 ) -> None:
     assert plain_question(question) == asked
+
+
+def _titled(pid: str, title: str, authors: list[str], places: list[str]) -> Paper:
+    return _paper(pid, authors, places).model_copy(update={"title": title})
+
+
+BYLINES = Catalogue.of(
+    [
+        _titled("g1", "GaLore: Memory-Efficient Training", ["Jiawei Zhao", "Anima Anandkumar"],
+                ["California Institute of Technology", "Meta AI (FAIR)"]),
+        _titled("c1", "Caduceus: Long-Range DNA Modeling", ["Yair Schiff", "Albert Gu"],
+                ["Cornell University", "Carnegie Mellon University"]),
+        _titled("s1", "Another Paper", ["Ann Kim"], ["Stanford University", "Google"]),
+        *(_paper(f"x{i}", ["Bo Li"], ["Google"]) for i in range(3)),
+    ]
+)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("question", "lead", "said"),
+    [
+        ("Is the GaLore paper from Caltech?", "Yes", "it lists an author from Caltech"),
+        ("Is GaLore from Google?", "No", "it lists no author from Google"),
+        (
+            "Caduceus is from Stanford and CMU, right?",
+            "Partly",
+            "it lists an author from CMU; it lists no author from Stanford",
+        ),
+        (
+            "Was the Caduceus paper written by Albert Gu?",
+            "Yes",
+            "Albert Gu is among its authors",
+        ),
+        ("Caduceus was written by researchers at Google, right?", "No", "no author from Google"),
+    ],
+)
+def test_who_a_question_says_wrote_a_named_paper_is_checked_on_its_byline(
+    question: str, lead: str, said: str
+) -> None:
+    plan = QuestionParser(BYLINES).plan(question)
+    assert (plan.kind, plan.written_by) == ("metadata", "who"), plan
+    text = MetadataAnswerer(BYLINES).answer(question, plan).answer
+    assert text.startswith(f"{lead}: ") and said in text, text
+
+
+def test_a_place_no_one_wrote_or_a_thing_no_paper_names_is_no_byline_question() -> None:
+    parser = QuestionParser(BYLINES)
+    assert parser.plan("Is this from scratch?").written_by == ""
+    assert parser.plan("Is GaLore from the ground up?").written_by == ""
