@@ -2964,7 +2964,7 @@ def _titled(pid: str, title: str, authors: list[str], places: list[str]) -> Pape
     return _paper(pid, authors, places).model_copy(update={"title": title})
 
 
-BYLINES = Catalogue.of(
+SAID_BYLINES = Catalogue.of(
     [
         _titled("g1", "GaLore: Memory-Efficient Training", ["Jiawei Zhao", "Anima Anandkumar"],
                 ["California Institute of Technology", "Meta AI (FAIR)"]),
@@ -2997,13 +2997,13 @@ BYLINES = Catalogue.of(
 def test_who_a_question_says_wrote_a_named_paper_is_checked_on_its_byline(
     question: str, lead: str, said: str
 ) -> None:
-    plan = QuestionParser(BYLINES).plan(question)
+    plan = QuestionParser(SAID_BYLINES).plan(question)
     assert (plan.kind, plan.written_by) == ("metadata", "who"), plan
-    text = MetadataAnswerer(BYLINES).answer(question, plan).answer
+    text = MetadataAnswerer(SAID_BYLINES).answer(question, plan).answer
     assert text.startswith(f"{lead}: ") and said in text, text
 
 
 def test_a_place_no_one_wrote_or_a_thing_no_paper_names_is_no_byline_question() -> None:
-    parser = QuestionParser(BYLINES)
+    parser = QuestionParser(SAID_BYLINES)
     assert parser.plan("Is this from scratch?").written_by == ""
     assert parser.plan("Is GaLore from the ground up?").written_by == ""
