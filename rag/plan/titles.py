@@ -32,7 +32,7 @@ _TITLE_WORDS = re.compile(
     r"|\btitles\s+(?:that\s+|which\s+)?(?:with|have|having)\s+(?:the\s+words?\s+)?['\"“]?"
     r"(?P<inthem>[\w-]+(?:\s+[\w-]+){0,2}?)['\"”]?\s+in\s+them\b"
     r"|\b(?:with|have|has|having|mention|mentions|mentioning)\s+(?:the\s+words?\s+)?(?P<within>[\w-]+(?:\s+[\w-]+){0,2})\s+in\s+(?:the|their|its)"
-    r"\s+titles?"
+    r"\s+titles?(?!\s+or\s+(?:the\s+|their\s+|its\s+)?abstracts?)"  # "title or abstract": either
     r"|\btitles?\s+(?:that\s+|which\s+)?(?:containing|contains?|with|mentioning|mentions?|"
     r"including|includes?|having|has|have|using|uses?)\s+"
     r"(?:the\s+(?:exact\s+)?(?:words?|phrase|term)\s+)?"
@@ -107,11 +107,19 @@ _TITLE_BOTH = re.compile(
 # "papers that mention ChatGPT (in the abstract)", "abstracts containing 'Llama 2'": a word
 # or name written in the title or abstract, quoted, capitalised, or a short phrase ending
 # the question ("mention reinforcement learning"), as written, not judged
+_KIND_OF_NAME = (
+    r"(?:\s+(?:dataset|benchmark|suite|simulator|model|language\s+model|library|framework|"
+    r"environment|corpus|architecture|optimizer|game)s?\b)?"
+)
 _MENTIONS = re.compile(
-    r"\b(?:mention(?:s|ed|ing)?|name-?check(?:s|ed|ing)?|(?:(?<=abstracts\s)|(?<=abstract\s)|"
+    r"\b(?:mention(?:s|ed|ing)?|name-?check(?:s|ed|ing)?|talk(?:s|ed|ing)?\s+about|"
+    r"refer(?:s|red|ring)?\s+to|(?:(?<=abstracts\s)|(?<=abstract\s)|"
     r"(?<=abstracts\sthat\s)|(?<=abstract\sthat\s))(?:contain|include|use|say)(?:s|ing)?)\s+"
     r"(?:the\s+(?:word|term|phrase|name)\s+)?"
-    r"(?:['\"“‘](?P<quoted>[^'\"”’]+)['\"”’]|(?P<plain>(?-i:[A-Z0-9])[\w.+-]*(?:[ -](?-i:[A-Z0-9])[\w.+-]*){0,2})(?![\w.+-])"
+    # "mention the CIFAR-10 dataset", "the MuJoCo simulator": the name, not its kind
+    r"(?:['\"“‘](?P<quoted>[^'\"”’]+)['\"”’]|(?:the\s+)?(?P<plain>(?-i:[A-Z0-9])[\w.+-]*(?:[ -](?-i:[A-Z0-9])[\w.+-]*){0,2})(?![\w.+-])"
+    + _KIND_OF_NAME
+    +
     # "mention reinforcement learning": a short phrase ending the question, as written
     r"|(?P<phrase>(?-i:[a-z])[\w-]*(?:\s+(?-i:[a-z])[\w-]*){0,2})(?=\s*[?.!]?\s*$|\s+in\s+(?:the|their)\s+abstracts?))"
     r"(?P<where>\s+(?:anywhere\s+)?in\s+(?:the(?:ir)?|its|an?)\s+(?:abstracts?|text|title\s+or\s+abstract))?"
@@ -120,6 +128,14 @@ _MENTIONS = re.compile(
 )
 
 
+# "papers that use the D4RL benchmark", "evaluate on the MuJoCo simulator": a named dataset
+# or benchmark is used where it is written
+_USES_NAMED = re.compile(
+    r"\b(?:use[sd]?|using|evaluat(?:e|es|ed|ing)\s+on|(?:train|test|benchmark)(?:s|ed|ing)?\s+on)"
+    r"\s+the\s+(?P<plain>(?-i:[A-Z0-9])[\w.+-]*(?:[ -](?-i:[A-Z0-9])[\w.+-]*){0,2})\s+"
+    r"(?:dataset|benchmark|suite|simulator|environment|corpus)s?\b",
+    re.I,
+)
 MENTION_DESCRIBED = 3  # lower-case words after "mention" that describe, not name
 
 
@@ -130,16 +146,25 @@ def text_words(
     of the question's text. `written`: whether some title or abstract writes a phrase; a
     lower-case description none writes ("mention watermarking llm outputs") asks for a
     topic."""
-    found = _MENTIONS.search(text)
+    found = _MENTIONS.search(text) or _USES_NAMED.search(text)
     if found is None:
         return text
-    word = (found.group("quoted") or found.group("plain") or found.group("phrase")).strip()
+    groups = found.groupdict()
+    word = (groups.get("quoted") or groups.get("plain") or groups.get("phrase") or "").strip()
     word = word.rstrip(".")
     if not word or word.lower() in ("icml", "icml 2024"):
         return text
+    if groups.get("phrase") and re.match(r"(?i)talk|refer", found.group(0)):
+        # "papers that talk about reinforcement learning": a topic, its frame said
+        return re.sub(
+            r"(?i)\b(?:talk(?:s|ed|ing)?\s+about|refer(?:s|red|ring)?\s+to)\s+",
+            "about ",
+            text,
+            count=1,
+        )
     # "mention watermarking llm outputs": a description, not a name ("Claude 3", "sparse
     # autoencoders" are taken as written, and an exact none is the answer)
-    phrase = found.group("phrase") and len(word.split()) >= MENTION_DESCRIBED
+    phrase = groups.get("phrase") and len(word.split()) >= MENTION_DESCRIBED
     if phrase and written is not None and not written(word):
         return text
     constraints.text_words.append(word)

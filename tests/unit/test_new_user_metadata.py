@@ -3007,3 +3007,29 @@ def test_a_place_no_one_wrote_or_a_thing_no_paper_names_is_no_byline_question() 
     parser = QuestionParser(SAID_BYLINES)
     assert parser.plan("Is this from scratch?").written_by == ""
     assert parser.plan("Is GaLore from the ground up?").written_by == ""
+
+
+@pytest.mark.parametrize(
+    ("question", "words", "topic"),
+    [
+        # a named dataset, model or simulator is mentioned by its name, not its kind
+        ("Which papers mention the CIFAR-10 dataset?", ["CIFAR-10"], ""),
+        ("Count the papers that mention the MuJoCo simulator.", ["MuJoCo"], ""),
+        ("How many papers mention the Mistral language model?", ["Mistral"], ""),
+        ("How many papers use the D4RL benchmark?", ["D4RL"], ""),
+        ("Which papers talk about GPT-4o?", ["GPT-4o"], ""),
+        # "in their title or abstract" is either, not the title
+        ("Which papers mention GPT2 in their title or abstract?", ["GPT2"], ""),
+        # "talk about" a field is its topic, the frame left out
+        ("Which papers talk about reinforcement learning?", [], "reinforcement learning"),
+        # "use" a method is no mention: it is judged
+        ("Which papers use reinforcement learning for robotics?", [], None),
+    ],
+)
+def test_a_named_thing_is_mentioned_by_its_name_and_a_field_is_a_topic(
+    question: str, words: list[str], topic: str | None
+) -> None:
+    plan = QuestionParser(PLACES).plan(question)
+    assert plan.constraints.text_words == words, plan
+    if topic is not None:
+        assert plan.topic == topic, plan
