@@ -539,7 +539,8 @@ class Catalogue:
         """Papers whose title or abstract writes `words` as a phrase (case and accents
         aside, a plural too, a version with or without a space): "ChatGPT", "GPT-4" (and
         "GPT4"), "Llama 2" (and "LLaMA2-7B"), "LLaMA" (and "LLaMA2")."""
-        key = fold(words)
+        # "FlashAttention" is also written "Flash-Attention": its capitals part its words
+        key = fold(re.sub(r"(?<=[a-z])(?=[A-Z][a-z])", " ", words))
         if not key:
             return set()
         pattern = re.compile(rf"(?:^| ){written_apart(key)}(?:s|es)?(?: |$)")

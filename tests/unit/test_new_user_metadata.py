@@ -2465,8 +2465,10 @@ def test_a_named_version_is_mentioned_with_or_without_a_space() -> None:
             written("l3", "We use Llama-2-chat and GPT4."),
             written("l4", "Llama 3 and CIFAR-100 and GPT-4V, and $t=5$ steps."),
             written("l5", "Our LLaMA baseline, with T5 and CIFAR-10."),
+            written("l6", "Unlike Flash-Attention, our kernel is exact."),
         ]
     )
+    assert catalogue.mentioning("FlashAttention") == {"l6"}  # its capitals part its words
     assert catalogue.mentioning("Llama 2") == {"l1", "l2", "l3"}
     assert catalogue.mentioning("LLaMA2") == {"l1", "l2", "l3"}
     assert catalogue.mentioning("CIFAR-10") == {"l2", "l5"}  # not CIFAR-100
