@@ -29,7 +29,7 @@ from rag.embedding.factory import build_embed_model
 from rag.errors import AnswerError, EmptyStoreError
 from rag.pipeline import Pipeline
 from rag.retrieval.retriever import PaperRetriever
-from rag.sets.named import pinned
+from rag.sets.named import defined_asked, earlier_work, pinned
 from rag.settings import RetrievalMode, Settings
 from rag.store.chroma import PaperStore
 from rag.types import Answer, ChatMessage, Filters, Paper, QueryPlan, RetrievedPaper
@@ -201,6 +201,18 @@ class Assistant:
                 yield ("delta", answer.answer)
                 yield ("answer", answer)
                 return
+            earlier = earlier_work(question, standalone, plan, pipeline.catalogue)
+            if earlier is not None:  # "Which paper introduced Mamba?": none of these
+                earlier.timings_ms = {"total": round((time.perf_counter() - started) * 1000, 2)}
+                yield ("delta", earlier.answer)
+                yield ("answer", earlier)
+                return
+            defined = defined_asked(standalone, pipeline.catalogue)
+            if defined is not None and route.filters is not None:
+                defined = defined if route.filters.accepts(defined) else None
+            keep = (
+                [defined.id] if defined else pinned(standalone, pipeline.catalogue, route.filters)
+            )
             for kind, payload in pipeline.engine.events(
                 question,
                 standalone=standalone,
@@ -208,7 +220,8 @@ class Assistant:
                 top_k=top_k,
                 mode=mode,
                 filters=route.filters,
-                keep=pinned(standalone, pipeline.catalogue, route.filters),
+                keep=keep,
+                defining=defined is not None,
             ):
                 if kind == "answer" and isinstance(payload, Answer):
                     payload.plan = plan

@@ -24,6 +24,7 @@ from tests.support.answers import (
     FEEDBACK_ALIGNMENT,
     GRAPHS_GPT,
     INJECTION,
+    bundled_record,
     injection_papers,
     write_jsonl,
 )
@@ -77,6 +78,48 @@ def test_named_method_questions_cite_the_right_paper(
     assert answer.citations[0].paper_id == paper_id
     assert answer.confidence >= assistant.settings.abstain_threshold
     check_citations(answer, assistant)
+
+
+@pytest.mark.parametrize(
+    ("question", "paper_id"),
+    [
+        ("What is QINCo?", "NBAc36V00H"),  # introduced in its abstract, not its title
+        ("Which paper introduced PEAK?", "hcASxFvmZ5"),  # a name that is also a word
+        ("Explain MagicLens in simple terms.", "Zc22RDtsvP"),
+    ],
+)
+def test_a_coined_name_asked_to_be_defined_is_answered_from_its_paper(
+    assistant: Any, question: str, paper_id: str
+) -> None:
+    answer = assistant.ask(question)
+    assert not answer.abstained
+    assert {c.paper_id for c in answer.citations} == {paper_id}
+    check_citations(answer, assistant)
+
+
+# BASED, and papers whose titles say "based": the word ranks them above BASED's paper
+BASED = "e93ffDcpH3"
+BASED_NEIGHBOURS = ["uCdcXRuHnC", "stMhi1Sn2G", "rGCvMARXkG", "oWYzIodyC4", "inEuvSg0y1",
+                    "eQaOb4r6YC", "dmHHVcHFdM", "a8QpoEJCRI", "ViZcgDQjyG"]  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def based_assistant(tmp_path_factory: pytest.TempPathFactory, embed_model: Any) -> Assistant:
+    root = tmp_path_factory.mktemp("based")
+    records = [bundled_record(pid) for pid in [BASED, *BASED_NEIGHBOURS]]
+    settings = make_settings(root / "data", backend="extractive")
+    ingest(settings, [write_jsonl(root / "based.jsonl", records)], embed_model=embed_model)
+    return Assistant(settings, PaperStore(settings), embed_model)
+
+
+@pytest.mark.parametrize("question", ["What is BASED?", "Which paper introduced BASED?"])
+def test_a_coined_name_that_is_also_a_word_is_answered_from_the_paper_introducing_it(
+    based_assistant: Assistant, question: str
+) -> None:
+    answer = based_assistant.ask(question)
+    assert not answer.abstained
+    assert {c.paper_id for c in answer.citations} == {BASED}
+    assert "BASED" in answer.answer
 
 
 def test_answer_quotes_the_fact_asked_for(assistant: Any) -> None:

@@ -96,13 +96,23 @@ class CitedQueryEngine(CustomQueryEngine):
         mode: RetrievalMode | None = None,
         filters: Filters | None = None,
         keep: list[str] | None = None,
+        defining: bool = False,
     ) -> Iterator[Event]:
         """Yield ("delta", text) while the answer is written, then ("answer", Answer).
-        `keep`: the papers the question names, the only ones the answer may use."""
+        `keep`: the papers the question names, the only ones the answer may use;
+        `defining`: the question asks only what the one paper kept is ("What is BASED?"),
+        which its abstract answers however the retrieved set ranks it."""
         started = time.perf_counter()
         query = standalone or question
         mode = mode or self.retrieval.mode
         sources = self.retriever.retrieve(query, top_k or self.retrieval.top_k, mode, filters)
+        defining = defining and bool(keep)
+        if defining and keep and not (sources and sources[0].paper.id in keep):
+            # "What is BASED?": the word ranks other papers first; the named one leads
+            own = self.retriever.retrieve(
+                query, top_k or self.retrieval.top_k, mode, Filters(status=None, paper_ids=keep)
+            )
+            sources = own + [s for s in sources if s.paper.id not in keep]
         retrieved = time.perf_counter()
         evidence = self.scorer.score(query, sources)
         gate = evidence  # whether to answer at all: calibrated on the retrieved set
@@ -121,7 +131,8 @@ class CitedQueryEngine(CustomQueryEngine):
             sources = kept
         scored = time.perf_counter()
         base = self._answer_fields(question, query, mode, gate)
-        if not sources or not gate.specific or gate.confidence < self.answering.abstain_threshold:
+        unsure = not gate.specific or gate.confidence < self.answering.abstain_threshold
+        if not sources or (unsure and not defining):
             yield ("delta", ABSTAIN_TEXT)
             yield ("answer", self._abstention(base, sources, evidence, started, retrieved, scored))
             return

@@ -53,16 +53,92 @@ class NamedPapers:
         return NamedPaper(text, None, "")
 
     def _introducing(self, name: str) -> Paper | None:
-        """Of the papers writing `name`, the one that introduces it: its title, or a
-        sentence proposing it ("we propose X", "called X"), ahead of every other."""
-        found = self.catalogue.papers_naming(name)
-        if len(found) <= 1:
-            return found[0] if found else None
-        if len(found) > CONCEPT_PAPERS:  # "diffusion models", "GANs": a field's, no paper's
-            return None
-        scored = sorted(((_introduces(p, name), p.id, p) for p in found), reverse=True)
-        best, second = scored[0], scored[1]
-        return best[2] if best[0] > second[0] else None
+        return introducing(self.catalogue, name)
+
+
+def introducing(catalogue: Catalogue, name: str) -> Paper | None:
+    """Of the papers writing `name`, the one that introduces it: its title, or a sentence
+    proposing it ("we propose X", "called X"), ahead of every other."""
+    found = catalogue.papers_naming(name)
+    if len(found) <= 1:
+        return found[0] if found else None
+    if len(found) > CONCEPT_PAPERS:  # "diffusion models", "GANs": a field's, no paper's
+        return None
+    scored = sorted(((_introduces(p, name), p.id, p) for p in found), reverse=True)
+    best, second = scored[0], scored[1]
+    return best[2] if best[0] > second[0] else None
+
+
+# "What is BASED?", "Which paper introduced MOMENT?", "Explain GaLore in simple terms.":
+# what a coined name is, or whose it is, and nothing more
+_DEFINED = re.compile(
+    r"^\s*(?:what\s+(?:is|are|was|does)|what['’]s|whats|explain|describe|define|tell\s+me\s+"
+    r"about|(?:which|what)\s+(?:icml\s+(?:20)?24\s+)?(?:paper|work|article|abstract)\s+"
+    r"(?:first\s+)?(?:introduced|introduces|proposed|proposes|presented|presents|came\s+up\s+"
+    r"with|coined|developed)|who\s+(?:introduced|proposed|came\s+up\s+with|developed|created|"
+    r"made|wrote))\s+(?:the\s+|an?\s+)?(?P<name>[^?.!,;]+?)"
+    r"(?:\s+(?:paper|method|model|architecture|framework|benchmark|algorithm|approach))?"
+    r"(?:\s+stand\s+for)?(?:\s+in\s+(?:simple|plain|layman['’]?s?)\s+(?:terms|english|words)|"
+    r"\s+briefly|\s+exactly)?\s*[?.!]*\s*$",
+    re.I,
+)
+DEFINED_WORDS = 3  # a longer name is a description ("What is the best optimizer for GANs?")
+
+
+_ATTRIBUTED = re.compile(
+    r"\b(?:introduced|introduces|proposed|proposes|came\s+up\s+with|coined|developed|invented"
+    r"|created)\b",
+    re.I,
+)
+EARLIER_SHOWN = 3  # the papers an answer about earlier work cites
+
+
+def earlier_work(
+    question: str, standalone: str, plan: QueryPlan, catalogue: Catalogue
+) -> Answer | None:
+    """ "Which paper introduced Mamba?": a name many abstracts write and none introduces is
+    earlier work; said so, with the papers that use it most, rather than one of them quoted
+    as if it were the origin."""
+    found = _DEFINED.match(standalone)
+    if found is None or not _ATTRIBUTED.search(standalone[: found.start("name")]):
+        return None
+    name = found.group("name").strip(" '\"“”‘’*")
+    if not name or len(name.split()) > DEFINED_WORDS or not re.search(r"[A-Z]", name):
+        return None
+    if catalogue.headed(name) is not None:
+        return None
+    papers = catalogue.papers_naming(name)
+    if len(papers) <= CONCEPT_PAPERS:
+        return None  # a few: one of them may well introduce it, the cited answer reads them
+    word = _as_word(name)
+    papers.sort(key=lambda p: (-len(re.findall(word, f"{p.title} {p.abstract}")), p.id))
+    rows = [
+        row(n, p, next((s for s in split_sentences(p.abstract) if re.search(word, s)), ""))
+        for n, p in enumerate(papers[:EARLIER_SHOWN], start=1)
+    ]
+    shown = ", ".join(f"*{plain(r.title)}* [{r.n}]" for r in rows)
+    text = (
+        f"No ICML 2024 abstract introduces {name}: {len(papers)} abstracts write it as "
+        f"earlier work they use or build on, among them {shown}."
+    )
+    aggregate = Aggregate(kind="metadata", count=len(papers), exact=True, papers=rows)
+    return set_answer(question, standalone, plan, text, [citation(r) for r in rows], aggregate)
+
+
+def defined_asked(question: str, catalogue: Catalogue) -> Paper | None:
+    """The one paper whose coined name the question asks to define or attribute ("What is
+    BASED?": the paper proposing BASED), when the name opens its title or its abstract
+    introduces it and no other abstract proposes or keeps using it; else None."""
+    found = _DEFINED.match(question)
+    if found is None:
+        return None
+    name = found.group("name").strip(" '\"“”‘’*")
+    if not name or len(name.split()) > DEFINED_WORDS or not re.search(r"[A-Z]", name):
+        return None  # "what is attention": a word, not a coined name
+    paper = catalogue.headed(name) or introducing(catalogue, name)
+    if paper is None or _proposed_elsewhere(catalogue, paper, name):
+        return None
+    return paper
 
 
 def _introduces(paper: Paper, name: str) -> float:

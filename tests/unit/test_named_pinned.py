@@ -73,3 +73,43 @@ def test_a_name_many_abstracts_write_is_a_concept_not_one_papers() -> None:
     resolved = NamedPapers(many, lambda text: None).resolve("GANs")
     assert resolved.paper is None  # "compare diffusion models and GANs" names no paper
     assert NamedPapers(CATALOGUE, lambda text: None).resolve("KTO").paper is not None
+
+
+def test_a_coined_name_asked_to_be_defined_is_its_introducing_papers() -> None:
+    from rag.sets.named import defined_asked
+
+    for question, pid in (
+        ("What is KTO?", "kto"),  # proposed in its abstract
+        ("Which paper introduced LoRA+?", "lora"),  # its title's opening
+        ("Explain Aug-PE in simple terms.", "augpe"),
+        ("who proposed the Aug-PE method?", "augpe"),
+    ):
+        paper = defined_asked(question, CATALOGUE)
+        assert paper is not None and paper.id == pid, question
+    # two papers propose LESS; a word is no coined name; more is asked than what it is
+    for question in ("What is LESS?", "what is attention?", "What is KTO's loss on Llama 2?"):
+        assert defined_asked(question, CATALOGUE) is None, question
+
+
+def test_a_name_many_abstracts_use_and_none_introduces_is_said_to_be_earlier_work() -> None:
+    from rag.sets.named import earlier_work
+    from rag.types import QueryPlan
+
+    users = [
+        _paper(f"m{i}", f"Study {i} of sequence models", "We build on Mamba (Gu and Dao).")
+        for i in range(6)
+    ]
+    catalogue = Catalogue.of([*users, *CATALOGUE.papers.many(set(CATALOGUE.papers))])
+    question = "Which paper introduced Mamba?"
+    answer = earlier_work(question, question, QueryPlan(kind="paper"), catalogue)
+    assert answer is not None
+    assert answer.answer.startswith(
+        "No ICML 2024 abstract introduces Mamba: 7 abstracts"
+    )  # and Vision Mamba
+    assert [c.n for c in answer.citations] == [1, 2, 3]
+    # what it is, or a name one paper introduces, is asked of the papers
+    assert (
+        earlier_work("What is Mamba?", "What is Mamba?", QueryPlan(kind="paper"), catalogue) is None
+    )
+    asked = "Which paper introduced KTO?"
+    assert earlier_work(asked, asked, QueryPlan(kind="paper"), catalogue) is None
