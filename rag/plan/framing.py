@@ -193,10 +193,12 @@ _THEN_HOW_MANY_OF_THEM = re.compile(
 # only metadata ("papers with an author from HUST, and how many of them were orals?" lists
 # them all with their statuses) nor a status already ("which were orals, and which posters")
 _TOPIC_ASKED = re.compile(
-    r"^(?!.*\b(?:orals?|spotlights?|posters?)\b)(?:"
+    # a mention is read as written and listed with its statuses counted: not a topic's
+    r"^(?!.*\b(?:orals?|spotlights?|posters?)\b)(?!.*\bmention)"
+    r"(?!.*\buse[sd]?\s+the\s+[A-Z0-9][\w.+-]*\s+(?:dataset|benchmark|suite|simulator)s?\b)(?:"
     r"\s*(?!(?:which|what|list|show|find|give|how|the|all|icml|2024)\b)[A-Za-z][\w-]*\s+(?:[\w-]+\s+)?papers\b"
-    r"|.*\bpapers\s+(?:are\s+|were\s+)?(?:about|on|study|studying|use|using|mention|"
-    r"mentioning|address|addressing|propose|proposing|tackle|apply|applying)\b"
+    r"|.*\bpapers\s+(?:are\s+|were\s+)?(?:about|on|study|studying|use|using|"
+    r"address|addressing|propose|proposing|tackle|apply|applying)\b"
     r"|.*\b(?:the|all)\s+(?!ICML\b)[\w-]+(?:\s+[\w-]+)?\s+papers\b)",
     re.I,
 )

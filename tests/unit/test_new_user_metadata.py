@@ -2954,6 +2954,11 @@ def test_someones_papers_and_which_are_about_a_topic_is_the_topic_among_them(
             "Rishabh Agarwal at ICML 2024: which papers were orals, and which were posters?",
             "Rishabh Agarwal at ICML 2024: which papers were orals, and which were posters?",
         ),
+        # a mention is listed whole with its statuses counted, as metadata is
+        (
+            "How many papers mention ChatGPT, and how many of those are orals?",
+            "How many papers mention ChatGPT, and how many of those are orals?",
+        ),
     ],
 )
 def test_how_many_of_a_topics_papers_have_a_status_is_asked_as_one_set(
