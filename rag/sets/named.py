@@ -16,7 +16,11 @@ from rag.sets.compare import COLUMNS, comparison_cells
 from rag.text import NAME, split_sentences
 from rag.types import Aggregate, AggregatePaper, Answer, Filters, Paper, QueryPlan
 
-_INTRODUCES = r"(?:propose|introduce|present|develop|design|call|dub|name|term|coin)\w*"
+# a verb naming one's own method ("we present", "called"), not a noun ("a recent development")
+_INTRODUCES = (
+    r"(?:propos(?:e|es|ed|ing)|introduc(?:e|es|ed|ing)|present(?:s|ed|ing)?|develop(?:s|ed|ing)?|"
+    r"design(?:s|ed|ing)?|call(?:s|ed)?|dub(?:s|bed)?|name[sd]?|term(?:s|ed)?|coin(?:s|ed)?)"
+)
 DESCRIBED_WORDS = 4  # a longer reference is a description of a paper, not its name
 CONCEPT_PAPERS = 5  # a name more abstracts write than this is a concept, not one paper's
 OWN_NAME_USES = 3  # an abstract writing a name this often calls its own method so
@@ -74,12 +78,17 @@ def introducing(catalogue: Catalogue, name: str) -> Paper | None:
 _DEFINED = re.compile(
     r"^\s*(?:what\s+(?:is|are|was|does)|what['’]s|whats|explain|describe|define|tell\s+me\s+"
     r"about|(?:which|what)\s+(?:icml\s+(?:20)?24\s+)?(?:paper|work|article|abstract)\s+"
+    r"(?:(?:at|from|in)\s+icml(?:\s+(?:20)?24)?\s+)?"
     r"(?:first\s+)?(?:introduced|introduces|proposed|proposes|presented|presents|came\s+up\s+"
     r"with|coined|developed)|who\s+(?:introduced|proposed|came\s+up\s+with|developed|created|"
     r"made|wrote))\s+(?:the\s+|an?\s+)?(?P<name>[^?.!,;]+?)"
     r"(?:\s+(?:paper|method|model|architecture|framework|benchmark|algorithm|approach))?"
     r"(?:\s+stand\s+for)?(?:\s+in\s+(?:simple|plain|layman['’]?s?)\s+(?:terms|english|words)|"
-    r"\s+briefly|\s+exactly)?\s*[?.!]*\s*$",
+    r"\s+briefly|\s+exactly)?"
+    # "…, and how does it work?": what it is, asked again
+    r"(?:\s*,?\s+and\s+(?:how\s+does\s+it\s+work|what\s+does\s+it\s+do|what\s+is\s+it\s+"
+    r"(?:used\s+)?for|what\s+problem\s+does\s+it\s+(?:tackle|solve|address)|who\s+"
+    r"(?:introduced|proposed|wrote)\s+it))?\s*[?.!]*\s*$",
     re.I,
 )
 DEFINED_WORDS = 3  # a longer name is a description ("What is the best optimizer for GANs?")
@@ -91,6 +100,7 @@ _ATTRIBUTED = re.compile(
     re.I,
 )
 EARLIER_SHOWN = 3  # the papers an answer about earlier work cites
+EARLIER_PAPERS = 3  # abstracts writing a name, none proposing it: earlier work
 
 
 def earlier_work(
@@ -108,9 +118,10 @@ def earlier_work(
     if catalogue.headed(name) is not None:
         return None
     papers = catalogue.papers_naming(name)
-    if len(papers) <= CONCEPT_PAPERS:
-        return None  # a few: one of them may well introduce it, the cited answer reads them
     word = _as_word(name)
+    proposed = any(_proposes(p, word) for p in papers)
+    if len(papers) < EARLIER_PAPERS or (len(papers) <= CONCEPT_PAPERS and proposed):
+        return None  # one of a few may well introduce it: the cited answer reads them
     papers.sort(key=lambda p: (-len(re.findall(word, f"{p.title} {p.abstract}")), p.id))
     rows = [
         row(n, p, next((s for s in split_sentences(p.abstract) if re.search(word, s)), ""))
@@ -122,7 +133,16 @@ def earlier_work(
         f"earlier work they use or build on, among them {shown}."
     )
     aggregate = Aggregate(kind="metadata", count=len(papers), exact=True, papers=rows)
-    return set_answer(question, standalone, plan, text, [citation(r) for r in rows], aggregate)
+    cited = [citation(r) for r in rows]
+    return set_answer(question, standalone, plan, text, cited, aggregate, abstained=True)
+
+
+def _proposes(paper: Paper, word: str) -> bool:
+    """Whether a sentence of the abstract writes the name beside a verb proposing it."""
+    return any(
+        re.search(word, s) and re.search(rf"\b{_INTRODUCES}\b", s, re.I)
+        for s in split_sentences(paper.abstract)
+    )
 
 
 def defined_asked(question: str, catalogue: Catalogue) -> Paper | None:
@@ -135,7 +155,11 @@ def defined_asked(question: str, catalogue: Catalogue) -> Paper | None:
     name = found.group("name").strip(" '\"“”‘’*")
     if not name or len(name.split()) > DEFINED_WORDS or not re.search(r"[A-Z]", name):
         return None  # "what is attention": a word, not a coined name
-    paper = catalogue.headed(name) or introducing(catalogue, name)
+    paper = catalogue.headed(name)
+    if paper is None:  # "How Optimal is FlashAttention?" writes it, proposes it not
+        paper = introducing(catalogue, name)
+        alone = len(catalogue.papers_naming(name)) == 1  # only its own abstract writes it
+        paper = paper if paper is not None and (alone or _proposes(paper, _as_word(name))) else None
     if paper is None or _proposed_elsewhere(catalogue, paper, name):
         return None
     return paper

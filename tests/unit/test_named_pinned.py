@@ -113,3 +113,27 @@ def test_a_name_many_abstracts_use_and_none_introduces_is_said_to_be_earlier_wor
     )
     asked = "Which paper introduced KTO?"
     assert earlier_work(asked, asked, QueryPlan(kind="paper"), catalogue) is None
+
+
+def test_a_title_asking_about_a_name_does_not_introduce_it() -> None:
+    from rag.sets.named import defined_asked, earlier_work
+    from rag.types import QueryPlan
+
+    catalogue = Catalogue.of(
+        [
+            _paper("io", "How Optimal is FlashAttention?",
+                   "In a recent significant development, FlashAttention shows a bound."),
+            _paper("p1", "Paper One", "We compare with FlashAttention on long inputs."),
+            _paper("p2", "Paper Two", "Our kernel beats FlashAttention by 2x."),
+            _paper("sedd", "Discrete Diffusion",
+                   "We test our Score Entropy Discrete Diffusion models (SEDD) on text."),
+        ]
+    )  # fmt: skip
+    asked = "Which paper at ICML 2024 proposed FlashAttention?"
+    assert defined_asked(asked, catalogue) is None  # "development" proposes nothing
+    said = earlier_work(asked, asked, QueryPlan(kind="paper"), catalogue)
+    assert said is not None and said.abstained
+    assert said.answer.startswith("No ICML 2024 abstract introduces FlashAttention: 3 abstracts")
+    # a name only its own abstract writes is its own; a second question about it is fine
+    paper = defined_asked("What does SEDD stand for, and how does it work?", catalogue)
+    assert paper is not None and paper.id == "sedd"
