@@ -24,7 +24,7 @@ def write(path: Path, *lines: object) -> Path:
 @pytest.mark.parametrize("name", ["dev.jsonl", "test.jsonl"])
 def test_shipped_question_sets_load(name: str) -> None:
     questions = load_questions(ROOT / "eval" / "datasets" / name)
-    assert len(questions) == {"dev.jsonl": 217, "test.jsonl": 58}[name]
+    assert len(questions) == {"dev.jsonl": 233, "test.jsonl": 66}[name]
     assert {q.category for q in questions} == {
         "paraphrase",
         "named",
