@@ -70,6 +70,13 @@ _STATUS_ASKED = re.compile(
     r"(?:type|status)|format|decision)\s+(?:of|for)\s+(?P<paper3>[^?]+?)\s*[?.!]*\s*$"
     r"|^\s*(?P<paper4>[^?:]+?)\s*[:–-]\s*(?:oral|spotlight|poster)(?:\s*,?\s+or\s+(?:oral|"
     r"spotlight|poster))+\s*[?.!]*\s*$"
+    # "Why was GaLore only a poster?", "Why was Vision Mamba selected as an oral?": its status
+    # (the reason is recorded nowhere)
+    r"|^\s*why\s+(?:was|is|did|does)\s+(?P<paper6>[^?]+?)\s+(?:only\s+)?(?:(?:get|receive|win|"
+    r"land|selected|accepted|chosen|picked|given|made|awarded)\s+(?:as\s+|only\s+)?)?(?:only\s+)?"
+    r"(?:an?\s+)?(?:oral|spotlight|poster)(?:\s+(?:paper|talk|presentation|slot))?"
+    r"(?:\s+(?:and\s+not|rather\s+than|instead\s+of|but\s+not)\s+(?:an?\s+)?(?:oral|spotlight|"
+    r"poster))?\s*[?.!]*\s*$"
     # "what status did TravelPlanner get", "what track/status is 'Stop Regressing'"
     r"|^\s*what\s+(?:status|track|decision|presentation\s+(?:type|format))(?:\s*/\s*\w+)?\s+"
     r"(?:did|does|was|is)\s+(?P<paper5>[^?]+?)(?:\s+(?:get|receive|have|land|given|assigned))?"

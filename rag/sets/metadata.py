@@ -352,6 +352,15 @@ class MetadataAnswerer:
             said = paper.status.lower()
             lead = "" if not asked or len(asked) > 1 else "Yes: " if said in asked else "No: "
             text = f"{lead}{named} was {_article(said)} {said} at ICML 2024 [1]."
+            if re.match(r"\s*why\b", question, re.I):  # "Why was GaLore only a poster?"
+                # the status the question gives it comes first ("a spotlight rather than …")
+                words = STATUS_WORD.findall(question)
+                first = words[0].lower() if words else ""
+                other = f", not {_article(first)} {first}" if first and first != said else ""
+                text = (
+                    f"{named} was {_article(said)} {said} at ICML 2024{other} [1]. The catalogue "
+                    "records each paper's status, not why it was given, and no abstract says."
+                )
             rows = [row(1, paper, f"Status: {paper.status}")]
             aggregate = Aggregate(kind="metadata", count=1, exact=True, papers=rows)
             return set_answer(question, standalone, plan, text, [citation(rows[0])], aggregate)

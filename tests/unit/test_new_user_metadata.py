@@ -3040,3 +3040,28 @@ def test_a_named_thing_is_mentioned_by_its_name_and_a_field_is_a_topic(
     assert plan.constraints.text_words == words, plan
     if topic is not None:
         assert plan.topic == topic, plan
+
+
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        ("Why was GaLore only a poster?", "was an oral at ICML 2024, not a poster [1]"),
+        ("Why did GaLore get an oral?", "was an oral at ICML 2024 [1]"),
+        (
+            "why was GaLore a spotlight rather than an oral?",
+            "an oral at ICML 2024, not a spotlight",
+        ),
+    ],
+)
+def test_why_a_named_paper_got_its_status_says_its_status_and_that_no_reason_is_recorded(
+    question: str, said: str
+) -> None:
+    catalogue = Catalogue.of(
+        [_titled("g1", "GaLore: Memory-Efficient Training", ["Jiawei Zhao"], ["Caltech"])]
+    )
+    galore = catalogue.papers["g1"].model_copy(update={"status": "Oral"})
+    catalogue = Catalogue.of([galore])
+    plan = QuestionParser(catalogue).plan(question)
+    assert (plan.written_by, plan.like_paper) == ("status", "g1"), plan
+    text = MetadataAnswerer(catalogue).answer(question, plan).answer
+    assert said in text and "not why it was given" in text, text
