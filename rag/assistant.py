@@ -29,7 +29,7 @@ from rag.embedding.factory import build_embed_model
 from rag.errors import AnswerError, EmptyStoreError
 from rag.pipeline import Pipeline
 from rag.retrieval.retriever import PaperRetriever
-from rag.sets.named import defined_asked, earlier_work, pinned
+from rag.sets.named import defined_asked, earlier_work, pinned, status_note, status_said
 from rag.settings import RetrievalMode, Settings
 from rag.store.chroma import PaperStore
 from rag.types import Answer, ChatMessage, Filters, Paper, QueryPlan, RetrievedPaper
@@ -193,41 +193,66 @@ class Assistant:
             started = time.perf_counter()
             standalone = self.followups.standalone(question, messages)
             condense_ms = (time.perf_counter() - started) * 1000
-            plan = pipeline.planner.plan(standalone)
-            route = pipeline.route(plan, filters)
-            if not route.cited:
-                answer = pipeline.answer(route, question, standalone)
-                answer.timings_ms = {"total": round((time.perf_counter() - started) * 1000, 2)}
-                yield ("delta", answer.answer)
-                yield ("answer", answer)
-                return
-            earlier = earlier_work(question, standalone, plan, pipeline.catalogue)
-            if earlier is not None:  # "Which paper introduced Mamba?": none of these
-                earlier.timings_ms = {"total": round((time.perf_counter() - started) * 1000, 2)}
-                yield ("delta", earlier.answer)
-                yield ("answer", earlier)
-                return
-            defined = defined_asked(standalone, pipeline.catalogue)
-            if defined is not None and route.filters is not None:
-                defined = defined if route.filters.accepts(defined) else None
-            keep = (
-                [defined.id] if defined else pinned(standalone, pipeline.catalogue, route.filters)
-            )
-            for kind, payload in pipeline.engine.events(
-                question,
-                standalone=standalone,
-                history=messages,
-                top_k=top_k,
-                mode=mode,
-                filters=route.filters,
-                keep=keep,
-                defining=defined is not None,
+            said = status_said(standalone, pipeline.catalogue)
+            if said is not None:  # "the spotlight paper Genie": no set, a status to check
+                standalone = said.question
+            for kind, payload in self._answered(
+                pipeline, question, standalone, messages, top_k, mode, filters, started
             ):
                 if kind == "answer" and isinstance(payload, Answer):
-                    payload.plan = plan
                     if messages:
                         payload.timings_ms["condense"] = round(condense_ms, 2)
+                    note = status_note(said) if said is not None else ""
+                    if note and said is not None:  # "*Genie* was an oral …, not a spotlight [1]."
+                        cited = [c.n for c in payload.citations if c.paper_id == said.paper.id]
+                        note = f"{note[:-1]} [{cited[0]}]." if cited else note
+                        payload.answer = f"{payload.answer}\n\n{note}"
+                        yield ("delta", f"\n\n{note}")
                 yield kind, payload  # type: ignore[misc]
+
+    def _answered(
+        self,
+        pipeline: Pipeline,
+        question: str,
+        standalone: str,
+        messages: list[ChatMessage],
+        top_k: int | None,
+        mode: RetrievalMode | None,
+        filters: Filters | None,
+        started: float,
+    ) -> Iterator[Event]:
+        """The events of one answer: a set answer from the catalogue, or a cited one."""
+        plan = pipeline.planner.plan(standalone)
+        route = pipeline.route(plan, filters)
+        if not route.cited:
+            answer = pipeline.answer(route, question, standalone)
+            answer.timings_ms = {"total": round((time.perf_counter() - started) * 1000, 2)}
+            yield ("delta", answer.answer)
+            yield ("answer", answer)
+            return
+        earlier = earlier_work(question, standalone, plan, pipeline.catalogue)
+        if earlier is not None:  # "Which paper introduced Mamba?": none of these
+            earlier.timings_ms = {"total": round((time.perf_counter() - started) * 1000, 2)}
+            yield ("delta", earlier.answer)
+            yield ("answer", earlier)
+            return
+        defined = defined_asked(standalone, pipeline.catalogue)
+        if defined is not None and route.filters is not None:
+            defined = defined if route.filters.accepts(defined) else None
+        keep = [defined.id] if defined else pinned(standalone, pipeline.catalogue, route.filters)
+        for kind, payload in pipeline.engine.events(
+            question,
+            standalone=standalone,
+            history=messages,
+            top_k=top_k,
+            mode=mode,
+            filters=route.filters,
+            keep=keep,
+            defining=defined is not None,
+        ):
+            if kind == "answer" and isinstance(payload, Answer):
+                payload.plan = plan
+            yield kind, payload  # type: ignore[misc]
 
     def ask(self, question: str, **options: Any) -> Answer:
         """The final `Answer` of `stream()` (same options): text with [n] markers, the

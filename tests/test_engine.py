@@ -122,6 +122,25 @@ def test_a_coined_name_that_is_also_a_word_is_answered_from_the_paper_introducin
     assert "BASED" in answer.answer
 
 
+def test_a_wrong_status_given_a_named_paper_is_corrected_beside_the_answer(
+    assistant: Any,
+) -> None:
+    question = "What is the spotlight paper BiLLM about?"
+    deltas, final = [], None
+    for kind, payload in assistant.stream(question):
+        if kind == "delta":
+            deltas.append(payload)
+        else:
+            final = payload
+    assert final is not None and not final.abstained
+    assert final.citations[0].paper_id == "qOl2WWOqFg"  # not a list of spotlights
+    assert final.answer.endswith("was a poster at ICML 2024, not a spotlight [1].")
+    assert "".join(deltas) == final.answer
+    # a status the paper has only narrows: nothing is said of it
+    right = assistant.ask("What is the oral paper MagicLens about?")
+    assert right.citations[0].paper_id == "Zc22RDtsvP" and "not an oral" not in right.answer
+
+
 def test_answer_quotes_the_fact_asked_for(assistant: Any) -> None:
     answer = assistant.ask(GRAPHS_QUESTION)
     assert "$100$M molecules" in answer.answer

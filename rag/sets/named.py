@@ -81,9 +81,9 @@ _DEFINED = re.compile(
     r"(?:(?:at|from|in)\s+icml(?:\s+(?:20)?24)?\s+)?"
     r"(?:first\s+)?(?:introduced|introduces|proposed|proposes|presented|presents|came\s+up\s+"
     r"with|coined|developed)|who\s+(?:introduced|proposed|came\s+up\s+with|developed|created|"
-    r"made|wrote))\s+(?:the\s+|an?\s+)?(?P<name>[^?.!,;]+?)"
+    r"made|wrote))\s+(?:the\s+|an?\s+)?(?:paper\s+)?(?P<name>[^?.!,;]+?)"
     r"(?:\s+(?:paper|method|model|architecture|framework|benchmark|algorithm|approach))?"
-    r"(?:\s+stand\s+for)?(?:\s+in\s+(?:simple|plain|layman['’]?s?)\s+(?:terms|english|words)|"
+    r"(?:\s+stand\s+for|\s+(?:propose|introduce|do|contribute))?(?:\s+in\s+(?:simple|plain|layman['’]?s?)\s+(?:terms|english|words)|"
     r"\s+briefly|\s+exactly)?"
     # "…, and how does it work?": what it is, asked again
     r"(?:\s*,?\s+and\s+(?:how\s+does\s+it\s+work|what\s+does\s+it\s+do|what\s+is\s+it\s+"
@@ -143,6 +143,49 @@ def _proposes(paper: Paper, word: str) -> bool:
         re.search(word, s) and re.search(rf"\b{_INTRODUCES}\b", s, re.I)
         for s in split_sentences(paper.abstract)
     )
+
+
+# "What is the spotlight paper Genie about?", "the Vision Mamba oral paper": a status said of
+# a paper the question names, which only narrows, or is wrong
+_STATUS_OF_NAMED = re.compile(
+    r"\bthe\s+(?P<status>oral|spotlight|poster)(?:\s+(?:paper|work|presentation))?\s+"
+    r"(?P<name>[A-Z][\w+-]*(?:\s+[A-Z][\w+-]*){0,2})(?![\w+-])"
+    r"|\bthe\s+(?P<name2>[A-Z][\w+-]*(?:\s+[A-Z][\w+-]*){0,2})\s+(?P<status2>oral|spotlight|"
+    r"poster)(?:\s+paper)?\b",
+)
+
+
+@dataclass
+class StatusSaid:
+    question: str  # the question without the status ("What is the paper Genie about?")
+    paper: Paper
+    said: str  # the status the question gave it ("spotlight")
+
+
+def status_said(question: str, catalogue: Catalogue) -> StatusSaid | None:
+    """A status the question gives a paper it names by its title's opening: taken out of
+    the question (it picks no set), with the status said, to be checked against the
+    paper's own."""
+    found = _STATUS_OF_NAMED.search(question)
+    if found is None:
+        return None
+    name = found.group("name") or found.group("name2")
+    status = (found.group("status") or found.group("status2")).lower()
+    paper = catalogue.headed(name)
+    if paper is None:
+        return None
+    plain_ = f"the paper {name}" if found.group("name") else f"the {name} paper"
+    rest = f"{question[: found.start()]}{plain_}{question[found.end() :]}"
+    return StatusSaid(rest, paper, status)
+
+
+def status_note(said: StatusSaid) -> str:
+    """ "*Genie* was an oral at ICML 2024, not a spotlight.", or "" where the status holds."""
+    own = said.paper.status.lower()
+    if own == said.said:
+        return ""
+    article = "an" if own == "oral" else "a"
+    return f"*{plain(said.paper.title)}* was {article} {own} at ICML 2024, not {'an' if said.said == 'oral' else 'a'} {said.said}."
 
 
 def defined_asked(question: str, catalogue: Catalogue) -> Paper | None:

@@ -137,3 +137,19 @@ def test_a_title_asking_about_a_name_does_not_introduce_it() -> None:
     # a name only its own abstract writes is its own; a second question about it is fine
     paper = defined_asked("What does SEDD stand for, and how does it work?", catalogue)
     assert paper is not None and paper.id == "sedd"
+
+
+def test_a_status_given_a_named_paper_is_taken_out_and_checked() -> None:
+    from rag.sets.named import status_note, status_said
+
+    said = status_said("What is the oral paper LoRA+ about?", CATALOGUE)
+    assert said is not None and said.question == "What is the paper LoRA+ about?"
+    assert status_note(said) == ""  # LoRA+ is an oral: the status only narrowed
+    said = status_said("What is the spotlight paper LoRA+ about?", CATALOGUE)
+    assert said is not None and status_note(said).endswith("an oral at ICML 2024, not a spotlight.")
+    said = status_said("what does the Vision Mamba oral paper show?", CATALOGUE)
+    assert said is not None and said.question == "what does the Vision Mamba paper show?"
+    assert status_note(said).endswith("was a poster at ICML 2024, not an oral.")
+    # a name no title opens, or no name at all, is left as asked
+    assert status_said("What is the oral paper KTO about?", CATALOGUE) is None
+    assert status_said("Which spotlight papers are about RL?", CATALOGUE) is None
