@@ -29,7 +29,14 @@ from rag.embedding.factory import build_embed_model
 from rag.errors import AnswerError, EmptyStoreError
 from rag.pipeline import Pipeline
 from rag.retrieval.retriever import PaperRetriever
-from rag.sets.named import defined_asked, earlier_work, pinned, status_note, status_said
+from rag.sets.named import (
+    defined_asked,
+    earlier_work,
+    pinned,
+    status_note,
+    status_said,
+    without_owners,
+)
 from rag.settings import RetrievalMode, Settings
 from rag.store.chroma import PaperStore
 from rag.types import Answer, ChatMessage, Filters, Paper, QueryPlan, RetrievedPaper
@@ -239,6 +246,14 @@ class Assistant:
         defined = defined_asked(standalone, pipeline.catalogue)
         if defined is not None and route.filters is not None:
             defined = defined if route.filters.accepts(defined) else None
+        c = plan.constraints
+        if (c.authors or c.affiliations) and route.filters is not None:
+            # "What does the paper by Collin Burns on weak supervision find?": asked among
+            # his papers, without his name (the filters keep to them)
+            standalone = without_owners(standalone, c.authors, c.affiliations)
+            among = pipeline.catalogue.matching(route.filters)
+            if defined is None and len(among) == 1:  # "james zou's oral paper": that one
+                defined = pipeline.catalogue.papers.get(next(iter(among)))
         keep = [defined.id] if defined else pinned(standalone, pipeline.catalogue, route.filters)
         for kind, payload in pipeline.engine.events(
             question,

@@ -141,6 +141,22 @@ def test_a_wrong_status_given_a_named_paper_is_corrected_beside_the_answer(
     assert right.citations[0].paper_id == "Zc22RDtsvP" and "not an oral" not in right.answer
 
 
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What does the paper by Haotong Qin on quantization find?",
+        "haotong qin's paper — what is it about?",
+    ],
+)
+def test_someones_paper_is_answered_from_their_papers_without_their_name_as_a_premise(
+    assistant: Any, question: str
+) -> None:
+    answer = assistant.ask(question)
+    assert not answer.abstained
+    assert {c.paper_id for c in answer.citations} == {"qOl2WWOqFg"}  # BiLLM, his one paper
+    assert not answer.not_mentioned and "Qin" not in answer.answer
+
+
 def test_answer_quotes_the_fact_asked_for(assistant: Any) -> None:
     answer = assistant.ask(GRAPHS_QUESTION)
     assert "$100$M molecules" in answer.answer

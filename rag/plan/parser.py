@@ -858,6 +858,24 @@ def _content(text: str) -> bool:
 # "Which papers use Givens rotations, and for what purpose?" asks what the papers say too:
 # the cited answer quotes it; a list of titles would not.
 _DETAIL = re.compile(r",?\s+and\s+(?:what|how|why|for what|in what|which)\b", re.I)
+# "What does the paper by Collin Burns on weak supervision find?", "james zou's oral paper —
+# what is it about?": one paper of someone's, asked what it says
+_ONE_PAPER_OF = re.compile(
+    r"(?:\bthe\s+(?:[\w-]+\s+){0,4}(?:paper|work|article)\s+(?:by|from|of)\b"
+    r"|['’]s\s+(?:(?:oral|spotlight|poster|new|latest|recent)\s+)?(?:paper|work|article)\b"
+    r"|\bthe\s+[A-Z][\w-]*(?:\s+[A-Z][\w-]*){1,3}\s+(?:paper|work|article)\b)"
+    # "AMD's paper total": a count of its papers
+    r"(?!\s+(?:total|tally|count|counts|number|numbers|output|haul|list|titles?)\b)"
+    r"(?![^?]*\b(?:papers|works|articles|how\s+many|which\s+(?:other\s+)?papers?)\b)"
+    # "Is the paper by Tri Dao an oral?": its status, the catalogue's to say
+    r"(?![^?]*\b(?:an?\s+)?(?:oral|spotlight|poster)\s*\??\s*$)",
+)
+_ASKS_CONTENT = re.compile(
+    r"^\s*(?:in\s+[^,?]+,\s*)?(?:what|how|why|does|did|do|is|was)\b"
+    r"|[—–:-]\s*(?:what|how|why)\b|\b(?:find|finds|found|show|shows|propose|proposes|claim|"
+    r"claims|report|reports|conclude|concludes)\s*\??\s*$",
+    re.I,
+)
 
 
 # the words a ranking question is framed in (and any metadata question's), around its topic
@@ -929,6 +947,9 @@ def _kind(
     has_constraint = not constraints.is_empty() or bool(unresolved)
     if has_topic and _DETAIL.search(question) and not _COUNT.search(question):
         return "paper"
+    people = constraints.authors or constraints.affiliations
+    if people and _ONE_PAPER_OF.search(question) and _ASKS_CONTENT.search(question):
+        return "paper"  # the cited answer, among that person's or place's papers
     if _SIMILAR.search(question):
         # "papers like BiLLM" names a paper; "papers like diffusion for molecules" a topic
         return "similar" if names_a_paper else "list"

@@ -188,6 +188,25 @@ def status_note(said: StatusSaid) -> str:
     return f"*{plain(said.paper.title)}* was {article} {own} at ICML 2024, not {'an' if said.said == 'oral' else 'a'} {said.said}."
 
 
+def without_owners(question: str, people: list[str], places: list[str]) -> str:
+    """The question without the people and places whose papers it is asked among ("What
+    does the paper by Collin Burns on weak supervision find?" → "What does the paper on
+    weak supervision find?"): the filters keep to their papers, and a name in the text
+    would be read as something an abstract should write."""
+    text = question
+    for name in [*people, *places]:
+        parts = [re.escape(w) for w in name.split()]
+        whole = r"[\s,]+".join(parts)
+        said = f"(?:{whole}|{parts[-1]})" if name in people else f"(?:{whole})"
+        text = re.sub(
+            rf"\s*\b(?:by|from|of|at)\s+(?:the\s+)?{said}(?:['’]s)?\b|\b{said}['’]s\b|\b{said}\b",
+            " ",
+            text,
+            flags=re.I,
+        )
+    return re.sub(r"\s+([?.!,])", r"\1", re.sub(r"\s{2,}", " ", text)).strip()
+
+
 def defined_asked(question: str, catalogue: Catalogue) -> Paper | None:
     """The one paper whose coined name the question asks to define or attribute ("What is
     BASED?": the paper proposing BASED), when the name opens its title or its abstract

@@ -153,3 +153,20 @@ def test_a_status_given_a_named_paper_is_taken_out_and_checked() -> None:
     # a name no title opens, or no name at all, is left as asked
     assert status_said("What is the oral paper KTO about?", CATALOGUE) is None
     assert status_said("Which spotlight papers are about RL?", CATALOGUE) is None
+
+
+def test_the_people_and_places_a_question_is_asked_among_leave_its_words() -> None:
+    from rag.sets.named import without_owners
+
+    asked = "What does the paper by Collin Burns on weak supervision find?"
+    assert (
+        without_owners(asked, ["Collin Burns"], [])
+        == "What does the paper on weak supervision find?"
+    )
+    asked = "What does the Burns paper on weak supervision find?"  # a family name alone
+    assert (
+        without_owners(asked, ["Collin Burns"], [])
+        == "What does the paper on weak supervision find?"
+    )
+    asked = "In the DPO vs PPO paper from Tsinghua, what did they find?"
+    assert without_owners(asked, [], ["Tsinghua"]) == "In the DPO vs PPO paper, what did they find?"

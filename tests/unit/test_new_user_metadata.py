@@ -3065,3 +3065,22 @@ def test_why_a_named_paper_got_its_status_says_its_status_and_that_no_reason_is_
     assert (plan.written_by, plan.like_paper) == ("status", "g1"), plan
     text = MetadataAnswerer(catalogue).answer(question, plan).answer
     assert said in text and "not why it was given" in text, text
+
+
+@pytest.mark.parametrize(
+    ("question", "kind"),
+    [
+        # one of someone's papers, asked what it says: the cited answer among their papers
+        ("What does the paper by Ann Kim on transformers find?", "paper"),
+        ("ann kim's oral paper — what is it about?", "paper"),
+        ("In the scaling paper from Tsinghua, what did they find?", "paper"),
+        # their papers as a set, their count, a status: the catalogue's
+        ("Which papers by Ann Kim are about transformers?", "list"),
+        ("What's Tsinghua's paper total for ICML 2024?", "metadata"),
+        ("Is the paper by Ann Kim an oral?", "metadata"),
+    ],
+)
+def test_one_of_someones_papers_asked_what_it_says_is_a_paper_question(
+    question: str, kind: str
+) -> None:
+    assert QuestionParser(PLACES).plan(question).kind == kind
