@@ -8,6 +8,7 @@ LLM, answer writer), keeps the `Pipeline` of the current store state (rebuilt by
 from __future__ import annotations
 
 import logging
+import re
 import threading
 import time
 from collections.abc import Iterator, Mapping
@@ -29,6 +30,7 @@ from rag.embedding.factory import build_embed_model
 from rag.errors import AnswerError, EmptyStoreError
 from rag.pipeline import Pipeline
 from rag.retrieval.retriever import PaperRetriever
+from rag.routing import Route
 from rag.sets.named import (
     defined_asked,
     earlier_work,
@@ -42,6 +44,7 @@ from rag.store.chroma import PaperStore
 from rag.types import Answer, ChatMessage, Filters, Paper, QueryPlan, RetrievedPaper
 
 log = logging.getLogger(__name__)
+TYPED_TERSELY = 10  # a query this short is typed fast; its unknown words are slips
 
 
 class Assistant:
@@ -229,8 +232,52 @@ class Assistant:
         started: float,
     ) -> Iterator[Event]:
         """The events of one answer: a set answer from the catalogue, or a cited one."""
+        fixes = self._respelled(pipeline, standalone)
+        for typed, word in fixes.items():  # "reinforcment lerning from human feedbak"
+            standalone = re.sub(rf"\b{re.escape(typed)}\b", word, standalone)
         plan = pipeline.planner.plan(standalone)
+        plan.constraints.read_as.update(fixes)  # a set answer says it
         route = pipeline.route(plan, filters)
+        events = self._routed(
+            pipeline, question, standalone, messages, top_k, mode, plan, route, started
+        )
+        if not (fixes and route.cited):  # a set answer says the reading itself
+            yield from events
+            return
+        read = "Read " + ", ".join(f"“{t}” as “{w}”" for t, w in fixes.items()) + "."
+        said = False
+        for kind, payload in events:
+            if kind == "delta" and not said:
+                payload, said = f"{read}\n\n{payload}", True
+            elif kind == "answer" and isinstance(payload, Answer):
+                payload.answer = f"{read}\n\n{payload.answer}"
+            yield kind, payload  # type: ignore[misc]
+
+    @staticmethod
+    def _respelled(pipeline: Pipeline, question: str) -> dict[str, str]:
+        """Slips in a question's lower-case words, read as the corpus's words; the topic
+        scan is asked only where some word is written in no abstract."""
+        words = re.findall(r"(?<![\w'’-])[a-z]{5,}(?![\w'’-])", question)
+        doc_freq = pipeline.planner.parser.doc_freq
+        if len(question.split()) > TYPED_TERSELY or doc_freq is None:
+            return {}  # a sentence's rare words are English the abstracts do not use ("leaner")
+        if all(doc_freq(w) for w in words):
+            return {}
+        return pipeline.judge().scanner.respelled(question)
+
+    def _routed(
+        self,
+        pipeline: Pipeline,
+        question: str,
+        standalone: str,
+        messages: list[ChatMessage],
+        top_k: int | None,
+        mode: RetrievalMode | None,
+        plan: QueryPlan,
+        route: Route,
+        started: float,
+    ) -> Iterator[Event]:
+        """A set answer from the catalogue, or the cited answer."""
         if not route.cited:
             answer = pipeline.answer(route, question, standalone)
             answer.timings_ms = {"total": round((time.perf_counter() - started) * 1000, 2)}

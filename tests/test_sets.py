@@ -233,6 +233,20 @@ def test_who_works_on_a_topic_names_its_authors_with_their_papers_cited(assistan
                 assert named.group(1) in authors[aggregate.papers[int(n) - 1].paper_id], line
 
 
+def test_slips_in_a_cited_question_are_read_as_the_corpus_words_and_said(assistant: Any) -> None:
+    question = "how does bilevel optimizaton help finetuning the segment anyting model?"
+    deltas, final = [], None
+    for kind, payload in assistant.stream(question):
+        if kind == "delta":
+            deltas.append(payload)
+        else:
+            final = payload
+    assert final is not None and not final.abstained
+    assert final.answer.startswith("Read “optimizaton” as “optimization”")
+    assert final.citations[0].paper_id == "qRtM5EqE9l"  # BLO-SAM
+    assert "".join(deltas) == final.answer
+
+
 def test_a_misspelt_topic_word_is_read_as_the_corpus_word_and_said(assistant: Any) -> None:
     typed = assistant.ask("Which papers are about graph nueral networks?")
     assert typed.plan.topic == "graph neural networks"

@@ -92,12 +92,13 @@ _BY_PEOPLE = (
     r"authors|a\s+team|folks|someone)\s+(?:at|from)|at|by)"
 )
 _WHO_ASKED = re.compile(
-    r"^\s*(?:is|was)\s+(?P<paper>[^?]+?)\s+(?:from|out\s+of)\s+(?P<who>[^?]+?)"
-    + _RIGHT
-    + r"|^\s*(?:is|was)\s+(?P<paper2>[^?]+?)\s+(?:written|authored|developed|done|published)"
+    # "written by" first: "Was the X paper written by Y?" is not "the X paper written" by Y
+    r"^\s*(?:is|was)\s+(?P<paper2>[^?]+?)\s+(?:written|authored|developed|done|published)"
     r"\s+"
     + _BY_PEOPLE.replace("(?:(?:written|authored|developed|done|published)\\s+)?", "")
     + r"\s+(?P<who2>[^?]+?)"
+    + _RIGHT
+    + r"|^\s*(?:is|was)\s+(?P<paper>[^?]+?)\s+(?:from|out\s+of|by)\s+(?P<who>[^?]+?)"
     + _RIGHT
     + r"|^\s*(?P<paper3>[^?,]+?)\s+(?:is|was|comes|came)\s+(?:from|out\s+of)\s+"
     r"(?P<who3>[^?,]+?)"

@@ -181,8 +181,8 @@ _AND_WHICH = re.compile(
 # "Which papers are about X, and which of them are orals?", "Diffusion papers from Google,
 # and how many are orals?", "List the RLHF papers, then tell me how many of them are orals."
 _THEN_HOW_MANY_OF_THEM = re.compile(
-    r"^\s*(?P<first>[^?;]*?\b(?P<noun>papers|works|publications)\b[^?;]*?)\s*[,;:—–-]?\s*"
-    r"(?:and|then|,)\s+(?:then\s+)?(?:tell\s+me\s+|say\s+)?(?P<ask>how\s+many|which)\s+"
+    r"^\s*(?P<first>[^?;]*?\b(?P<noun>papers|works|publications)\b[^?;]*?)"
+    r"(?:\s*[,;:—–-]?\s*(?:and|then)\s+|\s*[;:—–]\s*)(?:then\s+)?(?:tell\s+me\s+|say\s+)?(?P<ask>how\s+many|which)\s+"
     r"(?:ones\s+|(?:of\s+)?(?:them|those|these)\s+)?"
     r"(?:(?:are|were|got|received|won|came\s+out\s+as)\s+(?:an?\s+)?"
     r"(?P<status>orals?|spotlights?|posters?)(?:\s+papers)?"

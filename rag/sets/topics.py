@@ -319,8 +319,51 @@ class TopicScanner:
         counts = sorted(((len(ix.word_papers.get(w, ())), w) for w in close), reverse=True)
         return counts[0][1] if counts and counts[0][0] >= SPELLED_PAPERS else ""
 
+    def respelled(self, text: str) -> dict[str, str]:
+        """The lower-case words of a question no title or abstract writes that are slips of a
+        corpus word ("reinforcment lerning from human feedbak"), each with its reading; a
+        plural for a singular ("colleague") is no slip."""
+        fixes = {}
+        for word in dict.fromkeys(re.findall(r"(?<![\w'’-])[a-z]{5,}(?![\w'’-])", text)):
+            if not self.unknown_words(word, exact=True):
+                continue
+            right = self.spelled(word) or self._letter_dropped(word)
+            if not right and word.endswith("s"):  # "molecuels": the corpus counts "molecule"
+                one = self.spelled(word[:-1]) or self._letter_dropped(word[:-1])
+                right = f"{one}s" if one else ""
+            if right and right.rstrip("s") != word.rstrip("s") and not _other_english(word, right):
+                fixes[word] = right
+        return fixes
+
+    def _letter_dropped(self, word: str) -> str:
+        """A word of six or seven letters with one letter left out ("lerning", "feedbak"):
+        the one corpus word it is, written in SPELLED_COMMON papers or more; not a letter
+        changed ("marking" is no "masking")."""
+        if not DROPPED_LENGTH <= len(word) < SPELLED_EDIT_LENGTH:
+            return ""
+        ix = self.index
+        close = [
+            w
+            for w in ix.word_papers
+            if len(w) == len(word) + 1
+            and w[:1] == word[:1]
+            and edits_within_one(w, word)
+            and len(ix.word_papers[w]) >= SPELLED_COMMON
+        ]
+        return close[0] if len(close) == 1 else ""
+
+
+def _other_english(typed: str, word: str) -> bool:
+    """ "centralised" for "centralized", "modelled" for "modeled": spelled right, the other
+    side of the Atlantic."""
+    return typed.replace("is", "iz").replace("ys", "yz").replace("our", "or") == word or (
+        typed.replace("ll", "l") == word
+    )
+
 
 SPELLED_LENGTH = 5  # shorter words are too easily another word
+DROPPED_LENGTH = 6  # a letter left out of a shorter word leaves another word too often
+SPELLED_COMMON = 20  # a short word's correction is a word many abstracts write
 SPELLED_EDIT_LENGTH = 8  # shorter words one letter from a corpus word are often real words
 # the conference's own words, which no abstract needs to write ("poster" is no "foster")
 _CONFERENCE_WORDS = frozenset(

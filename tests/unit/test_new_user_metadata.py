@@ -2943,6 +2943,10 @@ def test_someones_papers_and_which_are_about_a_topic_is_the_topic_among_them(
             "Which papers are about mixture of experts, and which of those come from Google?",
             "Which papers from Google are about mixture of experts?",
         ),
+        (
+            "Find papers on LoRA variants; how many are from NVIDIA?",
+            "How many papers from NVIDIA on LoRA variants?",
+        ),
         # metadata alone is listed whole, each paper with its status; a breakdown stays one
         (
             "Which ICML 2024 papers have an author from Huazhong University of Science and "
@@ -2999,6 +3003,7 @@ SAID_BYLINES = Catalogue.of(
             "Albert Gu is among its authors",
         ),
         ("Caduceus was written by researchers at Google, right?", "No", "no author from Google"),
+        ("Is GaLore by Anima Anandkumar?", "Yes", "Anima Anandkumar is among its authors"),
     ],
 )
 def test_who_a_question_says_wrote_a_named_paper_is_checked_on_its_byline(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from rag.sets.facets import TopicReading
 from rag.sets.judgement import FACET_MEMBER, TopicJudge
@@ -222,3 +223,23 @@ def test_a_facet_is_written_without_its_architecture() -> None:
     # only where what is left names a topic: "deep architectures" are not all deep learning
     assert ("deep",) not in scan.forms("deep architectures")
     assert ("efficient",) not in scan.forms("efficient architectures")
+
+
+def test_slips_in_a_questions_lower_case_words_are_read_as_the_corpus_words(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import rag.sets.topics as topics
+
+    monkeypatch.setattr(topics, "SPELLED_COMMON", 1)  # a tiny corpus writes few words often
+    monkeypatch.setattr(topics, "SPELLED_PAPERS", 1)
+    scan = scanner()
+    fixes = scan.respelled("how do grpah neural netwoks handle molecuels? and polcies")
+    # swapped letters ("grpah", "molecuels"), a letter left out ("netwoks", "polcies")
+    assert fixes == {
+        "grpah": "graph",
+        "netwoks": "networks",
+        "molecuels": "molecules",
+        "polcies": "policies",
+    }
+    # a word the corpus writes, a capitalised name, a plural of a word it writes: no slip
+    assert scan.respelled("graph Tamil networks policy") == {}
