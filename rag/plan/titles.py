@@ -133,7 +133,13 @@ _MENTIONS = re.compile(
 _USES_NAMED = re.compile(
     r"\b(?:use[sd]?|using|evaluat(?:e|es|ed|ing)\s+on|(?:train|test|benchmark)(?:s|ed|ing)?\s+on)"
     r"\s+the\s+(?P<plain>(?-i:[A-Z0-9])[\w.+-]*(?:[ -](?-i:[A-Z0-9])[\w.+-]*){0,2})\s+"
-    r"(?:dataset|benchmark|suite|simulator|environment|corpus)s?\b",
+    r"(?:dataset|benchmark|suite|simulator|environment|corpus)s?\b"
+    # "Which papers evaluate Gemini?", "… evaluate on Llama 3?", "what did papers say about
+    # GPT-5?": a name ending the question, as written
+    r"|\b(?:evaluat(?:e|es|ed|ing)(?:\s+on)?|(?:test|benchmark)(?:s|ed|ing)?\s+on|(?:say|said|"
+    r"says|write|wrote|writes)\s+about)\s+(?:the\s+)?"
+    r"(?P<ending>(?-i:[A-Z])[\w.+-]*(?-i:[A-Z0-9])[\w.+-]*(?:[ -](?-i:[A-Z0-9])[\w.+-]*){0,2}"
+    r"|(?-i:[A-Z][a-z]+)(?:[ -]\d[\w.]*))(?=\s*[?.!]?\s*$)",
     re.I,
 )
 MENTION_DESCRIBED = 3  # lower-case words after "mention" that describe, not name
@@ -150,10 +156,18 @@ def text_words(
     if found is None:
         return text
     groups = found.groupdict()
-    word = (groups.get("quoted") or groups.get("plain") or groups.get("phrase") or "").strip()
+    word = (
+        groups.get("quoted")
+        or groups.get("plain")
+        or groups.get("ending")
+        or groups.get("phrase")
+        or ""
+    ).strip()
     word = word.rstrip(".")
     if not word or word.lower() in ("icml", "icml 2024"):
         return text
+    if groups.get("ending") and not re.search(r"\d|[a-z][A-Z]", word):
+        return text  # "evaluate LLMs": a field's acronym, judged as a topic
     if groups.get("phrase") and re.match(r"(?i)talk|refer", found.group(0)):
         # "papers that talk about reinforcement learning": a topic, its frame said
         return re.sub(

@@ -3030,6 +3030,9 @@ def test_a_place_no_one_wrote_or_a_thing_no_paper_names_is_no_byline_question() 
         ("How many papers mention the Mistral language model?", ["Mistral"], ""),
         ("How many papers use the D4RL benchmark?", ["D4RL"], ""),
         ("Which papers talk about GPT-4o?", ["GPT-4o"], ""),
+        ("What did ICML 2024 papers say about GPT-5?", ["GPT-5"], ""),
+        ("Which papers evaluate on Llama 3?", ["Llama 3"], ""),
+        ("Which papers evaluate LLMs?", [], None),  # a field's acronym: a topic
         # "in their title or abstract" is either, not the title
         ("Which papers mention GPT2 in their title or abstract?", ["GPT2"], ""),
         # "talk about" a field is its topic, the frame left out
