@@ -37,6 +37,7 @@ from rag.sets.named import (
     pinned,
     status_note,
     status_said,
+    titled_in,
     without_owners,
 )
 from rag.settings import RetrievalMode, Settings
@@ -302,6 +303,7 @@ class Assistant:
             if defined is None and len(among) == 1:  # "james zou's oral paper": that one
                 defined = pipeline.catalogue.papers.get(next(iter(among)))
         keep = [defined.id] if defined else pinned(standalone, pipeline.catalogue, route.filters)
+        fetch = bool(keep) and set(keep) <= set(titled_in(standalone, pipeline.catalogue))
         for kind, payload in pipeline.engine.events(
             question,
             standalone=standalone,
@@ -311,6 +313,7 @@ class Assistant:
             filters=route.filters,
             keep=keep,
             defining=defined is not None,
+            fetch_kept=fetch,
         ):
             if kind == "answer" and isinstance(payload, Answer):
                 payload.plan = plan

@@ -101,12 +101,16 @@ def test_a_coined_name_asked_to_be_defined_is_answered_from_its_paper(
 BASED = "e93ffDcpH3"
 BASED_NEIGHBOURS = ["uCdcXRuHnC", "stMhi1Sn2G", "rGCvMARXkG", "oWYzIodyC4", "inEuvSg0y1",
                     "eQaOb4r6YC", "dmHHVcHFdM", "a8QpoEJCRI", "ViZcgDQjyG"]  # fmt: skip
+# "Long Is More for Alignment: …", and papers on the long and short term that outrank it
+LONG_IS_MORE = "0AZAjkXhit"
+LONG_NEIGHBOURS = ["HkCRgoGtt6", "lQ2o7JteMO", "7Qf1uHTahP"]
 
 
 @pytest.fixture(scope="module")
 def based_assistant(tmp_path_factory: pytest.TempPathFactory, embed_model: Any) -> Assistant:
     root = tmp_path_factory.mktemp("based")
-    records = [bundled_record(pid) for pid in [BASED, *BASED_NEIGHBOURS]]
+    ids = [BASED, *BASED_NEIGHBOURS, LONG_IS_MORE, *LONG_NEIGHBOURS]
+    records = [bundled_record(pid) for pid in ids]
     settings = make_settings(root / "data", backend="extractive")
     ingest(settings, [write_jsonl(root / "based.jsonl", records)], embed_model=embed_model)
     return Assistant(settings, PaperStore(settings), embed_model)
@@ -155,6 +159,14 @@ def test_someones_paper_is_answered_from_their_papers_without_their_name_as_a_pr
     assert not answer.abstained
     assert {c.paper_id for c in answer.citations} == {"qOl2WWOqFg"}  # BiLLM, his one paper
     assert not answer.not_mentioned and "Qin" not in answer.answer
+
+
+def test_a_paper_named_by_the_words_opening_its_title_is_answered_from_it(
+    based_assistant: Assistant,
+) -> None:
+    answer = based_assistant.ask("What does the Long Is More paper find?")
+    assert not answer.abstained
+    assert {c.paper_id for c in answer.citations} == {LONG_IS_MORE}
 
 
 def test_answer_quotes_the_fact_asked_for(assistant: Any) -> None:

@@ -97,17 +97,20 @@ class CitedQueryEngine(CustomQueryEngine):
         filters: Filters | None = None,
         keep: list[str] | None = None,
         defining: bool = False,
+        fetch_kept: bool = False,
     ) -> Iterator[Event]:
         """Yield ("delta", text) while the answer is written, then ("answer", Answer).
         `keep`: the papers the question names, the only ones the answer may use;
         `defining`: the question asks only what the one paper kept is ("What is BASED?"),
-        which its abstract answers however the retrieved set ranks it."""
+        which its abstract answers however the retrieved set ranks it; `fetch_kept`: the
+        papers kept are named by their titles' words ("the Long Is More paper") and lead
+        the sources however the retrieved set ranks them."""
         started = time.perf_counter()
         query = standalone or question
         mode = mode or self.retrieval.mode
         sources = self.retriever.retrieve(query, top_k or self.retrieval.top_k, mode, filters)
         defining = defining and bool(keep)
-        if defining and keep and not (sources and sources[0].paper.id in keep):
+        if (defining or fetch_kept) and keep and not (sources and sources[0].paper.id in keep):
             # "What is BASED?": the word ranks other papers first; the named one leads
             own = self.retriever.retrieve(
                 query, top_k or self.retrieval.top_k, mode, Filters(status=None, paper_ids=keep)

@@ -309,6 +309,8 @@ def unwritten(
         terms = content_terms(word)
         if len(word) < 4 or not terms or folded(word) in CORPUS_WORDS | COMMON_WORDS | _FRACTIONS:
             continue
+        if folded(word) in _CURRENCY | _PERCENT:
+            continue  # "twenty dollars": abstracts write "$20", "40%"
         if no_thing(word):
             continue
         if word in found or not _names_a_thing(word, said[: match.start()]):

@@ -87,6 +87,9 @@ _BODY_NOUN = re.compile(
 _JOINING = frozenset({"of", "the", "and", "at", "in", "for"})
 
 
+OPENING_WORDS = 3  # fewer words opening a title's name ("Long Is") start several others
+
+
 def written_apart(key: str) -> str:
     """A folded name as a pattern that takes its parts with or without a space between
     letters and digits ("llama 2", "llama2"; "cifar 10", "cifar10"), and a version after
@@ -621,6 +624,17 @@ class Catalogue:
             self._heads = heads
         found = self._heads.get(name, [])
         return self.papers[found[0]] if len(found) == 1 else None
+
+    def opening(self, words: str) -> Paper | None:
+        """The one paper whose title's name opens with `words` and goes on ("Long Is More"
+        of "Long Is More for Alignment: …"), three words or more; None when none or several
+        do."""
+        if len(words.split()) < OPENING_WORDS or self.headed(words) is not None:
+            return None
+        if self._heads is None:
+            return None
+        found = [ids for head, ids in self._heads.items() if head.startswith(f"{words} ")]
+        return self.papers[found[0][0]] if len(found) == 1 and len(found[0]) == 1 else None
 
     def written_as(self, typed: str) -> str:
         """How the abstracts write a name typed in lower case ("readagent": "ReadAgent"),

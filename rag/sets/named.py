@@ -262,6 +262,12 @@ def papers_named(question: str, catalogue: Catalogue) -> list[Paper]:
              if j <= len(r)]  # fmt: skip
     # a title's opening of two or three words ("Vision Mamba") is looked up whole first
     titled = {span: paper for span in spans if (paper := catalogue.headed(span)) is not None}
+    # "the Long Is More paper": three words opening one title's name ("Long Is More for …")
+    titled |= {
+        span: paper
+        for span in spans
+        if span not in titled and (paper := catalogue.opening(span)) is not None
+    }
     taken = {w for span in titled for w in span.split()}
     found: dict[str, Paper] = {}
     for name, paper in titled.items():
@@ -286,6 +292,16 @@ def papers_named(question: str, catalogue: Catalogue) -> list[Paper]:
     if found and any(_proposing(catalogue, name) is not None for name in unheaded):
         return []
     return list(found.values())
+
+
+def titled_in(question: str, catalogue: Catalogue) -> list[str]:
+    """The papers a question names by two or more words opening their titles ("Vision
+    Mamba", "the Long Is More paper"): named beyond doubt, they lead the sources."""
+    runs = [m.group(0).split() for m in _TITLED.finditer(question)]
+    spans = {" ".join(r[i:j]) for r in runs for i in range(len(r)) for j in range(i + 2, i + 5)
+             if j <= len(r)}  # fmt: skip
+    named = [catalogue.headed(s) or catalogue.opening(s) for s in sorted(spans)]
+    return sorted({p.id for p in named if p is not None})
 
 
 def _asked_as_paper(name: str, question: str) -> bool:

@@ -147,3 +147,12 @@ def test_a_value_measures_what_its_clause_names_before_it() -> None:
     assert misquoted("Does TinyTrain reduce backward-pass memory by 1,098x?", said) == ""
     # a value of something the clause does not name is not another value of it
     assert misquoted("Does TinyTrain reduce energy use by 98x?", said) == ""
+
+
+def test_a_unit_written_as_a_symbol_is_no_word_the_abstracts_lack() -> None:
+    from rag.answer.premises import unwritten
+
+    asked = "Does the model stealing attack cost less than twenty dollars or a few percent?"
+    absent = unwritten(asked, lambda t: 0, lambda t: False)  # no abstract writes any word
+    assert "dollars" not in absent and "percent" not in absent
+    assert "model" in absent  # the check itself still runs

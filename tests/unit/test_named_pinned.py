@@ -170,3 +170,22 @@ def test_the_people_and_places_a_question_is_asked_among_leave_its_words() -> No
     )
     asked = "In the DPO vs PPO paper from Tsinghua, what did they find?"
     assert without_owners(asked, [], ["Tsinghua"]) == "In the DPO vs PPO paper, what did they find?"
+
+
+def test_words_opening_one_titles_name_name_that_paper() -> None:
+    from rag.sets.named import titled_in
+
+    catalogue = Catalogue.of(
+        [
+            _paper("lim", "Long Is More for Alignment: A Simple Baseline", "We select data."),
+            _paper("lt1", "Long-Term Effects of Treatments", "We infer long-term effects."),
+            _paper("vim", "Vision Mamba: Efficient Visual Learning", "Vim is fast."),
+            _paper("v2", "Vision Transformers Need Registers", "We add tokens."),
+        ]
+    )
+    assert catalogue.opening("Long Is More") is not None
+    assert catalogue.opening("Long Is") is None  # too short a start is left to titles whole
+    assert catalogue.opening("Vision") is None  # two titles open so
+    assert titled_in("Does the Long Is More paper use 1,000 examples?", catalogue) == ["lim"]
+    assert titled_in("How fast is Vision Mamba?", catalogue) == ["vim"]
+    assert titled_in("What is new in vision models?", catalogue) == []
