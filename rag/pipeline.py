@@ -202,6 +202,11 @@ class Pipeline:
         if route.allowed is not None:  # the papers the topic was judged among, said
             filtered = route.given is not None and not route.given.is_empty()
             within = self.metadata_answers.selection_said(plan, len(route.allowed), filtered)
+        if plan.not_about:  # "… not about robotics": those judged about it left out
+            without = f"less those about “{plan.not_about}”"
+            within = (
+                f"{within}, {without}" if within else f"the papers not about “{plan.not_about}”"
+            )
         answer = topic_answer(question, plan, standalone, route.judgement, within, suggestions)
         if plan.statistic == "share" and route.judgement.verdict != "described":
             return topic_share(answer, route.judgement, *self._share_whole(plan))

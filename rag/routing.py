@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from rag.catalogue.catalogue import Catalogue
@@ -68,7 +68,7 @@ class Router:
             judgement = self.judge().judge(plan.topic, self.allowed(given))
             clear = {m.paper.id for m in judgement.members if m.clearly}
             return Route("metadata", plan, filters, clear, judgement=judgement)
-        if plan.not_about and not plan.unresolved:
+        if plan.not_about and not plan.unresolved and not plan.topic:
             # "Which of X's papers are not about robotics?": X's papers less those judged
             # about it (clearly or touching on it), which the answer names
             selected = self.allowed(filters)
@@ -101,6 +101,15 @@ class Router:
         plan.facets = list(reading.facets)
         allowed = self.allowed(filters)
         judgement = judge.judge(plan.topic, allowed, reading)
+        if plan.not_about and judgement.members:
+            # "RL papers that are not about robotics": less those judged about it at all
+            members = {m.paper.id for m in judgement.members}
+            about = {m.paper.id for m in judge.judge(plan.not_about, members).members}
+            judgement = replace(
+                judgement,
+                members=[m for m in judgement.members if m.paper.id not in about],
+                closest=[m for m in judgement.closest if m.paper.id not in about],
+            )
         one_topic = len(reading.facets) <= 1 and judgement.verdict == "set"
         # asked among some papers ("which of X's papers …"): those papers ranked, said as such
         among = allowed is not None

@@ -172,6 +172,10 @@ class PlanConstraints(BaseModel):
         default_factory=list,
         description="Words the title or abstract must write ('Which papers mention ChatGPT?').",
     )
+    not_text_words: list[str] = Field(
+        default_factory=list,
+        description="Words neither the title nor the abstract may write ('… but not GPT-3.5').",
+    )
     only_one: bool = Field(
         default=False, description="Exactly one of the people in `any_of`, not several."
     )

@@ -233,6 +233,20 @@ def test_who_works_on_a_topic_names_its_authors_with_their_papers_cited(assistan
                 assert named.group(1) in authors[aggregate.papers[int(n) - 1].paper_id], line
 
 
+def test_a_topics_papers_less_those_about_another_leave_those_out(assistant: Any) -> None:
+    every = assistant.ask("Which papers are about reinforcement learning?")
+    fewer = assistant.ask("Which reinforcement learning papers are not about robotics?")
+    assert every.aggregate is not None and fewer.aggregate is not None
+    kept = {p.paper_id for p in fewer.aggregate.papers}
+    assert kept and kept < {p.paper_id for p in every.aggregate.papers}
+    assert "not about “robotics”" in fewer.answer
+    papers = {p.paper_id: p for p in every.aggregate.papers}
+    left_out = set(papers) - kept
+    assert left_out and all(
+        "robot" not in p.title.lower() for pid, p in papers.items() if pid in kept
+    )
+
+
 def test_slips_in_a_cited_question_are_read_as_the_corpus_words_and_said(assistant: Any) -> None:
     question = "how does bilevel optimizaton help finetuning the segment anyting model?"
     deltas, final = [], None

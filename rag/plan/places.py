@@ -267,6 +267,16 @@ class PlaceReader:
                 rest = rest[1:]
             if place and (cued or included) and (not rest or rest[0].lower() in _JOINING):
                 constraints.excluded.append(place)
+                # "not from Google or Microsoft", "neither Meta nor Google": each left out
+                while rest[:1] and rest[0].lower() in ("or", "nor", "and") and cued:
+                    more = self._excluded_place(
+                        [w.rstrip(",") for w in rest[1:][:INSTITUTION_WORDS]], []
+                    )
+                    after = rest[1 + len(more.split()) :] if more else []
+                    if not more or (after and after[0].lower() not in _JOINING):
+                        break
+                    constraints.excluded.append(more)
+                    rest = after
                 phrase = " " + " ".join(rest)  # the cue and the place out, the rest kept
             text = text.replace(f"\x00{i}\x00", phrase, 1)
         if not (constraints.affiliations or constraints.any_of):

@@ -37,8 +37,10 @@ _NO_AFFILIATION = re.compile(
 # a topic the papers are said not to be about: "(that) are not about robotics", "unrelated
 # to vision"
 _NOT_ABOUT = re.compile(
-    r"\s*,?\s*(?:(?:that|which)\s+)?(?:(?:are|is|were|was)\s+)?(?:not|n['’]t|aren['’]t|weren['’]t)\s+"
-    r"(?:about|on|related\s+to|concerning|in\s+the\s+area\s+of|focused\s+on)\s+"
+    r"\s*,?\s*(?:(?:that|which)\s+)?(?:(?:are|is|were|was|do|does|did)\s+)?"
+    r"(?:not|n['’]t|aren['’]t|weren['’]t|don['’]t|doesn['’]t|didn['’]t)\s+"
+    r"(?:about|on|related\s+to|concerning|in\s+the\s+area\s+of|focused\s+on|involve|use|"
+    r"study|address|apply)\s+"
     r"(?P<topic>[^?.!,;]+?)\s*(?=[?.!,;]|$)"
     r"|\s*,?\s*(?:(?:that|which)\s+)?(?:(?:are|is|were|was)\s+)?unrelated\s+to\s+"
     r"(?P<topic2>[^?.!,;]+?)\s*(?=[?.!,;]|$)",
@@ -190,11 +192,22 @@ def not_about(question: str, read: Read) -> QueryPlan | None:
     rest = f"{question[: said.start()]}{question[said.end() :]}".strip()
     plan = read(rest if rest.endswith("?") else f"{rest}?")
     c = plan.constraints
+    topic = (said.group("topic") or said.group("topic2")).strip()
+    if re.match(
+        r"(?i)(?:any(?:one|body)|some(?:one|body)|an?\s+author|authors?|people|"
+        r"researchers?|co-?authors?)\b",
+        topic,
+    ) or re.search(r"(?i)\b(?:from|by)\s", topic):
+        return None  # "don't involve anyone from KTH": people left out, no topic
+    if plan.kind in ("list", "count") and plan.topic and not (plan.ranking or plan.statistic):
+        # "RL papers that are not about robotics": the topic's papers less those about it
+        return plan.model_copy(update={"not_about": topic})
     if plan.kind != "metadata" or plan.topic or plan.ranking or plan.statistic:
         return None
+    if re.search(r"(?i)\binvolve\b", said.group(0)):
+        return None  # "Duke papers that didn't involve Berkeley": a place left out
     if not (c.authors or c.affiliations or c.title_words or c.first_author or c.last_author):
         return None  # "Which papers are not about LLMs?": most of the conference
-    topic = (said.group("topic") or said.group("topic2")).strip()
     return plan.model_copy(update={"not_about": topic})
 
 

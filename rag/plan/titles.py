@@ -142,6 +142,14 @@ _USES_NAMED = re.compile(
     r"|(?-i:[A-Z][a-z]+)(?:[ -]\d[\w.]*))(?=\s*[?.!]?\s*$)",
     re.I,
 )
+# "… but not GPT-3.5", ", and not Llama 2": a name the papers must not write, after one
+# they must
+_BUT_NOT = re.compile(
+    r"\s*,?\s*(?:but|and|yet)\s+(?:do(?:es)?\s+)?not\s+(?:mention\s+)?(?:the\s+)?"
+    r"(?P<word>['\"“‘]?(?-i:[A-Z0-9])[\w.+-]*(?:[ -](?-i:[A-Z0-9])[\w.+-]*){0,2}['\"”’]?)"
+    r"(?=\s*[?.!,]|\s*$|\s+in\s+(?:the|their)\s+)",
+    re.I,
+)
 MENTION_DESCRIBED = 3  # lower-case words after "mention" that describe, not name
 
 
@@ -182,7 +190,19 @@ def text_words(
     if phrase and written is not None and not written(word):
         return text
     constraints.text_words.append(word)
-    return f"{text[: found.start()]} {text[found.end() :]}"
+    rest = text[found.end() :]
+    lacking = _BUT_NOT.match(rest)
+    if lacking:  # "mention GPT-4 but not GPT-3.5": the other name left out
+        constraints.not_text_words.append(lacking.group("word").strip())
+        rest = rest[lacking.end() :]
+    return f"{text[: found.start()]} {rest}"
+
+
+_NOT_POSITION = re.compile(
+    r"(?:\b(?:not|aren['’]t|isn['’]t|weren['’]t|excluding|except|other\s+than|besides)\s+"
+    r"(?:(?:any|the|a)\s+)?|\bnon-?\s*)$",
+    re.I,
+)
 
 
 def title_words(text: str, constraints: PlanConstraints) -> str:
@@ -190,8 +210,14 @@ def title_words(text: str, constraints: PlanConstraints) -> str:
     "'video' but not 'image' in the title"), taken out of the question's text."""
     position = _POSITION_PAPERS.search(text)
     if position:  # "position papers": titled "Position: …"
-        constraints.title_words.append("^position")
-        text = text[: position.start()] + " papers" + text[position.end() :]
+        before = text[: position.start()]
+        negated = _NOT_POSITION.search(before)
+        if negated:  # "orals that are not position papers", "non-position papers"
+            constraints.not_title_words.append("^position")
+            before = before[: negated.start()]
+        else:
+            constraints.title_words.append("^position")
+        text = before + " papers" + text[position.end() :]
     asks = _TITLE_ASKS.search(text)
     if asks:  # "a title that asks a question": a question mark in it
         constraints.title_words.append("?")

@@ -791,8 +791,14 @@ def _conditions(c: PlanConstraints, people: set[str]) -> str:
                 if c.any_title_words
                 else []
             ),
-            *(f"no “{w}” in the title" for w in c.not_title_words),
+            *(
+                f"no “{w[1:]}” as the title's first word"
+                if w.startswith("^")
+                else f"no “{w}” in the title"
+                for w in c.not_title_words
+            ),
             *(f"“{w}” in the title or abstract" for w in c.text_words),
+            *(f"no “{w}” in the title or abstract" for w in c.not_text_words),
             *(["no affiliation"] if c.no_affiliations else []),
             *(
                 [_authors_said(c.min_authors, c.max_authors)]

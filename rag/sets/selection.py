@@ -98,6 +98,8 @@ def constrained(catalogue: Catalogue, c: PlanConstraints) -> Selection:
         found.append(catalogue.unaffiliated())
     for words in c.text_words:  # "Which papers mention ChatGPT?"
         found.append(catalogue.mentioning(words))
+    for words in c.not_text_words:  # "… but not GPT-3.5"
+        without |= catalogue.mentioning(words)
     if c.any_title_words:  # "'minimax' or 'benchmark' in the title"
         found.append(set().union(*(catalogue.titled(w) for w in c.any_title_words)))
     if c.min_authors or c.max_authors:  # the catalogue's author lists are whole

@@ -3092,3 +3092,28 @@ def test_one_of_someones_papers_asked_what_it_says_is_a_paper_question(
     question: str, kind: str
 ) -> None:
     assert QuestionParser(PLACES).plan(question).kind == kind
+
+
+def test_what_a_question_leaves_out_is_left_out_not_asked_for() -> None:
+    parser = QuestionParser(PLACES)
+    # each place after "not from … or …"
+    c = parser.plan("How many orals have no author from Google or Stanford University?").constraints
+    assert (c.excluded, c.affiliations) == (["Google", "Stanford University"], [])
+    # "not position papers": titles that do not open with "Position"
+    c = parser.plan("How many oral papers are not position papers?").constraints
+    assert (c.not_title_words, c.title_words) == (["^position"], [])
+    assert parser.plan("How many position papers are orals?").constraints.title_words == [
+        "^position"
+    ]
+    # a name mentioned, another not
+    c = parser.plan("Which papers mention GPT-4 but not GPT-3.5?").constraints
+    assert (c.text_words, c.not_text_words) == (["GPT-4"], ["GPT-3.5"])
+    # a topic's papers less those about another
+    plan = parser.plan("Reinforcement learning papers that are not about robotics")
+    assert (plan.kind, plan.topic, plan.not_about) == ("list", "Reinforcement learning", "robotics")
+    plan = parser.plan("Graph neural network papers that do not involve molecules")
+    assert (plan.topic, plan.not_about) == ("Graph neural network", "molecules")
+    # people left out are no topic; the whole conference less a topic is not asked so
+    plan = parser.plan("Which of Ann Kim's papers don't involve anyone from Google?")
+    assert plan.not_about == "" and plan.constraints.excluded == ["Google"]
+    assert parser.plan("Which papers are not about LLMs?").not_about == ""
