@@ -29,6 +29,7 @@ from rag.catalogue.institutions import top_institutions
 from rag.embedding.factory import build_embed_model
 from rag.errors import AnswerError, EmptyStoreError
 from rag.pipeline import Pipeline
+from rag.plan.turns import followed_up
 from rag.retrieval.retriever import PaperRetriever
 from rag.routing import Route
 from rag.sets.named import (
@@ -202,6 +203,15 @@ class Assistant:
         pipeline = self._current()
         with self.activity.answering():
             started = time.perf_counter()
+            if messages:  # "Which of them are orals?": the last set question, narrowed
+                merged = followed_up(question, messages, pipeline.planner.plan, pipeline.catalogue)
+                route = pipeline.route(merged.plan, filters) if merged is not None else None
+                if merged is not None and route is not None and not route.cited:
+                    answer = pipeline.answer(route, question, merged.standalone)
+                    answer.timings_ms = {"total": round((time.perf_counter() - started) * 1000, 2)}
+                    yield ("delta", answer.answer)
+                    yield ("answer", answer)
+                    return
             standalone = self.followups.standalone(question, messages)
             condense_ms = (time.perf_counter() - started) * 1000
             said = status_said(standalone, pipeline.catalogue)

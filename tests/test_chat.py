@@ -50,6 +50,27 @@ def test_new_question_in_a_chat_is_not_dragged_to_the_previous_topic(assistant: 
     assert FA_PAPER not in [c.paper_id for c in answer.citations]
 
 
+def test_a_follow_up_to_a_set_answer_narrows_that_set(assistant: Any) -> None:
+    from rag.answer.references import answer_with_references
+
+    first_question = "Which papers are about reinforcement learning?"
+    first = assistant.ask(first_question)
+    turns = [
+        {"role": "user", "content": first_question},
+        {"role": "assistant", "content": answer_with_references(first)},
+    ]
+    narrowed = assistant.ask("Which of them are posters?", history=turns)
+    assert first.aggregate is not None and narrowed.aggregate is not None
+    every = {p.paper_id for p in first.aggregate.papers}
+    kept = {p.paper_id: p.status for p in narrowed.aggregate.papers}
+    assert kept and set(kept) <= every and set(kept.values()) == {"Poster"}
+    assert narrowed.standalone_question == "Which poster papers about reinforcement learning?"
+    # "Who wrote the second one?": that paper's byline
+    second = first.citations[1]
+    wrote = assistant.ask("Who wrote the second one?", history=turns)
+    assert wrote.citations and wrote.citations[0].paper_id == second.paper_id
+
+
 def test_history_given_as_dicts_is_accepted(assistant: Any) -> None:
     turns = [{"role": m.role, "content": m.content} for m in history()]
     answer = assistant.ask(FA_FOLLOW_UP, history=turns)

@@ -96,11 +96,55 @@ def named_follow_up(question: str, title: str) -> str:
     return f"{question[: match.start()]}{name}{question[match.end() :]}"
 
 
+# "the second one", "the first oral", "[2]", "paper 3": one paper of the last answer's list
+_ORDINAL_POINTER = re.compile(
+    rf"\b(?:the\s+)?(?P<ord>{'|'.join(_ORDINALS)})\s+(?:one|paper|oral|poster|spotlight|"
+    r"result|entry|item|hit)\b|\[(?P<n>\d+)\]|\b(?:paper|number|no\.)\s*#?(?P<n2>\d+)\b",
+    re.I,
+)
+# "compare the first two", "the first two papers": the list's opening pair
+_FIRST_TWO = re.compile(r"\b(?:the\s+)?(?:first|top)\s+two(?:\s+(?:papers|ones|results))?\b", re.I)
+
+
+def _named(title: str) -> str:
+    """A listed paper as a follow-up names it: its title's name, or its whole title quoted
+    where that name reads as two things ("RLAIF vs. RLHF")."""
+    name = paper_name(title)
+    # "Position: Mission Critical – …": a kind of paper before the colon, no name
+    if re.search(r"\b(?:vs\.?|versus|and|or)\b", name, re.I) or name.lower() == "position":
+        return f"“{title}”"
+    return name
+
+
+def pointed_follow_up(question: str, references: dict[int, str]) -> str:
+    """The follow-up with a pointer at one paper of the last answer's list ("Who wrote the
+    second one?", "Tell me more about [2]") replaced by that paper's name, or "the first
+    two" by both; "" when it points at none of them."""
+    two = _FIRST_TWO.search(question)
+    if two and 1 in references and 2 in references:
+        both = f"{_named(references[1])} and {_named(references[2])}"
+        return f"{question[: two.start()]}{both}{question[two.end() :]}"
+    found = _ORDINAL_POINTER.search(question)
+    if found is None:
+        return ""
+    if found.group("ord"):
+        n = _ORDINALS[found.group("ord").lower()]
+        n = max(references) if n == -1 and references else n
+    else:
+        n = int(found.group("n") or found.group("n2"))
+    if n not in references:
+        return ""
+    return f"{question[: found.start()]}{_named(references[n])}{question[found.end() :]}"
+
+
 def condense_rule(question: str, history: list[ChatMessage]) -> str:
     """Deterministic rewrite for the extractive backend."""
     if not history or not is_follow_up(question):
         return question
     references = previous_references(history)
+    pointed_at = pointed_follow_up(question, references)
+    if pointed_at:  # "Who wrote the second one?": that paper, by name
+        return pointed_at
     if len(references) == 1:  # one paper to point at: the question names it, nothing else
         named = named_follow_up(question, next(iter(references.values())))
         if named:

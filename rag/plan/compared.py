@@ -46,6 +46,12 @@ def compared_items(question: str) -> list[str]:
     """The two or three things a comparison names ("SAMformer", "Timer"), or [] when the
     question compares the papers on a topic or compares nothing."""
     text = VENUE.sub(" ", question).strip()
+    quoted = re.findall(r"“[^”]+”|\"[^\"]+\"", text)
+    for i, title in enumerate(quoted):  # a quoted title is one item, whatever it holds
+        text = text.replace(title, f"QUOTED{i}Q", 1)
+    titles = {q.strip('“”"') for q in quoted}
+    if quoted and not re.search(r"(?i)\b(?:compare|vs\.?|versus|differ)", text):
+        return []  # "Tell me more about “RLAIF vs. RLHF: …”": one title, quoted whole
     for pattern in _NAMED_COMPARE:
         match = pattern.match(text)
         if match is None:
@@ -56,6 +62,7 @@ def compared_items(question: str) -> list[str]:
         else:  # "glide vs medusa vs lookahead decoding": each side may join more
             items = [*_versus(found["a"]), *_versus(found["b"])]
         items = [i.split(":")[0] for i in items]  # "Emory University: paper counts?"
+        items = [re.sub(r"QUOTED(\d+)Q", lambda m: quoted[int(m.group(1))], i) for i in items]
         items = [_ITEM_EDGES.sub("", i).strip(" '\"“”‘’*?.,;") for i in items]
         items = [i for i in items if i]
         described = [i for i in items if _DESCRIBED_ITEM.match(i)]
@@ -63,7 +70,7 @@ def compared_items(question: str) -> list[str]:
         if (
             2 <= len(items) <= 4
             and not any(_TOPIC_COMPARE.search(i) for i in named)
-            and all(len(i.split()) <= NAME_WORDS for i in named)
+            and all(len(i.split()) <= NAME_WORDS for i in named if i not in titles)
         ):
             return items
     return []

@@ -177,7 +177,8 @@ _LEAD = re.compile(
 )
 _TRAIL = re.compile(
     r"(?:(?:^|\s+)(?:differ|differs)\b.*|\s+(?:offered|given|proposed) by\b.*|\s+papers?|\s+are there|"
-    r"\s+at|\s+in|\s+have|\s+has|\s+from|\s+by"  # "… learning from (Stanford)": its place taken
+    # "… learning from (Stanford)", "… models with (authors from MIT)": what it led taken
+    r"\s+at|\s+in|\s+have|\s+has|\s+from|\s+by|\s+with"
     # "… on LLM safety were (presented as) orals": the verb its status word left
     r"|\s+(?:were|was|are|is|got|get|became)(?:\s+(?:presented|accepted|selected|given|chosen|"
     r"picked|made|granted))?(?:\s+(?:as|for|an?))?)+\s*$",

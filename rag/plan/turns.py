@@ -1,0 +1,192 @@
+"""A follow-up to a set answer, read against the plan of the question before it: "Which of
+them are orals?" narrows the papers the last answer listed, "What about from MIT?" asks the
+same of another institution, "Same question but for GNNs" of another topic, "No, I meant
+EPFL" corrects one. The merged plan is answered like any set question, so a follow-up never
+loses the topic or the constraints it builds on, nor keeps one it replaces.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import NamedTuple
+
+from rag.catalogue.catalogue import Catalogue
+from rag.text import STATUS_WORD
+from rag.types import ChatMessage, PlanConstraints, PlanKind, QueryPlan
+
+Plan = Callable[[str], QueryPlan]
+MAX_TURNS_BACK = 3  # follow-ups on follow-ups read back this far
+
+# "Which of them are orals?", "How many of those mention ImageNet?", "Of those, which …"
+_NARROWED = re.compile(
+    r"^\s*(?:and\s+|so\s+|ok(?:ay)?,?\s+)?(?:of\s+(?:them|those|these),?\s+)?"
+    r"(?P<ask>how\s+many|which|what)\s+(?:ones\s+)?(?:(?:of|among)\s+(?:them|those|these)\s+)?"
+    r"(?P<rest>.+?)\s*[?.!]*\s*$",
+    re.I,
+)
+_POINTS_BACK = re.compile(r"\b(?:of|among)\s+(?:them|those|these)\b", re.I)
+# "And how many posters?", "And which spotlights?", "And orals?"
+_STATUS_INSTEAD = re.compile(
+    r"^\s*(?:and|what\s+about|how\s+about)\s+(?:(?P<ask>how\s+many|which)\s+)?(?:the\s+)?"
+    r"(?P<status>orals?|spotlights?|posters?)(?:\s+papers)?\s*[?.!]*\s*$",
+    re.I,
+)
+# "What about from MIT?", "And from Peking University?", "Same question but for GNNs.",
+# "No, I meant EPFL."
+_INSTEAD = re.compile(
+    r"^\s*(?:and\s+|ok(?:ay)?,?\s+|so\s+)?(?:what|how)\s+about\s+(?P<x>.+?)\s*[?.!]*\s*$"
+    r"|^\s*and\s+(?P<x2>(?:from|by|on|about|for)\s+.+?)\s*[?.!]*\s*$"
+    r"|^\s*(?:the\s+)?same\s+(?:question|thing|one)?\s*,?\s*(?:but\s+)?(?:for|with|about|on)\s+"
+    r"(?P<x3>.+?)\s*[?.!]*\s*$"
+    r"|^\s*(?:(?:no|nope|sorry|actually|oops)[,.!]?\s+)+i\s+meant\s+(?P<x4>.+?)\s*[?.!]*\s*$",
+    re.I,
+)
+
+
+class FollowedUp(NamedTuple):
+    plan: QueryPlan
+    standalone: str  # the merged question, said plainly
+
+
+def previous_user_turns(history: list[ChatMessage]) -> list[tuple[str, list[ChatMessage]]]:
+    """The user's questions before this one, latest first, each with the history before it."""
+    turns = []
+    for at in range(len(history) - 1, -1, -1):
+        if history[at].role == "user":
+            turns.append((history[at].content, history[:at]))
+    return turns
+
+
+def followed_up(
+    question: str, history: list[ChatMessage], plan: Plan, catalogue: Catalogue, depth: int = 0
+) -> FollowedUp | None:
+    """The plan of a follow-up to a set answer merged with the plan it follows, or None
+    when the question is no such follow-up (it is read on its own, or by the text rule)."""
+    turns = previous_user_turns(history)
+    if not turns or depth >= MAX_TURNS_BACK:
+        return None
+    before, earlier = turns[0]
+    shape = _shape(question)
+    if shape is None:
+        return None
+    prior = followed_up(before, earlier, plan, catalogue, depth + 1)
+    previous = prior.plan if prior is not None else plan(before)
+    if previous.kind not in ("list", "count", "metadata") or not _a_set(previous):
+        return None
+    merged = _merged(previous, shape, question, plan, catalogue)
+    return None if merged is None else FollowedUp(merged, said_plainly(merged))
+
+
+def _a_set(plan: QueryPlan) -> bool:
+    """A plan of papers picked by topic and constraints, which a follow-up can narrow."""
+    return not (
+        plan.ranking or plan.statistic or plan.written_by or plan.like_paper or plan.unresolved
+    ) and bool(plan.topic or not plan.constraints.is_empty())
+
+
+def _shape(question: str) -> str | None:
+    if _STATUS_INSTEAD.match(question):
+        return "status"
+    if _NARROWED.match(question) and _POINTS_BACK.search(question):
+        return "narrowed"
+    if _INSTEAD.match(question):
+        return "instead"
+    return None
+
+
+def _merged(
+    previous: QueryPlan, shape: str, question: str, plan: Plan, catalogue: Catalogue
+) -> QueryPlan | None:
+    merged = previous.model_copy(deep=True)
+    c = merged.constraints
+    if shape == "status":
+        found = _STATUS_INSTEAD.match(question)
+        assert found is not None
+        c.statuses = [found.group("status").rstrip("sS").capitalize()]
+        if found.group("ask"):
+            merged.kind = _kind(found.group("ask"), merged)
+        return merged
+    if shape == "narrowed":
+        found = _NARROWED.match(question)
+        assert found is not None
+        rest = _POINTS_BACK.sub(" ", found.group("rest")).strip()
+        added = plan(f"Which papers {rest}?")
+        if added.unresolved or added.ranking or added.statistic:
+            return None
+        if added.topic and merged.topic:
+            return None  # a topic within a topic: two facets, read as one question instead
+        _add(c, added.constraints)
+        merged.topic = merged.topic or added.topic
+        merged.not_about = merged.not_about or added.not_about
+        merged.kind = _kind(found.group("ask"), merged)
+        return merged
+    found = _INSTEAD.match(question)
+    assert found is not None
+    said = next(g for g in found.groups() if g).strip()
+    return _instead(merged, said, plan, catalogue)
+
+
+def _instead(merged: QueryPlan, said: str, plan: Plan, catalogue: Catalogue) -> QueryPlan | None:
+    """The previous plan with what `said` names put in place of its kind of thing: an
+    institution's, a person's, a status's, a mentioned name's or the topic's."""
+    c = merged.constraints
+    thing = re.sub(r"(?i)^(?:from|by|on|about|for|the)\s+", "", said).strip()
+    alone = plan(f"Which papers are from {thing}?") if not said.lower().startswith("by ") else None
+    if STATUS_WORD.fullmatch(thing.rstrip("sS").lower() or ""):
+        c.statuses = [thing.rstrip("sS").capitalize()]
+        return merged
+    if alone is not None and alone.constraints.affiliations and not alone.topic:
+        c.affiliations = list(alone.constraints.affiliations)
+        return merged
+    person = catalogue.match_author(thing, suggest=False)
+    if " " in thing and person.unique is not None:
+        c.authors = [person.unique.name]
+        return merged
+    if c.text_words and re.search(r"[A-Z0-9]", thing):  # "What about CIFAR-10?" after ImageNet
+        c.text_words = [thing]
+        return merged
+    if said.lower().startswith(("from ", "by ")):
+        return None  # a place or person the catalogue does not know: asked on its own
+    topic = plan(f"Which papers are about {thing}?")
+    if not topic.topic or topic.unresolved or not topic.constraints.is_empty():
+        return None
+    merged.topic = topic.topic
+    if merged.kind == "metadata":
+        merged.kind = "list"
+    return merged
+
+
+def _add(to: PlanConstraints, more: PlanConstraints) -> None:
+    for name in ("authors", "affiliations", "statuses", "title_words", "text_words",
+                 "not_text_words", "not_title_words", "excluded"):  # fmt: skip
+        items = getattr(to, name)
+        items += [x for x in getattr(more, name) if x not in items]
+
+
+def _kind(ask: str, plan: QueryPlan) -> PlanKind:
+    counted = ask.lower().startswith("how")
+    if plan.topic:
+        return "count" if counted else "list"
+    return "metadata"
+
+
+def said_plainly(plan: QueryPlan) -> str:
+    """The merged question in words, for the answer's record ("How many oral papers about
+    diffusion models from MIT?")."""
+    c = plan.constraints
+    statuses = " or ".join(s.lower() for s in c.statuses)
+    parts = ["How many" if plan.kind == "count" else "Which", f"{statuses} papers".strip()]
+    if plan.topic:
+        parts.append(f"about {plan.topic}")
+    if plan.not_about:
+        parts.append(f"not about {plan.not_about}")
+    if c.affiliations:
+        parts.append("from " + " and ".join(c.affiliations))
+    if c.excluded:
+        parts.append("not from " + " or ".join(c.excluded))
+    if c.authors:
+        parts.append("by " + " and ".join(c.authors))
+    if c.text_words:
+        parts.append("mentioning " + " and ".join(c.text_words))
+    return " ".join(parts) + "?"
