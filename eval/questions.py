@@ -49,6 +49,9 @@ class Question:
     # statistics: the number asked (a share in %, distinct names, a mean byline length)
     gold_value: float | None = None
     uncountable: bool = False  # statistics the catalogue cannot count: no count is claimed
+    turns: list[str] = field(
+        default_factory=list
+    )  # a conversation's earlier questions, asked first
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -136,6 +139,7 @@ def parse_question(record: Any, where: str) -> Question:
         facets=_string_list(record, "facets", where),
         topic_names=_string_list(record, "topic_names", where),
         names=_string_list(record, "names", where),
+        turns=_string_list(record, "turns", where),
         id=record["id"],
         question=record["question"].strip(),
         gold_ids=gold,

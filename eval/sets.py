@@ -47,6 +47,7 @@ from typing import Any
 from eval.metrics import mean, percentile
 from eval.questions import Question, load_questions
 from rag import Answer, Assistant, Settings
+from rag.answer.references import answer_with_references
 from rag.catalogue.names import fold
 from rag.text import topic_tokens, without_accents
 
@@ -186,12 +187,23 @@ def _places_scores(q: Question, ranking: list[tuple[str, int]]) -> tuple[float, 
 
 
 def _answer(assistant: Assistant, q: Question, config: str) -> tuple[Answer, float]:
+    history = conversation(assistant, q.turns) if config == "system" else []
     started = time.perf_counter()
     if config == "system":
-        answer = assistant.ask(q.question)
+        answer = assistant.ask(q.question, history=history)
     else:
         answer = assistant.engine.answer(q.question)
     return answer, (time.perf_counter() - started) * 1000
+
+
+def conversation(assistant: Assistant, turns: list[str]) -> list[dict[str, str]]:
+    """A chat's history as the UI keeps it: each earlier question asked in turn, with the
+    answer shown and its references."""
+    history: list[dict[str, str]] = []
+    for turn in turns:
+        shown = answer_with_references(assistant.ask(turn, history=history))
+        history += [{"role": "user", "content": turn}, {"role": "assistant", "content": shown}]
+    return history
 
 
 # Run in a copy of another commit: its `rag` answers each question; one JSON line each.
@@ -202,9 +214,17 @@ assistant = Assistant.from_settings(Settings())
 with open(sys.argv[2], "w", encoding="utf-8") as out:
     for line in open(sys.argv[1], encoding="utf-8"):
         q = json.loads(line)
+        history = []
+        try:  # a conversation's earlier questions first, as the UI keeps them
+            from rag.answer.references import answer_with_references
+            for turn in q.get("turns", []):
+                shown = answer_with_references(assistant.ask(turn, history=history))
+                history += [{"role": "user", "content": turn}, {"role": "assistant", "content": shown}]
+        except Exception:
+            history = []
         started = time.perf_counter()
         try:
-            answer = assistant.ask(q["question"]).model_dump(mode="json")
+            answer = assistant.ask(q["question"], history=history).model_dump(mode="json")
         except Exception as exc:  # that commit failed this question: scored as no answer
             answer = {"error": f"{type(exc).__name__}: {exc}"}
         ms = (time.perf_counter() - started) * 1000

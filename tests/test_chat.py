@@ -146,3 +146,18 @@ def test_empty_condense_reply_keeps_the_question(
 ) -> None:
     llm_server.queue(Reply.text("  \n"))
     assert condense_llm(FA_FOLLOW_UP, history(), llm_assistant().llm) == FA_FOLLOW_UP
+
+
+def test_an_evaluated_follow_up_is_asked_after_its_conversations_turns(assistant: Any) -> None:
+    from eval.questions import Question
+    from eval.sets import _answer
+
+    q = Question(
+        id="q1",
+        question="Which of them are posters?",
+        gold_ids=[],
+        answerable=True,
+        turns=["Which papers are about reinforcement learning?"],
+    )
+    answer, _ = _answer(assistant, q, "system")
+    assert answer.standalone_question == "Which poster papers about reinforcement learning?"

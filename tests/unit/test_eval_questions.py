@@ -92,3 +92,15 @@ def test_cli_reports_a_bad_file_without_a_traceback(
 def test_cli_rejects_unknown_compare_mode(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["run", "--questions", "x.jsonl", "--compare", "dense,sparse"]) == 2
     assert "sparse" in capsys.readouterr().err
+
+
+def test_a_conversations_earlier_questions_are_read_as_its_turns(tmp_path: Path) -> None:
+    asked = {
+        **GOOD,
+        "turns": ["Which papers are about RL?"],
+        "question": "Which of them are orals?",
+    }
+    (question,) = load_questions(write(tmp_path / "q.jsonl", asked))
+    assert question.turns == ["Which papers are about RL?"]
+    with pytest.raises(QuestionFileError, match="turns"):
+        load_questions(write(tmp_path / "bad.jsonl", {**GOOD, "turns": "Which papers?"}))
