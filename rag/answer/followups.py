@@ -92,8 +92,32 @@ def named_follow_up(question: str, title: str) -> str:
     match = _POINTER.search(question)
     if match is None:
         return ""
-    name = paper_name(title) + ("'s" if match.group("possessive") else "")
+    name = _named(title) + ("'s" if match.group("possessive") else "")
+    if match.group(0).lower() == "the authors":  # "Who are the authors?": its authors
+        name = f"the authors of {_named(title)}"
     return f"{question[: match.start()]}{name}{question[match.end() :]}"
+
+
+# "What about EAGLE?", "And QuIP#?": the last question asked of another named thing
+_ANOTHER = re.compile(
+    r"^\s*(?i:and\s+|so\s+)?(?i:(?:what|how)\s+about\s+)?(?i:the\s+)?(?P<name>[A-Z][\w#+.-]*"
+    r"(?:[- ][A-Z0-9][\w#+.-]*){0,2})(?:\s+paper)?\s*\??\s*$"
+)
+
+
+def another_named(question: str, previous: str, title: str) -> str:
+    """The previous question asked of the thing this one names instead of the paper the
+    last answer was about ("How much faster is Medusa-2?" → "What about EAGLE?" asks "How
+    much faster is EAGLE?"); "" when the question is no such turn or the previous one did
+    not name that paper."""
+    found = _ANOTHER.match(question)
+    if found is None or not re.match(r"(?i)\s*(?:and|so|what|how)\b", question):
+        return ""
+    name = paper_name(title)
+    said = re.search(rf"\b{re.escape(name)}\b[\w-]*", previous)
+    if said is None:
+        return f"What is {found.group('name')}?"
+    return f"{previous[: said.start()]}{found.group('name')}{previous[said.end() :]}"
 
 
 # "the second one", "the first oral", "[2]", "paper 3": one paper of the last answer's list
@@ -145,6 +169,10 @@ def condense_rule(question: str, history: list[ChatMessage]) -> str:
     pointed_at = pointed_follow_up(question, references)
     if pointed_at:  # "Who wrote the second one?": that paper, by name
         return pointed_at
+    if len(references) == 1:  # "What about EAGLE?" after a question about Medusa
+        other = another_named(question, _previous_question(history), references[min(references)])
+        if other:
+            return other
     if len(references) == 1:  # one paper to point at: the question names it, nothing else
         named = named_follow_up(question, next(iter(references.values())))
         if named:

@@ -51,6 +51,9 @@ _ASKED = [
         # "what institution is the Vision Mamba paper from": its authors' places
         rf"|^\s*(?:which|what)\s+{_PLACES}\s+(?:is|are|was|were)\s+(?P<paper5>(?:the\s+)?[^?]+?"
         rf"\s+paper)\s+(?:from|at|based\s+at){_END}"
+        # "Which institution is KV-Runahead from?": a name the caller resolves to its paper
+        rf"|^\s*(?:which|what)\s+{_PLACES}\s+(?:is|are|was|were)\s+(?P<paper6>[^?]+?)\s+"
+        rf"(?:from|at|based\s+at){_END}"
         # "Which institutions are behind the GaLore paper?", "Which labs wrote DoRA?"
         rf"|^\s*(?:which|what)\s+{_PLACES}\s+(?:(?:are|were|is|was)\s+behind|wrote|authored|"
         rf"produced|published|(?:are|were|is|was)\s+on)\s+(?P<paper4>[^?]+?){_END}",

@@ -90,3 +90,16 @@ def test_a_pointer_at_one_listed_paper_names_it() -> None:
         "Tell me about “RLAIF vs. RLHF: Scaling RL”"
     )
     assert pointed_follow_up("Tell me about [3]", listed) == ""
+
+
+def test_a_turn_naming_another_paper_asks_the_last_question_of_it() -> None:
+    from rag.answer.followups import another_named, named_follow_up
+
+    medusa = "Medusa: Simple LLM Inference Acceleration"
+    assert another_named("What about EAGLE?", "How much faster is Medusa-2?", medusa) == (
+        "How much faster is EAGLE?"
+    )
+    assert another_named("And QuIP#?", "What datasets does it use?", medusa) == "What is QuIP#?"
+    assert another_named("What about the second one?", "What is Medusa?", medusa) == ""
+    # "Who are the authors?": the authors of the paper the last answer was about
+    assert named_follow_up("Who are the authors?", medusa) == "Who are the authors of Medusa?"
