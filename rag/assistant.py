@@ -243,11 +243,15 @@ class Assistant:
         started: float,
     ) -> Iterator[Event]:
         """The events of one answer: a set answer from the catalogue, or a cited one."""
-        fixes = self._respelled(pipeline, standalone)
-        for typed, word in fixes.items():  # "reinforcment lerning from human feedbak"
-            standalone = re.sub(rf"\b{re.escape(typed)}\b", word, standalone)
         plan = pipeline.planner.plan(standalone)
-        plan.constraints.read_as.update(fixes)  # a set answer says it
+        # "reinforcment lerning from human feedbak": read as the corpus writes it, where the
+        # question as typed goes to the cited answer (a set's topic is spelled by the router)
+        fixes = self._respelled(pipeline, standalone) if plan.kind == "paper" else {}
+        for typed, word in fixes.items():
+            standalone = re.sub(rf"\b{re.escape(typed)}\b", word, standalone)
+        if fixes:
+            plan = pipeline.planner.plan(standalone)
+            plan.constraints.read_as.update(fixes)  # a set answer says it
         route = pipeline.route(plan, filters)
         events = self._routed(
             pipeline, question, standalone, messages, top_k, mode, plan, route, started
