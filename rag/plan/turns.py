@@ -39,7 +39,9 @@ _INSTEAD = re.compile(
     r"|^\s*and\s+(?P<x2>(?:from|by|on|about|for)\s+.+?)\s*[?.!]*\s*$"
     r"|^\s*(?:the\s+)?same\s+(?:question|thing|one)?\s*,?\s*(?:but\s+)?(?:for|with|about|on)\s+"
     r"(?P<x3>.+?)\s*[?.!]*\s*$"
-    r"|^\s*(?:(?:no|nope|sorry|actually|oops)[,.!]?\s+)+i\s+meant\s+(?P<x4>.+?)\s*[?.!]*\s*$",
+    r"|^\s*(?:(?:no|nope|sorry|actually|oops)[,.!]?\s+)+i\s+meant\s+(?P<x4>.+?)\s*[?.!]*\s*$"
+    # "And how many mention Claude?": another name mentioned
+    r"|^\s*and\s+(?:how\s+many|which)(?:\s+(?:papers|ones))?\s+(?P<x5>mentions?\s+.+?)\s*[?.!]*\s*$",
     re.I,
 )
 
@@ -131,6 +133,10 @@ def _instead(merged: QueryPlan, said: str, plan: Plan, catalogue: Catalogue) -> 
     """The previous plan with what `said` names put in place of its kind of thing: an
     institution's, a person's, a status's, a mentioned name's or the topic's."""
     c = merged.constraints
+    mention = re.match(r"(?i)mentions?\s+(?:the\s+)?(.+)", said)
+    if mention:  # "And how many mention Claude?"
+        c.text_words = [mention.group(1).strip()]
+        return merged
     thing = re.sub(r"(?i)^(?:from|by|on|about|for|the)\s+", "", said).strip()
     alone = plan(f"Which papers are from {thing}?") if not said.lower().startswith("by ") else None
     if STATUS_WORD.fullmatch(thing.rstrip("sS").lower() or ""):

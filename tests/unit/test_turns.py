@@ -60,6 +60,8 @@ def test_what_about_puts_the_new_thing_in_place_of_its_kind() -> None:
     plan = _plan("And how many posters?", "How many spotlight papers are on federated learning?")
     assert plan is not None
     assert (plan.kind, plan.constraints.statuses) == ("count", ["Poster"])
+    plan = _plan("And how many mention GPT-3.5?", "How many papers mention GPT-4?")
+    assert plan is not None and plan.constraints.text_words == ["GPT-3.5"]
     # a follow-up on a follow-up reads back to the set
     plan = _plan("Which of those are orals?", asked, "What about from Google?")
     assert plan is not None
