@@ -24,6 +24,7 @@ import numpy as np
 from llama_index.core.base.embeddings.base import BaseEmbedding
 
 from rag.embedding.lru import LRUCache
+from rag.embedding.vocabulary import whole_words
 from rag.sets.facets import GENERIC_SHARE, phrase_support
 from rag.sets.glossary import entry_named
 from rag.sets.glossary import kinds as kinds_of
@@ -324,16 +325,27 @@ class TopicScanner:
         corpus word ("reinforcment lerning from human feedbak"), each with its reading; a
         plural for a singular ("colleague") is no slip."""
         fixes = {}
+        english = whole_words()
         for word in dict.fromkeys(re.findall(r"(?<![\w'’-])[a-z]{5,}(?![\w'’-])", text)):
-            if not self.unknown_words(word, exact=True):
-                continue
-            right = self.spelled(word) or self._letter_dropped(word)
-            if not right and word.endswith("s"):  # "molecuels": the corpus counts "molecule"
-                one = self.spelled(word[:-1]) or self._letter_dropped(word[:-1])
-                right = f"{one}s" if one else ""
-            if right and right.rstrip("s") != word.rstrip("s") and not _other_english(word, right):
+            if not self.unknown_words(word, exact=True) or word in english:
+                continue  # "printing", "farming": English the abstracts do not use, no slip
+            if self.index.word_papers.get(_american(word)):
+                continue  # "quantise", "visualisation": the corpus writes it the US way
+            candidates = [self.spelled(word), self._letter_dropped(word)]
+            if word.endswith("s"):  # "molecuels": the corpus counts "molecule"
+                one = [self.spelled(word[:-1]), self._letter_dropped(word[:-1])]
+                candidates += [f"{w}s" for w in one if w]
+            right = next((w for w in candidates if w and _a_slip(word, w) and self._common(w)), "")
+            if right:
                 fixes[word] = right
         return fixes
+
+    def _common(self, word: str) -> bool:
+        """A correction many abstracts write ("learning"), not a rarity ("slicing")."""
+        ix = self.index
+        return any(
+            len(ix.word_papers.get(w, ())) >= SPELLED_COMMON for w in (word, word.rstrip("s"))
+        )
 
     def _letter_dropped(self, word: str) -> str:
         """A word of six or seven letters with one letter left out ("lerning", "feedbak"):
@@ -353,12 +365,19 @@ class TopicScanner:
         return close[0] if len(close) == 1 else ""
 
 
-def _other_english(typed: str, word: str) -> bool:
-    """ "centralised" for "centralized", "modelled" for "modeled": spelled right, the other
-    side of the Atlantic."""
-    return typed.replace("is", "iz").replace("ys", "yz").replace("our", "or") == word or (
-        typed.replace("ll", "l") == word
-    )
+def _american(word: str) -> str:
+    """ "quantise" → "quantize", "neighbouring" → "neighboring", "modelled" → "modeled"."""
+    return word.replace("is", "iz").replace("ys", "yz").replace("our", "or").replace("ll", "l")
+
+
+def _a_slip(typed: str, word: str) -> bool:
+    """Two letters swapped ("protien") or one left out ("lerning"): how fast typing slips; a
+    letter changed or added ("printing" → "pointing") is as often another word."""
+    if typed.rstrip("s") == word.rstrip("s") or _american(typed) == word:
+        return False
+    if len(word) == len(typed) + 1:
+        return True
+    return len(word) == len(typed) and sorted(word) == sorted(typed)
 
 
 SPELLED_LENGTH = 5  # shorter words are too easily another word
