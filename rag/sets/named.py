@@ -138,11 +138,29 @@ def earlier_work(
 
 
 def _proposes(paper: Paper, word: str) -> bool:
-    """Whether a sentence of the abstract writes the name beside a verb proposing it."""
+    """Whether a sentence of the abstract writes the name beside a verb proposing it, or as
+    the short name of "our" method ("we test our Score Entropy … models (SEDD)")."""
+    # the name a few words after the verb ("we present a new method---the Simformer"), not
+    # far along a list ("presents an evaluation … of OPT, LLaMA2, Falcon, …")
+    near = rf"\b{_INTRODUCES}\b(?:\s+\S+){{0,{PROPOSED_WITHIN}}}?\s+\S*?{word}"
     return any(
-        re.search(word, s) and re.search(rf"\b{_INTRODUCES}\b", s, re.I)
+        not re.search(r"(?i)\b(?:including|such as|e\.g\.|like)\b[^.;]*" + word, s)
+        and (
+            re.search(near, s, re.I)
+            or re.search(rf"\bour\b[^.]*\([\s*]*{word}", s, re.I)  # "our … models (SEDD)"
+            or re.search(rf"\bas\s+an?\s+[\"“']?{word}", s)  # "(as an “LMulator”)"
+        )
         for s in split_sentences(paper.abstract)
     )
+
+
+def _loosely(name: str) -> str:
+    """The name as a word set off by anything but letters and digits ("---the Simformer---"),
+    not a part of another name ("MAML-based")."""
+    return rf"(?<![A-Za-z0-9]){re.escape(name)}(?![A-Za-z0-9]|-(?:based|style|like|inspired))"
+
+
+PROPOSED_WITHIN = 6  # words between a proposing verb and the name it proposes
 
 
 # "What is the spotlight paper Genie about?", "the Vision Mamba oral paper": a status said of
@@ -219,9 +237,10 @@ def defined_asked(question: str, catalogue: Catalogue) -> Paper | None:
         return None  # "what is attention": a word, not a coined name
     paper = catalogue.headed(name)
     if paper is None:  # "How Optimal is FlashAttention?" writes it, proposes it not
+        # "What is Falcon?": a paper that lists Falcon among the models it tests is not
+        # Falcon's; the abstract must propose it ("we present the Simformer", "our … (SEDD)")
         paper = introducing(catalogue, name)
-        alone = len(catalogue.papers_naming(name)) == 1  # only its own abstract writes it
-        paper = paper if paper is not None and (alone or _proposes(paper, _as_word(name))) else None
+        paper = paper if paper is not None and _proposes(paper, _loosely(name)) else None
     if paper is None or _proposed_elsewhere(catalogue, paper, name):
         return None
     return paper

@@ -189,3 +189,24 @@ def test_words_opening_one_titles_name_name_that_paper() -> None:
     assert titled_in("Does the Long Is More paper use 1,000 examples?", catalogue) == ["lim"]
     assert titled_in("How fast is Vision Mamba?", catalogue) == ["vim"]
     assert titled_in("What is new in vision models?", catalogue) == []
+
+
+def test_a_name_a_paper_only_lists_or_builds_on_is_not_its_own() -> None:
+    from rag.sets.named import defined_asked
+
+    catalogue = Catalogue.of(
+        [
+            _paper("ev", "Evaluating Quantized Models",
+                   "This paper presents a thorough evaluation on 11 model families, including "
+                   "OPT, LLaMA2, Falcon, Bloomz and Gemma."),
+            _paper("pid", "Few-Shot Learning with PID Control",
+                   "This study introduces a Layer-Adaptive PID Optimizer, a MAML-based optimizer."),
+            _paper("sim", "All-in-one simulation-based inference",
+                   "Here, we present a new amortized inference method---the Simformer---which "
+                   "overcomes these limitations. We test the Simformer on simulators."),
+        ]
+    )  # fmt: skip
+    for question in ("What is Falcon?", "What is Gemma?", "Who proposed MAML?"):
+        assert defined_asked(question, catalogue) is None, question
+    paper = defined_asked("Which paper introduced the Simformer?", catalogue)
+    assert paper is not None and paper.id == "sim"
