@@ -212,7 +212,11 @@ class Assistant:
                     yield ("delta", answer.answer)
                     yield ("answer", answer)
                     return
-            standalone = self.followups.standalone(question, messages)
+            standalone = self.followups.standalone(
+                question,
+                messages,
+                lambda name: defined_asked(f"What is {name}?", pipeline.catalogue) is not None,
+            )
             condense_ms = (time.perf_counter() - started) * 1000
             said = status_said(standalone, pipeline.catalogue)
             if said is not None:  # "the spotlight paper Genie": no set, a status to check

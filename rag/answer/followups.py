@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from rag.answer.prompts import CONDENSE_PROMPT
@@ -105,7 +106,9 @@ _ANOTHER = re.compile(
 )
 
 
-def another_named(question: str, previous: str, title: str) -> str:
+def another_named(
+    question: str, previous: str, title: str, names_paper: Callable[[str], bool] | None = None
+) -> str:
     """The previous question asked of the thing this one names instead of the paper the
     last answer was about ("How much faster is Medusa-2?" → "What about EAGLE?" asks "How
     much faster is EAGLE?"); "" when the question is no such turn or the previous one did
@@ -113,6 +116,8 @@ def another_named(question: str, previous: str, title: str) -> str:
     found = _ANOTHER.match(question)
     if found is None or not re.match(r"(?i)\s*(?:and|so|what|how)\b", question):
         return ""
+    if names_paper is not None and not names_paper(found.group("name")):
+        return ""  # "What about Llama 2?" after "Does Medusa speed up Vicuna?": no paper's name
     name = paper_name(title)
     said = re.search(rf"\b{re.escape(name)}\b[\w-]*", previous)
     if said is None:
@@ -161,8 +166,11 @@ def pointed_follow_up(question: str, references: dict[int, str]) -> str:
     return f"{question[: found.start()]}{_named(references[n])}{question[found.end() :]}"
 
 
-def condense_rule(question: str, history: list[ChatMessage]) -> str:
-    """Deterministic rewrite for the extractive backend."""
+def condense_rule(
+    question: str, history: list[ChatMessage], names_paper: Callable[[str], bool] | None = None
+) -> str:
+    """Deterministic rewrite for the extractive backend; `names_paper`: whether a name is a
+    paper's own ("What about EAGLE?" asks the last question of EAGLE's paper)."""
     if not history or not is_follow_up(question):
         return question
     references = previous_references(history)
@@ -170,7 +178,9 @@ def condense_rule(question: str, history: list[ChatMessage]) -> str:
     if pointed_at:  # "Who wrote the second one?": that paper, by name
         return pointed_at
     if len(references) == 1:  # "What about EAGLE?" after a question about Medusa
-        other = another_named(question, _previous_question(history), references[min(references)])
+        other = another_named(
+            question, _previous_question(history), references[min(references)], names_paper
+        )
         if other:
             return other
     if len(references) == 1:  # one paper to point at: the question names it, nothing else
@@ -210,7 +220,12 @@ class FollowUpRewriter:
     def __init__(self, llm: LLM | None) -> None:
         self.llm = llm
 
-    def standalone(self, question: str, history: list[ChatMessage]) -> str:
+    def standalone(
+        self,
+        question: str,
+        history: list[ChatMessage],
+        names_paper: Callable[[str], bool] | None = None,
+    ) -> str:
         if not history:
             return question
         if self.llm is not None:
@@ -218,4 +233,4 @@ class FollowUpRewriter:
                 return condense_llm(question, history, self.llm)
             except Exception as exc:  # the rule is a safe fallback; answering reports LLM trouble
                 log.warning("condensing the follow-up with the LLM failed: %s", type(exc).__name__)
-        return condense_rule(question, history)
+        return condense_rule(question, history, names_paper)

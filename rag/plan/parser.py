@@ -112,7 +112,9 @@ _SET = re.compile(
     r"|\b(?:co-?author(?:ed|s)?|publish(?:ed)?|author of|as an author)\b"
     # a terse query: "offline RL papers", "physics papers at ICML 2024?"
     r"|^\s*(?!(?:how|why|when|where|who|whose|do|does|did|is|are|was|were|can|could|should|"
-    r"would|will|tell|explain|summari[sz]e|describe)\b)(?:[\w'’-]+\s+){1,4}papers"
+    r"would|will|tell|explain|summari[sz]e|describe)\b)"
+    # not a name of two capitalised words ("Waymo Open Dataset papers"): what it says is asked
+    r"(?!(?-i:[A-Z][a-z][\w'’-]*\s+){2})(?:[\w'’-]+\s+){1,4}papers"
     r"(?:\s+(?:at|in|from)\s+icml(?:\s*20)?(?:\s*24)?)?\s*[?.!]?\s*$",
     re.I,
 )
@@ -741,7 +743,14 @@ class QuestionParser:
         if paper is None or not _names_paper(said, paper.title):
             return None
         constraints = PlanConstraints()
-        for who in re.split(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or|&)\s+", asked.who):
+        whole = re.sub(r"^(?:the|an?)\s+", "", asked.who.strip(), flags=re.I)
+        # "Huazhong University of Science and Technology": one name, "and" and all
+        parts = (
+            [whole]
+            if self.catalogue.knows_institution(whole)
+            else re.split(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or|&)\s+", asked.who)
+        )
+        for who in parts:
             who = re.sub(r"^(?:the|an?)\s+", "", who.strip(), flags=re.I)
             match = self.catalogue.match_author(who, suggest=False) if " " in who else None
             if match is not None and match.unique is not None:

@@ -300,6 +300,9 @@ class PlaceReader:
             return text
         name = " ".join(name_words)
         rest = found.group("rest").split()
+        left = words[len(name_words) :] + rest[:1]
+        if any(w[:1].isupper() and not w.isupper() for w in left):
+            return text  # "Waymo Open Dataset papers", "Stanford Cars papers": one name
         following = " ".join([*name_words, *(words[len(name_words) :] + rest)[:1]])
         if (
             self.catalogue.has_person(name)

@@ -46,6 +46,13 @@ _NOT_ABOUT = re.compile(
     r"(?P<topic2>[^?.!,;]+?)\s*(?=[?.!,;]|$)",
     re.I,
 )
+# a claim the papers make, whose own "not" negates nothing about them
+_A_FINDING = re.compile(
+    r"\b(?:show|shows|showing|shown|find|finds|finding|found|claim|claims|argue|argues|prove|"
+    r"proves|demonstrate|demonstrates|suggest|suggests|report|reports|conclude|concludes)\s+"
+    r"(?:that|how|why|whether)\b",
+    re.I,
+)
 # an institution ranked by a share of its papers: "the highest share of orals", "the best
 # oral rate", "the largest fraction of its papers as spotlights"
 _BY_SHARE = re.compile(
@@ -189,6 +196,8 @@ def not_about(question: str, read: Read) -> QueryPlan | None:
     said = _NOT_ABOUT.search(question)
     if said is None:
         return None
+    if _A_FINDING.search(question[: said.start()]):
+        return None  # "papers that show that LLMs do not use their full context": a claim
     rest = f"{question[: said.start()]}{question[said.end() :]}".strip()
     plan = read(rest if rest.endswith("?") else f"{rest}?")
     c = plan.constraints

@@ -150,6 +150,9 @@ _BUT_NOT = re.compile(
     r"(?=\s*[?.!,]|\s*$|\s+in\s+(?:the|their)\s+)",
     re.I,
 )
+_GOES_ON = frozenset(
+    "in and or but at from with for on of that which who whose as by than to".split()
+)  # words after a mentioned name that start the question's next part
 MENTION_DESCRIBED = 3  # lower-case words after "mention" that describe, not name
 
 
@@ -176,6 +179,16 @@ def text_words(
         return text
     if groups.get("ending") and not re.search(r"\d|[a-z][A-Z]", word):
         return text  # "evaluate LLMs": a field's acronym, judged as a topic
+    said_about = re.search(r"(?i)\b(?:say|said|says|write|wrote|writes)\s+about\b", found.group(0))
+    if said_about and written is not None and written(word):
+        return text  # "What did papers say about GPT-4V?": what they say is asked, quoted
+    after = re.match(r"\s+([a-z][\w-]*)", text[found.end() :])
+    if (
+        groups.get("plain")
+        and re.search(r"(?i)\bthe\s+$", text[: found.start("plain")])
+        and (after and after.group(1) not in _GOES_ON)
+    ):
+        return text  # "mention the Hessian matrix": a name in a phrase, not the name alone
     if groups.get("phrase") and re.match(r"(?i)talk|refer", found.group(0)):
         # "papers that talk about reinforcement learning": a topic, its frame said
         return re.sub(

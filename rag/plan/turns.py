@@ -46,6 +46,15 @@ _INSTEAD = re.compile(
 )
 
 
+# what a "what about …" asks of the papers listed, not another set of them
+_NO_THING = re.compile(
+    r"(?i)^(?:in|at|during|before|after|since)\s|^\d{4}\b|^(?:the\s+|their\s+|its\s+)?"
+    r"(?:limitations?|results?|datasets?|baselines?|methods?|experiments?|code|performance|"
+    r"contributions?|findings?|benchmarks?|metrics?|details?|setup|implementation|evaluation|"
+    r"speed(?:-?up)?s?|accuracy|costs?|authors?|first\s+one|second\s+one|last\s+one|others?)\b"
+)
+
+
 class FollowedUp(NamedTuple):
     plan: QueryPlan
     standalone: str  # the merged question, said plainly
@@ -133,6 +142,8 @@ def _instead(merged: QueryPlan, said: str, plan: Plan, catalogue: Catalogue) -> 
     """The previous plan with what `said` names put in place of its kind of thing: an
     institution's, a person's, a status's, a mentioned name's or the topic's."""
     c = merged.constraints
+    if _NO_THING.match(said):
+        return None  # "What about the limitations?", "What about in 2023?": no set's part
     mention = re.match(r"(?i)mentions?\s+(?:the\s+)?(.+)", said)
     if mention:  # "And how many mention Claude?"
         c.text_words = [mention.group(1).strip()]

@@ -3117,3 +3117,29 @@ def test_what_a_question_leaves_out_is_left_out_not_asked_for() -> None:
     plan = parser.plan("Which of Ann Kim's papers don't involve anyone from Google?")
     assert plan.not_about == "" and plan.constraints.excluded == ["Google"]
     assert parser.plan("Which papers are not about LLMs?").not_about == ""
+
+
+def test_what_the_review_of_the_new_readings_found_is_read_as_before() -> None:
+    parser = QuestionParser(PLACES)
+    # a name inside a phrase is the phrase's: a topic, not a mention of the name alone
+    plan = parser.plan("Which papers mention the Hessian matrix?")
+    assert (plan.constraints.text_words, plan.topic) == ([], "Hessian matrix")
+    # a claim the papers make is no topic to leave out
+    plan = parser.plan("Which papers show that LLMs do not use their full context?")
+    assert plan.not_about == ""
+    # a name of two capitalised words before "papers" is asked of the abstracts
+    assert parser.plan("Stanford Cars papers").constraints.affiliations == []
+    assert parser.plan("Waymo Open Dataset papers").kind == "paper"
+    # a name holding "and" is one institution
+    catalogue = Catalogue.of(
+        [
+            _titled("v1", "Vision Mamba: Efficient Visual Learning", ["Lianghui Zhu"],
+                    ["Huazhong University of Science and Technology"]),
+            *(_paper(f"h{i}", ["Ann Lee"], ["Huazhong University of Science and Technology"])
+              for i in range(2)),
+        ]
+    )  # fmt: skip
+    plan = QuestionParser(catalogue).plan(
+        "Is the Vision Mamba paper from Huazhong University of Science and Technology?"
+    )
+    assert plan.constraints.affiliations == ["Huazhong University of Science and Technology"]

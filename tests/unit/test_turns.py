@@ -105,3 +105,21 @@ def test_a_turn_naming_another_paper_asks_the_last_question_of_it() -> None:
     assert another_named("What about the second one?", "What is Medusa?", medusa) == ""
     # "Who are the authors?": the authors of the paper the last answer was about
     assert named_follow_up("Who are the authors?", medusa) == "Who are the authors of Medusa?"
+
+
+def test_what_about_a_part_of_the_papers_is_no_other_set() -> None:
+    asked = "Which papers from Stanford University are about diffusion?"
+    assert _plan("What about the limitations?", asked) is None
+    assert _plan("What about in 2023?", asked) is None
+
+
+def test_another_name_replaces_the_paper_only_where_it_names_a_paper() -> None:
+    from rag.answer.followups import another_named
+
+    medusa = "Medusa: Simple LLM Inference Acceleration"
+    papers = {"EAGLE"}
+    asked = "Does Medusa speed up Vicuna-7B?"
+    assert another_named("What about Llama 2?", asked, medusa, papers.__contains__) == ""
+    assert another_named("What about EAGLE?", asked, medusa, papers.__contains__) == (
+        "Does EAGLE speed up Vicuna-7B?"
+    )
