@@ -12,7 +12,7 @@ import re
 import threading
 import time
 from collections.abc import Iterator, Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 from llama_index.core.base.embeddings.base import BaseEmbedding
 
@@ -47,6 +47,16 @@ from rag.types import Answer, ChatMessage, Filters, Paper, QueryPlan, RetrievedP
 
 log = logging.getLogger(__name__)
 TYPED_TERSELY = 10  # a query this short is typed fast; its unknown words are slips
+
+
+class _Asked(NamedTuple):
+    """One question as the answer's steps take it."""
+
+    question: str
+    messages: list[ChatMessage]
+    top_k: int | None
+    mode: RetrievalMode | None
+    started: float  # when answering began (perf_counter)
 
 
 class Assistant:
@@ -221,9 +231,8 @@ class Assistant:
             said = status_said(standalone, pipeline.catalogue)
             if said is not None:  # "the spotlight paper Genie": no set, a status to check
                 standalone = said.question
-            for kind, payload in self._answered(
-                pipeline, question, standalone, messages, top_k, mode, filters, started
-            ):
+            asked = _Asked(question, messages, top_k, mode, started)
+            for kind, payload in self._answered(pipeline, asked, standalone, filters):
                 if kind == "answer" and isinstance(payload, Answer):
                     if messages:
                         payload.timings_ms["condense"] = round(condense_ms, 2)
@@ -236,15 +245,7 @@ class Assistant:
                 yield kind, payload  # type: ignore[misc]
 
     def _answered(
-        self,
-        pipeline: Pipeline,
-        question: str,
-        standalone: str,
-        messages: list[ChatMessage],
-        top_k: int | None,
-        mode: RetrievalMode | None,
-        filters: Filters | None,
-        started: float,
+        self, pipeline: Pipeline, asked: _Asked, standalone: str, filters: Filters | None
     ) -> Iterator[Event]:
         """The events of one answer: a set answer from the catalogue, or a cited one."""
         plan = pipeline.planner.plan(standalone)
@@ -257,9 +258,7 @@ class Assistant:
             plan = pipeline.planner.plan(standalone)
             plan.constraints.read_as.update(fixes)  # a set answer says it
         route = pipeline.route(plan, filters)
-        events = self._routed(
-            pipeline, question, standalone, messages, top_k, mode, plan, route, started
-        )
+        events = self._routed(pipeline, asked, standalone, plan, route)
         if not (fixes and route.cited):  # a set answer says the reading itself
             yield from events
             return
@@ -285,18 +284,10 @@ class Assistant:
         return pipeline.judge().scanner.respelled(question)
 
     def _routed(
-        self,
-        pipeline: Pipeline,
-        question: str,
-        standalone: str,
-        messages: list[ChatMessage],
-        top_k: int | None,
-        mode: RetrievalMode | None,
-        plan: QueryPlan,
-        route: Route,
-        started: float,
+        self, pipeline: Pipeline, asked: _Asked, standalone: str, plan: QueryPlan, route: Route
     ) -> Iterator[Event]:
         """A set answer from the catalogue, or the cited answer."""
+        question, started = asked.question, asked.started
         if not route.cited:
             answer = pipeline.answer(route, question, standalone)
             answer.timings_ms = {"total": round((time.perf_counter() - started) * 1000, 2)}
@@ -325,9 +316,9 @@ class Assistant:
         for kind, payload in pipeline.engine.events(
             question,
             standalone=standalone,
-            history=messages,
-            top_k=top_k,
-            mode=mode,
+            history=asked.messages,
+            top_k=asked.top_k,
+            mode=asked.mode,
             filters=route.filters,
             keep=keep,
             defining=defined is not None,

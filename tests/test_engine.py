@@ -26,6 +26,7 @@ from tests.support.answers import (
     INJECTION,
     bundled_record,
     injection_papers,
+    streamed,
     write_jsonl,
 )
 from tests.support.settings import make_settings
@@ -130,12 +131,7 @@ def test_a_wrong_status_given_a_named_paper_is_corrected_beside_the_answer(
     assistant: Any,
 ) -> None:
     question = "What is the spotlight paper BiLLM about?"
-    deltas, final = [], None
-    for kind, payload in assistant.stream(question):
-        if kind == "delta":
-            deltas.append(payload)
-        else:
-            final = payload
+    deltas, final = streamed(assistant, question)
     assert final is not None and not final.abstained
     assert final.citations[0].paper_id == "qOl2WWOqFg"  # not a list of spotlights
     assert final.answer.endswith("was a poster at ICML 2024, not a spotlight [1].")

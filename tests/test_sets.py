@@ -16,6 +16,7 @@ from fastapi.testclient import TestClient
 from rag.api.app import create_api
 from rag.cli import main as rag_main
 from rag.sets.compare import plain_text
+from tests.support.answers import streamed
 from tests.support.paths import FIXTURE_CORPUS
 
 STAN_LI = {"zxxSJAVQPc"}  # GraphsGPT is one of his three fixture papers
@@ -249,12 +250,7 @@ def test_a_topics_papers_less_those_about_another_leave_those_out(assistant: Any
 
 def test_slips_in_a_cited_question_are_read_as_the_corpus_words_and_said(assistant: Any) -> None:
     question = "how does bilevel optimizaton help finetuning the segment anyting model?"
-    deltas, final = [], None
-    for kind, payload in assistant.stream(question):
-        if kind == "delta":
-            deltas.append(payload)
-        else:
-            final = payload
+    deltas, final = streamed(assistant, question)
     assert final is not None and not final.abstained
     assert final.answer.startswith("Read “optimizaton” as “optimization”")
     assert final.citations[0].paper_id == "qRtM5EqE9l"  # BLO-SAM

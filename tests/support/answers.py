@@ -67,3 +67,14 @@ def injection_papers() -> list[dict[str, Any]]:
             "status": "Oral",
         },
     ]
+
+
+def streamed(assistant: Any, question: str, **options: Any) -> tuple[list[str], Any]:
+    """The deltas an answer streamed, and the final answer."""
+    deltas, final = [], None
+    for kind, payload in assistant.stream(question, **options):
+        if kind == "delta":
+            deltas.append(payload)
+        else:
+            final = payload
+    return deltas, final
