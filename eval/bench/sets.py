@@ -63,7 +63,8 @@ def set_pools(
     for line in dev.read_text(encoding="utf-8").splitlines():
         if line.strip():
             row = json.loads(line)
-            add(row["kind"], row["question"], dev.name)
+            if not row.get("turns"):  # a chat follow-up means nothing asked alone
+                add(row["kind"], row["question"], dev.name)
     for kind, fixed in FIXED.items():
         for question in fixed:
             add(kind, question, "fixed")
