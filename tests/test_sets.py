@@ -248,6 +248,19 @@ def test_a_topics_papers_less_those_about_another_leave_those_out(assistant: Any
     )
 
 
+def test_a_topics_papers_then_how_many_have_a_status_answers_both(assistant: Any) -> None:
+    answer = assistant.ask(
+        "How many papers are about reinforcement learning, and how many of them are posters?"
+    )
+    assert answer.plan is not None and answer.plan.constraints.statuses == []
+    assert answer.aggregate is not None
+    clear = [p for p in answer.aggregate.papers if p.membership == "clearly"]
+    posters = sum(p.status == "Poster" for p in clear)
+    assert answer.answer.startswith(
+        f"Of the {len(clear)} papers clearly about “reinforcement learning”, {posters} are posters"
+    )
+
+
 def test_slips_in_a_cited_question_are_read_as_the_corpus_words_and_said(assistant: Any) -> None:
     question = "how does bilevel optimizaton help finetuning the segment anyting model?"
     deltas, final = streamed(assistant, question)

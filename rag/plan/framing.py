@@ -202,6 +202,9 @@ _TOPIC_ASKED = re.compile(
     r"|.*\b(?:the|all)\s+(?!ICML\b)[\w-]+(?:\s+[\w-]+)?\s+papers\b)",
     re.I,
 )
+_AND_OF_THEM = re.compile(
+    r",?\s+and\s+(?:how\s+many|which)\s+(?:ones\s+)?of\s+(?:them|those|these)\b", re.I
+)
 _LEAD = re.compile(r"^\s*(?:which|what|list|show(?:\s+me)?|find|give\s+me|how\s+many)\s+", re.I)
 
 
@@ -249,7 +252,15 @@ def plain_question(question: str) -> str:
     # "papers that list Google DeepMind as an affiliation": an author from it
     text = _AS_AFFILIATION.sub(_author_from, text)
     of_them = _THEN_HOW_MANY_OF_THEM.match(text)
-    if of_them and _TOPIC_ASKED.search(of_them.group("first")):
+    # "Which papers are about X, and how many of them are orals?": the topic's papers with
+    # their statuses counted (the answer says both); a terse first part is asked as one set
+    whole = (
+        of_them is not None
+        and bool(of_them.group("status"))
+        and re.match(r"(?i)\s*(?:how\s+many|which|what)\b", of_them.group("first")) is not None
+        and _AND_OF_THEM.search(text) is not None
+    )
+    if of_them and not whole and _TOPIC_ASKED.search(of_them.group("first")):
         text = _of_them(of_them)  # "…, and how many of them are orals?": the orals among them
     both = _AND_WHICH.match(text)
     if both:  # "list X's papers and which ones are about Y": Y among X's papers, all ranked

@@ -297,7 +297,9 @@ _POINTER = re.compile(
     r"(?:this|that|it|these|those|them)\b",
     re.I,
 )
-_OF_THEM = re.compile(r",?\s+and\s+how\s+many\s+of\s+(?:them|these|those)\b[^?]*", re.I)
+_OF_THEM = re.compile(
+    r",?\s+and\s+(?:how\s+many|which(?:\s+ones)?)\s+of\s+(?:them|these|those)\b[^?]*", re.I
+)
 
 
 # "a first author from ETH Zurich", "written entirely by people from Mila": whose
@@ -955,7 +957,11 @@ def _kind(
     names_a_paper: bool = False,
 ) -> PlanKind:
     has_constraint = not constraints.is_empty() or bool(unresolved)
-    if has_topic and _DETAIL.search(question) and not _COUNT.search(question):
+    split = _OF_THEM.search(question)
+    # "…, and which of them are orals?" counts the topic's papers by status; "…, and what do
+    # they find?" (or "how many of them are about vision?") asks what they say
+    detail = _DETAIL.search(question) and not (split and STATUS_WORD.search(split.group(0)))
+    if has_topic and detail and not _COUNT.search(question):
         return "paper"
     people = constraints.authors or constraints.affiliations
     if people and _ONE_PAPER_OF.search(question) and _ASKS_CONTENT.search(question):

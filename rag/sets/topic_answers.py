@@ -9,6 +9,8 @@ closest papers ranked, the named topics they share as suggestions, and no count.
 
 from __future__ import annotations
 
+import re
+
 from rag.sets.answer_rows import (
     SHOWN_IN_TEXT,
     citation,
@@ -54,6 +56,9 @@ def topic_answer(
         summary = _summary(judgement, len(rows), clearly, within)
         text = _compared_text(summary, rows) if comparing else listed_text(summary, rows, [])
         aggregate = _aggregate(plan, clearly, len(rows) - clearly, rows, comparing)
+        split = _status_asked(question, plan, judgement)
+        if split:  # "How many are about X, and how many of them are orals?": both said
+            text = f"{split}\n{text}"
     if plan.source == "llm" and judgement.verdict != "described":
         text = f"Read as: {_named(judgement)}.\n{text}"  # the model named the topic
     spelled = [f"“{typed}” as “{word}”" for typed, word in plan.constraints.read_as.items()]
@@ -165,6 +170,32 @@ def _summary(judgement: TopicJudgement, total: int, clearly: int, within: str) -
     return (
         f"{clearly}–{total} ICML 2024 papers{within} {about}: {clearly} clearly, "
         f"{more} more {_touch(more)} on it:"
+    )
+
+
+# "…, and how many of them are orals?": a status asked of the topic's papers
+_OF_THEM_STATUS = re.compile(
+    r"\b(?:of|among)\s+(?:them|those|these)\b[^?]*?\b(?P<status>orals?|spotlights?|posters?)\b",
+    re.I,
+)
+
+
+def _status_asked(question: str, plan: QueryPlan, judgement: TopicJudgement) -> str:
+    """ "Of the 107 papers clearly about “diffusion models”, 10 are orals (1 more touches on
+    it)." where the question asks how many of the topic's papers have a status; "" else."""
+    found = _OF_THEM_STATUS.search(question)
+    if found is None or plan.constraints.statuses:
+        return ""
+    status = found.group("status").rstrip("sS").capitalize()
+    clear = [m for m in judgement.members if m.clearly]
+    have = sum(1 for m in clear if m.paper.status == status)
+    touching = sum(1 for m in judgement.members if not m.clearly and m.paper.status == status)
+    word = f"{status.lower()}{'' if have == 1 else 's'}"
+    more = f" ({touching} more {_touch(touching)} on it)" if touching else ""
+    verb = "is" if have == 1 else "are"
+    return (
+        f"Of the {plural(len(clear), 'paper')} clearly about {_named(judgement)}, "
+        f"{have} {verb} {word}{more}."
     )
 
 

@@ -2927,9 +2927,10 @@ def test_someones_papers_and_which_are_about_a_topic_is_the_topic_among_them(
     ("question", "asked"),
     [
         # a topic's papers, then how many or which of them have a status or a place
+        # a whole question, then its status: the topic's papers, their statuses counted
         (
             "Which papers are about speculative decoding, and which of them are orals?",
-            "Which oral papers are about speculative decoding?",
+            "Which papers are about speculative decoding, and which of them are orals?",
         ),
         (
             "Diffusion papers from Google, and how many are orals?",
