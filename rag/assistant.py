@@ -49,6 +49,13 @@ log = logging.getLogger(__name__)
 TYPED_TERSELY = 10  # a query this short is typed fast; its unknown words are slips
 
 
+def _whole(answer: Answer, started: float) -> Iterator[Event]:
+    """An answer written at once (from the catalogue): its text as one delta, then it."""
+    answer.timings_ms = {"total": round((time.perf_counter() - started) * 1000, 2)}
+    yield ("delta", answer.answer)
+    yield ("answer", answer)
+
+
 class _Asked(NamedTuple):
     """One question as the answer's steps take it."""
 
@@ -217,10 +224,7 @@ class Assistant:
                 merged = followed_up(question, messages, pipeline.planner.plan, pipeline.catalogue)
                 route = pipeline.route(merged.plan, filters) if merged is not None else None
                 if merged is not None and route is not None and not route.cited:
-                    answer = pipeline.answer(route, question, merged.standalone)
-                    answer.timings_ms = {"total": round((time.perf_counter() - started) * 1000, 2)}
-                    yield ("delta", answer.answer)
-                    yield ("answer", answer)
+                    yield from _whole(pipeline.answer(route, question, merged.standalone), started)
                     return
             standalone = self.followups.standalone(
                 question,
@@ -275,10 +279,10 @@ class Assistant:
     def _respelled(pipeline: Pipeline, question: str) -> dict[str, str]:
         """Slips in a question's lower-case words, read as the corpus's words; the topic
         scan is asked only where some word is written in no abstract."""
-        words = re.findall(r"(?<![\w'’-])[a-z]{5,}(?![\w'’-])", question)
         doc_freq = pipeline.planner.parser.doc_freq
         if len(question.split()) > TYPED_TERSELY or doc_freq is None:
             return {}  # a sentence's rare words are English the abstracts do not use ("leaner")
+        words = re.findall(r"(?<![\w'’-])[a-z]{5,}(?![\w'’-])", question)
         if all(doc_freq(w) for w in words):
             return {}
         return pipeline.judge().scanner.respelled(question)
@@ -289,16 +293,11 @@ class Assistant:
         """A set answer from the catalogue, or the cited answer."""
         question, started = asked.question, asked.started
         if not route.cited:
-            answer = pipeline.answer(route, question, standalone)
-            answer.timings_ms = {"total": round((time.perf_counter() - started) * 1000, 2)}
-            yield ("delta", answer.answer)
-            yield ("answer", answer)
+            yield from _whole(pipeline.answer(route, question, standalone), started)
             return
         earlier = earlier_work(question, standalone, plan, pipeline.catalogue)
         if earlier is not None:  # "Which paper introduced Mamba?": none of these
-            earlier.timings_ms = {"total": round((time.perf_counter() - started) * 1000, 2)}
-            yield ("delta", earlier.answer)
-            yield ("answer", earlier)
+            yield from _whole(earlier, started)
             return
         defined = defined_asked(standalone, pipeline.catalogue)
         if defined is not None and route.filters is not None:

@@ -108,13 +108,12 @@ class CitedQueryEngine(CustomQueryEngine):
         started = time.perf_counter()
         query = standalone or question
         mode = mode or self.retrieval.mode
-        sources = self.retriever.retrieve(query, top_k or self.retrieval.top_k, mode, filters)
+        k = top_k or self.retrieval.top_k
+        sources = self.retriever.retrieve(query, k, mode, filters)
         defining = defining and bool(keep)
         if (defining or fetch_kept) and keep and not (sources and sources[0].paper.id in keep):
             # "What is BASED?": the word ranks other papers first; the named one leads
-            own = self.retriever.retrieve(
-                query, top_k or self.retrieval.top_k, mode, Filters(status=None, paper_ids=keep)
-            )
+            own = self.retriever.retrieve(query, k, mode, Filters(status=None, paper_ids=keep))
             sources = own + [s for s in sources if s.paper.id not in keep]
         retrieved = time.perf_counter()
         evidence = self.scorer.score(query, sources)

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from rag.answer.prompts import CONDENSE_PROMPT
 from rag.answer.references import previous_references
 from rag.plan.compared import compared_items
+from rag.plan.turns import last_question
 from rag.text import ORDINALS
 from rag.types import ChatMessage
 
@@ -38,10 +39,8 @@ MAX_HISTORY_CHARS = 4000
 
 
 def _previous_question(history: list[ChatMessage]) -> str:
-    for message in reversed(history):
-        if message.role == "user":
-            return message.content
-    return ""
+    last = last_question(history)
+    return last[0] if last is not None else ""
 
 
 # A pronoun after something the question names itself points at that: "What is GraphsGPT
@@ -177,14 +176,11 @@ def condense_rule(
     pointed_at = pointed_follow_up(question, references)
     if pointed_at:  # "Who wrote the second one?": that paper, by name
         return pointed_at
-    if len(references) == 1:  # "What about EAGLE?" after a question about Medusa
-        other = another_named(
-            question, _previous_question(history), references[min(references)], names_paper
-        )
-        if other:
-            return other
     if len(references) == 1:  # one paper to point at: the question names it, nothing else
-        named = named_follow_up(question, next(iter(references.values())))
+        title = next(iter(references.values()))
+        # "What about EAGLE?" after a question about Medusa: that question, of EAGLE
+        other = another_named(question, _previous_question(history), title, names_paper)
+        named = other or named_follow_up(question, title)
         if named:
             return named
     pointed: list[str] = []

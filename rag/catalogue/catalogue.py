@@ -615,6 +615,11 @@ class Catalogue:
     def headed(self, name: str) -> Paper | None:
         """The one paper whose title opens with `name` as written ("DoRA: …", "PARDEN,
         …"); None when none or several do. The openings are read once."""
+        found = self._title_heads().get(name, [])
+        return self.papers[found[0]] if len(found) == 1 else None
+
+    def _title_heads(self) -> dict[str, list[str]]:
+        """Each title's opening name (before its colon) and the papers it opens, read once."""
         if self._heads is None:
             heads: dict[str, list[str]] = {}
             for paper in self.papers.many(set(self.papers)):
@@ -622,8 +627,7 @@ class Catalogue:
                 if head != paper.title.strip():
                     heads.setdefault(head, []).append(paper.id)
             self._heads = heads
-        found = self._heads.get(name, [])
-        return self.papers[found[0]] if len(found) == 1 else None
+        return self._heads
 
     def opening(self, words: str) -> Paper | None:
         """The one paper whose title's name opens with `words` and goes on ("Long Is More"
@@ -631,9 +635,8 @@ class Catalogue:
         do."""
         if len(words.split()) < OPENING_WORDS or self.headed(words) is not None:
             return None
-        if self._heads is None:
-            return None
-        found = [ids for head, ids in self._heads.items() if head.startswith(f"{words} ")]
+        heads = self._title_heads().items()
+        found = [ids for head, ids in heads if head.startswith(f"{words} ")]
         return self.papers[found[0][0]] if len(found) == 1 and len(found[0]) == 1 else None
 
     def written_as(self, typed: str) -> str:

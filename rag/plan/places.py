@@ -387,8 +387,7 @@ class PlaceReader:
         """Whether an institution is written as this one word on several papers ("Meta",
         "NVIDIA"), not only inside a longer name ("Physics & Informatics Lab"), and on at
         least half as many papers as abstracts write the word ("fair" is no FAIR)."""
-        variants = self.catalogue.match_institution(word).variants
-        papers = sum(n for v, n in variants if fold(v) == fold(word))
+        papers, _ = self._written_alone(word)
         # "fair papers" (FAIR on 3): a word abstracts write more often than the name is a word
         written = self.doc_freq(word) if self.doc_freq is not None else 0
         return papers >= OWNER_PAPERS and 2 * papers >= written
@@ -399,10 +398,15 @@ class PlaceReader:
         "Berkeley", "Cohere")."""
         if " " in name or self.doc_freq is None:
             return False
-        variants = self.catalogue.match_institution(name).variants
-        if any(fold(v) == fold(name) for v, _ in variants):
-            return False
-        return self.doc_freq(name.lower()) > sum(n for _, n in variants)
+        alone, every = self._written_alone(name)
+        return not alone and self.doc_freq(name.lower()) > every
+
+    def _written_alone(self, word: str) -> tuple[int, int]:
+        """The papers with an institution written as this one word, and with any affiliation
+        string the word stands for ("Meta": 45 and 134)."""
+        variants = self.catalogue.match_institution(word).variants
+        alone = sum(n for v, n in variants if fold(v) == fold(word))
+        return alone, sum(n for _, n in variants)
 
     def _as_written(self, typed: str) -> str:
         """ "flor ida international university": a space typed inside a word, the name as

@@ -60,13 +60,12 @@ class FollowedUp(NamedTuple):
     standalone: str  # the merged question, said plainly
 
 
-def previous_user_turns(history: list[ChatMessage]) -> list[tuple[str, list[ChatMessage]]]:
-    """The user's questions before this one, latest first, each with the history before it."""
-    turns = []
+def last_question(history: list[ChatMessage]) -> tuple[str, list[ChatMessage]] | None:
+    """The user's last question, with the history before it; None when there is none."""
     for at in range(len(history) - 1, -1, -1):
         if history[at].role == "user":
-            turns.append((history[at].content, history[:at]))
-    return turns
+            return history[at].content, history[:at]
+    return None
 
 
 def followed_up(
@@ -74,18 +73,16 @@ def followed_up(
 ) -> FollowedUp | None:
     """The plan of a follow-up to a set answer merged with the plan it follows, or None
     when the question is no such follow-up (it is read on its own, or by the text rule)."""
-    turns = previous_user_turns(history)
-    if not turns or depth >= MAX_TURNS_BACK:
-        return None
-    before, earlier = turns[0]
+    last = last_question(history)
     shape = _shape(question)
-    if shape is None:
+    if last is None or shape is None or depth >= MAX_TURNS_BACK:
         return None
+    before, earlier = last
     prior = followed_up(before, earlier, plan, catalogue, depth + 1)
     previous = prior.plan if prior is not None else plan(before)
     if previous.kind not in ("list", "count", "metadata") or not _a_set(previous):
         return None
-    merged = _merged(previous, shape, question, plan, catalogue)
+    merged = _merged(previous, shape, plan, catalogue)
     return None if merged is None else FollowedUp(merged, said_plainly(merged))
 
 
@@ -96,31 +93,26 @@ def _a_set(plan: QueryPlan) -> bool:
     ) and bool(plan.topic or not plan.constraints.is_empty())
 
 
-def _shape(question: str) -> str | None:
-    if _STATUS_INSTEAD.match(question):
-        return "status"
-    if _NARROWED.match(question) and _POINTS_BACK.search(question):
-        return "narrowed"
-    if _INSTEAD.match(question):
-        return "instead"
-    return None
+def _shape(question: str) -> re.Match[str] | None:
+    """How the question follows up, as the match of its pattern (`.re` says which)."""
+    if found := _STATUS_INSTEAD.match(question):
+        return found
+    if (found := _NARROWED.match(question)) and _POINTS_BACK.search(question):
+        return found
+    return _INSTEAD.match(question)
 
 
 def _merged(
-    previous: QueryPlan, shape: str, question: str, plan: Plan, catalogue: Catalogue
+    previous: QueryPlan, found: re.Match[str], plan: Plan, catalogue: Catalogue
 ) -> QueryPlan | None:
     merged = previous.model_copy(deep=True)
     c = merged.constraints
-    if shape == "status":
-        found = _STATUS_INSTEAD.match(question)
-        assert found is not None
+    if found.re is _STATUS_INSTEAD:  # "And how many posters?"
         c.statuses = [found.group("status").rstrip("sS").capitalize()]
         if found.group("ask"):
             merged.kind = _kind(found.group("ask"), merged)
         return merged
-    if shape == "narrowed":
-        found = _NARROWED.match(question)
-        assert found is not None
+    if found.re is _NARROWED:  # "Which of them are orals?"
         rest = _POINTS_BACK.sub(" ", found.group("rest")).strip()
         added = plan(f"Which papers {rest}?")
         if added.unresolved or added.ranking or added.statistic:
@@ -132,9 +124,7 @@ def _merged(
         merged.not_about = merged.not_about or added.not_about
         merged.kind = _kind(found.group("ask"), merged)
         return merged
-    found = _INSTEAD.match(question)
-    assert found is not None
-    said = next(g for g in found.groups() if g).strip()
+    said = next(g for g in found.groups() if g).strip()  # "What about from MIT?"
     return _instead(merged, said, plan, catalogue)
 
 
@@ -149,10 +139,10 @@ def _instead(merged: QueryPlan, said: str, plan: Plan, catalogue: Catalogue) -> 
         c.text_words = [mention.group(1).strip()]
         return merged
     thing = re.sub(r"(?i)^(?:from|by|on|about|for|the)\s+", "", said).strip()
-    alone = plan(f"Which papers are from {thing}?") if not said.lower().startswith("by ") else None
     if STATUS_WORD.fullmatch(thing.rstrip("sS").lower() or ""):
         c.statuses = [thing.rstrip("sS").capitalize()]
         return merged
+    alone = plan(f"Which papers are from {thing}?") if not said.lower().startswith("by ") else None
     if alone is not None and alone.constraints.affiliations and not alone.topic:
         c.affiliations = list(alone.constraints.affiliations)
         return merged

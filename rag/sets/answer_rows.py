@@ -18,6 +18,11 @@ def plural(n: int, word: str) -> str:
     return f"{n:,} {word}{'' if n == 1 else 's'}"
 
 
+def article(word: str) -> str:
+    """ "an" before "oral", "a" before "poster"."""
+    return "an" if word[:1] in "aeiou" else "a"
+
+
 def set_answer(
     question: str,
     standalone: str,
@@ -99,3 +104,12 @@ def listed_text(
 
 def plain(text: str) -> str:
     return text.replace("*", "\\*").replace("_", "\\_")
+
+
+def one_paper_answer(
+    question: str, standalone: str, plan: QueryPlan, paper: Paper, text: str, why: str
+) -> Answer:
+    """A catalogue answer about one paper (its byline, its status), cited as [1]."""
+    rows = [row(1, paper, why)]
+    aggregate = Aggregate(kind="metadata", count=1, exact=True, papers=rows)
+    return set_answer(question, standalone, plan, text, [citation(rows[0])], aggregate)

@@ -16,8 +16,10 @@ from rag.catalogue.catalogue import Catalogue
 from rag.catalogue.institutions import top_institutions
 from rag.catalogue.names import affiliations_of, entries_by_author, fold
 from rag.sets.answer_rows import (
+    article,
     citation,
     listed_text,
+    one_paper_answer,
     plain,
     plural,
     row,
@@ -351,19 +353,18 @@ class MetadataAnswerer:
             asked = {s.lower() for s in STATUS_WORD.findall(question)}
             said = paper.status.lower()
             lead = "" if not asked or len(asked) > 1 else "Yes: " if said in asked else "No: "
-            text = f"{lead}{named} was {_article(said)} {said} at ICML 2024 [1]."
+            text = f"{lead}{named} was {article(said)} {said} at ICML 2024 [1]."
             if re.match(r"\s*why\b", question, re.I):  # "Why was GaLore only a poster?"
                 # the status the question gives it comes first ("a spotlight rather than …")
                 words = STATUS_WORD.findall(question)
                 first = words[0].lower() if words else ""
-                other = f", not {_article(first)} {first}" if first and first != said else ""
+                other = f", not {article(first)} {first}" if first and first != said else ""
                 text = (
-                    f"{named} was {_article(said)} {said} at ICML 2024{other} [1]. The catalogue "
+                    f"{named} was {article(said)} {said} at ICML 2024{other} [1]. The catalogue "
                     "records each paper's status, not why it was given, and no abstract says."
                 )
-            rows = [row(1, paper, f"Status: {paper.status}")]
-            aggregate = Aggregate(kind="metadata", count=1, exact=True, papers=rows)
-            return set_answer(question, standalone, plan, text, [citation(rows[0])], aggregate)
+            why = f"Status: {paper.status}"
+            return one_paper_answer(question, standalone, plan, paper, text, why)
         if plan.written_by == "who":  # "Is the GaLore paper from Caltech?"
             return self._said_to_have_written(question, standalone, plan, paper)
         people = _placed_names(paper)
@@ -393,9 +394,8 @@ class MetadataAnswerer:
                 + "; ".join(listed)
                 + "."
             )
-        rows = [row(1, paper, f"Authors: {', '.join(paper.authors)}")]
-        aggregate = Aggregate(kind="metadata", count=1, exact=True, papers=rows)
-        return set_answer(question, standalone, plan, text, [citation(rows[0])], aggregate)
+        why = f"Authors: {', '.join(paper.authors)}"
+        return one_paper_answer(question, standalone, plan, paper, text, why)
 
     def _said_to_have_written(
         self, question: str, standalone: str, plan: QueryPlan, paper: Paper
@@ -431,9 +431,8 @@ class MetadataAnswerer:
         text += f"\n\nIts authors: {', '.join(paper.authors)}."
         if listed:
             text += f" Their affiliations: {'; '.join(listed)}."
-        rows = [row(1, paper, f"Authors: {', '.join(paper.authors)}")]
-        aggregate = Aggregate(kind="metadata", count=1, exact=True, papers=rows)
-        return set_answer(question, standalone, plan, text, [citation(rows[0])], aggregate)
+        why = f"Authors: {', '.join(paper.authors)}"
+        return one_paper_answer(question, standalone, plan, paper, text, why)
 
     def _extremes(
         self, question: str, standalone: str, plan: QueryPlan, allowed: set[str] | None
@@ -644,10 +643,6 @@ class MetadataAnswerer:
                 f"{plural(len(within), 'paper')} clearly about it{on})"
             )
         return lines, list(rows.values())
-
-
-def _article(word: str) -> str:
-    return "an" if word[:1] in "aeiou" else "a"
 
 
 _ABOVE_SHOWN = 10  # names listed above the place asked

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from rag.catalogue.catalogue import Catalogue
-from rag.sets.answer_rows import citation, plain, row, set_answer
+from rag.sets.answer_rows import article, citation, plain, row, set_answer
 from rag.sets.compare import COLUMNS, comparison_cells
 from rag.text import NAME, split_sentences
 from rag.types import Aggregate, AggregatePaper, Answer, Filters, Paper, QueryPlan
@@ -103,19 +103,27 @@ EARLIER_SHOWN = 3  # the papers an answer about earlier work cites
 EARLIER_PAPERS = 3  # abstracts writing a name, none proposing it: earlier work
 
 
+def _coined_asked(question: str, attributed: bool = False) -> str:
+    """The coined name a question asks to define ("What is BASED?"), or with `attributed`
+    whose it is ("Which paper introduced Mamba?"); "" when it asks otherwise, or names a
+    word ("what is attention") or a description rather than a name."""
+    found = _DEFINED.match(question)
+    if found is None or (attributed and not _ATTRIBUTED.search(question[: found.start("name")])):
+        return ""
+    name = found.group("name").strip(" '\"“”‘’*")
+    if not name or len(name.split()) > DEFINED_WORDS or not re.search(r"[A-Z]", name):
+        return ""
+    return name
+
+
 def earlier_work(
     question: str, standalone: str, plan: QueryPlan, catalogue: Catalogue
 ) -> Answer | None:
     """ "Which paper introduced Mamba?": a name many abstracts write and none introduces is
     earlier work; said so, with the papers that use it most, rather than one of them quoted
     as if it were the origin."""
-    found = _DEFINED.match(standalone)
-    if found is None or not _ATTRIBUTED.search(standalone[: found.start("name")]):
-        return None
-    name = found.group("name").strip(" '\"“”‘’*")
-    if not name or len(name.split()) > DEFINED_WORDS or not re.search(r"[A-Z]", name):
-        return None
-    if catalogue.headed(name) is not None:
+    name = _coined_asked(standalone, attributed=True)
+    if not name or catalogue.headed(name) is not None:
         return None
     papers = catalogue.papers_naming(name)
     word = _as_word(name)
@@ -202,8 +210,8 @@ def status_note(said: StatusSaid) -> str:
     own = said.paper.status.lower()
     if own == said.said:
         return ""
-    article = "an" if own == "oral" else "a"
-    return f"*{plain(said.paper.title)}* was {article} {own} at ICML 2024, not {'an' if said.said == 'oral' else 'a'} {said.said}."
+    title = plain(said.paper.title)
+    return f"*{title}* was {article(own)} {own} at ICML 2024, not {article(said.said)} {said.said}."
 
 
 def without_owners(question: str, people: list[str], places: list[str]) -> str:
@@ -229,12 +237,9 @@ def defined_asked(question: str, catalogue: Catalogue) -> Paper | None:
     """The one paper whose coined name the question asks to define or attribute ("What is
     BASED?": the paper proposing BASED), when the name opens its title or its abstract
     introduces it and no other abstract proposes or keeps using it; else None."""
-    found = _DEFINED.match(question)
-    if found is None:
+    name = _coined_asked(question)
+    if not name:
         return None
-    name = found.group("name").strip(" '\"“”‘’*")
-    if not name or len(name.split()) > DEFINED_WORDS or not re.search(r"[A-Z]", name):
-        return None  # "what is attention": a word, not a coined name
     paper = catalogue.headed(name)
     if paper is None:  # "How Optimal is FlashAttention?" writes it, proposes it not
         # "What is Falcon?": a paper that lists Falcon among the models it tests is not
@@ -276,24 +281,15 @@ def papers_named(question: str, catalogue: Catalogue) -> list[Paper]:
     papers, it keeps them all."""
     if _ASKS_WHICH.search(question):
         return []
-    runs = [m.group(0).split() for m in _TITLED.finditer(question)]
-    spans = [" ".join(r[i:j]) for r in runs for i in range(len(r)) for j in range(i + 2, i + 4)
-             if j <= len(r)]  # fmt: skip
     # a title's opening of two or three words ("Vision Mamba") is looked up whole first
-    titled = {span: paper for span in spans if (paper := catalogue.headed(span)) is not None}
-    # "the Long Is More paper": three words opening one title's name ("Long Is More for …")
-    titled |= {
-        span: paper
-        for span in spans
-        if span not in titled and (paper := catalogue.opening(span)) is not None
-    }
+    titled = _titled(question, catalogue, longest=3)
     taken = {w for span in titled for w in span.split()}
     found: dict[str, Paper] = {}
-    for name, paper in titled.items():
-        if _proposed_elsewhere(catalogue, paper, name):
+    for span, opened in titled.items():
+        if _proposed_elsewhere(catalogue, opened, span):
             return []
-        found.setdefault(paper.id, paper)
-    unheaded = []
+        found.setdefault(opened.id, opened)
+    unheaded: list[str] = []
     for match in _NAMED.finditer(question):
         name = match.group(0)
         if name in taken:
@@ -316,11 +312,23 @@ def papers_named(question: str, catalogue: Catalogue) -> list[Paper]:
 def titled_in(question: str, catalogue: Catalogue) -> list[str]:
     """The papers a question names by two or more words opening their titles ("Vision
     Mamba", "the Long Is More paper"): named beyond doubt, they lead the sources."""
+    return sorted({p.id for p in _titled(question, catalogue, longest=4).values()})
+
+
+def _titled(question: str, catalogue: Catalogue, longest: int) -> dict[str, Paper]:
+    """Runs of two to `longest` capitalised words naming a paper: its title's whole name
+    ("Vision Mamba"), or three words or more opening it ("Long Is More" of "Long Is More
+    for Alignment: …")."""
     runs = [m.group(0).split() for m in _TITLED.finditer(question)]
-    spans = {" ".join(r[i:j]) for r in runs for i in range(len(r)) for j in range(i + 2, i + 5)
-             if j <= len(r)}  # fmt: skip
-    named = [catalogue.headed(s) or catalogue.opening(s) for s in sorted(spans)]
-    return sorted({p.id for p in named if p is not None})
+    spans = [" ".join(r[i:j]) for r in runs for i in range(len(r))
+             for j in range(i + 2, i + longest + 1) if j <= len(r)]  # fmt: skip
+    titled = {span: paper for span in spans if (paper := catalogue.headed(span)) is not None}
+    titled |= {
+        span: paper
+        for span in spans
+        if span not in titled and (paper := catalogue.opening(span)) is not None
+    }
+    return titled
 
 
 def _asked_as_paper(name: str, question: str) -> bool:
