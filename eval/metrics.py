@@ -30,6 +30,7 @@ ANSWER_KEYS = (
     "abstention_accuracy",
     "false_abstention_rate",
     "false_gap_rate",
+    "byline_coverage",
 )
 METRIC_KEYS = RETRIEVAL_KEYS + ANSWER_KEYS
 LATENCY_KEYS = ("retrieve_p50", "retrieve_p95", "answer_p50", "answer_p95")
@@ -274,6 +275,7 @@ def score_question(
     abstained: bool | None,
     cited: Sequence[tuple[int, str]] | None,
     gaps: bool = False,
+    byline_facts: Sequence[str] = (),
 ) -> dict[str, float | None]:
     """All METRIC_KEYS for one question; `answer is None` means a retrieval-only config.
 
@@ -281,6 +283,8 @@ def score_question(
     what the reader got, so abstaining more cannot raise it. `gaps`: the answer says what
     the abstract does not state or mention. On a question that cannot be answered as asked
     that is handled (counted with abstentions); on an answerable one it is a false gap.
+    `byline_facts`: what a byline part asks (names, a count, a status), which the answer
+    must write (`byline_coverage`).
     """
     scores: dict[str, float | None] = dict.fromkeys(METRIC_KEYS)
     if answerable:
@@ -294,6 +298,11 @@ def score_question(
         if answerable:
             scores["cited_precision"] = cited_precision([p for _, p in cited], gold)
             scores["cited_recall"] = cited_recall([p for _, p in cited], gold)
+    if byline_facts:  # "Who wrote X, and …?": the catalogue's part of the answer
+        said = " ".join(answer.casefold().split())
+        scores["byline_coverage"] = sum(f.casefold() in said for f in byline_facts) / len(
+            byline_facts
+        )
     if answerable:
         coverage = key_fact_coverage(key_facts, answer)
         scores["key_fact_coverage"] = 0.0 if abstained and coverage is not None else coverage

@@ -52,6 +52,8 @@ class Question:
     turns: list[str] = field(
         default_factory=list
     )  # a conversation's earlier questions, asked first
+    # a byline asked beside the content: names, an author count, an institution, a status
+    byline_facts: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -140,6 +142,7 @@ def parse_question(record: Any, where: str) -> Question:
         topic_names=_string_list(record, "topic_names", where),
         names=_string_list(record, "names", where),
         turns=_string_list(record, "turns", where),
+        byline_facts=_string_list(record, "byline_facts", where),
         id=record["id"],
         question=record["question"].strip(),
         gold_ids=gold,

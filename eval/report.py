@@ -25,6 +25,7 @@ TABLE_COLUMNS = (
     ("abst-acc", "abstention_accuracy"),
     ("false-abst", "false_abstention_rate"),
     ("false-gap", "false_gap_rate"),
+    ("byline", "byline_coverage"),
 )
 
 

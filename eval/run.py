@@ -128,6 +128,7 @@ class Runner:
             abstained=answer.abstained if answer else None,
             cited=cited,
             gaps=bool(answer and (answer.missing or answer.not_mentioned or answer.contradicted)),
+            byline_facts=q.byline_facts,
         )
         record: dict[str, Any] = {
             "retrieved_ids": retrieved,

@@ -26,6 +26,8 @@ papers (borderline, `allowed_ids`) count neither for nor against. Metrics per qu
   phrases); `closest_recall`: gold papers among the first ten rows, over min(10, gold);
 - `named_in_table` (comparisons of named papers): every named paper is a row of the table;
   `cited_recall` for comparisons;
+- `top_right` (superlatives over reported figures, "the largest speedup"): the first row
+  is a gold paper; where no paper states the figure, the answer claims none (count 0);
 - `places_found` / `places_counted` (institution rankings): the share of the gold's
   institutions the answer ranks, and ranks with the gold's count and no extra row.
 """
@@ -57,7 +59,7 @@ KEYS = (
     "recall", "precision", "f1", "count_within_25", "count_rel_error", "range_holds", "exact",
     "cited_recall",
     "none_answered", "count_claimed", "suggestion_hit", "closest_recall", "named_in_table",
-    "places_found", "places_counted",
+    "places_found", "places_counted", "top_right",
 )  # fmt: skip
 COUNTED = ("count", "metadata")
 SUGGESTIONS_READ = 3
@@ -140,6 +142,8 @@ def score(q: Question, answer: Answer) -> dict[str, float | None]:
         exact=exact,
         cited_recall=len(cited & gold) / len(gold) if q.kind == "compare" and gold else None,
     )
+    if q.category == "reported-top":
+        out["top_right"] = float(bool(rows) and rows[0] in gold) if gold else float(count == 0)
     if q.category == "facet-empty" and not gold:
         out["none_answered"] = float(count == 0 and bool(answer.citations))
     if q.topic_names:

@@ -24,7 +24,7 @@ def write(path: Path, *lines: object) -> Path:
 @pytest.mark.parametrize("name", ["dev.jsonl", "test.jsonl"])
 def test_shipped_question_sets_load(name: str) -> None:
     questions = load_questions(ROOT / "eval" / "datasets" / name)
-    assert len(questions) == {"dev.jsonl": 233, "test.jsonl": 66}[name]
+    assert len(questions) == {"dev.jsonl": 245, "test.jsonl": 72}[name]
     assert {q.category for q in questions} == {
         "paraphrase",
         "named",
@@ -32,8 +32,11 @@ def test_shipped_question_sets_load(name: str) -> None:
         "multi",
         "unanswerable",
         "coined-name",
+        "byline-content",
     }
     assert all(q.gold_ids == [] for q in questions if not q.answerable)
+    # a byline asked beside the content: what the catalogue must say
+    assert all(q.byline_facts for q in questions if q.category == "byline-content")
 
 
 def test_extra_fields_are_ignored_and_defaults_apply(tmp_path: Path) -> None:
