@@ -8,10 +8,12 @@ LLM, answer writer), keeps the `Pipeline` of the current store state (rebuilt by
 from __future__ import annotations
 
 import logging
+import operator
 import re
 import threading
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from functools import partial
 from typing import Any, NamedTuple
 
 from llama_index.core.base.embeddings.base import BaseEmbedding
@@ -29,12 +31,17 @@ from rag.catalogue.institutions import top_institutions
 from rag.embedding.factory import build_embed_model
 from rag.errors import AnswerError, EmptyStoreError
 from rag.pipeline import Pipeline
+from rag.plan.byline import BylineBeside, byline_asked, byline_beside, byline_of, who_asked
 from rag.plan.turns import followed_up
+from rag.plan.within import two_sets
 from rag.retrieval.retriever import PaperRetriever
 from rag.routing import Route
+from rag.sets import reported
+from rag.sets.answer_rows import statuses_said
 from rag.sets.named import (
     defined_asked,
     earlier_work,
+    introducing,
     pinned,
     status_note,
     status_said,
@@ -43,10 +50,120 @@ from rag.sets.named import (
 )
 from rag.settings import RetrievalMode, Settings
 from rag.store.chroma import PaperStore
-from rag.types import Answer, ChatMessage, Filters, Paper, QueryPlan, RetrievedPaper
+from rag.types import Answer, ChatMessage, Citation, Filters, Paper, QueryPlan, RetrievedPaper
 
 log = logging.getLogger(__name__)
 TYPED_TERSELY = 10  # a query this short is typed fast; its unknown words are slips
+
+
+def _reported(
+    pipeline: Pipeline,
+    question: str,
+    standalone: str,
+    top: reported.Asked,
+    filters: Filters | None,
+) -> Answer | None:
+    """The papers of the asked topic (and status) ranked by the figure they report; None
+    where no paper is clearly about the topic (the cited answer reads the question)."""
+    allowed = pipeline.catalogue.matching(filters) if filters is not None else None
+    if top.topic:
+        # a paper touching on the topic may state its figure too: each is listed with it
+        if top.statuses:
+            status = pipeline.catalogue.matching(Filters(status=top.statuses))
+            allowed = status if allowed is None else allowed & status
+        judgement = pipeline.judge().judge(top.topic, allowed)
+        papers = [m.paper for m in judgement.members]
+        clear = {m.paper.id for m in judgement.members if m.clearly}
+        kind = statuses_said(top.statuses) + " " if top.statuses else ""
+        said = f"{kind}papers judged about “{top.topic}” ({judgement.clearly} clearly)"
+    else:
+        ids = allowed if allowed is not None else set(pipeline.catalogue.papers)
+        papers = [p for p in pipeline.catalogue.papers.many(ids)]
+        if top.statuses:
+            papers = [p for p in papers if p.status in top.statuses]
+        kind = statuses_said(top.statuses) + " " if top.statuses else ""
+        said = f"{kind}papers at ICML 2024"
+        clear = None
+    if not papers:
+        return None
+    plan = QueryPlan(kind="list", topic=top.topic)
+    return reported.answer(question, standalone, plan, top, papers, said, clear)
+
+
+def _byline_plan(pipeline: Pipeline, question: str) -> QueryPlan | None:
+    """The plan of a question about one named paper's byline or status; None otherwise.
+    A name only an abstract writes ("RCGP") is asked of the paper introducing it."""
+    plan = pipeline.planner.plan(question)
+    if plan.like_paper and plan.written_by:
+        return plan
+    asked = byline_asked(question) or who_asked(question)
+    paper = introducing(pipeline.catalogue, asked.name) if asked and asked.name else None
+    if asked is None or paper is None:
+        return None
+    plan = pipeline.planner.plan(question.replace(asked.said, f"“{paper.title}”", 1))
+    return plan if plan.like_paper == paper.id and plan.written_by else None
+
+
+def _set_only(pipeline: Pipeline, question: str, filters: Filters | None) -> Answer | None:
+    """A set question's answer from the catalogue; None where it would be the cited one."""
+    plan = pipeline.planner.plan(question)
+    route = pipeline.route(plan, filters)
+    return None if route.cited else pipeline.answer(route, question, question)
+
+
+def _joined(question: str, standalone: str, answers: list[Answer]) -> Answer:
+    """Set answers one after another as one answer, numbered on from each other."""
+    texts: list[str] = []
+    citations: list[Citation] = []
+    for answer in answers:
+        shift = len(citations)
+        texts.append(_renumbered(answer.answer, partial(operator.add, shift)))
+        citations += [c.model_copy(update={"n": c.n + shift}) for c in answer.citations]
+    first = answers[0]
+    return first.model_copy(
+        update={
+            "question": question,
+            "standalone_question": standalone,
+            "answer": "\n\n".join(texts),
+            "citations": citations,
+            "aggregate": None,  # two sets: each said in its text, neither the answer's
+            "suggested_topics": [t for a in answers for t in a.suggested_topics],
+        }
+    )
+
+
+def _renumbered(text: str, number: Callable[[int], int]) -> str:
+    """The text with each citation marker [n] as `number(n)`."""
+    return re.sub(r"\[(\d+)\]", lambda m: f"[{number(int(m.group(1)))}]", text)
+
+
+def _found_byline(
+    pipeline: Pipeline, beside: BylineBeside, answer: Answer, filters: Filters | None
+) -> Answer | None:
+    """The byline of the paper a described paper's answer found (its first citation),
+    asked of that paper by its title; None when the answer found none."""
+    if answer.abstained or not answer.citations:
+        return None
+    first = answer.citations[0]
+    question = byline_of(beside.byline, beside.said, first.title)
+    plan = _byline_plan(pipeline, question)
+    if plan is None or plan.like_paper != first.paper_id:
+        return None
+    route = pipeline.route(plan, filters)
+    return None if route.cited else pipeline.answer(route, question, question)
+
+
+def _cited_beside(answer: Answer, byline: Answer) -> str:
+    """The byline answer's text, its citations renumbered into `answer`'s (a paper both
+    cite keeps its number; another is added)."""
+    numbers = {c.paper_id: c.n for c in answer.citations}
+    renumbered: dict[int, int] = {}
+    for c in byline.citations:
+        if c.paper_id not in numbers:
+            numbers[c.paper_id] = max(numbers.values(), default=0) + 1
+            answer.citations.append(c.model_copy(update={"n": numbers[c.paper_id]}))
+        renumbered[c.n] = numbers[c.paper_id]
+    return _renumbered(byline.answer, lambda n: renumbered.get(n, n))
 
 
 def _whole(answer: Answer, started: float) -> Iterator[Event]:
@@ -235,6 +352,24 @@ class Assistant:
             said = status_said(standalone, pipeline.catalogue)
             if said is not None:  # "the spotlight paper Genie": no set, a status to check
                 standalone = said.question
+            pair = two_sets(standalone)
+            both = [_set_only(pipeline, q, filters) for q in pair] if pair else []
+            if both and all(both):  # "List the papers on A, then the ones on B": each
+                yield from _whole(_joined(question, standalone, both), started)  # type: ignore[arg-type]
+                return
+            byline: Answer | None = None
+            beside = byline_beside(standalone, lambda q: _byline_plan(pipeline, q))
+            if beside is not None and beside.plan is None:  # a paper described: found first
+                standalone = beside.content
+            elif beside is not None and beside.plan is not None:
+                # "Who wrote Medusa, and what speedup does it report?"
+                route = pipeline.route(beside.plan, filters)
+                if not route.cited:
+                    byline = pipeline.answer(route, beside.byline, beside.byline)
+                    if not beside.content:  # "… and where are they from?": one byline
+                        yield from _whole(byline, started)
+                        return
+                    standalone = beside.content
             asked = _Asked(question, messages, top_k, mode, started)
             for kind, payload in self._answered(pipeline, asked, standalone, filters):
                 if kind == "answer" and isinstance(payload, Answer):
@@ -244,6 +379,11 @@ class Assistant:
                     if note and said is not None:  # "*Genie* was an oral …, not a spotlight [1]."
                         cited = [c.n for c in payload.citations if c.paper_id == said.paper.id]
                         note = f"{note[:-1]} [{cited[0]}]." if cited else note
+                    if beside is not None and beside.plan is None:
+                        byline = _found_byline(pipeline, beside, payload, filters)
+                    if byline is not None:  # the byline part, cited as the answer cites
+                        note = "\n\n".join(filter(None, [note, _cited_beside(payload, byline)]))
+                    if note:
                         payload.answer = f"{payload.answer}\n\n{note}"
                         yield ("delta", f"\n\n{note}")
                 yield kind, payload  # type: ignore[misc]
@@ -252,6 +392,11 @@ class Assistant:
         self, pipeline: Pipeline, asked: _Asked, standalone: str, filters: Filters | None
     ) -> Iterator[Event]:
         """The events of one answer: a set answer from the catalogue, or a cited one."""
+        top = reported.asked(standalone)
+        figured = _reported(pipeline, asked.question, standalone, top, filters) if top else None
+        if figured is not None:  # "Which paper reports the largest speedup?": ranked figures
+            yield from _whole(figured, asked.started)
+            return
         plan = pipeline.planner.plan(standalone)
         # "reinforcment lerning from human feedbak": read as the corpus writes it, where the
         # question as typed goes to the cited answer (a set's topic is spelled by the router)
@@ -277,13 +422,13 @@ class Assistant:
 
     @staticmethod
     def _respelled(pipeline: Pipeline, question: str) -> dict[str, str]:
-        """Slips in a question's lower-case words, read as the corpus's words; the topic
+        """Slips in a question's words ("lerning", "Bayesain"), read as the corpus's; the topic
         scan is asked only where some word is written in no abstract."""
         doc_freq = pipeline.planner.parser.doc_freq
         if len(question.split()) > TYPED_TERSELY or doc_freq is None:
             return {}  # a sentence's rare words are English the abstracts do not use ("leaner")
-        words = re.findall(r"(?<![\w'’-])[a-z]{5,}(?![\w'’-])", question)
-        if all(doc_freq(w) for w in words):
+        words = re.findall(r"(?<![\w'’-])[A-Za-z][a-z]{4,}(?![\w'’-])", question)
+        if all(doc_freq(w.lower()) for w in words):
             return {}
         return pipeline.judge().scanner.respelled(question)
 

@@ -25,10 +25,11 @@ from rag.errors import ModelMismatchError
 from rag.lexical.index import open_index
 from rag.plan.llm_planner import QuestionPlanner
 from rag.plan.parser import QuestionParser
+from rag.plan.within import first_asked
 from rag.retrieval.bm25 import BM25Index
 from rag.retrieval.retriever import PaperRetriever
 from rag.routing import Route, Router
-from rag.sets.answer_rows import statuses_said
+from rag.sets.answer_rows import plural, statuses_said
 from rag.sets.judgement import TopicJudge
 from rag.sets.metadata import MetadataAnswerer
 from rag.sets.named import NamedPapers, named_comparison
@@ -208,6 +209,12 @@ class Pipeline:
                 f"{within}, {without}" if within else f"the papers not about “{plan.not_about}”"
             )
         answer = topic_answer(question, plan, standalone, route.judgement, within, suggestions)
+        first = first_asked(standalone or question, self.catalogue.knows)
+        if first and len(route.judgement.facets) > 1:
+            # "How many papers are about X, and how many of them are about Y?": X's too
+            n = self.judge().clearly(first, route.allowed)
+            lead = f"{plural(n, 'ICML 2024 paper')} {'is' if n == 1 else 'are'} clearly about"
+            answer.answer = f"{lead} “{first}”. Of them:\n\n{answer.answer}"
         if plan.statistic == "share" and route.judgement.verdict != "described":
             return topic_share(answer, route.judgement, *self._share_whole(plan))
         return answer

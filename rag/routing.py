@@ -133,12 +133,13 @@ class Router:
         scanner = judge.scanner
         # no abstract writes them as typed ("reinforcment" shares its stem with the word)
         unknown = [w for w in scanner.unknown_words(plan.topic, exact=True) if len(w) > 2]
-        # a name typed with a capital ("Tamil", "Codex", "Imagen") is no slip
+        # a name typed with a capital ("Tamil", "Codex", "Imagen") is no slip, unless two of
+        # its letters are swapped ("Bayesain")
         named = {m.group(0).lower() for m in re.finditer(r"\b\w*[A-Z]\w*\b", plan.topic)}
-        if named & set(unknown):
-            return
-        fixes = {w: scanner.spelled(w) for w in unknown}
-        if not unknown or not all(fixes.values()):
+        fixes = {w: scanner.slip(w, swapped_only=w in named) for w in unknown}
+        # "Bayesian optimisation": the spelling the abstracts write, where they mostly do
+        fixes |= scanner.americanised(plan.topic)
+        if not fixes or not all(fixes.values()):
             return
         for typed, word in fixes.items():
             plan.topic = re.sub(rf"(?i)\b{re.escape(typed)}\b", word, plan.topic)

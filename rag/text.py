@@ -314,9 +314,12 @@ def neighbour_swaps(word: str) -> set[str]:
 
 
 def title_head(title: str) -> str:
-    """The name a title opens with: before its colon ("BiLLM: Pushing …"), or one word
-    before a comma ("PARDEN, Can You Repeat That? …"); the title itself when neither."""
+    """The name a title opens with: before its colon ("BiLLM: Pushing …"; after a position
+    paper's "Position:"), or one word before a comma ("PARDEN, Can You Repeat That? …"); the title itself when neither."""
     if ":" in title:
-        return title.split(":")[0].strip()
+        first, _, rest = title.partition(":")
+        if first.strip() == "Position" and ":" in rest:  # "Position: TrustLLM: …" names TrustLLM
+            return rest.split(":")[0].strip()
+        return first.strip()
     first, _, rest = title.partition(",")
     return first.strip() if rest and " " not in first.strip() else title.strip()

@@ -202,6 +202,8 @@ class PlanConstraints(BaseModel):
             or self.title_words
             or self.any_title_words
             or self.text_words
+            or self.not_title_words
+            or self.not_text_words
             or self.no_affiliations
             or self.min_authors
             or self.max_authors

@@ -428,3 +428,37 @@ def test_a_topics_share_is_said_first_with_its_count(assistant: Any) -> None:
     lead = f"{100 * clearly / total:.1f} %: {clearly} of the {total:,} ICML 2024 papers are"
     assert answer.answer.startswith(lead), answer.answer[:200]
     assert answer.aggregate.value == round(100 * clearly / total, 1)
+
+
+def test_a_byline_beside_a_content_question_answers_both(assistant: Any) -> None:
+    answer = assistant.ask("How many authors does BiLLM have, and what does it propose?")
+    assert not answer.abstained and not answer.missing
+    assert {c.paper_id for c in answer.citations} == {"qOl2WWOqFg"}
+    assert "is by 8 authors" in answer.answer  # the catalogue's part, after the abstract's
+    assert answer.answer.index("is by 8 authors") > answer.answer.index("[1]")
+
+
+def test_two_sets_asked_together_are_answered_one_after_the_other(assistant: Any) -> None:
+    both = assistant.ask(
+        "List the papers on reinforcement learning, then the ones on graph neural networks."
+    )
+    first = assistant.ask("Which papers are about reinforcement learning?")
+    second = assistant.ask("Which papers are about graph neural networks?")
+    assert first.aggregate is not None and second.aggregate is not None
+    assert both.aggregate is None  # two sets: each in its text
+    assert len(both.citations) == len(first.citations) + len(second.citations)
+    assert both.answer.startswith(first.answer.split("\n")[0])
+    shift = len(first.citations)
+    assert [c.paper_id for c in both.citations[shift:]] == [c.paper_id for c in second.citations]
+    assert f"[{shift + 1}]" in both.answer
+
+
+def test_the_largest_reported_reduction_ranks_the_figures_abstracts_state(assistant: Any) -> None:
+    answer = assistant.ask("Which paper reports the largest reduction in computation?")
+    assert answer.aggregate is not None and answer.aggregate.papers
+    top = answer.aggregate.papers[0]
+    assert top.paper_id == "0mklK4h0rX"  # "6 times less computations than exhaustive inference"
+    assert answer.aggregate.value == 6.0
+    # BAGEL's "13x reduction in execution failures" reduces no computation
+    assert "VsvfSMI5bs" not in {p.paper_id for p in answer.aggregate.papers}
+    assert "not which method is best" in answer.answer

@@ -44,7 +44,7 @@ _MEASURES = (
     r"(?:false\s+positive\s+|true\s+positive\s+|error\s+|success\s+|win\s+|compression\s+)?"
     r"(?:rate|accuracy|fid|mos|bleu|auc|auroc|f1|perplexity|speed-?ups?|factor|percentage|"
     r"fraction|value|score|throughput|latency|margin|gap|ratio|regret\s+bound|cost|budget|"
-    r"number|amount|size|count|reduction|improvement|gain|learning\s+rate|batch\s+size|seed|"
+    r"number|amount|size|count|reduction|improvement|gain|learning\s+rate|batch\s+size|seed|range|"
     r"memory|footprint|consumption|energy|emissions|runtime|time|p-?values?|share|proportion|"
     r"order(?=\s+of\s+(?:the\s+)?[\w-]+\s+(?:divergence|moment|polynomial|derivative)s?\b)|"
     r"(?:exact\s+|closed[- ]form\s+)?(?:expression|formula)))"
@@ -60,7 +60,8 @@ _VALUE_ASKED = re.compile(
 )
 _GENERIC_MEASURE = re.compile(
     r"fraction|percentage|value|number|amount|size|count|reduction|improvement|gain|factor|"
-    r"share|proportion|(?:exact\s+|closed[- ]form\s+)?(?:expression|formula)",
+    # "what score does it reach on BIG-Bench Hard": "achieves 84% on BIG-Bench Hard"
+    r"score|range|share|proportion|(?:exact\s+|closed[- ]form\s+)?(?:expression|formula)",
     re.I,
 )
 _IN_UNIT = re.compile(
@@ -182,6 +183,7 @@ def is_quantity(token: str) -> bool:
 
 
 NUMBER_WINDOW = 5  # words between a quantity and the thing it counts
+SAVED_WINDOW = 8  # "reduces memory usage by up to 65.5%": the verb a few words off
 SENTENCE_WINDOW = 12  # "how much faster …": a quantity anywhere near the part's words
 
 
@@ -216,6 +218,9 @@ _TAKING_PART = frozenset(content_terms("took part participated joined took taken
 _SAVED = re.compile(
     r"\b(?:sav(?:e|es|ed|ing)|cut(?:s|ting)?|reduc(?:e|es|ed|ing)|shav(?:e|es|ed|ing))\b", re.I
 )
+
+_SPEED = frozenset(content_terms("speedup speedups faster accelerate acceleration"))
+_SAVING = frozenset(content_terms("save saving cut reduce reduction shave lower decrease"))
 
 
 # The asker's own request ("I'd like to know how many …", "tell me"), not a statement about
@@ -289,9 +294,10 @@ def classify(text: str, context: frozenset[str] = frozenset()) -> QuestionPart:
             much = how.group(1).lower() == "much"  # "how much code": "minimal code addition"
             # "how much compute does it save": "a 26.7% FLOPs saving" (the verb, not the noun)
             saved = _SAVED.search(how.group(2)[len(phrase) :])
-            if saved:
-                counted |= frozenset(content_terms(saved.group(0)))
-            return QuestionPart(text, "number", counted, focus, degree=much)
+            if saved:  # "how much memory does it save": "reduces memory usage by up to 65.5%"
+                counted |= frozenset(content_terms(saved.group(0))) | _SAVING
+            near = SAVED_WINDOW if saved else NUMBER_WINDOW  # "reduces X usage by up to 65.5%"
+            return QuestionPart(text, "number", counted, focus, near, degree=much)
     if how or _BY_HOW.search(ask):
         # "How much faster …", "by how much …": the quantity sits somewhere in a sentence
         # about the part, not next to one noun; a comparison's is a magnitude ("2.5x")
@@ -318,12 +324,15 @@ def classify(text: str, context: frozenset[str] = frozenset()) -> QuestionPart:
     if measure:
         # "what top-1 accuracy": written in digits or maths, not "one of the first works"
         measured = frozenset(content_terms(measure.group(0))) - _QUESTION_WORDS
+        if measured & _SPEED:  # "what speedup": "2.8x faster than DeiT"
+            measured |= _SPEED
         return QuestionPart(text, "number", measured, focus, 8, compared=True)
     options = _CHOICE.search(ask)
     if options:  # "is it written in PyTorch or JAX": one of them, as the abstract writes it
         chosen = frozenset(content_terms(f"{options.group(1)} {options.group(2)}"))
         return QuestionPart(text, "choice", chosen, focus, named=options.group(1, 2))
-    if _ROLE_ASKED.search(ask):  # "what job does the LLM do": a description, no name
+    if _ROLE_ASKED.search(ask) or _HAPPENS.search(ask):
+        # "what job does the LLM do", "what happens to its Lipschitz constant": a description
         return QuestionPart(text, "other", focus, focus)
     valued = _VALUE_ASKED_OF.search(ask)
     if valued:  # "what do naive baselines get": "naive baselines obtain 48% and 60%"
@@ -350,6 +359,7 @@ _GUARANTEE_ON = re.compile(
     r"over|for)\s+how\b",
     re.I,
 )
+_HAPPENS = re.compile(r"\bwhat\s+(?:happens|happened|changes)\b", re.I)
 _ROLE_ASKED = re.compile(
     r"\bwhat\s+(?:job|role|part|purpose)s?\s+(?:does|do|did|is|are|was|were)\b", re.I
 )

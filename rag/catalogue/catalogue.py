@@ -590,6 +590,10 @@ class Catalogue:
             return set(self.papers)
         return set.intersection(*found)
 
+    def knows(self, name: str) -> bool:
+        """An author or institution it holds (a name, not a method or topic)."""
+        return self.knows_author(name) or self.knows_institution(name)
+
     def named_paper(self, reference: str) -> Paper | None:
         """The one paper `reference` names: its full title, the name before its title's
         colon ("BiLLM"), the only title holding every word of it, or the only abstract that

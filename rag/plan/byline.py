@@ -7,10 +7,12 @@ says who wrote it or how it was presented.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Literal, NamedTuple
 
 from rag.plan.framing import WHO_WROTE
 from rag.text import ORDINALS
+from rag.types import QueryPlan
 
 _ORDINAL_PLACES = {"first": 1, "lead": 1, **ORDINALS}
 _PLACE = rf"(?P<place>{'|'.join(_ORDINAL_PLACES)}|last|senior)"
@@ -35,7 +37,7 @@ _ASKED = [
         rf"{_PAPER}\s+have{_END}"
         rf"|^\s*how\s+many\s+(?:{_AUTHORS}|people|researchers|names)\s+(?:are|were|is)\s+"
         rf"(?:there\s+)?(?:on|in|behind|listed\s+(?:on|for))\s+{_PAPER.replace('paper', 'paper2')}{_END}"
-        rf"|^\s*how\s+many\s+(?:people|researchers)\s+(?:wrote|authored|co-?authored)\s+"
+        rf"|^\s*how\s+many\s+(?:people|researchers|{_AUTHORS})\s+(?:wrote|authored|co-?authored)\s+"
         rf"{_PAPER.replace('paper', 'paper3')}{_END}",
         re.I,
     ),
@@ -169,3 +171,129 @@ def byline_asked(text: str) -> BylineAsked | None:
         return BylineAsked(said, name, "last", 0)
     n = _ORDINAL_PLACES.get(place, 0)
     return BylineAsked(said, name, "first" if n == 1 else "all", n if n > 1 else 0)
+
+
+# "Who wrote Medusa, and what speedup does it report?": a question about the paper's content
+# joined to its byline question
+_JOINED = re.compile(r"\s*(?:,\s*(?:and|but|plus)?(?:\s+also)?|;|\s+and(?:\s+also)?)\s+", re.I)
+_CONTENT = re.compile(
+    r"^(?:(?:by|in|on|for|to|from|with|at|of|under|against)\s+(?=what|how|which))?"
+    r"(?:what|how|which|why|where|when|does|did|do|is|are|was|were|can|could|tell|"
+    r"summari[sz]e|describe|explain|give|list|name)\b",
+    re.I,
+)
+# the content part pointing at the paper its byline part names
+_POINTER = re.compile(
+    r"\b(?P<its>its)\b|\b(?P<it>it)\b|\b(?P<their>their)\b|\b(?P<they>they|them)\b|"
+    r"\b(?P<paper>(?:the|this|that)\s+(?:paper|work|article))\b",
+    re.I,
+)
+_POINTER_ONLY = re.compile(
+    r"^(?:it|they|them|this|that|(?:the|this|that)\s+(?:paper|work|article|one))$", re.I
+)
+
+
+class BylineBeside(NamedTuple):
+    byline: str  # the byline question on its own ("Who wrote the Medusa paper?")
+    content: str  # the rest about the paper, naming it ("what speedup does Medusa report?")
+    plan: QueryPlan | None  # the byline question's plan; None: the paper only described
+    said: str = ""  # the paper as the question describes it, when no name picks it
+
+
+def byline_beside(text: str, byline_plan: Callable[[str], QueryPlan | None]) -> BylineBeside | None:
+    """A byline question joined to a question about the same paper's content, split in two
+    ("How many authors does TrustLLM have, and what are its main findings?", "What does
+    GaLore propose, and who wrote it?"): the catalogue answers the one, the abstract the
+    other, and neither part is read as the whole. `byline_plan` plans a byline question
+    that names one paper (None otherwise). A paper described, not named ("Who wrote the
+    paper on pipelined DNN inference, and …?"), comes back without a plan: the answer
+    finds it and then says its byline."""
+    body = text.strip().rstrip("?.! ")
+    joints = list(_JOINED.finditer(body))
+    for i, joint in enumerate(joints):
+        left = body[: joint.start()].strip()
+        # "Which institution is behind RCGP, the robust … method, and what …": the
+        # apposition between the parts is skipped
+        for later in joints[i:]:
+            right = body[later.end() :].strip()
+            if later is not joint and _CONTENT.match(body[joint.end() : later.start()].strip()):
+                break
+            found = _split(left, right, byline_plan)
+            if found is not None:
+                return found
+    return None
+
+
+def _split(
+    left: str, right: str, byline_plan: Callable[[str], QueryPlan | None]
+) -> BylineBeside | None:
+    if not (left and right):
+        return None
+    plain_left = re.sub(r"\s*\([^()]*\)", "", left)  # "MIN-UCB (bandits with offline data)"
+    asked = byline_asked(f"{plain_left}?") or who_asked(f"{plain_left}?")
+    if asked is not None and _CONTENT.match(right) and not _POINTER_ONLY.match(asked.said):
+        plan = byline_plan(f"{plain_left}?")
+        if plan is None:
+            if not _DESCRIBED.search(plain_left):
+                return None
+            # "the paper on practical performance guarantees …": found by its answer
+            said = asked.said
+            paper = said if re.match(r"(?i)(?:the|that|this)\b", said) else f"the paper on {said}"
+            return BylineBeside(f"{plain_left}?", f"In {paper}, {right}?", None, said)
+        content = _pointed(right, asked.name)
+        also = byline_plan(content)
+        if also is not None and also.written_by == plan.written_by:
+            content = ""  # "… and where are they from?": the one byline says both
+        return BylineBeside(f"{plain_left}?", content, plan)
+    asked = byline_asked(f"{right}?") or who_asked(f"{right}?")
+    if asked is not None and _CONTENT.match(left) and _POINTER_ONLY.match(asked.said):
+        # "What does GaLore propose, and who wrote it?": the name is in the first part
+        for name in _names_in(left):
+            byline = re.sub(rf"\b{re.escape(asked.said)}\b", name, right, count=1)
+            plan = byline_plan(f"{byline}?")
+            if plan is not None:
+                return BylineBeside(f"{byline[:1].upper()}{byline[1:]}?", f"{left}?", plan)
+    return None
+
+
+# a paper described rather than named: "the paper on …", "the … paper", "the work that …"
+_DESCRIBED = re.compile(
+    r"\b(?:the|that|this)\s+(?:(?:paper|work|article)\s+(?:on|about|that|which|proposing|"
+    r"introducing|studying)\b|[^?]+?\s+(?:paper|work|article)\b)",
+    re.I,
+)
+
+
+def byline_of(byline: str, said: str, title: str) -> str:
+    """The byline question asked of the paper found for a description ("Who wrote the
+    paper on X?" → 'Who wrote "Title"?')."""
+    return byline.replace(said, f"“{title}”", 1)
+
+
+def _pointed(content: str, name: str) -> str:
+    """The content part with its pointers at the paper written as its name ("what speedup
+    does it report" → "what speedup does Medusa report"); the name added where none is."""
+
+    def named(m: re.Match[str]) -> str:
+        if m.group("its") or m.group("their"):
+            return f"{name}'s"
+        if m.group("it"):
+            return name
+        if m.group("they"):
+            return f"the authors of {name}"
+        return f"the {name} paper"
+
+    said, n = _POINTER.subn(named, content)
+    if not n and name.casefold() not in content.casefold():
+        said = f"{content} in the {name} paper"
+    return f"{said[:1].upper()}{said[1:]}?"
+
+
+# capitalised runs that may name a paper ("GaLore", "Vision Mamba"), longest first
+_CAPITALISED = re.compile(r"(?<![\w-])[\w-]*[A-Z][\w+-]*(?:\s+[\w-]*[A-Z][\w+-]*)*")
+
+
+def _names_in(text: str) -> list[str]:
+    runs = [m.group(0) for m in _CAPITALISED.finditer(text)]
+    first = text.split()[0] if text.split() else ""
+    return sorted((r for r in runs if r != first), key=len, reverse=True)

@@ -203,7 +203,10 @@ _TOPIC_ASKED = re.compile(
     re.I,
 )
 _AND_OF_THEM = re.compile(
-    r",?\s+and\s+(?:how\s+many|which)\s+(?:ones\s+)?of\s+(?:them|those|these)\b", re.I
+    r",?\s+and\s+(?:how\s+many|which)\s+(?:ones\s+)?(?:of\s+(?:them|those|these)\b"
+    # "…, and which are orals?": of those papers
+    r"|(?:are|were)\s+(?:an?\s+)?(?:orals?|spotlights?|posters?)\s*[?.!]*\s*$)",
+    re.I,
 )
 _LEAD = re.compile(r"^\s*(?:which|what|list|show(?:\s+me)?|find|give\s+me|how\s+many)\s+", re.I)
 

@@ -42,6 +42,7 @@ from rag.plan.set_readings import (
 )
 from rag.plan.statistics import StatisticAsked, selected, statistic_asked
 from rag.plan.titles import mend_title_typos, text_words, title_words
+from rag.plan.within import topic_within
 from rag.text import STATUS_WORD, content_terms, listing, title_head, titled_in
 from rag.types import PlanConstraints, PlanKind, QueryPlan, Ranking, Unresolved
 
@@ -298,7 +299,9 @@ _POINTER = re.compile(
     re.I,
 )
 _OF_THEM = re.compile(
-    r",?\s+and\s+(?:how\s+many|which(?:\s+ones)?)\s+of\s+(?:them|these|those)\b[^?]*", re.I
+    r",?\s+and\s+(?:how\s+many|which(?:\s+ones)?)\s+(?:of\s+(?:them|these|those)\b[^?]*|"
+    r"(?:are|were)\s+(?:an?\s+)?(?:orals?|spotlights?|posters?)\s*(?=[?.!]|$))",
+    re.I,
 )
 
 
@@ -529,6 +532,8 @@ class QuestionParser:
         """The plan of `question`; `plain`: its plain_question when already read."""
         typed = question  # as typed: "adam papers" is no person, "Adam Smith papers" is
         question = plain_question(question) if plain is None else plain
+        # "Which papers on GNNs are also about molecules?": one topic of two facets
+        question = topic_within(question, self._known) or question
         compared = compared_items(question)
         if compared and all(self._known(item) for item in compared):
             # "CyberAgent vs Emory University: paper counts?": each one's papers, counted
@@ -804,7 +809,7 @@ class QuestionParser:
 
     def _known(self, item: str) -> bool:
         """An author or institution the catalogue holds (a compared name, not a method)."""
-        return self.catalogue.knows_author(item) or self.catalogue.knows_institution(item)
+        return self.catalogue.knows(item)
 
     # --- constraints -------------------------------------------------------------------
     def _statuses(self, text: str, constraints: PlanConstraints) -> str:

@@ -53,7 +53,10 @@ _TITLE_ASKS = re.compile(
     r"(?:a\s+)?questions?\b|\bquestions?\s+as\s+(?:the(?:ir)?\s+)?titles?\b|\bquestion\s+titles\b"
     r"|\btitles?\s+(?:that\s+|which\s+)?(?:ends?|ending)\s+(?:in|with)\s+a\s+question\s+mark\b"
     # "papers with a question mark in the title"
-    r"|\b(?:an?\s+)?question\s+marks?\s+in\s+(?:the(?:ir)?|its)\s+titles?\b",
+    r"|\b(?:an?\s+)?question\s+marks?\s+in\s+(?:the(?:ir)?|its)\s+titles?\b"
+    # "How many titles contain a question mark?"
+    r"|\btitles?\s+(?:that\s+|which\s+)?(?:contain|have|has|include|with|containing|having|"
+    r"including)s?\s+(?:an?\s+)?question\s+marks?\b",
     re.I,
 )
 _TITLE_NOUN = re.compile(r"\btit(?:le[sd]?|ling)\b", re.I)
@@ -77,7 +80,7 @@ _POSITION_PAPERS = re.compile(
 )  # a set; "the position paper X" is one
 _TITLE_START = re.compile(
     r"\btitles?\s+(?:that\s+|which\s+)?(?:start(?:s|ing)?|begin(?:s|ning)?)\s+with\s+(?:the\s+word\s+)?"
-    r"(?:['\"“](?P<quoted>[\w-]+)['\"”]|(?P<word>(?-i:[A-Z])[\w-]*))",
+    r"(?:['\"“](?P<quoted>[\w-]+):?['\"”]|(?P<word>(?-i:[A-Z])[\w-]*):?)",
     re.I,
 )
 # "with 'minimax' or 'benchmark' in the title", "titles mentioning either 'a' or 'b'"
@@ -150,6 +153,15 @@ _BUT_NOT = re.compile(
     r"(?=\s*[?.!,]|\s*$|\s+in\s+(?:the|their)\s+)",
     re.I,
 )
+_BY_NAME = re.compile(
+    r"^\s*,?\s*(?:specifically|explicitly|by\s+name|at\s+all|directly|verbatim)\b", re.I
+)
+# "that do not mention", "which don't mention", "never mention", "without mentioning"
+_NEGATED = re.compile(
+    r"\s*\b(?:(?:that|which|who)\s+)?(?:(?:do|does|did)\s+not|(?:do|does|did)n['’]t|never|"
+    r"without)\s*$",
+    re.I,
+)
 _GOES_ON = frozenset(
     "in and or but at from with for on of that which who whose as by than to".split()
 )  # words after a mentioned name that start the question's next part
@@ -202,13 +214,19 @@ def text_words(
     phrase = groups.get("phrase") and len(word.split()) >= MENTION_DESCRIBED
     if phrase and written is not None and not written(word):
         return text
+    before = re.sub(r"(?i)\b(?:specifically|explicitly|directly)\s*$", "", text[: found.start()])
+    negated = _NEGATED.search(before)
+    if negated:  # "LLM papers that do not mention fine-tuning": papers that do not write it
+        constraints.not_text_words.append(word)
+        return f"{before[: negated.start()]} {text[found.end() :]}"
     constraints.text_words.append(word)
-    rest = text[found.end() :]
+    # "mention Llama 2 specifically": how it is written, no topic
+    rest = _BY_NAME.sub("", text[found.end() :], count=1)
     lacking = _BUT_NOT.match(rest)
     if lacking:  # "mention GPT-4 but not GPT-3.5": the other name left out
         constraints.not_text_words.append(lacking.group("word").strip())
         rest = rest[lacking.end() :]
-    return f"{text[: found.start()]} {rest}"
+    return f"{before} {rest}"
 
 
 _NOT_POSITION = re.compile(

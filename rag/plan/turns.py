@@ -25,11 +25,17 @@ _NARROWED = re.compile(
     r"(?P<rest>.+?)\s*[?.!]*\s*$",
     re.I,
 )
-_POINTS_BACK = re.compile(r"\b(?:of|among)\s+(?:them|those|these)\b", re.I)
+# "of them", "among those", "of his papers": the papers the last answer listed
+_POINTS_BACK = re.compile(
+    r"\b(?:of|among)\s+(?:them|those|these|(?:his|her|their)\s+(?:papers|ones|work))\b", re.I
+)
 # "And how many posters?", "And which spotlights?", "And orals?"
 _STATUS_INSTEAD = re.compile(
     r"^\s*(?:and|what\s+about|how\s+about)\s+(?:(?P<ask>how\s+many|which)\s+)?(?:the\s+)?"
-    r"(?P<status>orals?|spotlights?|posters?)(?:\s+papers)?\s*[?.!]*\s*$",
+    r"(?P<status>orals?|spotlights?|posters?)(?:\s+papers)?\s*[?.!]*\s*$"
+    # "Which are orals?", "How many were spotlights?": of the papers just listed
+    r"|^\s*(?:and\s+)?(?P<ask2>how\s+many|which)\s+(?:ones\s+)?(?:are|were)\s+(?:an?\s+)?"
+    r"(?P<status2>orals?|spotlights?|posters?)\s*[?.!]*\s*$",
     re.I,
 )
 # "What about from MIT?", "And from Peking University?", "Same question but for GNNs.",
@@ -108,18 +114,20 @@ def _merged(
     merged = previous.model_copy(deep=True)
     c = merged.constraints
     if found.re is _STATUS_INSTEAD:  # "And how many posters?"
-        c.statuses = [found.group("status").rstrip("sS").capitalize()]
-        if found.group("ask"):
-            merged.kind = _kind(found.group("ask"), merged)
+        status = found.group("status") or found.group("status2")
+        c.statuses = [status.rstrip("sS").capitalize()]
+        ask = found.group("ask") or found.group("ask2")
+        if ask:
+            merged.kind = _kind(ask, merged)
         return merged
     if found.re is _NARROWED:  # "Which of them are orals?"
         rest = _POINTS_BACK.sub(" ", found.group("rest")).strip()
         added = plan(f"Which papers {rest}?")
         if added.unresolved or added.ranking or added.statistic:
             return None
-        if added.topic and merged.topic:
-            return None  # a topic within a topic: two facets, read as one question instead
         _add(c, added.constraints)
+        if added.topic and merged.topic:  # "Which of them are about audio?": two facets
+            merged.topic = f"{merged.topic} with {added.topic}"
         merged.topic = merged.topic or added.topic
         merged.not_about = merged.not_about or added.not_about
         merged.kind = _kind(found.group("ask"), merged)

@@ -175,7 +175,10 @@ def _summary(judgement: TopicJudgement, total: int, clearly: int, within: str) -
 
 # "…, and how many of them are orals?": a status asked of the topic's papers
 _OF_THEM_STATUS = re.compile(
-    r"\b(?:of|among)\s+(?:them|those|these)\b[^?]*?\b(?P<status>orals?|spotlights?|posters?)\b",
+    r"\b(?:of|among)\s+(?:them|those|these)\b[^?]*?\b(?P<status>orals?|spotlights?|posters?)\b"
+    # "…, and which are orals?"
+    r"|,?\s+and\s+(?:how\s+many|which)(?:\s+ones)?\s+(?:are|were)\s+(?:an?\s+)?"
+    r"(?P<status2>orals?|spotlights?|posters?)\s*[?.!]*\s*$",
     re.I,
 )
 
@@ -186,7 +189,7 @@ def _status_asked(question: str, plan: QueryPlan, judgement: TopicJudgement) -> 
     found = _OF_THEM_STATUS.search(question)
     if found is None or plan.constraints.statuses:
         return ""
-    status = found.group("status").rstrip("sS").capitalize()
+    status = (found.group("status") or found.group("status2")).rstrip("sS").capitalize()
     clear = [m for m in judgement.members if m.clearly]
     have = sum(1 for m in clear if m.paper.status == status)
     touching = sum(1 for m in judgement.members if not m.clearly and m.paper.status == status)

@@ -326,7 +326,13 @@ class TopicScanner:
         plural for a singular ("colleague") is no slip."""
         fixes = {}
         english = whole_words()
-        for word in dict.fromkeys(re.findall(r"(?<![\w'’-])[a-z]{5,}(?![\w'’-])", text)):
+        for typed in dict.fromkeys(re.findall(r"(?<![\w'’-])[A-Za-z][a-z]{4,}(?![\w'’-])", text)):
+            word = typed.lower()
+            if typed != word:  # "Bayesain": a capital's word only with two letters swapped
+                right = self.slip(word, swapped_only=True)
+                if right and self.unknown_words(word, exact=True) and self._common(right):
+                    fixes[typed] = right.capitalize()
+                continue
             if not self.unknown_words(word, exact=True) or word in english:
                 continue  # "printing", "farming": English the abstracts do not use, no slip
             if self.index.word_papers.get(_american(word)):
@@ -338,6 +344,28 @@ class TopicScanner:
             right = next((w for w in candidates if w and _a_slip(word, w) and self._common(w)), "")
             if right:
                 fixes[word] = right
+        return fixes
+
+    def slip(self, word: str, swapped_only: bool = False) -> str:
+        """The corpus word a topic word no abstract writes is a slip of: a letter changed,
+        added or swapped (`spelled`), or one left out of a shorter word ("lerning");
+        `swapped_only`: only two letters swapped ("Bayesain"), for a name typed with a
+        capital. "" when none."""
+        if swapped_only:
+            right = self.spelled(word)
+            return right if right and sorted(right) == sorted(word) else ""
+        return self.spelled(word) or self._letter_dropped(word)
+
+    def americanised(self, topic: str) -> dict[str, str]:
+        """The topic's words the abstracts mostly spell the US way ("optimisation":
+        optimization), each with that spelling."""
+        ix = self.index
+        fixes = {}
+        for word in dict.fromkeys(re.findall(r"(?<![\w-])[a-z]{5,}(?![\w-])", topic.lower())):
+            us = _american(word)
+            typed, written = len(ix.word_papers.get(word, ())), len(ix.word_papers.get(us, ()))
+            if us != word and written >= SPELLED_COMMON and written >= US_SHARE * typed:
+                fixes[word] = us
         return fixes
 
     def _common(self, word: str) -> bool:
@@ -383,6 +411,7 @@ def _a_slip(typed: str, word: str) -> bool:
 SPELLED_LENGTH = 5  # shorter words are too easily another word
 DROPPED_LENGTH = 6  # a letter left out of a shorter word leaves another word too often
 SPELLED_COMMON = 20  # a short word's correction is a word many abstracts write
+US_SHARE = 5  # a British spelling read the US way where the abstracts write that this much more
 SPELLED_EDIT_LENGTH = 8  # shorter words one letter from a corpus word are often real words
 # the conference's own words, which no abstract needs to write ("poster" is no "foster")
 _CONFERENCE_WORDS = frozenset(

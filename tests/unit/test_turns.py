@@ -123,3 +123,28 @@ def test_another_name_replaces_the_paper_only_where_it_names_a_paper() -> None:
     assert another_named("What about EAGLE?", asked, medusa, papers.__contains__) == (
         "Does EAGLE speed up Vicuna-7B?"
     )
+
+
+def test_a_topic_asked_of_a_topics_papers_is_a_second_facet() -> None:
+    plan = _plan(
+        "Which of them are about audio or music?", "Which oral papers are about diffusion?"
+    )
+    assert plan is not None
+    assert (plan.kind, plan.topic, plan.constraints.statuses) == (
+        "list",
+        "diffusion with audio or music",
+        ["Oral"],
+    )
+
+
+def test_his_papers_and_a_bare_status_narrow_the_papers_just_listed() -> None:
+    plan = _plan("How many of his papers are orals?", "Which papers did Bo Li write?")
+    assert plan is not None
+    assert (plan.kind, plan.constraints.authors, plan.constraints.statuses) == (
+        "metadata",
+        ["Bo Li"],
+        ["Oral"],
+    )
+    plan = _plan("Which are orals?", "How many papers are about LLM agents?")
+    assert plan is not None
+    assert (plan.kind, plan.topic, plan.constraints.statuses) == ("list", "LLM agents", ["Oral"])

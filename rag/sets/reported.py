@@ -1,0 +1,283 @@
+"""Superlatives over the figures abstracts report: "Which paper on speculative decoding
+reports the largest speedup?", "the biggest memory reduction any quantization paper claims".
+No single abstract answers these, and the figure of whichever paper retrieval ranks first is
+no maximum. The answer ranks the papers of the topic whose abstracts state a figure of
+that measure, largest first, each with its sentence, and says the figures come from
+different setups; where none states one, it says so.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from rag.sets.answer_rows import article, citation, plain, plural, row, set_answer
+from rag.text import split_sentences
+from rag.types import Aggregate, AggregatePaper, Answer, Paper, QueryPlan
+
+SHOWN = 10
+NEAR = 8  # words between a figure and the word in its clause that says what it measures
+
+# measure families: the words that name one near a figure, and the figures they take
+_FAMILIES: dict[str, tuple[str, str]] = {
+    # family: (words naming it near a figure, the noun the answer says)
+    "speedup": (
+        r"speed\w*|faster|acceler\w*|throughput|latency|wall-?clock|runtime|run-time",
+        "speedup",
+    ),
+    "reduction": (
+        r"reduc\w*|sav\w*|less|fewer|lower|smaller|compress\w*|memory|footprint|VRAM",
+        "reduction",
+    ),
+    "accuracy": (r"accuracy|accurac\w+", "accuracy"),
+    "size": (r"parameters?|params|models?", "model size"),
+    "improvement": (r"improv\w*|gains?|outperform\w*|boost\w*", "improvement"),
+}
+_ASKED_MEASURE = [
+    # "the largest model", "the most parameters": a model's size in parameters
+    ("size", r"models?(?:\s+sizes?)?|parameter\s+counts?|number\s+of\s+parameters|parameters"),
+    ("speedup", r"speed-?ups?|speed\s+gains?|accelerations?|throughput(?:\s+gains?)?"),
+    ("reduction", r"reductions?|savings?|compression(?:\s+(?:ratios?|rates?))?"),
+    ("improvement", r"(?:accuracy\s+|performance\s+)?(?:gains?|improvements?|boosts?)"),
+    ("accuracy", r"accuracy"),
+]
+_MEASURE = "|".join(p for _, p in _ASKED_MEASURE)
+_SUPERLATIVE = r"(?:largest|biggest|highest|greatest|most|best|strongest|maximum|max|top)"
+_ASKED = re.compile(
+    rf"\b(?:the\s+)?{_SUPERLATIVE}\s+(?:reported\s+|stated\s+|claimed\s+)?"
+    # "the biggest inference speedup", "the largest memory reduction": what is measured
+    rf"(?P<mod>(?:(?!(?:{_MEASURE})\b)[\w-]+\s+){{0,2}}?)"
+    rf"(?P<measure>{'|'.join(f'(?P<{f}>{p})' for f, p in _ASKED_MEASURE)})\b"
+    # "throughput or speed gain": the same measure said twice
+    rf"(?:\s+(?:or|and|/)\s+(?:[\w-]+\s+)?(?:{_MEASURE})\b)?"
+    # "the largest reduction in communication": what is reduced
+    rf"(?:\s+in\s+(?P<of>(?!terms\b)[\w-]+(?:\s+(?!(?:of|for|on|among|by|from)\b)[\w-]+)?))?"
+    # "the highest accuracy reported on ImageNet": the benchmark the figure is measured on
+    r"(?:\s+(?:reported\s+|achieved\s+|stated\s+)?on\s+(?P<bench>(?-i:[A-Z])[\w.-]*(?-i:[A-Z0-9])"
+    r"[\w.-]*)(?![\w-]))?",
+    re.I,
+)
+# a paper asked for: "which paper …", "what's the biggest speedup any … paper claims",
+# "biggest speedup reported at ICML 2024?"
+_ASKS_PAPER = re.compile(
+    rf"\b(?:which|what)\s+(?:[\w'’-]+\s+){{0,6}}?(?:papers?|works?|abstracts?|one|ones)\b"
+    rf"|\bany\b(?:\s+[\w-]+){{0,6}}?\s+(?:papers?|works?|abstracts?)\b|^\s*(?:the\s+)?{_SUPERLATIVE}\b"
+    # "What is the largest speedup reported for LLM inference?" (not "… GaLore reports")
+    rf"|\bwhat(?:['’]s|\s+is|\s+was)\s+the\s+{_SUPERLATIVE}\b[^?]*\b(?:reported|claimed|stated)\b",
+    re.I,
+)
+# what frames the question and names no topic (whole words: "mixture-of-experts" stays)
+_FRAME = re.compile(
+    r"(?<![\w-])(?:which|what|what['’]s|whats|who|is|are|was|were|the|a|an|any|of|among|all|"
+    r"icml|2024|papers?|works?|abstracts?|reports?|reported|reporting|claims?|claimed|claiming|"
+    r"states?|stated|achieves?|achieved|shows?|showed|gives?|gave|has|have|had|gets?|got|"
+    r"does|do|did|one|ones|conference|proposes?|proposed|introduces?|introduced|uses?|used|"
+    r"trains?|trained|builds?|built|presents?|presented|"
+    r"in\s+terms\s+of(?:\s+(?:parameters?|size|model\s+size))?)(?![\w-])|['’]s\b|[?.!,:;]",
+    re.I,
+)
+_STATUS = re.compile(r"\b(oral|spotlight|poster)s?\b", re.I)
+_EDGE = re.compile(
+    r"^(?:on|about|for|in|from|to|with|by|at)(?:\s+|$)|\s+(?:on|about|for|in|from|to|with|by|at)$",
+    re.I,
+)
+# measure words too common to pin what is measured ("the largest reported gain")
+_GENERIC = frozenset("reported stated claimed overall total relative absolute".split())
+_TIMES = r"(?:\$?\s*\\times\s*\$?|×|x(?![\w])|\s?-?fold\b|\s+times\b)"
+_FIGURE = re.compile(
+    rf"(?<![\w.])(?P<value>\d+(?:,\d{{3}})*(?:\.\d+)?)\s*(?:\$\s*)?(?:(?P<times>{_TIMES})|"
+    rf"(?P<percent>\s?(?:\\?%|percent\b)))"
+    # "by a factor of 1.6 to 2.5": the larger
+    rf"|\bfactor\s+of\s+(?:up\s+to\s+)?(?:\d+(?:\.\d+)?\s*(?:to|-|–)\s*)?(?P<factor>\d+(?:\.\d+)?)",
+    re.I,
+)
+
+
+@dataclass
+class Asked:
+    family: str  # "speedup"
+    noun: str  # the measure as the question says it ("speedup", "memory reduction")
+    topic: str  # what the papers are about ("speculative decoding"); "" for every paper
+    statuses: list[str]
+    measured: list[str]  # what is measured, written near the figure ("memory"); may be none
+    bench: str = ""  # the benchmark the figure must be on ("ImageNet"), written in its clause
+
+
+@dataclass
+class Figure:
+    paper: Paper
+    value: float  # in the family's unit: a factor (×) or a percentage
+    said: str  # the figure as written ("3.6×")
+    sentence: str
+    written: float = 0.0  # the number as written (70 of "70%", where `value` is 3.3×)
+
+
+def asked(question: str) -> Asked | None:
+    """The measure and topic of a superlative over reported figures, or None."""
+    found = _ASKED.search(question)
+    if found is None or not _ASKS_PAPER.search(question):
+        return None  # "…, and how big was the best gain?": one paper's figure
+    family = next(f for f, _ in _ASKED_MEASURE if found.group(f))
+    mod = (found.group("mod") or "").split() + (found.group("of") or "").split()
+    measured = [w for w in mod if w.lower() not in _GENERIC and w.lower() not in _SPEED_WORDS]
+    rest = f"{question[: found.start()]} {question[found.end() :]}"
+    statuses = sorted({s.capitalize() for s in _STATUS.findall(rest)})
+    rest = _STATUS.sub(" ", rest)
+    topic = " ".join(_FRAME.sub(" ", rest).split())
+    while (shorter := _EDGE.sub("", topic).strip()) != topic:
+        topic = shorter
+    noun = (
+        " ".join([*measured, found.group("measure").lower()])
+        if measured
+        else found.group("measure").lower()
+    )
+    if family == "size":  # "the largest model", "the most parameters": a model size
+        noun = "model size"
+    bench = found.group("bench") or ""
+    topic = topic or bench
+    return Asked(family, noun, topic, statuses, measured, bench)
+
+
+# words that only say which speed ("inference speedup", "latency speedup")
+_SPEED_WORDS = frozenset("inference latency training wall-clock decoding generation".split())
+
+
+# "1.5 trillion parameters", "PaLM-540B", "a 7B model": a size, read as a count
+_SIZE = re.compile(
+    r"(?<![\w.])(?P<value>\d+(?:\.\d+)?)\s*-?\s*(?P<unit>(?-i:[BMT])(?![\w-])|billion|trillion|"
+    r"million)(?P<after>\s+(?:parameters?|params)\b)?",
+    re.I,
+)
+_SCALE = {"m": 1e6, "million": 1e6, "b": 1e9, "billion": 1e9, "t": 1e12, "trillion": 1e12}
+
+
+def _sizes(paper: Paper, clause: str, sentence: str) -> list[Figure]:
+    """Model sizes a clause states: "with 1.5 trillion parameters", "Llama-2 70B"; a
+    count of tokens or examples ("260B tokens") is no size."""
+    out = []
+    for found in _SIZE.finditer(clause):
+        rest = clause[found.end() : found.end() + 12].lower()
+        if not found.group("after") and re.match(
+            r"\s*(?:tokens?|examples?|samples?|images?)", rest
+        ):
+            continue
+        # "PaLM-540B", "Llama-2 70B": a size named after the model
+        named = found.group("after") or re.search(r"[A-Z][\w.-]*[\s-]?$", clause[: found.start()])
+        if not named and not re.search(r"\b(?:parameters?|params|models?|LLMs?)\b", clause, re.I):
+            continue
+        value = float(found.group("value")) * _SCALE[found.group("unit").lower()]
+        said = f"{found.group('value')}{'' if len(found.group('unit')) == 1 else ' '}{found.group('unit')}"
+        out.append(Figure(paper, value, said, sentence, float(found.group("value"))))
+    return out
+
+
+def figures(paper: Paper, top: Asked) -> list[Figure]:
+    """The figures of the asked measure the abstract states: each a number with × (or %)
+    in a clause whose nearest measure word is that family's (and, where the question says
+    what is measured, "memory", with that word near it too)."""
+    out = []
+    for sentence in split_sentences(paper.abstract):
+        text = re.sub(r"\b(e\.g|i\.e)\.,", r"\1.", sentence)  # "(e.g., +6.8% on …)": one clause
+        for clause in _CLAUSES.split(text):
+            out += _clause_figures(paper, top, clause, sentence)
+    return out
+
+
+# "speeds up fine-tuning by up to 8× and reduces memory by up to 70%": a figure goes with
+# the measure of its own clause
+_CLAUSES = re.compile(r"[,;:]\s+|\s+(?:and|while|whereas|but)\s+")
+
+
+def _clause_figures(paper: Paper, top: Asked, clause: str, sentence: str) -> list[Figure]:
+    family = top.family
+    tokens = clause.split()
+    places = {
+        f: [i for i, t in enumerate(tokens) if re.match(rf"(?:{words})", t, re.I)]
+        for f, (words, _) in _FAMILIES.items()
+    }
+    # what is reduced must be said ("memory", "communication"); "proof accuracy" only names it
+    stems = [m.lower()[:5] for m in top.measured] if family == "reduction" else []
+    measured = [i for i, t in enumerate(tokens) if any(t.lower().startswith(s) for s in stems)]
+    if stems:
+        places[family] = sorted(set(places[family]) | set(measured))
+    if family == "size":
+        return _sizes(paper, clause, sentence)
+    out: list[Figure] = []
+    if top.bench and not re.search(rf"(?<![\w-]){re.escape(top.bench)}(?![\w-])", clause):
+        return out  # "83.82% on ImageNet and 93.79% on SST-2": the asked benchmark's only
+    for found in _FIGURE.finditer(clause):
+        at = len(clause[: found.start()].split())
+        near = {f: min((abs(i - at) for i in p), default=99) for f, p in places.items()}
+        best = min(near, key=lambda f: (near[f], f != family))
+        if best != family or near[best] > NEAR:
+            continue
+        if stems and min((abs(i - at) for i in measured), default=99) > NEAR:
+            continue  # "the largest memory reduction": a reduction of something else
+        number = found.group("value") or found.group("factor")
+        value = float(number.replace(",", ""))
+        percent = bool(found.group("percent"))
+        if family == "speedup" and percent:
+            continue  # "speeds up by 40%": no factor
+        if family in ("accuracy", "improvement") and not percent:
+            continue
+        said = f"{number}{'%' if percent else '×'}"
+        if family == "reduction" and percent:
+            if value >= 100:
+                continue
+            value = 100 / (100 - value)  # "reduces memory by 70%": 3.3× less
+        out.append(Figure(paper, value, said, sentence, float(number.replace(",", ""))))
+    return out
+
+
+def answer(
+    question: str,
+    standalone: str,
+    plan: QueryPlan,
+    top: Asked,
+    papers: list[Paper],
+    topic_said: str,
+    clear: set[str] | None = None,
+) -> Answer:
+    """The papers among `papers` stating a figure of the measure, largest first; those
+    `clear`ly about the topic before those only touching on it."""
+    best: dict[str, Figure] = {}
+    for paper in papers:
+        for figure in figures(paper, top):
+            if paper.id not in best or figure.value > best[paper.id].value:
+                best[paper.id] = figure
+    ranked = sorted(
+        best.values(),
+        key=lambda f: (clear is not None and f.paper.id not in clear, -f.value, f.paper.id),
+    )
+    noun = top.noun
+    where = f"{len(papers):,} {topic_said}"
+    if not ranked:
+        text = (
+            f"No abstract among the {where} states {article(noun)} {noun} as a figure, so I can't "
+            "say "
+            f"which reports the largest."
+        )
+        aggregate = Aggregate(kind="list", count=0, exact=False, papers=[])
+        return set_answer(question, standalone, plan, text, [], aggregate)
+    rows: list[AggregatePaper] = [
+        row(n, f.paper, f.sentence) for n, f in enumerate(ranked, start=1)
+    ]
+    first = ranked[0]
+    lines = [
+        f"Of the {where}, {plural(len(ranked), 'abstract')} "
+        f"{'states' if len(ranked) == 1 else 'state'} {article(noun)} {noun} as a figure; the "
+        f"largest stated is {first.said} in *{plain(first.paper.title)}* [1]. The figures "
+        "come from different models, baselines and setups, so they rank what each abstract "
+        "claims, not which method is best:"
+    ]
+    lines += [
+        f"- {f.said}: *{plain(f.paper.title)}* [{n}]" for n, f in enumerate(ranked[:SHOWN], 1)
+    ]
+    if len(ranked) > SHOWN:
+        lines.append(f"- … and {len(ranked) - SHOWN} more (every paper is in the full list)")
+    aggregate = Aggregate(
+        kind="list", count=len(ranked), exact=False, papers=rows, value=first.written
+    )
+    return set_answer(
+        question, standalone, plan, "\n".join(lines), [citation(r) for r in rows], aggregate
+    )

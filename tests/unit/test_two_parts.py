@@ -1,0 +1,225 @@
+"""Questions in two parts: a byline beside a content question, a topic within a topic, a
+superlative over the figures abstracts report, and mentions negated."""
+
+from __future__ import annotations
+
+from rag.answer.question_parts import question_parts
+from rag.plan.byline import byline_asked, byline_beside, who_asked
+from rag.plan.parser import QuestionParser
+from rag.plan.within import topic_within
+from rag.sets import reported
+from rag.text import title_head
+from rag.types import Paper, QueryPlan
+from tests.unit.test_new_user_metadata import PLACES
+
+PARSER = QuestionParser(PLACES)
+NAMED = {"Medusa", "TrustLLM", "GaLore", "DoRA"}
+
+
+def _byline_plan(question: str) -> QueryPlan | None:
+    """A byline question naming one of NAMED plans as its byline (the planner's part)."""
+    asked = byline_asked(question) or who_asked(question)
+    if asked is not None and asked.name in NAMED:
+        return QueryPlan(kind="metadata", like_paper="p1", written_by="all")
+    return None
+
+
+def test_a_byline_question_beside_a_content_question_is_split_and_the_paper_named() -> None:
+    both = byline_beside(
+        "How many authors does TrustLLM have, and what are its main findings?", _byline_plan
+    )
+    assert both is not None
+    assert both.byline == "How many authors does TrustLLM have?"
+    assert both.content == "What are TrustLLM's main findings?"
+    both = byline_beside(
+        "Who wrote the Medusa paper and what speedup does it report?", _byline_plan
+    )
+    assert both is not None
+    assert (both.byline, both.content) == (
+        "Who wrote the Medusa paper?",
+        "What speedup does Medusa report?",
+    )
+
+
+def test_a_byline_asked_second_takes_the_name_from_the_first_part() -> None:
+    both = byline_beside("What does the paper on DoRA propose and is it an oral?", _byline_plan)
+    assert both is not None
+    assert (both.byline, both.content) == (
+        "Is DoRA an oral?",
+        "What does the paper on DoRA propose?",
+    )
+    both = byline_beside("What does GaLore propose, and who wrote it?", _byline_plan)
+    assert both is not None and both.byline == "Who wrote GaLore?"
+
+
+def test_two_byline_parts_are_one_byline_and_a_topic_is_no_paper() -> None:
+    both = byline_beside("Who are the authors of Medusa and where are they from?", _byline_plan)
+    assert both is not None and both.content == ""
+    # no paper named: nothing to split ("papers on diffusion" plans as no one paper)
+    assert (
+        byline_beside("Who wrote papers on diffusion and what do they find?", _byline_plan) is None
+    )
+    assert byline_beside("What speedup does Medusa report?", _byline_plan) is None
+
+
+def test_a_position_papers_title_names_what_follows_its_label() -> None:
+    assert title_head("Position: TrustLLM: Trustworthiness in Large Language Models") == "TrustLLM"
+    assert title_head("Position: Levels of AGI") == "Position"
+    assert title_head("BiLLM: Pushing the Limit") == "BiLLM"
+
+
+def test_a_topic_within_a_topic_is_one_topic_of_two_facets() -> None:
+    def known(name: str) -> bool:
+        return name in {"Google", "MIT"}
+
+    cases = {
+        "Which papers on graph neural networks are also about molecules?": (
+            "Which papers are about graph neural networks together with molecules?"
+        ),
+        "How many papers are about diffusion models, and how many of them are about video?": (
+            "How many papers are about diffusion models together with video?"
+        ),
+        "Of the federated learning papers, which ones deal with differential privacy?": (
+            "Which papers are about federated learning together with differential privacy?"
+        ),
+        "reinforcement learning papers that also use transformers?": (
+            "Which papers are about reinforcement learning together with transformers?"
+        ),
+        "Which LLM papers are also about code generation, and how many are there?": (
+            "How many papers are about LLM together with code generation?"
+        ),
+        "Which graph neural network papers are about molecules?": (
+            "Which papers are about graph neural network together with molecules?"
+        ),
+        "How many federated learning papers work on video data?": (
+            "How many papers are about federated learning together with video data?"
+        ),
+        "How many diffusion model papers are about robotics, and which ones?": (
+            "How many papers are about diffusion model together with robotics?"
+        ),
+    }
+    for question, expected in cases.items():
+        assert topic_within(question, known) == expected, question
+    for question in (
+        "How many papers are about diffusion models, and how many of them are orals?",
+        "Which Google papers are also about reinforcement learning?",
+        "Which LLM papers are about code generation?",  # a capitalised name may be a lab's
+        "Which papers on diffusion models are also from MIT?",
+        "Which recent papers use transformers?",
+    ):
+        assert topic_within(question, known) is None, question
+
+
+def test_the_parser_reads_a_topic_within_a_topic_as_two_facets() -> None:
+    plan = PARSER.plan("Which papers on graph neural networks are also about molecules?")
+    assert (plan.kind, plan.topic) == ("list", "graph neural networks with molecules")
+
+
+def test_a_negated_mention_leaves_the_papers_that_write_it_out() -> None:
+    plan = PARSER.plan("LLM papers that do not mention fine-tuning")
+    assert plan.constraints.not_text_words == ["fine-tuning"]
+    assert plan.constraints.text_words == []
+    assert not plan.constraints.is_empty()
+    plan = PARSER.plan("How many papers mention Llama 2 specifically?")
+    assert (plan.kind, plan.topic, plan.constraints.text_words) == ("metadata", "", ["Llama 2"])
+    plan = PARSER.plan("Which papers explicitly mention GPT-4?")
+    assert (plan.topic, plan.constraints.text_words) == ("", ["GPT-4"])
+
+
+def test_titles_with_a_question_mark_and_a_label_with_its_colon() -> None:
+    plan = PARSER.plan("How many titles contain a question mark?")
+    assert plan.constraints.title_words == ["?"]
+    plan = PARSER.plan("How many titles start with 'Position:' and are from Google?")
+    assert plan.constraints.title_words == ["^Position"] and plan.topic == ""
+
+
+def test_how_much_a_method_saves_is_supplied_by_a_reduction_a_few_words_off() -> None:
+    part = question_parts("How much memory does GaLore save?")[0]
+    assert {"reduc", "save"} <= part.target
+    assert part.window > 5
+
+
+def _paper(pid: str, abstract: str, status: str = "Poster") -> Paper:
+    return Paper(id=pid, title=f"Paper {pid}", abstract=abstract, authors=["A B"], status=status)
+
+
+def test_a_superlative_over_a_reported_figure_is_read_with_its_topic() -> None:
+    top = reported.asked(
+        "Which ICML 2024 paper on speculative decoding reports the largest speedup?"
+    )
+    assert top is not None and (top.family, top.topic) == ("speedup", "speculative decoding")
+    top = reported.asked("What's the biggest inference speedup any LLM paper claims?")
+    assert top is not None and (top.family, top.topic) == ("speedup", "LLM")
+    top = reported.asked("Which oral paper reports the biggest memory reduction?")
+    assert top is not None
+    assert (top.family, top.topic, top.statuses, top.noun) == (
+        "reduction",
+        "",
+        ["Oral"],
+        "memory reduction",
+    )
+    top = reported.asked(
+        "Which mixture-of-experts paper reports the largest throughput or speed gain?"
+    )
+    assert top is not None and (top.family, top.topic) == ("speedup", "mixture-of-experts")
+    assert reported.asked("Which paper has the most authors?") is None
+    assert reported.asked("What is the most important paper on diffusion?") is None
+
+
+def test_figures_go_with_the_measure_their_own_clause_names() -> None:
+    paper = _paper(
+        "p",
+        "Furthermore, APT speeds up LMs' fine-tuning by up to 8$\\times$ and reduces large "
+        "LMs' memory training footprint by up to 70%. We observe consistent latency speedup "
+        "of up to $3.7 \\times$, cost savings of up to $6.7 \\times$.",
+    )
+    speed = reported.asked("Which paper reports the largest speedup?")
+    memory = reported.asked("Which paper reports the largest memory reduction?")
+    assert speed is not None and memory is not None and memory.measured == ["memory"]
+    assert [f.said for f in reported.figures(paper, speed)] == ["8×", "3.7×"]
+    saved = reported.figures(paper, memory)
+    assert [f.said for f in saved] == ["70%"] and round(saved[0].value, 2) == 3.33
+    talked = _paper("t", "We use 9$\\times$ fewer rounds and 100$\\times$ less communication.")
+    less = reported.asked("Which paper reports the largest reduction in communication?")
+    assert less is not None and [f.said for f in reported.figures(talked, less)] == ["100×"]
+
+
+def test_the_answer_ranks_the_stated_figures_and_says_none_where_none_is_stated() -> None:
+    papers = [
+        _paper("a", "Our method is 2.5x faster than the baseline."),
+        _paper("b", "It achieves a 3.1$\\times$ speedup in decoding."),
+        _paper("c", "We prove a bound."),
+    ]
+    top = reported.asked("Which paper reports the largest speedup?")
+    assert top is not None
+    plan = QueryPlan(kind="list")
+    answer = reported.answer("q", "q", plan, top, papers, "at ICML 2024")
+    assert answer.aggregate is not None
+    assert [p.paper_id for p in answer.aggregate.papers] == ["b", "a"]
+    assert "the largest stated is 3.1× in *Paper b* [1]" in answer.answer
+    assert "not which method is best" in answer.answer
+    none = reported.answer("q", "q", plan, top, papers[2:], "paper at ICML 2024")
+    assert none.aggregate is not None and none.aggregate.count == 0 and not none.citations
+    assert none.answer.startswith("No abstract among the 1 paper at ICML 2024 states a speedup")
+
+
+def test_the_largest_model_is_read_from_sizes_abstracts_state() -> None:
+    top = reported.asked("Which paper proposes the largest model in terms of parameters?")
+    assert top is not None and (top.family, top.topic, top.noun) == ("size", "", "model size")
+    papers = [
+        _paper("a", "We scale our transducer to 1.5 trillion parameters."),
+        _paper("b", "Experiments on Llama-2 70B show gains; we train on 260B tokens."),
+    ]
+    assert [f.said for f in reported.figures(papers[0], top)] == ["1.5 trillion"]
+    assert [f.said for f in reported.figures(papers[1], top)] == ["70B"]  # not the tokens
+    answer = reported.answer("q", "q", QueryPlan(kind="list"), top, papers, "papers at ICML 2024")
+    assert answer.aggregate is not None
+    assert [p.paper_id for p in answer.aggregate.papers] == ["a", "b"]
+
+
+def test_a_figure_on_the_asked_benchmark_only() -> None:
+    top = reported.asked("Which paper reports the highest accuracy on ImageNet?")
+    assert top is not None and (top.bench, top.topic) == ("ImageNet", "ImageNet")
+    paper = _paper("s", "It achieves 83.82% accuracy on CV dataset (ImageNet) and 93.79% "
+                   "accuracy on NLP dataset (SST-2).")  # fmt: skip
+    assert [f.said for f in reported.figures(paper, top)] == ["83.82%"]
