@@ -38,6 +38,7 @@ from rag.retrieval.retriever import PaperRetriever
 from rag.routing import Route
 from rag.sets import reported
 from rag.sets.answer_rows import statuses_said
+from rag.sets.institution_kinds import kinds_compared
 from rag.sets.named import (
     defined_asked,
     earlier_work,
@@ -392,6 +393,10 @@ class Assistant:
         self, pipeline: Pipeline, asked: _Asked, standalone: str, filters: Filters | None
     ) -> Iterator[Event]:
         """The events of one answer: a set answer from the catalogue, or a cited one."""
+        split = kinds_compared(standalone, pipeline.catalogue)
+        if split is not None:  # "How many papers come from industry vs academia?"
+            yield from _whole(split, asked.started)
+            return
         top = reported.asked(standalone)
         figured = _reported(pipeline, asked.question, standalone, top, filters) if top else None
         if figured is not None:  # "Which paper reports the largest speedup?": ranked figures

@@ -168,6 +168,16 @@ class PlanConstraints(BaseModel):
     no_affiliations: bool = Field(
         default=False, description="Papers that list no affiliation at all."
     )
+    institution_kinds: list[Literal["company", "academic"]] = Field(
+        default_factory=list,
+        description="Kinds of institution the affiliations must include, each ('both "
+        "industry and academia': a company and a university).",
+    )
+    without_kinds: list[Literal["company", "academic"]] = Field(
+        default_factory=list,
+        description="Kinds of institution no affiliation may be ('only academic authors': "
+        "no company).",
+    )
     text_words: list[str] = Field(
         default_factory=list,
         description="Words the title or abstract must write ('Which papers mention ChatGPT?').",
@@ -205,6 +215,8 @@ class PlanConstraints(BaseModel):
             or self.not_title_words
             or self.not_text_words
             or self.no_affiliations
+            or self.institution_kinds
+            or self.without_kinds
             or self.min_authors
             or self.max_authors
         )

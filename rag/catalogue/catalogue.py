@@ -18,6 +18,7 @@ import sqlite3
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from rag.catalogue import index as paper_index
@@ -118,6 +119,7 @@ class Catalogue:
         self._vocabulary: set[str] | None = None
         self._folded_texts: list[tuple[str, str]] | None = None  # (id, title and abstract)
         self._heads: dict[str, list[str]] | None = None  # a title's opening name -> ids
+        self._kinds: dict[str, frozenset[str]] | None = None  # paper -> its institution kinds
 
     @classmethod
     def of(cls, papers: Iterable[Paper]) -> Catalogue:
@@ -533,6 +535,20 @@ class Catalogue:
         """Every word the titles write, folded."""
         return {w for _, folded in self._folded_titles("1", ()) for w in folded.split()}
 
+    def institution_kinds(self) -> dict[str, frozenset[str]]:
+        """Each paper's kinds of institution, its affiliations read by name ("company",
+        "academic"; a public research body is neither), read once."""
+        if self._kinds is None:
+            kinds: dict[str, set[str]] = {}
+            for affiliation, paper_id in self._rows(
+                "select affiliation, paper_id from paper_places where affiliation != ''"
+            ):
+                kind = _kind_of(str(affiliation))
+                if kind:
+                    kinds.setdefault(str(paper_id), set()).add(kind)
+            self._kinds = {p: frozenset(k) for p, k in kinds.items()}
+        return self._kinds
+
     def unaffiliated(self) -> set[str]:
         """Papers that list no affiliation at all (no row in the places table)."""
         query = "select paper_id from paper_facts where paper_id not in (select paper_id from paper_places)"
@@ -726,3 +742,9 @@ def _same_with_a_place(
 
 
 _NAMED_FOR = frozenset({"institute", "center", "centre", "laboratory", "lab"})
+
+
+@cache
+def _kind_of(affiliation: str) -> str:
+    """An affiliation string's kind of institution, read once per string."""
+    return kind_of(affiliation)

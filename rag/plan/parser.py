@@ -33,6 +33,7 @@ from rag.plan.regions import asked_by_place, asked_unrecorded
 from rag.plan.set_readings import (
     affiliations_asked,
     by_share,
+    institution_kinds,
     no_affiliation,
     not_about,
     title_words_ranked,
@@ -559,7 +560,7 @@ class QuestionParser:
         if text != question.strip():  # "ICML spotlights … in 2024": the venue's year too
             text = _YEAR.sub(" ", text)
         # "…, and how many of them were orals?": the list, with its statuses counted
-        text = _OF_THEM.sub("", text)
+        text = _of_them_dropped(text)
         byline = byline_asked(text)
         said, paper = "", None
         if byline is not None:  # the paper as named, or the name within it
@@ -627,6 +628,7 @@ class QuestionParser:
             constraints.min_authors = constraints.max_authors = n
             text = text[: exactly.start()] + " " + text[exactly.end() :]
         text = no_affiliation(text, constraints)  # "How many papers list no affiliation?"
+        text = institution_kinds(text, constraints)  # "from both industry and academia"
         text = title_words(text, constraints)
         if set_like or _STATUS_NOUN.search(question):  # "Which orals mention ChatGPT?"
             text = text_words(text, constraints, self._written)
@@ -954,6 +956,19 @@ _TOPIC_AFTER = (
 )
 
 
+def _of_them(text: str) -> re.Match[str] | None:
+    """ "…, and which of them are orals?", "…, and which are orals?" (not "which were orals,
+    and which were posters?", a status asked of each)."""
+    found = _OF_THEM.search(text)
+    bare = found and not re.search(r"\bof\s+(?:them|these|those)\b", found.group(0), re.I)
+    return None if found and bare and STATUS_WORD.search(text[: found.start()]) else found
+
+
+def _of_them_dropped(text: str) -> str:
+    found = _of_them(text)
+    return text if found is None else f"{text[: found.start()]}{text[found.end() :]}"
+
+
 def _kind(
     question: str,
     has_topic: bool,
@@ -962,7 +977,7 @@ def _kind(
     names_a_paper: bool = False,
 ) -> PlanKind:
     has_constraint = not constraints.is_empty() or bool(unresolved)
-    split = _OF_THEM.search(question)
+    split = _of_them(question)
     # "…, and which of them are orals?" counts the topic's papers by status; "…, and what do
     # they find?" (or "how many of them are about vision?") asks what they say
     detail = _DETAIL.search(question) and not (split and STATUS_WORD.search(split.group(0)))

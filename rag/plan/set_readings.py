@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from typing import Literal
 
 from rag.plan.rankings import PLACE_RANKINGS
 from rag.types import PlanConstraints, QueryPlan
@@ -240,3 +241,62 @@ def no_affiliation(text: str, constraints: PlanConstraints) -> str:
         return text
     constraints.no_affiliations = True
     return f"{text[: said.start()]} {text[said.end() :]}"
+
+
+# "authors from both industry and academia", "industry-academia collaborations", "papers with
+# an author from industry", "purely academic papers": kinds of institution, read by name
+_INDUSTRY = r"(?:industry|industrial|compan(?:y|ies)|corporate|industry\s+labs?)"
+_ACADEMIA = r"(?:academia|academic|universit(?:y|ies))"
+_BOTH_KINDS = re.compile(
+    rf"\b(?:(?:from|by|with|between|involving)\s+)?(?:authors?\s+(?:from|in)\s+)?(?:both\s+)?"
+    rf"(?:{_INDUSTRY}\s*(?:and|&|-|–|/)\s*{_ACADEMIA}|{_ACADEMIA}\s*(?:and|&|-|–|/)\s*{_INDUSTRY})"
+    r"(?:\s+(?:authors?|co-?authors?|collaborations?|affiliations?|partnerships?))?\b",
+    re.I,
+)
+_ONLY_KIND = re.compile(
+    r"\b(?:(?:only|purely|entirely|exclusively|solely)\s+(?:from\s+|by\s+)?(?P<only>academia|academic|"
+    r"industry|industrial|compan(?:y|ies))(?:\s+(?:authors?|institutions?|labs?|affiliations?))?"
+    r"|(?:from\s+|by\s+)?(?P<only2>academia|industry)\s+(?:authors\s+)?only"
+    r"|(?:with\s+)?no\s+(?P<none>industry|company|academic|university)\s+(?:authors?|"
+    r"affiliations?|co-?authors?)|without\s+(?:any\s+)?(?P<without>industry|company|academic|"
+    r"university)\s+(?:authors?|affiliations?|co-?authors?))\b",
+    re.I,
+)
+_ONE_KIND = re.compile(
+    r"\b(?:(?:by|from)\s+)?(?:(?:with|having|has|have)\s+)?(?:an?\s+|any\s+)?(?:authors?|"
+    r"co-?authors?|people|researchers)\s+(?:from|in|at)\s+(?:an?\s+)?(?P<kind>industry|"
+    r"a\s+company|companies|industry\s+labs?|academia)\b"
+    r"|\b(?:from|by)\s+(?P<kind2>industry|academia|companies)\b"
+    # "industry papers", "academic papers": the papers' affiliations
+    r"|\b(?P<kind3>industry|industrial|academic)(?=\s+(?:papers|orals|spotlights|posters)\b)",
+    re.I,
+)
+
+
+def _kind(word: str) -> Literal["company", "academic"]:
+    return "academic" if re.match(r"(?i)academ|universit", word) else "company"
+
+
+def institution_kinds(text: str, constraints: PlanConstraints) -> str:
+    """ "papers with authors from both industry and academia": the kinds of institution
+    the affiliations must (or must not) include, into `constraints`; the text without it.
+    The catalogue reads an affiliation as a company or a university by its name."""
+    both = _BOTH_KINDS.search(text)
+    if both:
+        constraints.institution_kinds = ["company", "academic"]
+        return f"{text[: both.start()]} {text[both.end() :]}"
+    only = _ONLY_KIND.search(text)
+    if only:
+        if only.group("only") or only.group("only2"):
+            kind = _kind(only.group("only") or only.group("only2"))
+            constraints.institution_kinds = [kind]
+            constraints.without_kinds = ["academic" if kind == "company" else "company"]
+        else:
+            constraints.without_kinds = [_kind(only.group("none") or only.group("without"))]
+        return f"{text[: only.start()]} {text[only.end() :]}"
+    one = _ONE_KIND.search(text)
+    if one:
+        said = one.group("kind") or one.group("kind2") or one.group("kind3")
+        constraints.institution_kinds = [_kind(said)]
+        return f"{text[: one.start()]} {text[one.end() :]}"
+    return text

@@ -25,9 +25,11 @@ _NARROWED = re.compile(
     r"(?P<rest>.+?)\s*[?.!]*\s*$",
     re.I,
 )
-# "of them", "among those", "of his papers": the papers the last answer listed
+# "of them", "among those", "of his papers", "Which ones …": the papers the last answer listed
 _POINTS_BACK = re.compile(
-    r"\b(?:of|among)\s+(?:them|those|these|(?:his|her|their)\s+(?:papers|ones|work))\b", re.I
+    r"\b(?:of|among)\s+(?:them|those|these|(?:his|her|their)\s+(?:papers|ones|work))\b"
+    r"|^\s*(?:and\s+|so\s+)?(?:which|how\s+many)\s+ones\b",
+    re.I,
 )
 # "And how many posters?", "And which spotlights?", "And orals?"
 _STATUS_INSTEAD = re.compile(

@@ -69,7 +69,8 @@ _CLAUSE = re.compile(
 # words before "papers" that pick no topic ("recent papers that use X")
 _NO_TOPIC = frozenset(
     "recent new newest latest other some many more most these those such good best top "
-    "interesting relevant related accepted important notable famous".split()
+    "interesting relevant related accepted important notable famous industry industrial "
+    "academic".split()
 )
 
 

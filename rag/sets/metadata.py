@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Sequence
 from functools import partial
 
 from rag.catalogue.catalogue import Catalogue
@@ -796,12 +797,26 @@ def _conditions(c: PlanConstraints, people: set[str]) -> str:
             *(f"no “{w}” in the title or abstract" for w in c.not_text_words),
             *(["no affiliation"] if c.no_affiliations else []),
             *(
+                [_kinds_said(c.institution_kinds, c.without_kinds)]
+                if c.institution_kinds or c.without_kinds
+                else []
+            ),
+            *(
                 [_authors_said(c.min_authors, c.max_authors)]
                 if c.min_authors or c.max_authors
                 else []
             ),
         ]
     )
+
+
+def _kinds_said(kinds: Sequence[str], without: Sequence[str]) -> str:
+    """ "an author from a company and one from a university", "no author from a company"."""
+    word = {"company": "a company", "academic": "a university"}
+    said = " and one from ".join(word[k] for k in kinds)
+    said = f"an author from {said}" if said else ""
+    none = " or ".join(word[k] for k in without)
+    return f"{said}{' and ' if said and none else ''}{f'no author from {none}' if none else ''}"
 
 
 def _from(c: PlanConstraints, institution: str) -> str:

@@ -11,6 +11,12 @@ from rag.catalogue.names import affiliation_entries, fold
 from rag.sets.answer_rows import plural
 from rag.types import Paper, PlanConstraints
 
+# how a paper's institutions are told apart, said with every answer that uses it
+KINDS_READ = (
+    "Companies and universities told apart by their names (a national lab, Inria or Mila "
+    "is neither); papers that list no affiliation are in neither."
+)
+
 
 class Selection(NamedTuple):
     ids: set[str]  # the papers meeting every constraint
@@ -96,6 +102,18 @@ def constrained(catalogue: Catalogue, c: PlanConstraints) -> Selection:
         without |= catalogue.titled(words)
     if c.no_affiliations:  # "How many papers list no affiliation?"
         found.append(catalogue.unaffiliated())
+    if c.institution_kinds or c.without_kinds:  # "authors from both industry and academia"
+        kinds = catalogue.institution_kinds()
+        found.append(
+            {
+                p
+                for p in catalogue.papers
+                if set(c.institution_kinds) <= kinds.get(p, frozenset())
+                and not set(c.without_kinds) & kinds.get(p, frozenset())
+                and (c.institution_kinds or p in kinds)
+            }
+        )
+        notes.append(KINDS_READ)
     for words in c.text_words:  # "Which papers mention ChatGPT?"
         found.append(catalogue.mentioning(words))
     for words in c.not_text_words:  # "… but not GPT-3.5"

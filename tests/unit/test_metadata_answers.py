@@ -716,3 +716,54 @@ SIXTEENTH = Catalogue.of(
 )  # fmt: skip
 def test_wordings_of_the_sixteenth_block(question: str, ids: set[str]) -> None:
     assert_answered(SIXTEENTH, question, ids)
+
+
+# --- kinds of institution: "both industry and academia", "purely academic" ---
+KINDS = Catalogue.of(
+    [
+        _paper("k1", ["A B", "C D"], ["Google", "Stanford University"]),
+        _paper("k2", ["E F"], ["University of Oxford"], status="Oral"),
+        _paper("k3", ["G H"], ["Microsoft Research"]),
+        _paper("k4", ["I J", "K L"], ["Inria", "ETH Zurich"]),
+        _paper("k5", ["M N"], []),
+    ]
+)
+
+
+def test_kinds_of_institution_are_read_from_the_affiliations_names() -> None:
+    assert_answered(KINDS, "How many papers have authors from both industry and academia?", {"k1"})
+    assert_answered(KINDS, "How many industry-academia collaborations are there?", {"k1"})
+    assert_answered(KINDS, "Which papers have an author from industry?", {"k1", "k3"})
+    assert_answered(KINDS, "How many papers are from academia only?", {"k2", "k4"})
+    assert_answered(KINDS, "Which orals are purely academic?", {"k2"})
+    # no company among its affiliations; a paper listing none is in neither
+    assert_answered(KINDS, "Which papers have no industry authors?", {"k2", "k4"})
+    answer = MetadataAnswerer(KINDS).answer(
+        "How many papers have authors from both industry and academia?",
+        QuestionParser(KINDS).plan("How many papers have authors from both industry and academia?"),
+    )
+    assert "told apart by their names" in answer.answer
+
+
+def test_a_topic_among_industry_papers_keeps_the_topic() -> None:
+    plan = QuestionParser(KINDS).plan("Which industry papers are about reinforcement learning?")
+    assert (plan.topic, plan.constraints.institution_kinds) == (
+        "reinforcement learning",
+        ["company"],
+    )
+    plan = QuestionParser(KINDS).plan("How many papers study academic integrity?")
+    assert plan.topic == "academic integrity" and not plan.constraints.institution_kinds
+
+
+def test_industry_against_academia_splits_every_paper_by_its_institutions_kinds() -> None:
+    from rag.sets.institution_kinds import kinds_compared
+
+    answer = kinds_compared("How many papers come from industry vs academia?", KINDS)
+    assert answer is not None
+    assert "- 1 paper lists a company and a university" in answer.answer  # k1
+    assert "- 1 paper lists companies and no university" in answer.answer  # k3
+    assert "- 2 papers list universities and no company" in answer.answer  # k2, k4
+    assert "- 1 paper lists no affiliation" in answer.answer  # k5
+    orals = kinds_compared("Orals: industry vs academia?", KINDS)
+    assert orals is not None and orals.answer.startswith("The 1 ICML 2024 oral paper by")
+    assert kinds_compared("How many papers are about industrial control?", KINDS) is None

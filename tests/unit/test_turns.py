@@ -148,3 +148,10 @@ def test_his_papers_and_a_bare_status_narrow_the_papers_just_listed() -> None:
     plan = _plan("Which are orals?", "How many papers are about LLM agents?")
     assert plan is not None
     assert (plan.kind, plan.topic, plan.constraints.statuses) == ("list", "LLM agents", ["Oral"])
+
+
+def test_which_ones_after_a_list_narrows_it() -> None:
+    plan = _plan("Which ones are about scaling laws?", "Which papers are about mixture of experts?")
+    assert plan is not None
+    assert (plan.kind, plan.topic) == ("list", "mixture of experts with scaling laws")
+    assert _plan("Which ones are about scaling laws?") is None  # nothing listed before
