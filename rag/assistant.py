@@ -40,6 +40,7 @@ from rag.sets import reported
 from rag.sets.answer_rows import statuses_said
 from rag.sets.institution_kinds import kinds_compared
 from rag.sets.named import (
+    StatusSaid,
     defined_asked,
     earlier_work,
     introducing,
@@ -49,6 +50,7 @@ from rag.sets.named import (
     titled_in,
     without_owners,
 )
+from rag.sets.selection import papers_of
 from rag.settings import RetrievalMode, Settings
 from rag.store.chroma import PaperStore
 from rag.types import Answer, ChatMessage, Citation, Filters, Paper, QueryPlan, RetrievedPaper
@@ -64,27 +66,32 @@ def _reported(
     top: reported.Asked,
     filters: Filters | None,
 ) -> Answer | None:
-    """The papers of the asked topic (and status) ranked by the figure they report; None
-    where no paper is clearly about the topic (the cited answer reads the question)."""
-    allowed = pipeline.catalogue.matching(filters) if filters is not None else None
-    if top.topic:
+    """The papers of the asked topic, person or institution (and status) ranked by the
+    figure they report; None where the question names one paper or no paper is about the
+    topic (the cited answer reads the question)."""
+    catalogue = pipeline.catalogue
+    if reported.one_paper(standalone, top, catalogue.headed):
+        return None  # "the largest speedup reported in the Medusa paper": that paper's
+    allowed = catalogue.matching(filters) if filters is not None else None
+    if top.statuses:
+        status = catalogue.matching(Filters(status=top.statuses))
+        allowed = status if allowed is None else allowed & status
+    kind = statuses_said(top.statuses) + " " if top.statuses else ""
+    clear: set[str] | None = None
+    if top.topic and catalogue.knows(top.topic):  # "Which Google papers …": its papers
+        ids = papers_of(catalogue, top.topic)
+        papers = catalogue.papers.many(ids if allowed is None else ids & allowed)
+        said = f"{kind}papers listing {top.topic}"
+    elif top.topic:
         # a paper touching on the topic may state its figure too: each is listed with it
-        if top.statuses:
-            status = pipeline.catalogue.matching(Filters(status=top.statuses))
-            allowed = status if allowed is None else allowed & status
         judgement = pipeline.judge().judge(top.topic, allowed)
         papers = [m.paper for m in judgement.members]
         clear = {m.paper.id for m in judgement.members if m.clearly}
-        kind = statuses_said(top.statuses) + " " if top.statuses else ""
         said = f"{kind}papers judged about “{top.topic}” ({judgement.clearly} clearly)"
     else:
-        ids = allowed if allowed is not None else set(pipeline.catalogue.papers)
-        papers = [p for p in pipeline.catalogue.papers.many(ids)]
-        if top.statuses:
-            papers = [p for p in papers if p.status in top.statuses]
-        kind = statuses_said(top.statuses) + " " if top.statuses else ""
+        ids = allowed if allowed is not None else set(catalogue.papers)
+        papers = catalogue.papers.many(ids)
         said = f"{kind}papers at ICML 2024"
-        clear = None
     if not papers:
         return None
     plan = QueryPlan(kind="list", topic=top.topic)
@@ -105,9 +112,12 @@ def _byline_plan(pipeline: Pipeline, question: str) -> QueryPlan | None:
     return plan if plan.like_paper == paper.id and plan.written_by else None
 
 
-def _set_only(pipeline: Pipeline, question: str, filters: Filters | None) -> Answer | None:
-    """A set question's answer from the catalogue; None where it would be the cited one."""
-    plan = pipeline.planner.plan(question)
+def _set_only(
+    pipeline: Pipeline, question: str, filters: Filters | None, plan: QueryPlan | None = None
+) -> Answer | None:
+    """A set question's answer from the catalogue (its `plan` when already read); None
+    where it would be the cited one."""
+    plan = plan or pipeline.planner.plan(question)
     route = pipeline.route(plan, filters)
     return None if route.cited else pipeline.answer(route, question, question)
 
@@ -138,6 +148,26 @@ def _renumbered(text: str, number: Callable[[int], int]) -> str:
     return re.sub(r"\[(\d+)\]", lambda m: f"[{number(int(m.group(1)))}]", text)
 
 
+def _final(events: Iterator[Event]) -> Answer:
+    """The answer an event stream ends with (its deltas read through)."""
+    answer = None
+    for kind, payload in events:
+        if kind == "answer" and isinstance(payload, Answer):
+            answer = payload
+    assert answer is not None, "an answer's events end with the answer"
+    return answer
+
+
+def _status_noted(answer: Answer, said: StatusSaid | None) -> str:
+    """ "*Genie* was an oral …, not a spotlight [1].", cited as the answer cites the paper;
+    "" where the question said no status or the right one."""
+    note = status_note(said) if said is not None else ""
+    if note and said is not None:
+        cited = [c.n for c in answer.citations if c.paper_id == said.paper.id]
+        note = f"{note[:-1]} [{cited[0]}]." if cited else note
+    return note
+
+
 def _found_byline(
     pipeline: Pipeline, beside: BylineBeside, answer: Answer, filters: Filters | None
 ) -> Answer | None:
@@ -150,8 +180,7 @@ def _found_byline(
     plan = _byline_plan(pipeline, question)
     if plan is None or plan.like_paper != first.paper_id:
         return None
-    route = pipeline.route(plan, filters)
-    return None if route.cited else pipeline.answer(route, question, question)
+    return _set_only(pipeline, question, filters, plan)
 
 
 def _cited_beside(answer: Answer, byline: Answer) -> str:
@@ -353,41 +382,62 @@ class Assistant:
             said = status_said(standalone, pipeline.catalogue)
             if said is not None:  # "the spotlight paper Genie": no set, a status to check
                 standalone = said.question
-            pair = two_sets(standalone)
+            pair = two_sets(standalone, pipeline.catalogue.knows)
             both = [_set_only(pipeline, q, filters) for q in pair] if pair else []
             if both and all(both):  # "List the papers on A, then the ones on B": each
                 yield from _whole(_joined(question, standalone, both), started)  # type: ignore[arg-type]
                 return
-            byline: Answer | None = None
-            beside = byline_beside(standalone, lambda q: _byline_plan(pipeline, q))
-            if beside is not None and beside.plan is None:  # a paper described: found first
-                standalone = beside.content
-            elif beside is not None and beside.plan is not None:
-                # "Who wrote Medusa, and what speedup does it report?"
-                route = pipeline.route(beside.plan, filters)
-                if not route.cited:
-                    byline = pipeline.answer(route, beside.byline, beside.byline)
-                    if not beside.content:  # "… and where are they from?": one byline
-                        yield from _whole(byline, started)
-                        return
-                    standalone = beside.content
             asked = _Asked(question, messages, top_k, mode, started)
+            beside = byline_beside(
+                standalone,
+                lambda q: _byline_plan(pipeline, q),
+                lambda q: pipeline.planner.plan(q).kind,
+            )
+            if beside is not None:  # "Who wrote Medusa, and what speedup does it report?"
+                answer = self._beside(pipeline, asked, standalone, beside, filters)
+                if answer is not None:
+                    note = _status_noted(answer, said)
+                    answer.answer = "\n\n".join(filter(None, [answer.answer, note]))
+                    yield from _whole(answer, started)
+                    return
             for kind, payload in self._answered(pipeline, asked, standalone, filters):
                 if kind == "answer" and isinstance(payload, Answer):
                     if messages:
                         payload.timings_ms["condense"] = round(condense_ms, 2)
-                    note = status_note(said) if said is not None else ""
-                    if note and said is not None:  # "*Genie* was an oral …, not a spotlight [1]."
-                        cited = [c.n for c in payload.citations if c.paper_id == said.paper.id]
-                        note = f"{note[:-1]} [{cited[0]}]." if cited else note
-                    if beside is not None and beside.plan is None:
-                        byline = _found_byline(pipeline, beside, payload, filters)
-                    if byline is not None:  # the byline part, cited as the answer cites
-                        note = "\n\n".join(filter(None, [note, _cited_beside(payload, byline)]))
+                    note = _status_noted(payload, said)
                     if note:
                         payload.answer = f"{payload.answer}\n\n{note}"
                         yield ("delta", f"\n\n{note}")
                 yield kind, payload  # type: ignore[misc]
+
+    def _beside(
+        self,
+        pipeline: Pipeline,
+        asked: _Asked,
+        standalone: str,
+        beside: BylineBeside,
+        filters: Filters | None,
+    ) -> Answer | None:
+        """A byline part and a content part answered each from its source: the content
+        from the abstract (the whole question where its part alone finds nothing), then
+        the byline from the catalogue, cited as the content cites; None where the byline
+        is no catalogue answer after all."""
+        byline = None
+        if beside.plan is not None:
+            byline = _set_only(pipeline, beside.byline, filters, beside.plan)
+            if byline is None:
+                return None
+            if not beside.content:  # "… and where are they from?": one byline says both
+                return byline
+        answer = _final(self._answered(pipeline, asked, beside.content, filters))
+        if answer.abstained:  # the part alone finds nothing: the question as asked
+            answer = _final(self._answered(pipeline, asked, standalone, filters))
+        if beside.plan is None:  # a paper described: its byline, once the answer found it
+            byline = _found_byline(pipeline, beside, answer, filters)
+        if byline is not None:
+            answer.answer = f"{answer.answer}\n\n{_cited_beside(answer, byline)}"
+            answer.abstained = False  # the byline part is answered
+        return answer
 
     def _answered(
         self, pipeline: Pipeline, asked: _Asked, standalone: str, filters: Filters | None
@@ -435,7 +485,16 @@ class Assistant:
         words = re.findall(r"(?<![\w'’-])[A-Za-z][a-z]{4,}(?![\w'’-])", question)
         if all(doc_freq(w.lower()) for w in words):
             return {}
-        return pipeline.judge().scanner.respelled(question)
+        fixes = pipeline.judge().scanner.respelled(question)
+        # "Bayesain": a capital's slip only into a word the abstracts write with one ("Brian"
+        # is no "brain")
+        catalogue = pipeline.catalogue
+        return {
+            typed: word
+            for typed, word in fixes.items()
+            if typed.islower()
+            or (catalogue.written_capitalised(word) and not catalogue.name_word(typed))
+        }
 
     def _routed(
         self, pipeline: Pipeline, asked: _Asked, standalone: str, plan: QueryPlan, route: Route

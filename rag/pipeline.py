@@ -29,7 +29,7 @@ from rag.plan.within import first_asked
 from rag.retrieval.bm25 import BM25Index
 from rag.retrieval.retriever import PaperRetriever
 from rag.routing import Route, Router
-from rag.sets.answer_rows import plural, statuses_said
+from rag.sets.answer_rows import plural, status_of_them, status_share, statuses_said
 from rag.sets.judgement import TopicJudge
 from rag.sets.metadata import MetadataAnswerer
 from rag.sets.named import NamedPapers, named_comparison
@@ -191,7 +191,13 @@ class Pipeline:
             about = {m.paper.id: m.clearly for m in route.judgement.members}
             return self.metadata_answers.answer(question, plan, standalone, route.allowed, about)
         if route.name == "metadata":
-            return self.metadata_answers.answer(question, plan, standalone, route.allowed)
+            answer = self.metadata_answers.answer(question, plan, standalone, route.allowed)
+            status = status_of_them(standalone or question)
+            aggregate = answer.aggregate
+            if status and not plan.constraints.statuses and aggregate and aggregate.papers:
+                # "How many papers mention BERT, and which are orals?": all, and how many are
+                answer.answer = f"{status_share(aggregate.papers, status)}\n\n{answer.answer}"
+            return answer
         if route.name == "similar" and route.like is not None:
             similar = SimilarPapers(self.topics().index)
             return similar_answer(question, plan, standalone, route.like, similar, route.allowed)

@@ -126,8 +126,7 @@ class Router:
             return Route("paper", plan, filters)
         return Route(plan.kind, plan, filters, allowed, judgement=judgement)
 
-    @staticmethod
-    def _spelled(plan: QueryPlan, judge: TopicJudge) -> None:
+    def _spelled(self, plan: QueryPlan, judge: TopicJudge) -> None:
         """A topic whose every unknown word is a misspelling of a corpus word ("protien
         design") read as spelled, the reading noted in `read_as` (the answer says it)."""
         scanner = judge.scanner
@@ -137,12 +136,24 @@ class Router:
         # its letters are swapped ("Bayesain")
         named = {m.group(0).lower() for m in re.finditer(r"\b\w*[A-Z]\w*\b", plan.topic)}
         fixes = {w: scanner.slip(w, swapped_only=w in named) for w in unknown}
+        # no slip of a person's name ("papers by brian"), and a capital's slip only into a
+        # word the abstracts write with one
+        fixes |= {
+            w: ""
+            for w, fix in fixes.items()
+            if fix
+            and (
+                self.catalogue.name_word(w)  # "papers by brian": a person's name
+                or (w in named and not self.catalogue.written_capitalised(fix))
+            )
+        }
         # "Bayesian optimisation": the spelling the abstracts write, where they mostly do
         fixes |= scanner.americanised(plan.topic)
         if not fixes or not all(fixes.values()):
             return
         for typed, word in fixes.items():
-            plan.topic = re.sub(rf"(?i)\b{re.escape(typed)}\b", word, plan.topic)
+            # "modles": the unknown word is read singular, its plural kept
+            plan.topic = re.sub(rf"(?i)\b{re.escape(typed)}(e?s)?\b", rf"{word}\1", plan.topic)
             plan.constraints.read_as[typed] = word
 
     def allowed(self, filters: Filters | None) -> set[str] | None:

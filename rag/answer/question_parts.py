@@ -61,7 +61,7 @@ _VALUE_ASKED = re.compile(
 _GENERIC_MEASURE = re.compile(
     r"fraction|percentage|value|number|amount|size|count|reduction|improvement|gain|factor|"
     # "what score does it reach on BIG-Bench Hard": "achieves 84% on BIG-Bench Hard"
-    r"score|range|share|proportion|(?:exact\s+|closed[- ]form\s+)?(?:expression|formula)",
+    r"score|share|proportion|(?:exact\s+|closed[- ]form\s+)?(?:expression|formula)",
     re.I,
 )
 _IN_UNIT = re.compile(
@@ -220,7 +220,10 @@ _SAVED = re.compile(
 )
 
 _SPEED = frozenset(content_terms("speedup speedups faster accelerate acceleration"))
-_SAVING = frozenset(content_terms("save saving cut reduce reduction shave lower decrease"))
+# a setting or a comparison after the measure asked: the figure must be of it
+_QUALIFIED = re.compile(
+    r"\b(?:on|in|for|with|when|compared|than|over|versus|vs|relative|against|across)\b", re.I
+)
 
 
 # The asker's own request ("I'd like to know how many …", "tell me"), not a statement about
@@ -293,10 +296,14 @@ def classify(text: str, context: frozenset[str] = frozenset()) -> QuestionPart:
         if counted and not comparative:
             much = how.group(1).lower() == "much"  # "how much code": "minimal code addition"
             # "how much compute does it save": "a 26.7% FLOPs saving" (the verb, not the noun)
-            saved = _SAVED.search(how.group(2)[len(phrase) :])
-            if saved:  # "how much memory does it save": "reduces memory usage by up to 65.5%"
-                counted |= frozenset(content_terms(saved.group(0))) | _SAVING
-            near = SAVED_WINDOW if saved else NUMBER_WINDOW  # "reduces X usage by up to 65.5%"
+            after = how.group(2)[len(phrase) :]
+            saved = _SAVED.search(after)
+            if saved:
+                counted |= frozenset(content_terms(saved.group(0)))
+            # "how much memory does it save": "reduces memory usage by up to 65.5%" (not
+            # "… save compared to GaLore", which asks of a comparison)
+            plain_ = saved and not _QUALIFIED.search(after[saved.end() :])
+            near = SAVED_WINDOW if plain_ else NUMBER_WINDOW
             return QuestionPart(text, "number", counted, focus, near, degree=much)
     if how or _BY_HOW.search(ask):
         # "How much faster …", "by how much …": the quantity sits somewhere in a sentence
@@ -324,8 +331,8 @@ def classify(text: str, context: frozenset[str] = frozenset()) -> QuestionPart:
     if measure:
         # "what top-1 accuracy": written in digits or maths, not "one of the first works"
         measured = frozenset(content_terms(measure.group(0))) - _QUESTION_WORDS
-        if measured & _SPEED:  # "what speedup": "2.8x faster than DeiT"
-            measured |= _SPEED
+        if measured & _SPEED and not _QUALIFIED.search(ask[measure.end() :]):
+            measured |= _SPEED  # "what speedup": "2.8x faster" (not "… on text generation")
         return QuestionPart(text, "number", measured, focus, 8, compared=True)
     options = _CHOICE.search(ask)
     if options:  # "is it written in PyTorch or JAX": one of them, as the abstract writes it

@@ -59,6 +59,8 @@ def _named_after(sentence: str, target: frozenset[str]) -> bool:
     return False
 
 
+# a verb of saving, which says nothing of what is saved
+SAVING_VERBS = frozenset(content_terms("save saves saving cut cuts reduce reduces lower decrease"))
 # a list of two or more names after "on": "on CIFAR-10, SVHN and TinyImagenet-200"
 _NAME_ITEM = r"[A-Z][\w.-]*[A-Z0-9][\w.-]*"
 _TESTED_ON_NAMES = re.compile(
@@ -83,7 +85,9 @@ def supplies(
         return any(writes_name(option, sentence) for option in part.named)
     if part.named and not any(_holds_name(n, sentence) for n in part.named):
         return False  # "which Atari games": games of another family do not answer it
-    about = (part.target - name_terms) or part.target
+    about = part.target - name_terms
+    if not about or about <= SAVING_VERBS:  # GaLore "Memory-Efficient": memory is still asked
+        about = part.target
     if part.degree and _said_in_degree(sentence, part):
         return True
     if part.kind == "number":

@@ -281,6 +281,23 @@ class Catalogue:
         )
         return {str(r[0]) for r in rows}
 
+    def name_word(self, word: str) -> bool:
+        """Whether some author's name has this word ("Brian"): a person, not a slip."""
+        key = fold(word)
+        query = "select 1 from paper_people where instr(' ' || key || ' ', ?) > 0 limit 1"
+        return bool(key) and bool(self._rows(query, (f" {key} ",)))
+
+    def written_capitalised(self, word: str) -> bool:
+        """Whether the titles and abstracts writing `word` mostly capitalise it
+        ("Bayesian", "Gaussian"; not "brain")."""
+        pattern = _whole_word(word, any_case=True)
+        forms = Counter(
+            m.group(0)[:1].isupper()
+            for paper in self.papers_naming(word, any_case=True)
+            for m in pattern.finditer(paper.abstract)  # titles capitalise every word
+        )
+        return forms[True] > forms[False]
+
     def knows_author(self, typed: str) -> bool:
         return bool(self.match_author(typed, suggest=False).people)
 

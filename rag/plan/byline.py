@@ -188,6 +188,9 @@ _POINTER = re.compile(
     r"\b(?P<paper>(?:the|this|that)\s+(?:paper|work|article))\b",
     re.I,
 )
+# "they", "them", "their": the authors, where no "it"/"its" says the paper
+_THEY = re.compile(r"\b(?:they|them|their)\b", re.I)
+_IT = re.compile(r"\b(?:it|its)\b|\b(?:the|this|that)\s+(?:paper|work|article)\b", re.I)
 _POINTER_ONLY = re.compile(
     r"^(?:it|they|them|this|that|(?:the|this|that)\s+(?:paper|work|article|one))$", re.I
 )
@@ -200,12 +203,17 @@ class BylineBeside(NamedTuple):
     said: str = ""  # the paper as the question describes it, when no name picks it
 
 
-def byline_beside(text: str, byline_plan: Callable[[str], QueryPlan | None]) -> BylineBeside | None:
+def byline_beside(
+    text: str,
+    byline_plan: Callable[[str], QueryPlan | None],
+    kind_of: Callable[[str], str] = lambda q: "paper",
+) -> BylineBeside | None:
     """A byline question joined to a question about the same paper's content, split in two
     ("How many authors does TrustLLM have, and what are its main findings?", "What does
     GaLore propose, and who wrote it?"): the catalogue answers the one, the abstract the
     other, and neither part is read as the whole. `byline_plan` plans a byline question
-    that names one paper (None otherwise). A paper described, not named ("Who wrote the
+    that names one paper (None otherwise); `kind_of`: the plan kind of a content part. A
+    paper described, not named ("Who wrote the
     paper on pipelined DNN inference, and …?"), comes back without a plan: the answer
     finds it and then says its byline."""
     body = text.strip().rstrip("?.! ")
@@ -218,14 +226,17 @@ def byline_beside(text: str, byline_plan: Callable[[str], QueryPlan | None]) -> 
             right = body[later.end() :].strip()
             if later is not joint and _CONTENT.match(body[joint.end() : later.start()].strip()):
                 break
-            found = _split(left, right, byline_plan)
+            found = _split(left, right, byline_plan, kind_of)
             if found is not None:
                 return found
     return None
 
 
 def _split(
-    left: str, right: str, byline_plan: Callable[[str], QueryPlan | None]
+    left: str,
+    right: str,
+    byline_plan: Callable[[str], QueryPlan | None],
+    kind_of: Callable[[str], str],
 ) -> BylineBeside | None:
     if not (left and right):
         return None
@@ -244,6 +255,10 @@ def _split(
         also = byline_plan(content)
         if also is not None and also.written_by == plan.written_by:
             content = ""  # "… and where are they from?": the one byline says both
+        elif _THEY.search(right) and not _IT.search(right):
+            return None  # "… and which other papers did they write?": the authors', not its
+        elif also is None and content != _asked(right) and kind_of(content) != "paper":
+            return None  # "… and which other papers cite it?": no set of the paper's own
         return BylineBeside(f"{plain_left}?", content, plan)
     asked = byline_asked(f"{right}?") or who_asked(f"{right}?")
     if asked is not None and _CONTENT.match(left) and _POINTER_ONLY.match(asked.said):
@@ -272,7 +287,8 @@ def byline_of(byline: str, said: str, title: str) -> str:
 
 def _pointed(content: str, name: str) -> str:
     """The content part with its pointers at the paper written as its name ("what speedup
-    does it report" → "what speedup does Medusa report"); the name added where none is."""
+    does it report" → "what speedup does Medusa report"); a part without one ("how many
+    papers are about quantization") is asked as it is."""
 
     def named(m: re.Match[str]) -> str:
         if m.group("its") or m.group("their"):
@@ -283,10 +299,12 @@ def _pointed(content: str, name: str) -> str:
             return f"the authors of {name}"
         return f"the {name} paper"
 
-    said, n = _POINTER.subn(named, content)
-    if not n and name.casefold() not in content.casefold():
-        said = f"{content} in the {name} paper"
-    return f"{said[:1].upper()}{said[1:]}?"
+    return _asked(_POINTER.sub(named, content))
+
+
+def _asked(content: str) -> str:
+    """A part as a question of its own: "What does it propose?"."""
+    return f"{content[:1].upper()}{content[1:]}?"
 
 
 # capitalised runs that may name a paper ("GaLore", "Vision Mamba"), longest first

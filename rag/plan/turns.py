@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import NamedTuple
 
 from rag.catalogue.catalogue import Catalogue
+from rag.plan.within import two_facets
 from rag.text import STATUS_WORD
 from rag.types import ChatMessage, PlanConstraints, PlanKind, QueryPlan
 
@@ -25,6 +26,7 @@ _NARROWED = re.compile(
     r"(?P<rest>.+?)\s*[?.!]*\s*$",
     re.I,
 )
+_SUPERLATIVE = re.compile(r"\b(?:largest|biggest|highest|greatest|most|best|fastest)\b", re.I)
 # "of them", "among those", "of his papers", "Which ones …": the papers the last answer listed
 _POINTS_BACK = re.compile(
     r"\b(?:of|among)\s+(?:them|those|these|(?:his|her|their)\s+(?:papers|ones|work))\b"
@@ -124,12 +126,16 @@ def _merged(
         return merged
     if found.re is _NARROWED:  # "Which of them are orals?"
         rest = _POINTS_BACK.sub(" ", found.group("rest")).strip()
+        if _SUPERLATIVE.search(rest):
+            return None  # "Which of them reports the largest speedup?": no facet to add
         added = plan(f"Which papers {rest}?")
         if added.unresolved or added.ranking or added.statistic:
             return None
         _add(c, added.constraints)
-        if added.topic and merged.topic:  # "Which of them are about audio?": two facets
-            merged.topic = f"{merged.topic} with {added.topic}"
+        if added.topic and merged.topic and merged.topic.lower() in added.topic.lower():
+            merged.topic = added.topic  # "… about federated learning with DP": said whole
+        elif added.topic and merged.topic:  # "Which of them are about audio?": two facets
+            merged.topic = two_facets(merged.topic, added.topic)
         merged.topic = merged.topic or added.topic
         merged.not_about = merged.not_about or added.not_about
         merged.kind = _kind(found.group("ask"), merged)

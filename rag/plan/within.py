@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 _ABOUT = (
     r"(?:about|on|related\s+to|concerned\s+with|deal(?:s|ing)?\s+with|involv(?:e|es|ing)|"
-    r"us(?:e|es|ing)|appl(?:y|ies|ying)|stud(?:y|ies|ying)|address(?:es|ing)?|tackl(?:e|es|ing)|"
+    r"us(?:e|es|ing)|appl(?:y|ies|ied|ying)(?:\s+to)?|stud(?:y|ies|ying)|address(?:es|ing)?|tackl(?:e|es|ing)|"
     r"focus(?:es|ing)?\s+on|consider(?:s|ing)?|work(?:s|ing)?\s+on)"
 )
 _ASK = r"(?P<ask>how\s+many|which|what|list|show(?:\s+me)?|find|give\s+me)"
@@ -66,12 +66,20 @@ _CLAUSE = re.compile(
     r"got|give|me|show|list|find)\b|\b(?:and|or)\s*$",
     re.I,
 )
-# words before "papers" that pick no topic ("recent papers that use X")
+# words before "papers" that pick no topic ("recent papers that use X", "three papers", "a
+# few papers", "survey papers"): any of them, and x is no topic
 _NO_TOPIC = frozenset(
-    "recent new newest latest other some many more most these those such good best top "
-    "interesting relevant related accepted important notable famous industry industrial "
-    "academic".split()
+    "a an one two three four five six seven eight nine ten dozen couple few several some "
+    "many more most these those such good great cool key main top best interesting "
+    "relevant related accepted important notable famous recent new newest latest other "
+    "industry industrial academic survey surveys benchmark position theoretical theory "
+    "empirical review application applied".split()
 )
+
+
+def two_facets(first: str, second: str) -> str:
+    """One topic of two facets, as the facet reader splits it ("diffusion models with video")."""
+    return f"{first} with {second}"
 
 
 def topic_within(question: str, known: Callable[[str], bool]) -> str | None:
@@ -88,11 +96,15 @@ def topic_within(question: str, known: Callable[[str], bool]) -> str | None:
         groups = found.groupdict()
         if "also" in groups and not groups["also"] and not x.islower():
             return None  # "Which LLM papers are about code": a name may be a lab's; ask "also"
-        if x.split()[0].lower() in _LEAD_WORDS or x.lower() in _NO_TOPIC or _CLAUSE.search(x):
+        said = x.lower().split()
+        if said[0] in _LEAD_WORDS or set(said) & _NO_TOPIC or _CLAUSE.search(x) or x[:1].isdigit():
             return None  # "which institution has the most papers on X": a ranking
         asks = " ".join(filter(None, [groups.get("ask"), groups.get("ask2"), groups["rest"]]))
+        asks = (
+            f"{question[: found.start('x')]} {asks}"  # "How many papers are about X, and which …"
+        )
         lead = "How many" if re.search(r"how\s+many", asks, re.I) else "Which"
-        return f"{lead} papers are about {x} together with {y}?"
+        return f"{lead} papers are about {two_facets(x, y)}?"
     return None
 
 
@@ -119,11 +131,12 @@ _TWO = re.compile(
 )
 
 
-def two_sets(question: str) -> tuple[str, str] | None:
+def two_sets(question: str, known: Callable[[str], bool]) -> tuple[str, str] | None:
     """The two set questions a question joins ("List the papers on A, then the ones on
-    B": "Which papers are about A?", "Which papers are about B?"), or None."""
+    B": "Which papers are about A?", "Which papers are about B?"), or None; not a topic
+    within a topic ("…, and which ones are about video?")."""
     found = _TWO.match(question)
-    if found is None:
+    if found is None or topic_within(question, known) is not None:
         return None
     a, b = found.group("a").strip(), found.group("b").strip()
     said_twice = found.group("lead2") or found.group("noun2") or "then" in found.group("joint")

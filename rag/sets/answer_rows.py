@@ -2,11 +2,38 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 
 from rag.types import Aggregate, AggregatePaper, Answer, Citation, Paper, QueryPlan
 
 SHOWN_IN_TEXT = 10  # rows written into the answer text; the aggregate carries all
+
+# "…, and which of them are orals?", "…, and how many are spotlights?": a status asked of
+# the papers the first part asks for
+_STATUS_OF_THEM = re.compile(
+    r"\b(?:of|among)\s+(?:them|those|these)\b[^?]*?\b(?P<status>orals?|spotlights?|posters?)\b"
+    r"|,?\s+and\s+(?:how\s+many|which)(?:\s+ones)?\s+(?:are|were)\s+(?:an?\s+)?"
+    r"(?P<status2>orals?|spotlights?|posters?)\s*[?.!]*\s*$",
+    re.I,
+)
+
+
+def status_of_them(question: str) -> str:
+    """The status a question asks of the papers its first part asks for ("Oral"), or ""."""
+    found = _STATUS_OF_THEM.search(question)
+    if found is None:
+        return ""
+    return (found.group("status") or found.group("status2")).rstrip("sS").capitalize()
+
+
+def status_share(rows: Sequence[AggregatePaper], status: str) -> str:
+    """ "Of the 12 papers below, 0 are orals.": the status asked, counted among the rows."""
+    have = sum(1 for r in rows if r.status == status)
+    word = f"{status.lower()}{'' if have == 1 else 's'}"
+    return (
+        f"Of the {plural(len(rows), 'paper')} below, {have} {'is' if have == 1 else 'are'} {word}."
+    )
 
 
 def statuses_said(statuses: Sequence[str], plural: bool = False) -> str:

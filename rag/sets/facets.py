@@ -53,7 +53,10 @@ _FRAME = re.compile(
     r"leverages|leveraging|employ|employs|employing|study|studies|studying|bring|brings|"
     r"integrate|integrates|integrating|train|trains|build|builds|building|learn|learns|both|"
     r"give|gives|provide|provides|introduce|introduces|propose|proposes|present|presents|"
-    r"make|makes|making|offer|offers|"
+    r"make|makes|making|offer|offers|discuss|discusses|discussing|explore|explores|exploring|"
+    r"investigate|investigates|investigating|examine|examines|examining|cover|covers|"
+    r"covering|consider|considers|considering|address|addresses|addressing|tackle|tackles|"
+    r"tackling|focus\s+on|focuses\s+on|focusing\s+on|deal\s+with|deals\s+with|"
     r"the|a|an)\s+)+",
     re.I,
 )

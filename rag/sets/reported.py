@@ -9,9 +9,10 @@ different setups; where none states one, it says so.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
-from rag.sets.answer_rows import article, citation, plain, plural, row, set_answer
+from rag.sets.answer_rows import citation, plain, plural, row, set_answer
 from rag.text import split_sentences
 from rag.types import Aggregate, AggregatePaper, Answer, Paper, QueryPlan
 
@@ -34,8 +35,13 @@ _FAMILIES: dict[str, tuple[str, str]] = {
     "improvement": (r"improv\w*|gains?|outperform\w*|boost\w*", "improvement"),
 }
 _ASKED_MEASURE = [
-    # "the largest model", "the most parameters": a model's size in parameters
-    ("size", r"models?(?:\s+sizes?)?|parameter\s+counts?|number\s+of\s+parameters|parameters"),
+    # "the largest model", "the most parameters": a model's size in parameters (the size
+    # only right after "largest"/"biggest"/"most": "the most accurate model" is no size)
+    (
+        "size",
+        r"(?<=largest\s|biggest\s)models?(?:\s+sizes?)?|(?<=most\s)parameters|"
+        r"(?<=largest\s|biggest\s)(?:parameter\s+counts?|number\s+of\s+parameters)",
+    ),
     ("speedup", r"speed-?ups?|speed\s+gains?|accelerations?|throughput(?:\s+gains?)?"),
     ("reduction", r"reductions?|savings?|compression(?:\s+(?:ratios?|rates?))?"),
     ("improvement", r"(?:accuracy\s+|performance\s+)?(?:gains?|improvements?|boosts?)"),
@@ -43,10 +49,13 @@ _ASKED_MEASURE = [
 ]
 _MEASURE = "|".join(p for _, p in _ASKED_MEASURE)
 _SUPERLATIVE = r"(?:largest|biggest|highest|greatest|most|best|strongest|maximum|max|top)"
+# words between a superlative and its measure that make it no measure of a paper's figure
+# ("the most papers on model compression", "the best models of")
+_NOT_MEASURED = r"papers?|works?|authors?|institutions?|labs?|on|about|of|in|for|likelihood"
 _ASKED = re.compile(
     rf"\b(?:the\s+)?{_SUPERLATIVE}\s+(?:reported\s+|stated\s+|claimed\s+)?"
     # "the biggest inference speedup", "the largest memory reduction": what is measured
-    rf"(?P<mod>(?:(?!(?:{_MEASURE})\b)[\w-]+\s+){{0,2}}?)"
+    rf"(?P<mod>(?:(?!(?:{_MEASURE}|{_NOT_MEASURED})\b)[\w-]+\s+){{0,2}}?)"
     rf"(?P<measure>{'|'.join(f'(?P<{f}>{p})' for f, p in _ASKED_MEASURE)})\b"
     # "throughput or speed gain": the same measure said twice
     rf"(?:\s+(?:or|and|/)\s+(?:[\w-]+\s+)?(?:{_MEASURE})\b)?"
@@ -112,10 +121,20 @@ class Figure:
     written: float = 0.0  # the number as written (70 of "70%", where `value` is 3.3×)
 
 
+# a ranking of people or places, not of papers by a figure
+_RANKS_OTHERS = re.compile(
+    r"\b(?:which|what|who)\s+(?:[\w-]+\s+)?(?:authors?|researchers?|people|persons?|"
+    r"institutions?|universit(?:y|ies)|labs?|compan(?:y|ies)|countr(?:y|ies)|groups?)\b",
+    re.I,
+)
+# a topic that is no topic: the papers of the chat's last answer
+_POINTER_TOPIC = re.compile(r"^(?:them|those|these|they|it|ones)$", re.I)
+
+
 def asked(question: str) -> Asked | None:
     """The measure and topic of a superlative over reported figures, or None."""
     found = _ASKED.search(question)
-    if found is None or not _ASKS_PAPER.search(question):
+    if found is None or not _ASKS_PAPER.search(question) or _RANKS_OTHERS.search(question):
         return None  # "…, and how big was the best gain?": one paper's figure
     family = next(f for f, _ in _ASKED_MEASURE if found.group(f))
     mod = (found.group("mod") or "").split() + (found.group("of") or "").split()
@@ -135,6 +154,8 @@ def asked(question: str) -> Asked | None:
         noun = "model size"
     bench = found.group("bench") or ""
     topic = topic or bench
+    if _POINTER_TOPIC.match(topic):
+        return None  # "Which of them reports …": the chat's papers, not a topic
     return Asked(family, noun, topic, statuses, measured, bench)
 
 
@@ -161,9 +182,11 @@ def _sizes(paper: Paper, clause: str, sentence: str) -> list[Figure]:
             r"\s*(?:tokens?|examples?|samples?|images?)", rest
         ):
             continue
-        # "PaLM-540B", "Llama-2 70B": a size named after the model
-        named = found.group("after") or re.search(r"[A-Z][\w.-]*[\s-]?$", clause[: found.start()])
-        if not named and not re.search(r"\b(?:parameters?|params|models?|LLMs?)\b", clause, re.I):
+        # "PaLM-540B", "Llama-2 70B" where the clause speaks of models (not "DRCT-2M", a
+        # dataset)
+        if not found.group("after") and not re.search(
+            r"\b(?:parameters?|params|models?|LLMs?)\b", clause, re.I
+        ):
             continue
         value = float(found.group("value")) * _SCALE[found.group("unit").lower()]
         said = f"{found.group('value')}{'' if len(found.group('unit')) == 1 else ' '}{found.group('unit')}"
@@ -171,10 +194,31 @@ def _sizes(paper: Paper, clause: str, sentence: str) -> list[Figure]:
     return out
 
 
+# one paper named: "the largest speedup reported in the Medusa paper", "… claimed by EAGLE"
+_ONE_PAPER = re.compile(
+    r"\bthe\s+(?-i:[A-Z])[\w-]*(?:\s+[\w-]+)?\s+paper\b|\b(?:reported|claimed|stated|achieved|"
+    r"shown)\s+(?:by|in)\s+(?:the\s+)?(?-i:[A-Z])",
+    re.I,
+)
+
+
+def one_paper(question: str, top: Asked, headed: Callable[[str], Paper | None]) -> bool:
+    """Whether the superlative is asked of one paper the question names (its own figures,
+    for the cited answer): "… in the Medusa paper", a title's opening name in the topic."""
+    if _ONE_PAPER.search(question):
+        return True
+    names = re.findall(r"(?<![\w-])[\w-]*[A-Z][\w-]*", top.topic)
+    return any(headed(n) is not None for n in names)
+
+
 def figures(paper: Paper, top: Asked) -> list[Figure]:
     """The figures of the asked measure the abstract states: each a number with × (or %)
     in a clause whose nearest measure word is that family's (and, where the question says
-    what is measured, "memory", with that word near it too)."""
+    what is measured, "memory", with that word near it too; "sample efficiency gain", in
+    the abstract)."""
+    text = f"{paper.title} {paper.abstract}".lower()
+    if top.family != "reduction" and not all(w.lower()[:5] in text for w in top.measured):
+        return []
     out = []
     for sentence in split_sentences(paper.abstract):
         text = re.sub(r"\b(e\.g|i\.e)\.,", r"\1.", sentence)  # "(e.g., +6.8% on …)": one clause
@@ -183,6 +227,14 @@ def figures(paper: Paper, top: Asked) -> list[Figure]:
     return out
 
 
+# a figure of another quantity ("4x larger batch size", "10x more data"), or one only hedged
+# about ("SOTA is nearly 100%")
+_OTHER_SIZE = re.compile(
+    r"\s*(?:larger|bigger|more|longer|wider|deeper|higher)\s+(?!(?:speed|throughput|"
+    r"accuracy|compression|reduction|savings?|efficien)\w*)[\w-]+",
+    re.I,
+)
+_HEDGED = re.compile(r"\b(?:nearly|almost|close\s+to|about|around)\s*\$?\s*$", re.I)
 # "speeds up fine-tuning by up to 8× and reduces memory by up to 70%": a figure goes with
 # the measure of its own clause
 _CLAUSES = re.compile(r"[,;:]\s+|\s+(?:and|while|whereas|but)\s+")
@@ -191,28 +243,34 @@ _CLAUSES = re.compile(r"[,;:]\s+|\s+(?:and|while|whereas|but)\s+")
 def _clause_figures(paper: Paper, top: Asked, clause: str, sentence: str) -> list[Figure]:
     family = top.family
     tokens = clause.split()
-    places = {
+    if family == "size":
+        return _sizes(paper, clause, sentence)
+    places = {  # sizes are read apart: "a 13B model" says no accuracy
         f: [i for i, t in enumerate(tokens) if re.match(rf"(?:{words})", t, re.I)]
         for f, (words, _) in _FAMILIES.items()
+        if f != "size"
     }
     # what is reduced must be said ("memory", "communication"); "proof accuracy" only names it
     stems = [m.lower()[:5] for m in top.measured] if family == "reduction" else []
     measured = [i for i, t in enumerate(tokens) if any(t.lower().startswith(s) for s in stems)]
     if stems:
         places[family] = sorted(set(places[family]) | set(measured))
-    if family == "size":
-        return _sizes(paper, clause, sentence)
     out: list[Figure] = []
     if top.bench and not re.search(rf"(?<![\w-]){re.escape(top.bench)}(?![\w-])", clause):
         return out  # "83.82% on ImageNet and 93.79% on SST-2": the asked benchmark's only
+    # "accuracy … on GSM8K from 53% to 65%": on the asked benchmark, the clause's measure
+    reach = len(tokens) if top.bench and places[family] else NEAR
     for found in _FIGURE.finditer(clause):
         at = len(clause[: found.start()].split())
         near = {f: min((abs(i - at) for i in p), default=99) for f, p in places.items()}
         best = min(near, key=lambda f: (near[f], f != family))
-        if best != family or near[best] > NEAR:
+        if best != family or near[best] > reach:
             continue
         if stems and min((abs(i - at) for i in measured), default=99) > NEAR:
             continue  # "the largest memory reduction": a reduction of something else
+        after = clause[found.end() : found.end() + 40]
+        if _OTHER_SIZE.match(after) or _HEDGED.search(clause[: found.start()]):
+            continue  # "4x larger batch size", "nearly 100% accuracy": no figure of the measure
         number = found.group("value") or found.group("factor")
         value = float(number.replace(",", ""))
         percent = bool(found.group("percent"))
@@ -251,11 +309,13 @@ def answer(
     )
     noun = top.noun
     where = f"{len(papers):,} {topic_said}"
+    if len(papers) == 1:
+        where = where.replace("papers", "paper", 1)
     if not ranked:
+        # the figure reader may miss a figure written unusually: found none, not "none"
         text = (
-            f"No abstract among the {where} states {article(noun)} {noun} as a figure, so I can't "
-            "say "
-            f"which reports the largest."
+            f"I found no figure for {noun} in the abstracts of the {where}, so I can't say "
+            "which reports the largest."
         )
         aggregate = Aggregate(kind="list", count=0, exact=False, papers=[])
         return set_answer(question, standalone, plan, text, [], aggregate)
@@ -265,7 +325,7 @@ def answer(
     first = ranked[0]
     lines = [
         f"Of the {where}, {plural(len(ranked), 'abstract')} "
-        f"{'states' if len(ranked) == 1 else 'state'} {article(noun)} {noun} as a figure; the "
+        f"{'states' if len(ranked) == 1 else 'state'} a figure for {noun}; the "
         f"largest stated is {first.said} in *{plain(first.paper.title)}* [1]. The figures "
         "come from different models, baselines and setups, so they rank what each abstract "
         "claims, not which method is best:"

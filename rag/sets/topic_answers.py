@@ -9,8 +9,6 @@ closest papers ranked, the named topics they share as suggestions, and no count.
 
 from __future__ import annotations
 
-import re
-
 from rag.sets.answer_rows import (
     SHOWN_IN_TEXT,
     citation,
@@ -19,6 +17,7 @@ from rag.sets.answer_rows import (
     plural,
     row,
     set_answer,
+    status_of_them,
     statuses_said,
 )
 from rag.sets.compare import COLUMNS, comparison_cells
@@ -174,22 +173,14 @@ def _summary(judgement: TopicJudgement, total: int, clearly: int, within: str) -
 
 
 # "…, and how many of them are orals?": a status asked of the topic's papers
-_OF_THEM_STATUS = re.compile(
-    r"\b(?:of|among)\s+(?:them|those|these)\b[^?]*?\b(?P<status>orals?|spotlights?|posters?)\b"
-    # "…, and which are orals?"
-    r"|,?\s+and\s+(?:how\s+many|which)(?:\s+ones)?\s+(?:are|were)\s+(?:an?\s+)?"
-    r"(?P<status2>orals?|spotlights?|posters?)\s*[?.!]*\s*$",
-    re.I,
-)
 
 
 def _status_asked(question: str, plan: QueryPlan, judgement: TopicJudgement) -> str:
     """ "Of the 107 papers clearly about “diffusion models”, 10 are orals (1 more touches on
     it)." where the question asks how many of the topic's papers have a status; "" else."""
-    found = _OF_THEM_STATUS.search(question)
-    if found is None or plan.constraints.statuses:
+    status = status_of_them(question)
+    if not status or plan.constraints.statuses:
         return ""
-    status = (found.group("status") or found.group("status2")).rstrip("sS").capitalize()
     clear = [m for m in judgement.members if m.clearly]
     have = sum(1 for m in clear if m.paper.status == status)
     touching = sum(1 for m in judgement.members if not m.clearly and m.paper.status == status)

@@ -155,3 +155,15 @@ def test_which_ones_after_a_list_narrows_it() -> None:
     assert plan is not None
     assert (plan.kind, plan.topic) == ("list", "mixture of experts with scaling laws")
     assert _plan("Which ones are about scaling laws?") is None  # nothing listed before
+
+
+def test_a_facet_said_whole_is_not_added_twice_and_a_superlative_is_no_facet() -> None:
+    plan = _plan(
+        "Which of them are about federated learning with differential privacy?",
+        "Which papers are about federated learning?",
+    )
+    assert plan is not None and plan.topic == "federated learning with differential privacy"
+    assert (
+        _plan("Which of them report the largest speedup?", "Which papers are about quantization?")
+        is None
+    )
