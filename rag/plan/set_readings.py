@@ -44,7 +44,9 @@ _NOT_ABOUT = re.compile(
     r"study|address|apply)\s+"
     r"(?P<topic>[^?.!,;]+?)\s*(?=[?.!,;]|$)"
     r"|\s*,?\s*(?:(?:that|which)\s+)?(?:(?:are|is|were|was)\s+)?unrelated\s+to\s+"
-    r"(?P<topic2>[^?.!,;]+?)\s*(?=[?.!,;]|$)",
+    r"(?P<topic2>[^?.!,;]+?)\s*(?=[?.!,;]|$)"
+    # "graph neural networks but not transformers" (a name, "but not GPT-3.5", is a mention)
+    r"|\s*,?\s+but\s+not\s+(?:about\s+|on\s+)?(?P<topic3>(?-i:[a-z])[^?.!,;]*?)\s*(?=[?.!,;]|$)",
     re.I,
 )
 # a claim the papers make, whose own "not" negates nothing about them
@@ -202,7 +204,7 @@ def not_about(question: str, read: Read) -> QueryPlan | None:
     rest = f"{question[: said.start()]}{question[said.end() :]}".strip()
     plan = read(rest if rest.endswith("?") else f"{rest}?")
     c = plan.constraints
-    topic = (said.group("topic") or said.group("topic2")).strip()
+    topic = (said.group("topic") or said.group("topic2") or said.group("topic3")).strip()
     if re.match(
         r"(?i)(?:any(?:one|body)|some(?:one|body)|an?\s+author|authors?|people|"
         r"researchers?|co-?authors?)\b",
@@ -216,6 +218,10 @@ def not_about(question: str, read: Read) -> QueryPlan | None:
         return None
     if re.search(r"(?i)\binvolve\b", said.group(0)):
         return None  # "Duke papers that didn't involve Berkeley": a place left out
+    if c.text_words and said.group("topic3"):
+        # "papers that mention graph neural networks but not transformers": a word too
+        more = c.model_copy(update={"not_text_words": [*c.not_text_words, topic]})
+        return plan.model_copy(update={"constraints": more})
     if not (c.authors or c.affiliations or c.title_words or c.first_author or c.last_author):
         return None  # "Which papers are not about LLMs?": most of the conference
     return plan.model_copy(update={"not_about": topic})

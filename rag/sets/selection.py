@@ -4,6 +4,7 @@ notes on how each name was read."""
 
 from __future__ import annotations
 
+import re
 from typing import NamedTuple
 
 from rag.catalogue.catalogue import Catalogue
@@ -116,8 +117,9 @@ def constrained(catalogue: Catalogue, c: PlanConstraints) -> Selection:
         notes.append(KINDS_READ)
     for words in c.text_words:  # "Which papers mention ChatGPT?"
         found.append(catalogue.mentioning(words))
-    for words in c.not_text_words:  # "… but not GPT-3.5"
-        without |= catalogue.mentioning(words)
+    for words in c.not_text_words:  # "… but not GPT-3.5"; "… not LLMs" leaves out "LLM" too
+        singular = words[:-1] if re.search(r"[^s]s$", words) and len(words) > 3 else words
+        without |= catalogue.mentioning(words) | catalogue.mentioning(singular)
     if c.any_title_words:  # "'minimax' or 'benchmark' in the title"
         found.append(set().union(*(catalogue.titled(w) for w in c.any_title_words)))
     if c.min_authors or c.max_authors:  # the catalogue's author lists are whole

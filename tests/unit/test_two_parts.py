@@ -231,3 +231,13 @@ def test_a_figure_on_the_asked_benchmark_only() -> None:
     paper = _paper("s", "It achieves 83.82% accuracy on CV dataset (ImageNet) and 93.79% "
                    "accuracy on NLP dataset (SST-2).")  # fmt: skip
     assert [f.said for f in reported.figures(paper, top)] == ["83.82%"]
+
+
+def test_but_not_leaves_a_topic_or_a_word_out() -> None:
+    plan = PARSER.plan("Which papers are about graph neural networks but not transformers?")
+    assert (plan.topic, plan.not_about) == ("graph neural networks", "transformers")
+    plan = PARSER.plan("Which papers mention ChatGPT but not transformers?")
+    assert plan.constraints.text_words == ["ChatGPT"]
+    assert plan.constraints.not_text_words == ["transformers"]
+    plan = PARSER.plan("How many papers mention GPT-4 but not GPT-3.5?")
+    assert plan.constraints.not_text_words == ["GPT-3.5"] and not plan.not_about
