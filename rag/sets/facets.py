@@ -57,6 +57,8 @@ _FRAME = re.compile(
     r"investigate|investigates|investigating|examine|examines|examining|cover|covers|"
     r"covering|consider|considers|considering|address|addresses|addressing|tackle|tackles|"
     r"tackling|focus\s+on|focuses\s+on|focusing\s+on|deal\s+with|deals\s+with|"
+    r"(?:evaluate|evaluates|evaluated|evaluating|report\s+results|reports\s+results|test|tests|"
+    r"tested|testing|experiment|experiments)\s+(?:on|with)|"
     r"the|a|an)\s+)+",
     re.I,
 )

@@ -32,6 +32,7 @@ _FAMILIES: dict[str, tuple[str, str]] = {
     ),
     "accuracy": (r"accuracy|accurac\w+", "accuracy"),
     "size": (r"parameters?|params|models?", "model size"),
+    "count": (r"GPUs?|TPUs?|tokens?|languages?|tasks?|environments?|agents?|nodes?", "number"),
     "improvement": (r"improv\w*|gains?|outperform\w*|boost\w*", "improvement"),
 }
 _ASKED_MEASURE = [
@@ -41,6 +42,13 @@ _ASKED_MEASURE = [
         "size",
         r"(?<=largest\s|biggest\s)models?(?:\s+sizes?)?|(?<=most\s)parameters|"
         r"(?<=largest\s|biggest\s)(?:parameter\s+counts?|number\s+of\s+parameters)",
+    ),
+    # "the most GPUs", "the largest number of languages", "the biggest dataset in tokens":
+    # how many of something an abstract says it used
+    (
+        "count",
+        r"(?:number\s+of\s+|datasets?\s+in\s+|(?<=most\s))(?:GPUs|TPUs|tokens|languages|"
+        r"tasks|environments|agents|nodes|datasets)",
     ),
     ("speedup", r"speed-?ups?|speed\s+gains?|accelerations?|throughput(?:\s+gains?)?"),
     ("reduction", r"reductions?|savings?|compression(?:\s+(?:ratios?|rates?))?"),
@@ -72,7 +80,8 @@ _ASKS_PAPER = re.compile(
     rf"\b(?:which|what)\s+(?:[\w'’-]+\s+){{0,6}}?(?:papers?|works?|abstracts?|one|ones)\b"
     rf"|\bany\b(?:\s+[\w-]+){{0,6}}?\s+(?:papers?|works?|abstracts?)\b|^\s*(?:the\s+)?{_SUPERLATIVE}\b"
     # "What is the largest speedup reported for LLM inference?" (not "… GaLore reports")
-    rf"|\bwhat(?:['’]s|\s+is|\s+was)\s+the\s+{_SUPERLATIVE}\b[^?]*\b(?:reported|claimed|stated)\b",
+    rf"|\bwhat(?:['’]s|\s+is|\s+was)\s+the\s+{_SUPERLATIVE}\b[^?]*\b(?:reported|claimed|stated|"
+    r"mentioned|used|described)\b",
     re.I,
 )
 # what frames the question and names no topic (whole words: "mixture-of-experts" stays)
@@ -81,7 +90,8 @@ _FRAME = re.compile(
     r"icml|2024|papers?|works?|abstracts?|reports?|reported|reporting|claims?|claimed|claiming|"
     r"states?|stated|achieves?|achieved|shows?|showed|gives?|gave|has|have|had|gets?|got|"
     r"does|do|did|one|ones|conference|proposes?|proposed|introduces?|introduced|uses?|used|"
-    r"trains?|trained|builds?|built|presents?|presented|"
+    r"trains?|trained|builds?|built|presents?|presented|covers?|covered|supports?|handles?|"
+    r"mentioned|described|"
     r"in\s+terms\s+of(?:\s+(?:parameters?|size|model\s+size))?)(?![\w-])|['’]s\b|[?.!,:;]",
     re.I,
 )
@@ -110,6 +120,7 @@ class Asked:
     statuses: list[str]
     measured: list[str]  # what is measured, written near the figure ("memory"); may be none
     bench: str = ""  # the benchmark the figure must be on ("ImageNet"), written in its clause
+    counted: str = ""  # what a count counts ("GPUs")
 
 
 @dataclass
@@ -152,11 +163,15 @@ def asked(question: str) -> Asked | None:
     )
     if family == "size":  # "the largest model", "the most parameters": a model size
         noun = "model size"
+    counted = ""
+    if family == "count":  # "the largest number of GPUs": GPUs, counted
+        counted = found.group("measure").split()[-1]
+        noun = f"number of {counted}"
     bench = found.group("bench") or ""
     topic = topic or bench
     if _POINTER_TOPIC.match(topic):
         return None  # "Which of them reports …": the chat's papers, not a topic
-    return Asked(family, noun, topic, statuses, measured, bench)
+    return Asked(family, noun, topic, statuses, measured, bench, counted)
 
 
 # words that only say which speed ("inference speedup", "latency speedup")
@@ -169,7 +184,10 @@ _SIZE = re.compile(
     r"million)(?P<after>\s+(?:parameters?|params)\b)?",
     re.I,
 )
-_SCALE = {"m": 1e6, "million": 1e6, "b": 1e9, "billion": 1e9, "t": 1e12, "trillion": 1e12}
+_SCALE = {
+    "k": 1e3, "thousand": 1e3, "m": 1e6, "million": 1e6, "b": 1e9, "billion": 1e9,
+    "t": 1e12, "trillion": 1e12,
+}  # fmt: skip
 
 
 def _sizes(paper: Paper, clause: str, sentence: str) -> list[Figure]:
@@ -211,6 +229,27 @@ def one_paper(question: str, top: Asked, headed: Callable[[str], Paper | None]) 
     return any(headed(n) is not None for n in names)
 
 
+def _counts(paper: Paper, counted: str, clause: str, sentence: str) -> list[Figure]:
+    """How many of `counted` a clause says ("128 NVIDIA A100 GPUs", "over 1T tokens", "200
+    languages"): a number, a scale, up to two words, then the noun."""
+    noun = re.escape(counted.rstrip("s"))
+    pattern = re.compile(
+        rf"(?<![\w.])(?P<value>\d+(?:,\d{{3}})*(?:\.\d+)?)\s*(?P<unit>(?-i:[KMBT])(?![\w-])|"
+        rf"thousand|million|billion|trillion)?\s+(?:[\w.-]+\s+){{0,2}}?{noun}s?\b"
+        r"(?![\s-]*(?:days?|hours?|seconds?|years?|budget))",  # "0.4 GPU days" counts no GPUs
+        re.I,
+    )
+    out = []
+    for found in pattern.finditer(clause):
+        unit = (found.group("unit") or "").lower()
+        value = float(found.group("value").replace(",", "")) * _SCALE.get(unit, 1.0)
+        said = found.group(0).strip()
+        out.append(
+            Figure(paper, value, said, sentence, float(found.group("value").replace(",", "")))
+        )
+    return out
+
+
 def figures(paper: Paper, top: Asked) -> list[Figure]:
     """The figures of the asked measure the abstract states: each a number with × (or %)
     in a clause whose nearest measure word is that family's (and, where the question says
@@ -245,6 +284,8 @@ def _clause_figures(paper: Paper, top: Asked, clause: str, sentence: str) -> lis
     tokens = clause.split()
     if family == "size":
         return _sizes(paper, clause, sentence)
+    if family == "count":
+        return _counts(paper, top.counted, clause, sentence)
     places = {  # sizes are read apart: "a 13B model" says no accuracy
         f: [i for i, t in enumerate(tokens) if re.match(rf"(?:{words})", t, re.I)]
         for f, (words, _) in _FAMILIES.items()

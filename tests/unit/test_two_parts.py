@@ -241,3 +241,16 @@ def test_but_not_leaves_a_topic_or_a_word_out() -> None:
     assert plan.constraints.not_text_words == ["transformers"]
     plan = PARSER.plan("How many papers mention GPT-4 but not GPT-3.5?")
     assert plan.constraints.not_text_words == ["GPT-3.5"] and not plan.not_about
+
+
+def test_the_most_of_a_thing_counts_what_abstracts_say_they_used() -> None:
+    top = reported.asked("Which paper reports the largest number of GPUs used?")
+    assert top is not None and (top.family, top.counted, top.topic) == ("count", "GPUs", "")
+    used = _paper(
+        "g", "Training takes 16 nodes with 128 NVIDIA A100 GPUs; search takes 0.4 GPU days."
+    )
+    assert [f.said for f in reported.figures(used, top)] == ["128 NVIDIA A100 GPUs"]
+    tokens = reported.asked("Which paper uses the most tokens?")
+    assert tokens is not None and tokens.counted == "tokens"
+    read = _paper("t", "It is trained on over 1T tokens, and 1.2 trillion tokens are retrieved.")
+    assert sorted(f.value for f in reported.figures(read, tokens)) == [1e12, 1.2e12]
