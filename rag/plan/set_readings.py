@@ -46,7 +46,9 @@ _NOT_ABOUT = re.compile(
     r"|\s*,?\s*(?:(?:that|which)\s+)?(?:(?:are|is|were|was)\s+)?unrelated\s+to\s+"
     r"(?P<topic2>[^?.!,;]+?)\s*(?=[?.!,;]|$)"
     # "graph neural networks but not transformers" (a name, "but not GPT-3.5", is a mention)
-    r"|\s*,?\s+but\s+not\s+(?:about\s+|on\s+)?(?P<topic3>(?-i:[a-z])[^?.!,;]*?)\s*(?=[?.!,;]|$)",
+    r"|\s*,?\s+but\s+not\s+(?:about\s+|on\s+)?(?!(?:in|as|at|from|by|with|first|last|second|"
+    r"third|the|a|an|both|all|any)\b)(?P<topic3>(?-i:[a-z])(?![^?.!,;]*\b(?:position|author|"
+    r"authors)\b)[^?.!,;]*?)\s*(?=[?.!,;]|$)",
     re.I,
 )
 # a claim the papers make, whose own "not" negates nothing about them

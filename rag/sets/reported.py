@@ -33,6 +33,7 @@ _FAMILIES: dict[str, tuple[str, str]] = {
     "accuracy": (r"accuracy|accurac\w+", "accuracy"),
     "size": (r"parameters?|params|models?", "model size"),
     "count": (r"GPUs?|TPUs?|tokens?|languages?|tasks?|environments?|agents?|nodes?", "number"),
+    "lower": (r"FID|FVD|perplexity|errors?|WER|MAE|MSE|RMSE", "score"),
     "improvement": (r"improv\w*|gains?|outperform\w*|boost\w*", "improvement"),
 }
 _ASKED_MEASURE = [
@@ -50,18 +51,22 @@ _ASKED_MEASURE = [
         r"(?:number\s+of\s+|datasets?\s+in\s+|(?<=most\s))(?:GPUs|TPUs|tokens|languages|"
         r"tasks|environments|agents|nodes|datasets)",
     ),
+    # "the best FID", "the lowest perplexity": a score where lower is better
+    ("lower", r"FID|FVD|perplexity|(?:test\s+)?error(?:\s+rates?)?|WER|MAE|MSE|RMSE"),
     ("speedup", r"speed-?ups?|speed\s+gains?|accelerations?|throughput(?:\s+gains?)?"),
     ("reduction", r"reductions?|savings?|compression(?:\s+(?:ratios?|rates?))?"),
     ("improvement", r"(?:accuracy\s+|performance\s+)?(?:gains?|improvements?|boosts?)"),
     ("accuracy", r"accuracy"),
 ]
 _MEASURE = "|".join(p for _, p in _ASKED_MEASURE)
-_SUPERLATIVE = r"(?:largest|biggest|highest|greatest|most|best|strongest|maximum|max|top)"
+_SUPERLATIVE = (
+    r"(?:largest|biggest|highest|greatest|most|best|strongest|maximum|max|top|lowest|smallest)"
+)
 # words between a superlative and its measure that make it no measure of a paper's figure
 # ("the most papers on model compression", "the best models of")
 _NOT_MEASURED = r"papers?|works?|authors?|institutions?|labs?|on|about|of|in|for|likelihood"
 _ASKED = re.compile(
-    rf"\b(?:the\s+)?{_SUPERLATIVE}\s+(?:reported\s+|stated\s+|claimed\s+)?"
+    rf"\b(?:the\s+)?(?P<sup>{_SUPERLATIVE})\s+(?:reported\s+|stated\s+|claimed\s+)?"
     # "the biggest inference speedup", "the largest memory reduction": what is measured
     rf"(?P<mod>(?:(?!(?:{_MEASURE}|{_NOT_MEASURED})\b)[\w-]+\s+){{0,2}}?)"
     rf"(?P<measure>{'|'.join(f'(?P<{f}>{p})' for f, p in _ASKED_MEASURE)})\b"
@@ -78,7 +83,8 @@ _ASKED = re.compile(
 # "biggest speedup reported at ICML 2024?"
 _ASKS_PAPER = re.compile(
     rf"\b(?:which|what)\s+(?:[\w'’-]+\s+){{0,6}}?(?:papers?|works?|abstracts?|one|ones)\b"
-    rf"|\bany\b(?:\s+[\w-]+){{0,6}}?\s+(?:papers?|works?|abstracts?)\b|^\s*(?:the\s+)?{_SUPERLATIVE}\b"
+    rf"|\bany\b(?:\s+[\w-]+){{0,6}}?\s+(?:papers?|works?|abstracts?|systems?|methods?|approach(?:es)?|"
+    rf"frameworks?)\b|^\s*(?:the\s+)?{_SUPERLATIVE}\b"
     # "What is the largest speedup reported for LLM inference?" (not "… GaLore reports")
     rf"|\bwhat(?:['’]s|\s+is|\s+was)\s+the\s+{_SUPERLATIVE}\b[^?]*\b(?:reported|claimed|stated|"
     r"mentioned|used|described)\b",
@@ -91,6 +97,7 @@ _FRAME = re.compile(
     r"states?|stated|achieves?|achieved|shows?|showed|gives?|gave|has|have|had|gets?|got|"
     r"does|do|did|one|ones|conference|proposes?|proposed|introduces?|introduced|uses?|used|"
     r"trains?|trained|builds?|built|presents?|presented|covers?|covered|supports?|handles?|"
+    r"systems?|methods?|approach(?:es)?|frameworks?|"
     r"mentioned|described|"
     r"in\s+terms\s+of(?:\s+(?:parameters?|size|model\s+size))?)(?![\w-])|['’]s\b|[?.!,:;]",
     re.I,
@@ -148,6 +155,9 @@ def asked(question: str) -> Asked | None:
     if found is None or not _ASKS_PAPER.search(question) or _RANKS_OTHERS.search(question):
         return None  # "…, and how big was the best gain?": one paper's figure
     family = next(f for f, _ in _ASKED_MEASURE if found.group(f))
+    least = found.group("sup").lower() in ("lowest", "smallest")
+    if least != (family == "lower") and not (family == "lower" and found.group("sup") == "best"):
+        return None  # "the smallest model", "the highest FID": not the ranking read here
     mod = (found.group("mod") or "").split() + (found.group("of") or "").split()
     measured = [w for w in mod if w.lower() not in _GENERIC and w.lower() not in _SPEED_WORDS]
     rest = f"{question[: found.start()]} {question[found.end() :]}"
@@ -163,6 +173,8 @@ def asked(question: str) -> Asked | None:
     )
     if family == "size":  # "the largest model", "the most parameters": a model size
         noun = "model size"
+    if family == "lower":  # "FID", as written
+        noun = found.group("measure")
     counted = ""
     if family == "count":  # "the largest number of GPUs": GPUs, counted
         counted = found.group("measure").split()[-1]
@@ -229,6 +241,24 @@ def one_paper(question: str, top: Asked, headed: Callable[[str], Paper | None]) 
     return any(headed(n) is not None for n in names)
 
 
+def _scores(paper: Paper, noun: str, clause: str, sentence: str) -> list[Figure]:
+    """A score where lower is better, written beside its name ("an FID of 7.42", "FID
+    1.75", "perplexity of 5.6"); its value negated, so that the ranking's largest is the
+    lowest."""
+    word = re.escape(noun.split()[-1].rstrip("s"))
+    pattern = re.compile(
+        rf"\b{word}s?\b(?:\s+(?:score|rate|of|is|was|=|:|reaches|drops\s+to|to)){{0,3}}\s*\$?"
+        rf"(?P<value>\d+(?:\.\d+)?)(?!\s*(?:%|×|x\b|\\times|times|-?fold))"
+        rf"|(?P<value2>\d+(?:\.\d+)?)\s+{word}s?\b",
+        re.I,
+    )
+    out = []
+    for found in pattern.finditer(clause):
+        number = found.group("value") or found.group("value2")
+        out.append(Figure(paper, -float(number), number, sentence, float(number)))
+    return out
+
+
 def _counts(paper: Paper, counted: str, clause: str, sentence: str) -> list[Figure]:
     """How many of `counted` a clause says ("128 NVIDIA A100 GPUs", "over 1T tokens", "200
     languages"): a number, a scale, up to two words, then the noun."""
@@ -286,6 +316,8 @@ def _clause_figures(paper: Paper, top: Asked, clause: str, sentence: str) -> lis
         return _sizes(paper, clause, sentence)
     if family == "count":
         return _counts(paper, top.counted, clause, sentence)
+    if family == "lower":
+        return _scores(paper, top.noun, clause, sentence)
     places = {  # sizes are read apart: "a 13B model" says no accuracy
         f: [i for i, t in enumerate(tokens) if re.match(rf"(?:{words})", t, re.I)]
         for f, (words, _) in _FAMILIES.items()
@@ -356,7 +388,7 @@ def answer(
         # the figure reader may miss a figure written unusually: found none, not "none"
         text = (
             f"I found no figure for {noun} in the abstracts of the {where}, so I can't say "
-            "which reports the largest."
+            f"which reports the {'lowest' if top.family == 'lower' else 'largest'}."
         )
         aggregate = Aggregate(kind="list", count=0, exact=False, papers=[])
         return set_answer(question, standalone, plan, text, [], aggregate)
@@ -367,12 +399,16 @@ def answer(
     lines = [
         f"Of the {where}, {plural(len(ranked), 'abstract')} "
         f"{'states' if len(ranked) == 1 else 'state'} a figure for {noun}; the "
-        f"largest stated is {first.said} in *{plain(first.paper.title)}* [1]. The figures "
+        f"{'lowest' if top.family == 'lower' else 'largest'} stated"
+        f"{' by a paper clearly about it' if clear and first.paper.id in clear else ''} is "
+        f"{first.said} in *{plain(first.paper.title)}* [1]. The figures "
         "come from different models, baselines and setups, so they rank what each abstract "
         "claims, not which method is best:"
     ]
     lines += [
-        f"- {f.said}: *{plain(f.paper.title)}* [{n}]" for n, f in enumerate(ranked[:SHOWN], 1)
+        f"- {f.said}: *{plain(f.paper.title)}* [{n}]"
+        + (" (touches on the topic)" if clear is not None and f.paper.id not in clear else "")
+        for n, f in enumerate(ranked[:SHOWN], 1)
     ]
     if len(ranked) > SHOWN:
         lines.append(f"- … and {len(ranked) - SHOWN} more (every paper is in the full list)")

@@ -254,3 +254,21 @@ def test_the_most_of_a_thing_counts_what_abstracts_say_they_used() -> None:
     assert tokens is not None and tokens.counted == "tokens"
     read = _paper("t", "It is trained on over 1T tokens, and 1.2 trillion tokens are retrieved.")
     assert sorted(f.value for f in reported.figures(read, tokens)) == [1e12, 1.2e12]
+
+
+def test_a_score_where_lower_is_better_is_ranked_lowest_first() -> None:
+    top = reported.asked("Which paper reports the lowest FID?")
+    assert top is not None and (top.family, top.noun) == ("lower", "FID")
+    assert reported.asked("Which paper reports the highest FID?") is None
+    assert reported.asked("Which paper has the smallest model?") is None
+    papers = [
+        _paper(
+            "a",
+            "Our compact model achieves an FID of 7.42, surpassing a prior approach (FID 8.07).",
+        ),
+        _paper("b", "It reaches FID 1.79 on CIFAR-10."),
+    ]
+    answer = reported.answer("q", "q", QueryPlan(kind="list"), top, papers, "papers at ICML 2024")
+    assert answer.aggregate is not None
+    assert [p.paper_id for p in answer.aggregate.papers] == ["b", "a"]
+    assert "the lowest stated is 1.79" in answer.answer and "- 7.42:" in answer.answer
