@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from typing import NamedTuple
 
 _ABOUT = (
     r"(?:about|on|related\s+to|concerned\s+with|deal(?:s|ing)?\s+with|involv(?:e|es|ing)|"
@@ -82,11 +83,30 @@ def two_facets(first: str, second: str) -> str:
     return f"{first} with {second}"
 
 
+class Within(NamedTuple):
+    question: str  # asked as one topic of two facets ("Which papers are about X with Y?")
+    first: str  # X where its papers are asked first ("How many … X, and how many of them …")
+
+
 def topic_within(question: str, known: Callable[[str], bool]) -> str | None:
-    """The question asked as one topic of two facets ("How many papers are about X together
-    with Y?"), or None. `known`: whether a name is an author or institution the catalogue
-    holds ("Which Google papers are about RL?" is Google's RL papers, not a topic)."""
-    for pattern in _PATTERNS:
+    """The question asked as one topic of two facets ("How many papers are about X with
+    Y?"), or None. `known`: whether a name is an author or institution the catalogue holds
+    ("Which Google papers are about RL?" is Google's RL papers, not a topic)."""
+    within = read_within(question, known)
+    return within.question if within else None
+
+
+def first_asked(question: str, known: Callable[[str], bool]) -> str:
+    """The first topic of a question that asks its papers and then those of them about
+    another ("How many papers are about X, and how many of them are about Y?", "Of the X
+    papers, which …"): X, whose own count the answer says first; "" otherwise."""
+    within = read_within(question, known)
+    return within.first if within else ""
+
+
+def read_within(question: str, known: Callable[[str], bool]) -> Within | None:
+    """A topic within a topic, if the question asks one: see topic_within, first_asked."""
+    for at, pattern in enumerate(_PATTERNS):
         found = pattern.match(question)
         if found is None:
             continue
@@ -100,22 +120,15 @@ def topic_within(question: str, known: Callable[[str], bool]) -> str | None:
         if said[0] in _LEAD_WORDS or set(said) & _NO_TOPIC or _CLAUSE.search(x) or x[:1].isdigit():
             return None  # "which institution has the most papers on X": a ranking
         asks = " ".join(filter(None, [groups.get("ask"), groups.get("ask2"), groups["rest"]]))
-        asks = (
-            f"{question[: found.start('x')]} {asks}"  # "How many papers are about X, and which …"
-        )
+        # "How many papers are about X, and which …": the count asked first
+        asks = f"{question[: found.start('x')]} {asks}"
         lead = "How many" if re.search(r"how\s+many", asks, re.I) else "Which"
-        return f"{lead} papers are about {two_facets(x, y)}?"
+        first = x if at in _TWO_PARTS else ""
+        return Within(f"{lead} papers are about {two_facets(x, y)}?", first)
     return None
 
 
-def first_asked(question: str, known: Callable[[str], bool]) -> str:
-    """The first topic of a question that asks its papers and then those of them about
-    another ("How many papers are about X, and how many of them are about Y?", "Of the X
-    papers, which …"): X, whose own count the answer says first; "" otherwise."""
-    if topic_within(question, known) is None:
-        return ""
-    found = _PATTERNS[0].match(question) or _PATTERNS[3].match(question)
-    return found.group("x").strip() if found else ""
+_TWO_PARTS = (0, 3)  # the patterns asking the first topic's papers, then some of them
 
 
 # "List the papers on machine unlearning, then the ones on watermarking.", "How many papers

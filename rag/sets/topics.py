@@ -358,7 +358,8 @@ class TopicScanner:
 
     def americanised(self, topic: str) -> dict[str, str]:
         """The topic's words the abstracts mostly spell the US way ("optimisation":
-        optimization), each with that spelling."""
+        optimization), each with that spelling. `_american` rewrites letters blindly ("our"
+        → "or"); only the counts (a common US word, far more used) make its guess safe."""
         ix = self.index
         fixes = {}
         for word in dict.fromkeys(re.findall(r"(?<![\w-])[a-z]{5,}(?![\w-])", topic.lower())):
