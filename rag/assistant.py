@@ -88,6 +88,17 @@ def _reported(
         papers = [m.paper for m in judgement.members]
         clear = {m.paper.id for m in judgement.members if m.clearly}
         said = f"{kind}papers judged about “{top.topic}” ({judgement.clearly} clearly)"
+        if top.bench and top.bench != top.topic:
+            # "the highest GSM8K accuracy of a paper on math reasoning": those naming GSM8K too
+            named = catalogue.mentioning(top.bench) - {p.id for p in papers}
+            named = named if allowed is None else named & allowed
+            papers += catalogue.papers.many(named)
+            clear |= named
+            said = f"{said} or naming {top.bench}"
+        if not papers:  # none judged about it: the closest, said as such
+            papers = [m.paper for m in judgement.closest]
+            clear = None
+            said = f"{kind}papers closest to “{top.topic}” (none judged about it)"
     else:
         ids = allowed if allowed is not None else set(catalogue.papers)
         papers = catalogue.papers.many(ids)

@@ -534,7 +534,9 @@ class QuestionParser:
         typed = question  # as typed: "adam papers" is no person, "Adam Smith papers" is
         question = plain_question(question) if plain is None else plain
         # "Which papers on GNNs are also about molecules?": one topic of two facets
-        question = topic_within(question, self._known) or question
+        doc_freq = self.doc_freq
+        written = (lambda w: bool(doc_freq(w))) if doc_freq is not None else None
+        question = topic_within(question, self._known, written) or question
         compared = compared_items(question)
         if compared and all(self._known(item) for item in compared):
             # "CyberAgent vs Emory University: paper counts?": each one's papers, counted

@@ -16,7 +16,8 @@ from typing import NamedTuple
 _ABOUT = (
     r"(?:about|on|related\s+to|concerned\s+with|deal(?:s|ing)?\s+with|involv(?:e|es|ing)|"
     r"us(?:e|es|ing)|appl(?:y|ies|ied|ying)(?:\s+to)?|stud(?:y|ies|ying)|address(?:es|ing)?|tackl(?:e|es|ing)|"
-    r"focus(?:es|ing)?\s+on|consider(?:s|ing)?|work(?:s|ing)?\s+on)"
+    r"focus(?:es|ing)?\s+on|consider(?:s|ing)?|work(?:s|ing)?\s+on|rel(?:y|ies|ying)\s+on|"
+    r"build(?:s|ing)?\s+on|leverag(?:e|es|ing)|employ(?:s|ing)?|exploit(?:s|ing)?)"
 )
 _ASK = r"(?P<ask>how\s+many|which|what|list|show(?:\s+me)?|find|give\s+me)"
 _VENUE = r"(?:(?:the\s+)?ICML(?:\s+2024)?\s+)?"
@@ -24,7 +25,9 @@ _Y = r"(?P<y>[^?,;]+?)"
 _END = (
     r"(?P<rest>\s*,?\s*and\s+(?:how\s+many\s+(?:are\s+there|of\s+them\s+are\s+there)|"
     # "…, and which ones (are they)?": the list with the count
-    r"(?:which|what)(?:\s+ones|\s+papers)?(?:\s+are\s+(?:they|those|these))?))?\s*[?.!]*\s*$"
+    r"(?:which|what)(?:\s+ones|\s+papers)?(?:\s+are\s+(?:they|those|these))?)"
+    # "… — which are they?"
+    r"|\s*[—–-]+\s*(?:which|what)\s+(?:are\s+they|ones|papers))?\s*[?.!]*\s*$"
 )
 _PATTERNS = [
     # "How many papers are about X, and how many of them are (also) about Y?"
@@ -38,20 +41,22 @@ _PATTERNS = [
     # many papers on X are about Y?"
     re.compile(
         rf"^\s*{_ASK}\s+{_VENUE}papers\s+(?:on|about)\s+(?P<x>[^?,;]+?)\s+(?:(?:that|which)\s+)?"
-        rf"(?:(?:are|were|do|does)?\s*also\s+(?:are\s+)?|are\s+|were\s+){_ABOUT}\s+{_Y}{_END}",
+        rf"(?:(?:are|were|do|does)?\s*also\s+(?:are\s+)?|are\s+|were\s+)?{_ABOUT}\s+{_Y}{_END}",
         re.I,
     ),
     # "Which X papers are also about Y?", "reinforcement learning papers that also use
     # transformers", "graph neural network papers about molecules"
     re.compile(
-        rf"^\s*(?:{_ASK}\s+)?{_VENUE}(?P<x>[\w-]+(?:\s+[\w-]+){{0,4}}?)\s+papers\s+"
+        rf"^\s*(?:{_ASK}\s+)?(?:are\s+)?{_VENUE}(?P<x>[\w-]+(?:\s+[\w-]+){{0,4}}?)\s+papers\s+"
         rf"(?:(?:that|which)\s+)?(?:(?P<also>(?:are\s+|were\s+)?also)\s+(?:are\s+)?|are\s+|were\s+)?"
         rf"{_ABOUT}\s+{_Y}{_END}",
         re.I,
     ),
-    # "Of the federated learning papers, which ones deal with differential privacy?"
+    # "Of the federated learning papers, which ones deal with differential privacy?", "Among
+    # papers on LLMs, which deal with healthcare?"
     re.compile(
-        rf"^\s*(?:of|among)\s+(?:the|all\s+the|all)\s+(?P<x>[^?,;]+?)\s+papers\s*,?\s*"
+        rf"^\s*(?:of|among)\s+(?:(?:(?:the|all\s+the|all)\s+)?(?P<x>[^?,;]+?)\s+papers|(?:the\s+)?"
+        rf"papers\s+(?:on|about)\s+(?P<x2>[^?,;]+?))\s*,?\s*"
         rf"{_ASK.replace('ask', 'ask2')}(?:\s+ones|\s+of\s+them)?\s+(?:are\s+|were\s+|also\s+)*"
         rf"{_ABOUT}\s+{_Y}{_END}",
         re.I,
@@ -64,7 +69,7 @@ _LEAD_WORDS = frozenset("which what list show find give how the all icml".split(
 # a clause, not a topic, before "papers" ("institution has the most", "A and")
 _CLAUSE = re.compile(
     r"\b(?:has|have|had|the|most|more|fewer|is|are|was|were|do|does|did|published|wrote|get|"
-    r"got|give|me|show|list|find)\b|\b(?:and|or)\s*$",
+    r"got|give|me|show|list|find|papers?)\b|\b(?:and|or)\s*$",
     re.I,
 )
 # words before "papers" that pick no topic ("recent papers that use X", "three papers", "a
@@ -88,11 +93,13 @@ class Within(NamedTuple):
     first: str  # X where its papers are asked first ("How many … X, and how many of them …")
 
 
-def topic_within(question: str, known: Callable[[str], bool]) -> str | None:
+def topic_within(
+    question: str, known: Callable[[str], bool], written: Callable[[str], bool] | None = None
+) -> str | None:
     """The question asked as one topic of two facets ("How many papers are about X with
     Y?"), or None. `known`: whether a name is an author or institution the catalogue holds
     ("Which Google papers are about RL?" is Google's RL papers, not a topic)."""
-    within = read_within(question, known)
+    within = read_within(question, known, written)
     return within.question if within else None
 
 
@@ -104,24 +111,32 @@ def first_asked(question: str, known: Callable[[str], bool]) -> str:
     return within.first if within else ""
 
 
-def read_within(question: str, known: Callable[[str], bool]) -> Within | None:
-    """A topic within a topic, if the question asks one: see topic_within, first_asked."""
+def read_within(
+    question: str, known: Callable[[str], bool], written: Callable[[str], bool] | None = None
+) -> Within | None:
+    """A topic within a topic, if the question asks one: see topic_within, first_asked.
+    `written`: whether some abstract writes a word ("Waht papers use RL" names no topic)."""
     for at, pattern in enumerate(_PATTERNS):
         found = pattern.match(question)
         if found is None:
             continue
-        x, y = found.group("x").strip(), found.group("y").strip()
+        x = (found.group("x") or found.groupdict().get("x2") or "").strip()
+        y = found.group("y").strip()
         if _NOT_TOPIC.search(x) or _NOT_TOPIC.search(y) or known(x) or known(y):
             return None
         groups = found.groupdict()
-        if "also" in groups and not groups["also"] and not x.islower():
+        typed = x if found.start("x" if found.group("x") else "x2") else x[:1].lower() + x[1:]
+        one_name = " " not in x and not typed.islower()  # "Bandit papers …" starts a sentence
+        if "also" in groups and not groups["also"] and one_name:
             return None  # "Which LLM papers are about code": a name may be a lab's; ask "also"
         said = x.lower().split()
+        if written is not None and not all(written(w) for w in said):
+            return None
         if said[0] in _LEAD_WORDS or set(said) & _NO_TOPIC or _CLAUSE.search(x) or x[:1].isdigit():
             return None  # "which institution has the most papers on X": a ranking
         asks = " ".join(filter(None, [groups.get("ask"), groups.get("ask2"), groups["rest"]]))
         # "How many papers are about X, and which …": the count asked first
-        asks = f"{question[: found.start('x')]} {asks}"
+        asks = f"{question[: found.start('x' if found.group('x') else 'x2')]} {asks}"
         lead = "How many" if re.search(r"how\s+many", asks, re.I) else "Which"
         first = x if at in _TWO_PARTS else ""
         return Within(f"{lead} papers are about {two_facets(x, y)}?", first)

@@ -68,7 +68,7 @@ _NOT_MEASURED = r"papers?|works?|authors?|institutions?|labs?|on|about|of|in|for
 _ASKED = re.compile(
     rf"\b(?:the\s+)?(?P<sup>{_SUPERLATIVE})\s+(?:reported\s+|stated\s+|claimed\s+)?"
     # "the biggest inference speedup", "the largest memory reduction": what is measured
-    rf"(?P<mod>(?:(?!(?:{_MEASURE}|{_NOT_MEASURED})\b)[\w-]+\s+){{0,2}}?)"
+    rf"(?P<mod>(?:(?!(?:{_MEASURE}|{_NOT_MEASURED})\b)[\w-]+\s+(?:(?:or|and|/)\s+)?){{0,3}}?)"
     rf"(?P<measure>{'|'.join(f'(?P<{f}>{p})' for f, p in _ASKED_MEASURE)})\b"
     # "throughput or speed gain": the same measure said twice
     rf"(?:\s+(?:or|and|/)\s+(?:[\w-]+\s+)?(?:{_MEASURE})\b)?"
@@ -158,8 +158,16 @@ def asked(question: str) -> Asked | None:
     least = found.group("sup").lower() in ("lowest", "smallest")
     if least != (family == "lower") and not (family == "lower" and found.group("sup") == "best"):
         return None  # "the smallest model", "the highest FID": not the ranking read here
-    mod = (found.group("mod") or "").split() + (found.group("of") or "").split()
-    measured = [w for w in mod if w.lower() not in _GENERIC and w.lower() not in _SPEED_WORDS]
+    mod = [
+        w
+        for w in (found.group("mod") or "").split() + (found.group("of") or "").split()
+        if w.lower() not in ("or", "and", "/")
+    ]
+    # "the highest GSM8K accuracy": a benchmark named before its measure
+    named = [w for w in mod if re.search(r"[A-Z].*\d|\d.*[A-Z]|^[A-Z]{3,}$", w)]
+    mod = [w for w in mod if w not in named]
+    quiet = _SPEED_WORDS if family == "speedup" else frozenset()  # "inference speedup"
+    measured = [w for w in mod if w.lower() not in _GENERIC and w.lower() not in quiet]
     rest = f"{question[: found.start()]} {question[found.end() :]}"
     statuses = sorted({s.capitalize() for s in _STATUS.findall(rest)})
     rest = _STATUS.sub(" ", rest)
@@ -179,7 +187,7 @@ def asked(question: str) -> Asked | None:
     if family == "count":  # "the largest number of GPUs": GPUs, counted
         counted = found.group("measure").split()[-1]
         noun = f"number of {counted}"
-    bench = found.group("bench") or ""
+    bench = found.group("bench") or (named[0] if named else "")
     topic = topic or bench
     if _POINTER_TOPIC.match(topic):
         return None  # "Which of them reports …": the chat's papers, not a topic
