@@ -25,6 +25,13 @@ _PLACES = (
     r"affiliations?|institutes?|schools?)"
 )
 _ASKED = [
+    # "Who are the first and last authors of Medusa?", "Name the authors of DoRA": all
+    re.compile(
+        rf"^\s*(?:who(?:['’]re|\s+are|\s+were)\s+(?:the\s+)?first\s+and\s+last\s+(?:{_AUTHORS})|"
+        rf"(?:name|list|give(?:\s+me)?|tell\s+me)\s+(?:all\s+)?the\s+(?:{_AUTHORS}))\s+"
+        rf"(?:of|on|behind)\s+{_PAPER}{_END}",
+        re.I,
+    ),
     # "Who is the second author of the Medusa paper?", "Who's the senior author on GaLore?"
     re.compile(
         rf"^\s*who(?:['’]s|\s+is|\s+was)\s+(?:the\s+)?{_PLACE}[- ](?:{_AUTHORS})\s+"

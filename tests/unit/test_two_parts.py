@@ -272,3 +272,12 @@ def test_a_score_where_lower_is_better_is_ranked_lowest_first() -> None:
     assert answer.aggregate is not None
     assert [p.paper_id for p in answer.aggregate.papers] == ["b", "a"]
     assert "the lowest stated is 1.79" in answer.answer and "- 7.42:" in answer.answer
+
+
+def test_first_and_last_authors_and_name_the_authors_are_byline_questions() -> None:
+    both = byline_beside(
+        "Who are the first and last authors of Medusa and what is its main idea?", _byline_plan
+    )
+    assert both is not None and both.content == "What is Medusa's main idea?"
+    both = byline_beside("Name the authors of DoRA and explain what it decomposes.", _byline_plan)
+    assert both is not None and both.content == "Explain what DoRA decomposes?"
