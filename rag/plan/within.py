@@ -159,10 +159,25 @@ _TWO = re.compile(
 )
 
 
+# "Compare the number of papers on federated learning and on differential privacy", "Are
+# there more papers on A or on B?": both counts
+_COUNTS_COMPARED = re.compile(
+    r"^\s*(?:compare\s+(?:the\s+)?(?:number|count)s?\s+of\s+(?:ICML\s+(?:2024\s+)?)?papers|"
+    r"(?:are\s+there|were\s+there)\s+more\s+(?:ICML\s+(?:2024\s+)?)?papers)\s+(?:on|about)\s+"
+    r"(?P<a>[^,?;]+?)\s*,?\s+(?:and|or|with|to|vs\.?|versus|than)\s+(?:those\s+|papers\s+|the\s+ones\s+)?"
+    r"(?:on|about)\s+(?P<b>[^?;]+?)\s*[?.!]*\s*$",
+    re.I,
+)
+
+
 def two_sets(question: str, known: Callable[[str], bool]) -> tuple[str, str] | None:
     """The two set questions a question joins ("List the papers on A, then the ones on
     B": "Which papers are about A?", "Which papers are about B?"), or None; not a topic
     within a topic ("…, and which ones are about video?")."""
+    counted = _COUNTS_COMPARED.match(question)
+    if counted is not None:  # two counts, side by side
+        a, b = counted.group("a").strip(), counted.group("b").strip()
+        return f"How many papers are about {a}?", f"How many papers are about {b}?"
     found = _TWO.match(question)
     if found is None or topic_within(question, known) is not None:
         return None

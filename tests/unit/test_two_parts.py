@@ -281,3 +281,17 @@ def test_first_and_last_authors_and_name_the_authors_are_byline_questions() -> N
     assert both is not None and both.content == "What is Medusa's main idea?"
     both = byline_beside("Name the authors of DoRA and explain what it decomposes.", _byline_plan)
     assert both is not None and both.content == "Explain what DoRA decomposes?"
+
+
+def test_two_counts_compared_are_two_sets() -> None:
+    from rag.plan.within import two_sets
+
+    assert two_sets(
+        "Compare the number of papers on federated learning and on differential privacy.",
+        lambda name: False,
+    ) == (
+        "How many papers are about federated learning?",
+        "How many papers are about differential privacy?",
+    )
+    assert two_sets("Are there more papers on diffusion models or on GANs?", lambda n: False)
+    assert two_sets("Compare SAMformer and Timer", lambda n: False) is None
