@@ -25,11 +25,12 @@ _PLACES = (
     r"affiliations?|institutes?|schools?)"
 )
 _ASKED = [
-    # "Who are the first and last authors of Medusa?", "Name the authors of DoRA": all
+    # "Who are the first and last authors of Medusa?", "Name the authors of DoRA", "Who
+    # authored Vision Mamba?": all
     re.compile(
-        rf"^\s*(?:who(?:['’]re|\s+are|\s+were)\s+(?:the\s+)?first\s+and\s+last\s+(?:{_AUTHORS})|"
+        rf"^\s*(?:(?:who(?:['’]re|\s+are|\s+were)\s+(?:the\s+)?first\s+and\s+last\s+(?:{_AUTHORS})|"
         rf"(?:name|list|give(?:\s+me)?|tell\s+me)\s+(?:all\s+)?the\s+(?:{_AUTHORS}))\s+"
-        rf"(?:of|on|behind)\s+{_PAPER}{_END}",
+        rf"(?:of|on|behind)|who\s+(?:co-?)?authored)\s+{_PAPER}{_END}",
         re.I,
     ),
     # "Who is the second author of the Medusa paper?", "Who's the senior author on GaLore?"
@@ -78,7 +79,7 @@ _STATUS_ASKED = re.compile(
     r"(?:\s+(?:paper|talk|presentation|slot))?\s*[?.!]*\s*$"
     r"|^\s*(?:what|how)\s+(?:was|is)\s+(?P<paper2>[^?]+?)\s+(?:presented|accepted)(?:\s+as)?"
     r"\s*[?.!]*\s*$"
-    r"|^\s*what\s+(?:was|is)\s+the\s+(?:status|presentation\s+(?:type|format)|acceptance\s+"
+    r"|^\s*what(?:['’]s|\s+was|\s+is)\s+the\s+(?:status|presentation\s+(?:type|format)|acceptance\s+"
     r"(?:type|status)|format|decision)\s+(?:of|for)\s+(?P<paper3>[^?]+?)\s*[?.!]*\s*$"
     r"|^\s*(?P<paper4>[^?:]+?)\s*[:–-]\s*(?:oral|spotlight|poster)(?:\s*,?\s+or\s+(?:oral|"
     r"spotlight|poster))+\s*[?.!]*\s*$"
@@ -182,7 +183,9 @@ def byline_asked(text: str) -> BylineAsked | None:
 
 # "Who wrote Medusa, and what speedup does it report?": a question about the paper's content
 # joined to its byline question
-_JOINED = re.compile(r"\s*(?:,\s*(?:and|but|plus)?(?:\s+also)?|;|\s+and(?:\s+also)?)\s+", re.I)
+_JOINED = re.compile(
+    r"\s*(?:,\s*(?:and|but|plus)?(?:\s+also)?|;|\s+and(?:\s+also)?|\?(?:\s+also,?)?)\s+", re.I
+)
 _CONTENT = re.compile(
     r"^(?:(?:by|in|on|for|to|from|with|at|of|under|against)\s+(?=what|how|which))?"
     r"(?:what|how|which|why|where|when|does|did|do|is|are|was|were|can|could|tell|"
@@ -223,7 +226,8 @@ def byline_beside(
     paper described, not named ("Who wrote the
     paper on pipelined DNN inference, and …?"), comes back without a plan: the answer
     finds it and then says its byline."""
-    body = text.strip().rstrip("?.! ")
+    body = _ASKING.sub("", text.strip().rstrip("?.! "))  # "Tell me who wrote BiLLM and …"
+    body = body[:1].upper() + body[1:]
     joints = list(_JOINED.finditer(body))
     for i, joint in enumerate(joints):
         left = body[: joint.start()].strip()
@@ -248,6 +252,8 @@ def _split(
     if not (left and right):
         return None
     plain_left = re.sub(r"\s*\([^()]*\)", "", left)  # "MIN-UCB (bandits with offline data)"
+    if _IMPERATIVE.match(plain_left) and _NOUN_PART.match(right):
+        right = f"what is {right}"  # "… and the number of LLMs it evaluates"
     asked = byline_asked(f"{plain_left}?") or who_asked(f"{plain_left}?")
     if asked is not None and _CONTENT.match(right) and not _POINTER_ONLY.match(asked.said):
         plan = byline_plan(f"{plain_left}?")
@@ -278,6 +284,15 @@ def _split(
     return None
 
 
+_ASKING = re.compile(
+    r"^(?:please\s+)?(?:(?:can|could)\s+you\s+)?(?:tell\s+me|let\s+me\s+know|i(?:['’]d|\s+would)\s+"
+    r"like\s+to\s+know)\s+(?=who|which|what|how|whether)",
+    re.I,
+)
+# what an imperative byline asks beside it: "Give me the authors of TrustLLM and the number
+# of LLMs it evaluates"
+_IMPERATIVE = re.compile(r"^\s*(?:name|list|give(?:\s+me)?|tell\s+me)\b", re.I)
+_NOUN_PART = re.compile(r"^(?:the|its|their)\s+\w", re.I)
 # a paper described rather than named: "the paper on …", "the … paper", "the work that …"
 _DESCRIBED = re.compile(
     r"\b(?:the|that|this)\s+(?:(?:paper|work|article)\s+(?:on|about|that|which|proposing|"

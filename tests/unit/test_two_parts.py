@@ -295,3 +295,28 @@ def test_two_counts_compared_are_two_sets() -> None:
     )
     assert two_sets("Are there more papers on diffusion models or on GANs?", lambda n: False)
     assert two_sets("Compare SAMformer and Timer", lambda n: False) is None
+
+
+def test_more_ways_of_asking_a_byline_beside_the_content() -> None:
+    cases = {
+        "Who authored DoRA and what does it decompose?": (
+            "Who authored DoRA?",
+            "What does DoRA decompose?",
+        ),
+        "Tell me who wrote Medusa and what speedup it reports.": (
+            "Who wrote Medusa?",
+            "What speedup Medusa reports?",
+        ),
+        "Was GaLore an oral? What does it propose?": (
+            "Was GaLore an oral?",
+            "What does GaLore propose?",
+        ),
+        "Give me the authors of TrustLLM and the number of LLMs it evaluates.": (
+            "Give me the authors of TrustLLM?",
+            "What is the number of LLMs TrustLLM evaluates?",
+        ),
+    }
+    for question, (byline, content) in cases.items():
+        both = byline_beside(question, _byline_plan)
+        assert both is not None, question
+        assert (both.byline, both.content) == (byline, content), question
