@@ -37,7 +37,6 @@ from rag.plan.within import two_sets
 from rag.retrieval.retriever import PaperRetriever
 from rag.routing import Route
 from rag.sets import reported
-from rag.sets.answer_rows import statuses_said
 from rag.sets.institution_kinds import kinds_compared
 from rag.sets.named import (
     StatusSaid,
@@ -50,63 +49,12 @@ from rag.sets.named import (
     titled_in,
     without_owners,
 )
-from rag.sets.selection import papers_of
 from rag.settings import RetrievalMode, Settings
 from rag.store.chroma import PaperStore
 from rag.types import Answer, ChatMessage, Citation, Filters, Paper, QueryPlan, RetrievedPaper
 
 log = logging.getLogger(__name__)
 TYPED_TERSELY = 10  # a query this short is typed fast; its unknown words are slips
-
-
-def _reported(
-    pipeline: Pipeline,
-    question: str,
-    standalone: str,
-    top: reported.Asked,
-    filters: Filters | None,
-) -> Answer | None:
-    """The papers of the asked topic, person or institution (and status) ranked by the
-    figure they report; None where the question names one paper or no paper is about the
-    topic (the cited answer reads the question)."""
-    catalogue = pipeline.catalogue
-    if reported.one_paper(standalone, top, catalogue.headed):
-        return None  # "the largest speedup reported in the Medusa paper": that paper's
-    allowed = catalogue.matching(filters) if filters is not None else None
-    if top.statuses:
-        status = catalogue.matching(Filters(status=top.statuses))
-        allowed = status if allowed is None else allowed & status
-    kind = statuses_said(top.statuses) + " " if top.statuses else ""
-    clear: set[str] | None = None
-    if top.topic and catalogue.knows(top.topic):  # "Which Google papers …": its papers
-        ids = papers_of(catalogue, top.topic)
-        papers = catalogue.papers.many(ids if allowed is None else ids & allowed)
-        said = f"{kind}papers listing {top.topic}"
-    elif top.topic:
-        # a paper touching on the topic may state its figure too: each is listed with it
-        judgement = pipeline.judge().judge(top.topic, allowed)
-        papers = [m.paper for m in judgement.members]
-        clear = {m.paper.id for m in judgement.members if m.clearly}
-        said = f"{kind}papers judged about “{top.topic}” ({judgement.clearly} clearly)"
-        if top.bench and top.bench != top.topic:
-            # "the highest GSM8K accuracy of a paper on math reasoning": those naming GSM8K too
-            named = catalogue.mentioning(top.bench) - {p.id for p in papers}
-            named = named if allowed is None else named & allowed
-            papers += catalogue.papers.many(named)
-            clear |= named
-            said = f"{said} or naming {top.bench}"
-        if not papers:  # none judged about it: the closest, said as such
-            papers = [m.paper for m in judgement.closest]
-            clear = None
-            said = f"{kind}papers closest to “{top.topic}” (none judged about it)"
-    else:
-        ids = allowed if allowed is not None else set(catalogue.papers)
-        papers = catalogue.papers.many(ids)
-        said = f"{kind}papers at ICML 2024"
-    if not papers:
-        return None
-    plan = QueryPlan(kind="list", topic=top.topic)
-    return reported.answer(question, standalone, plan, top, papers, said, clear)
 
 
 def _byline_plan(pipeline: Pipeline, question: str) -> QueryPlan | None:
@@ -459,7 +407,13 @@ class Assistant:
             yield from _whole(split, asked.started)
             return
         top = reported.asked(standalone)
-        figured = _reported(pipeline, asked.question, standalone, top, filters) if top else None
+        figured = (
+            reported.ranked(
+                pipeline.catalogue, pipeline.judge, asked.question, standalone, top, filters
+            )
+            if top
+            else None
+        )
         if figured is not None:  # "Which paper reports the largest speedup?": ranked figures
             yield from _whole(figured, asked.started)
             return

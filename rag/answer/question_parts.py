@@ -300,8 +300,7 @@ def classify(text: str, context: frozenset[str] = frozenset()) -> QuestionPart:
             saved = _SAVED.search(after)
             if saved:
                 counted |= frozenset(content_terms(saved.group(0)))
-            # "how much memory does it save": "reduces memory usage by up to 65.5%" (not
-            # "… save compared to GaLore", which asks of a comparison)
+            # the wider window only without a setting ("… save compared to GaLore")
             plain_ = saved and not _QUALIFIED.search(after[saved.end() :])
             near = SAVED_WINDOW if plain_ else NUMBER_WINDOW
             return QuestionPart(text, "number", counted, focus, near, degree=much)

@@ -198,9 +198,6 @@ _POINTER = re.compile(
     r"\b(?P<paper>(?:the|this|that)\s+(?:paper|work|article))\b",
     re.I,
 )
-# "they", "them", "their": the authors, where no "it"/"its" says the paper
-_THEY = re.compile(r"\b(?:they|them|their)\b", re.I)
-_IT = re.compile(r"\b(?:it|its)\b|\b(?:the|this|that)\s+(?:paper|work|article)\b", re.I)
 _POINTER_ONLY = re.compile(
     r"^(?:it|they|them|this|that|(?:the|this|that)\s+(?:paper|work|article|one))$", re.I
 )
@@ -268,7 +265,7 @@ def _split(
         also = byline_plan(content)
         if also is not None and also.written_by == plan.written_by:
             content = ""  # "… and where are they from?": the one byline says both
-        elif _THEY.search(right) and not _IT.search(right):
+        elif _of_the_authors(right):
             return None  # "… and which other papers did they write?": the authors', not its
         elif also is None and content != _asked(right) and kind_of(content) != "paper":
             return None  # "… and which other papers cite it?": no set of the paper's own
@@ -305,6 +302,13 @@ def byline_of(byline: str, said: str, title: str) -> str:
     """The byline question asked of the paper found for a description ("Who wrote the
     paper on X?" → 'Who wrote "Title"?')."""
     return byline.replace(said, f"“{title}”", 1)
+
+
+def _of_the_authors(content: str) -> bool:
+    """ "they", "them", "their" and no "it", "its" or "the paper": the part asks of the
+    authors, not the paper."""
+    said = {m.lastgroup for m in _POINTER.finditer(content)}
+    return bool(said) and said <= {"they", "their"}
 
 
 def _pointed(content: str, name: str) -> str:

@@ -12,9 +12,12 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from rag.sets.answer_rows import citation, plain, plural, row, set_answer
+from rag.catalogue.catalogue import Catalogue
+from rag.sets.answer_rows import citation, plain, plural, row, set_answer, statuses_said
+from rag.sets.judgement import TopicJudge
+from rag.sets.selection import papers_of
 from rag.text import split_sentences
-from rag.types import Aggregate, AggregatePaper, Answer, Paper, QueryPlan
+from rag.types import Aggregate, AggregatePaper, Answer, Filters, Paper, QueryPlan
 
 SHOWN = 10
 NEAR = 8  # words between a figure and the word in its clause that says what it measures
@@ -426,3 +429,54 @@ def answer(
     return set_answer(
         question, standalone, plan, "\n".join(lines), [citation(r) for r in rows], aggregate
     )
+
+
+def ranked(
+    catalogue: Catalogue,
+    judge: Callable[[], TopicJudge],
+    question: str,
+    standalone: str,
+    top: Asked,
+    filters: Filters | None,
+) -> Answer | None:
+    """The papers of the asked topic, person or institution (and status) ranked by the
+    figure they report; None where the question names one paper or no paper is about the
+    topic (the cited answer reads the question). `judge`: the topic judge, built when a
+    topic is asked."""
+    if one_paper(standalone, top, catalogue.headed):
+        return None  # "the largest speedup reported in the Medusa paper": that paper's
+    allowed = catalogue.matching(filters) if filters is not None else None
+    if top.statuses:
+        status = catalogue.matching(Filters(status=top.statuses))
+        allowed = status if allowed is None else allowed & status
+    kind = statuses_said(top.statuses) + " " if top.statuses else ""
+    clear: set[str] | None = None
+    if top.topic and catalogue.knows(top.topic):  # "Which Google papers …": its papers
+        ids = papers_of(catalogue, top.topic)
+        papers = catalogue.papers.many(ids if allowed is None else ids & allowed)
+        said = f"{kind}papers listing {top.topic}"
+    elif top.topic:
+        # a paper touching on the topic may state its figure too: each is listed with it
+        judgement = judge().judge(top.topic, allowed)
+        papers = [m.paper for m in judgement.members]
+        clear = {m.paper.id for m in judgement.members if m.clearly}
+        said = f"{kind}papers judged about “{top.topic}” ({judgement.clearly} clearly)"
+        if top.bench and top.bench != top.topic:
+            # "the highest GSM8K accuracy of a paper on math reasoning": those naming GSM8K too
+            named = catalogue.mentioning(top.bench) - {p.id for p in papers}
+            named = named if allowed is None else named & allowed
+            papers += catalogue.papers.many(named)
+            clear |= named
+            said = f"{said} or naming {top.bench}"
+        if not papers:  # none judged about it: the closest, said as such
+            papers = [m.paper for m in judgement.closest]
+            clear = None
+            said = f"{kind}papers closest to “{top.topic}” (none judged about it)"
+    else:
+        ids = allowed if allowed is not None else set(catalogue.papers)
+        papers = catalogue.papers.many(ids)
+        said = f"{kind}papers at ICML 2024"
+    if not papers:
+        return None
+    plan = QueryPlan(kind="list", topic=top.topic)
+    return answer(question, standalone, plan, top, papers, said, clear)
