@@ -69,7 +69,19 @@ class TopicScanner:
 
     def features(self, topic: str) -> np.ndarray:
         """One row per catalogue paper (in `index.ids` order), one column per FEATURES."""
-        return self._recent.get_or_compute(topic, self._features)
+        return self._recent.get_or_compute(self.spelled_out(topic), self._features)
+
+    def spelled_out(self, topic: str) -> str:
+        """ "LLMs" as "large language models": an acronym alone, judged by the one long form
+        the abstracts define for it (its vector and phrases say far more than the letters)."""
+        words = topic_tokens(topic)
+        if len(words) != 1 or len(re.findall(r"[A-Z]", topic)) < 2:
+            return topic
+        longs = self.index.acronyms().get(stem(words[0]), set())
+        if len(longs) != 1:
+            return topic
+        long = " ".join(next(iter(longs)))
+        return f"{long}s" if topic.rstrip().endswith("s") and not long.endswith("s") else long
 
     def _features(
         self,
@@ -117,6 +129,7 @@ class TopicScanner:
         self, facet: str, kinds: bool = False, others: tuple[str, ...] = ()
     ) -> np.ndarray:
         ix = self.index
+        facet = self.spelled_out(facet)
         literal = np.zeros(len(ix.ids))
         title = np.zeros(len(ix.ids))
         forms = self.forms(facet, kinds)
