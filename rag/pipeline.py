@@ -222,6 +222,10 @@ class Pipeline:
             lead = f"{plural(n, 'ICML 2024 paper')} {'is' if n == 1 else 'are'} clearly about"
             answer.answer = f"{lead} “{first}”. Of them:\n\n{answer.answer}"
         if plan.statistic == "share" and route.judgement.verdict != "described":
+            if route.allowed is not None and not plan.share_of and not plan.share_of_topic:
+                # "What fraction of Meta's papers are about LLMs?": of the papers judged among
+                whole = (len(route.allowed), within.removeprefix("the ").split(" ", 1)[-1], "")
+                return topic_share(answer, route.judgement, *whole)
             return topic_share(answer, route.judgement, *self._share_whole(plan))
         return answer
 

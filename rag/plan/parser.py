@@ -112,6 +112,9 @@ _SET = re.compile(
     r"|\b(?:list|show|give|name|find)\b[^?]*\bevery\s+(?:single\s+)?(?:icml\s*(?:20)?24\s+|icml\s+)?"
     r"(?:paper|abstract|publication)\b|^\s*every\s+(?:icml\s+)?paper\s+(?:on|about)\s+[^;?]*\??\s*$"
     r"|\b(?:co-?author(?:ed|s)?|publish(?:ed)?|author of|as an author)\b"
+    # "whats the deal with mamba papers", "what's up with the LLM papers"
+    r"|\b(?:the\s+deal|going\s+on|up)\s+with\s+(?:the\s+|all\s+(?:the\s+|these\s+)?|these\s+)?"
+    r"(?:[\w'’-]+\s+){1,4}papers\b"
     # a terse query: "offline RL papers", "physics papers at ICML 2024?"
     r"|^\s*(?!(?:how|why|when|where|who|whose|do|does|did|is|are|was|were|can|could|should|"
     r"would|will|tell|explain|summari[sz]e|describe)\b)"
@@ -167,7 +170,7 @@ _ET_AL = re.compile(
 # The frame around a topic, removed from the front and back of what is left.
 _LEAD = re.compile(
     # "by are about X", "or papers are about X": what an author or a status left
-    r"^(?:(?:how many times|how often|how many|and|(?:or|by|\+|&)(?=\s+(?:papers?\s+)?(?:are|were|is|was)\b)|which|what|who|top|most prolific|leading|list|show(?: me)?|count|find|give me|name|are there(?: any)?|is there|"
+    r"^(?:(?:what['’]?s the deal with|what['’]?s up with|what['’]?s going on with|how many times|how often|how many|and|(?:or|by|\+|&)(?=\s+(?:papers?\s+)?(?:are|were|is|was)\b)|which|what|who|top|most prolific|leading|list|show(?: me)?|count|find|give me|name|are there(?: any)?|is there|"
     r"compare|comparing|how do|how does|of|the|all|a|an|any|approaches|explanations|papers?|"
     r"works?|publications?|articles?|research|accepted|main|track|are|is|were|was|do|does|did|have|has|"
     r"that|which|whose|where|about|on|regarding|concerning|related to|dealing with|deal with|"
@@ -183,6 +186,8 @@ _TRAIL = re.compile(
     r"(?:(?:^|\s+)(?:differ|differs)\b.*|\s+(?:offered|given|proposed) by\b.*|\s+papers?|\s+are there|"
     # "… learning from (Stanford)", "… models with (authors from MIT)": what it led taken
     r"\s+at|\s+in|\s+have|\s+has|\s+from|\s+by|\s+with"
+    # "… on LLM jailbreaks come (from CMU)", "… originate (from industry)"
+    r"|\s+(?:come|comes|came|originate|originated|stem|stems|stemmed)"
     # "… on LLM safety were (presented as) orals": the verb its status word left
     r"|\s+(?:were|was|are|is|got|get|became)(?:\s+(?:presented|accepted|selected|given|chosen|"
     r"picked|made|granted))?(?:\s+(?:as|for|an?))?)+\s*$",
@@ -540,7 +545,11 @@ class QuestionParser:
         compared = compared_items(question)
         if compared and all(self._known(item) for item in compared):
             # "CyberAgent vs Emory University: paper counts?": each one's papers, counted
-            compared, question = [], _more_papers(compared)
+            # "PKU vs Berkeley: who got more orals and spotlights?": of those statuses
+            found = re.findall(r"(?i)\b(?:oral|spotlight|poster)s?\b", question)
+            statuses = list(dict.fromkeys(f"{w.lower().rstrip('s')}s" for w in found))
+            noun = " and ".join(statuses) or None
+            compared, question = [], _more_papers(compared, noun)
         versus = _MORE_THAN.match(question) or _WHICH_OF_MORE.match(question)
         rivals = (
             [
@@ -706,6 +715,12 @@ class QuestionParser:
         kind = _kind(question, bool(topic), constraints, unresolved, named is not None)
         if kind == "metadata" and constraints.is_empty() and _POINTER.search(question):
             kind = "paper"  # "Which papers address this?": about something said before
+        if kind == "compare" and not topic and not constraints.any_of:
+            # "Compare the number of oral papers from Google and Microsoft": each one's count
+            for names in (constraints.affiliations, constraints.authors):
+                if len(names) >= 2 and not (constraints.affiliations and constraints.authors):
+                    constraints.any_of, names[:] = list(names), []
+                    kind = "metadata"
         ranking: Ranking | None = None
         top = TOP_N.search(question)
         if ranked:
@@ -755,6 +770,12 @@ class QuestionParser:
             return None
         constraints = PlanConstraints()
         whole = re.sub(r"^(?:the|an?)\s+", "", asked.who.strip(), flags=re.I)
+        kind = _KIND_SAID.fullmatch(whole)
+        if kind:  # "Is the WMDP paper from industry?": a company among its affiliations
+            constraints.institution_kinds = ["academic" if kind.group("academic") else "company"]
+            return QueryPlan(
+                kind="metadata", like_paper=paper.id, written_by="who", constraints=constraints
+            )
         # "Huazhong University of Science and Technology": one name, "and" and all
         parts = (
             [whole]
@@ -836,6 +857,11 @@ class QuestionParser:
         return _STATUS.sub(lambda m: " papers" if m.group(0).lower().endswith("s") else " ", text)
 
 
+_KIND_SAID = re.compile(
+    r"(?:industry|an?\s+)?(?:industry(?:\s+labs?)?|company|companies|corporate\s+lab)"
+    r"|(?P<academic>academia|universit(?:y|ies)|an?\s+university|academic\s+labs?)",
+    re.I,
+)
 _AUTHOR_FRAME = re.compile(
     r"\b(?:at least one|an?|any|one or more)?\s*(?:co-?)?authors?\b"
     r"(?:\s+(?:affiliated with|from|at|of))?|\bco-?author(?:ed|s)?\b|\bpublish(?:ed)?\b"

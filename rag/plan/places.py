@@ -79,7 +79,9 @@ _EXCLUDED_FROM = re.compile(
 # "didn't involve Google"
 _EXCLUDED_WITH = re.compile(
     r"(?:\b(?:excluding|except(?:\s+for)?|leaving\s+out|without)\s+(?:anything|any\s+papers?|"
-    r"papers?|those|ones|the\s+ones)\s+with\s+(?:an?\s+)?|\b(?:had|have|has|with)\s+no\s+)"
+    r"papers?|those|ones|the\s+ones)\s+with\s+(?:an?\s+)?|\b(?:had|have|has|with|but)\s+no\s+|"
+    # "without an MIT coauthor"
+    r"\bwithout\s+(?:an?|any)\s+)"
     r"(?P<span>(?:[^?,;()\x00.]|\.(?=\w|\s+[A-Z]))+?)\s+(?:co-?)?authors?\b"
     r"|\b(?:didn['’]t|did\s+not|don['’]t|do\s+not|doesn['’]t|does\s+not)\s+involve\s+"
     r"(?P<involved>(?-i:[A-Z])[^?,;()\x00]*)",
@@ -94,6 +96,11 @@ _WHO_MORE = re.compile(
 _THEN_WHICH = re.compile(
     r"^\s*(?P<span>[^:?]+?\s+or\s+[^:?]+?)\s*:\s*(?:which|who)\b[^?]*\b(?:more|most|fewer)\b", re.I
 )
+# "Oxford or NUS, which one had more orals?"
+_THEN_COMMA_WHICH = re.compile(
+    r"^\s*(?P<span>[^,:?]+?\s+or\s+[^,:?]+?)\s*,\s*(?:which|who)\b[^?]*\b(?:more|most|fewer)\b",
+    re.I,
+)
 # "Did KIT or the University of Macau have more papers?"
 _DID_MORE = re.compile(
     r"^\s*(?:did|does|do)\s+(?P<span>[^?]+?\s+or\s+[^?]+?)\s+(?:have|get|publish|present)\s+"
@@ -107,7 +114,8 @@ _OUT_OF_LIST = re.compile(
     re.I,
 )
 _EXCLUDED = re.compile(
-    r"(?:\bbut\s+not|\bnot(?:\s+counting)?|\bexcluding|\bexcept(?:\s+for)?|\bother\s+than)\s+"
+    r"(?:\bbut\s+not|\bnot(?:\s+counting)?|\bexcluding|\bexcept(?:\s+for)?|\bother\s+than|"
+    r"\bwithout|\bminus|\b(?:are|is|were|was)n['’]t)\s+"
     r"(?:the\s+|(?P<from>from|at)\s+(?:the\s+)?)?(?P<span>[^?,;.()\x00]+)",
     re.I,
 )
@@ -171,7 +179,11 @@ _ABBREVIATED = re.compile(r"\bUniv\b\.?", re.I)
 # "Uni Helsinki" is the University of Helsinki, "Korea U." Korea University
 _UNI = re.compile(r"\bUni\s+(?=[A-Z])")
 _U_DOT = re.compile(r"(?<=[a-z])\s+U\.(?=\s|$|[?,])")
-_AFFILIATED = re.compile(r"\b([\w&]+)-affiliated(?=\s+(?:co-?)?authors?\b|\s+researchers?\b)", re.I)
+_AFFILIATED = re.compile(
+    r"\b([\w&]+)-affiliated(?=\s+(?:co-?)?authors?\b|\s+researchers?\b|\s+(?:papers|works|"
+    r"orals|spotlights|posters)\b)",
+    re.I,
+)
 # "How many orals did INRIA have?": an institution as the subject of having or getting
 # "Beijing University of Posts and Telecommunications had 2 orals": the subject
 _INSTITUTION_SUBJECT = re.compile(
@@ -189,6 +201,14 @@ _INSTITUTION_HAS = re.compile(
     r"(?:(?i:group|team|lab|labs|people|researchers|folks)\s+)?"
     r"(?i:have|get|win|publish|present|appear|contribute|show\s+up|bring|write|co-?write|"
     r"co-?author|author|produce|put\s+out)\b"
+)
+# "Google (not DeepMind)", "Meta (FAIR)", "Microsoft, excluding MSR,": an aside on a name
+_NAME_BEFORE = r"(?P<name>(?-i:[A-Z])[\w&.'’-]*(?:\s+(?-i:[A-Z])[\w&.'’-]*){0,4})"
+_ASIDE_CUE = r"(?P<cue>(?:but\s+)?not(?:\s+counting)?|excluding|except(?:\s+for)?|without)\s+"
+_ASIDE_SAID = r"(?P<said>(?:the\s+)?(?-i:[A-Z])[\w&.'’-]*(?:\s+[\w&.'’-]+){0,4}?)\s*"
+_ASIDE_AFTER_NAME = (
+    re.compile(rf"{_NAME_BEFORE}\s*\(\s*(?:{_ASIDE_CUE})?{_ASIDE_SAID}\)", re.I),
+    re.compile(rf"{_NAME_BEFORE},\s+{_ASIDE_CUE}{_ASIDE_SAID},", re.I),
 )
 _NOUN_WORDS = frozenset("university institute college academy laboratory lab school".split())
 ACRONYM_DOCS = 2  # an acronym this few abstracts write is no topic's ("UCSD", not "ICL")
@@ -236,6 +256,7 @@ class PlaceReader:
         text = _IN_COUNTRY.sub(r"\1", text)
         text = _U_DOT.sub(" University", _UNI.sub("University of ", text))
         text = _AFFILIATED.sub(r"\1", text)  # "a Huawei-affiliated author"
+        text = self._asides(text)  # "Google (not DeepMind)", "Meta (FAIR)"
         # a name before "'s" is someone's or somewhere's: "MIPT's orals" may be its initials
         owners = frozenset(re.findall(r"([A-Z][\w&.-]*)['’]s\b", text))
         # "stealing … from OpenAI's Babbage models": the maker of a thing, not an affiliation
@@ -250,7 +271,7 @@ class PlaceReader:
                 span = match.group("span") or match.groupdict().get("involved") or ""
                 held.append((match.group(0), span, cued))
                 text = f"{text[: match.start()]} \x00{len(held) - 1}\x00 {text[match.end() :]}"
-        for pattern in (_WHO_MORE, _DID_MORE, _OUT_OF_LIST, _THEN_WHICH):
+        for pattern in (_WHO_MORE, _DID_MORE, _OUT_OF_LIST, _THEN_WHICH, _THEN_COMMA_WHICH):
             listed = pattern.search(text)
             if listed and self._either(listed.group("span").split(), constraints):
                 text = text[: listed.start("span")] + text[listed.end("span") :]
@@ -265,6 +286,8 @@ class PlaceReader:
             rest = span.split()[len(place.split()) :]
             if rest and rest[0].lower() in _PART_OF:  # "not counting the Chicago campus"
                 rest = rest[1:]
+            if rest and re.fullmatch(r"(?:co-?)?authors?|researchers|people", rest[0], re.I):
+                rest = rest[1:]  # "without DeepMind authors"
             if place and (cued or included) and (not rest or rest[0].lower() in _JOINING):
                 constraints.excluded.append(place)
                 # "not from Google or Microsoft", "neither Meta nor Google": each left out
@@ -286,6 +309,32 @@ class PlaceReader:
         text = _THAT_PLACE.sub(" ", text)
         # "Maryland's computer science department", "HIT's Shenzhen campus": parts of it
         return _DEPARTMENT.sub(" ", _CAMPUS.sub(" ", text))
+
+    def _asides(self, text: str) -> str:
+        """ "Does Google (not DeepMind) have …": the exclusion said after the question's
+        frame, where it cannot split it; "Meta (FAIR)": a part of it named, not a second
+        institution."""
+        for aside in [m for pattern in _ASIDE_AFTER_NAME for m in pattern.finditer(text)]:
+            words = aside.group("name").split()
+            name = self._longest_institution(words, from_end=True)
+            if name is None:
+                continue
+            said = aside.group("said").strip()
+            if aside.group("cue"):
+                text = text.replace(aside.group(0), aside.group("name"), 1)
+                text = re.sub(
+                    r"\s*([?.!]?)\s*$", rf", {aside.group('cue')} {said}\1", text, count=1
+                )
+            elif self._part_of(said, " ".join(name)):  # "Meta (FAIR)", not "ICT (CAS)"
+                text = text.replace(aside.group(0), aside.group("name"), 1)
+        return text
+
+    def _part_of(self, part: str, whole: str) -> bool:
+        """Whether every paper listing `part` lists `whole` too ("FAIR" of "Meta")."""
+        if not self.catalogue.knows_institution(part):
+            return False
+        inner = set(self.catalogue.match_institution(part).papers)
+        return bool(inner) and inner <= set(self.catalogue.match_institution(whole).papers)
 
     def _terse_lead(self, text: str, constraints: PlanConstraints) -> str:
         """ "Berkeley offline RL papers", "Google DeepMind RL orals": a query of a few

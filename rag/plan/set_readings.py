@@ -265,18 +265,24 @@ _ONLY_KIND = re.compile(
     r"\b(?:(?:only|purely|entirely|exclusively|solely)\s+(?:from\s+|by\s+)?(?P<only>academia|academic|"
     r"industry|industrial|compan(?:y|ies))(?:\s+(?:authors?|institutions?|labs?|affiliations?))?"
     r"|(?:from\s+|by\s+)?(?P<only2>academia|industry)\s+(?:authors\s+)?only"
-    r"|(?:with\s+)?no\s+(?P<none>industry|company|academic|university)\s+(?:authors?|"
-    r"affiliations?|co-?authors?)|without\s+(?:any\s+)?(?P<without>industry|company|academic|"
-    r"university)\s+(?:authors?|affiliations?|co-?authors?))\b",
+    r"|(?:with\s+)?(?:no|zero)\s+(?P<none>industry|company|academic|university)\s+(?:authors?|"
+    r"affiliations?|co-?authors?|coll?aborators?)|without\s+(?:any\s+)?(?P<without>industry|company|"
+    r"academic|university)\s+(?:authors?|affiliations?|co-?authors?|coll?aborators?))\b",
     re.I,
 )
 _ONE_KIND = re.compile(
     r"\b(?:(?:by|from)\s+)?(?:(?:with|having|has|have)\s+)?(?:an?\s+|any\s+)?(?:authors?|"
     r"co-?authors?|people|researchers)\s+(?:from|in|at)\s+(?:an?\s+)?(?P<kind>industry|"
     r"a\s+company|companies|industry\s+labs?|academia)\b"
-    r"|\b(?:from|by)\s+(?P<kind2>industry|academia|companies)\b"
+    r"|\b(?:from|by)\s+(?P<kind2>industry|academia|companies)(?:\s+(?:labs?|researchers|groups))?\b"
     # "industry papers", "academic papers": the papers' affiliations
-    r"|\b(?P<kind3>industry|industrial|academic)(?=\s+(?:papers|orals|spotlights|posters)\b)",
+    r"|\b(?P<kind3>industry|industrial|academic)(?=\s+(?:papers|orals|spotlights|posters)\b)"
+    # "an academic co-author", "both Meta and a university", "a university author"
+    r"|\b(?:(?:with|having|has|have|includ(?:e|es|ing)|involv(?:e|es|ing)|and)\s+)(?:an?|any|at\s+least\s+one)"
+    r"\s+(?P<kind4>academic|university|industry|company)(?![\w-]|\s+of\b)(?:\s+(?:co-?authors?|"
+    r"authors?|affiliations?|researchers?|partners?))?\b"
+    r"|\b(?:an?|any|at\s+least\s+one)\s+(?P<kind5>academic|university|industry|company)\s+(?:co-?authors?|"
+    r"authors?|affiliations?|researchers?|partners?)\b",
     re.I,
 )
 
@@ -305,6 +311,7 @@ def institution_kinds(text: str, constraints: PlanConstraints) -> str:
     one = _ONE_KIND.search(text)
     if one:
         said = one.group("kind") or one.group("kind2") or one.group("kind3")
+        said = said or one.group("kind4") or one.group("kind5")
         constraints.institution_kinds = [_kind(said)]
         return f"{text[: one.start()]} {text[one.end() :]}"
     return text

@@ -26,7 +26,7 @@ from rag.sets.answer_rows import (
     row,
     set_answer,
 )
-from rag.sets.selection import Selection, constrained, paper_order, papers_of
+from rag.sets.selection import Selection, constrained, paper_order, papers_of, writes
 from rag.sets.set_rankings import (
     EVERY_LEVEL,
     NAMES_NOTE,
@@ -71,6 +71,16 @@ class MetadataAnswerer:
     def _people(self, c: PlanConstraints) -> set[str]:
         """The excluded and either-or names that are people, not institutions."""
         return {e for e in [*c.excluded, *c.any_of] if self.catalogue.people_named(e)}
+
+    def _parts(self, c: PlanConstraints) -> set[str]:
+        """The excluded names that are part of an included institution's affiliations
+        ("Google (not DeepMind)"): its other affiliations count, not papers without it."""
+        return {
+            e
+            for e in c.excluded
+            for typed in c.affiliations
+            if any(writes(a, e) for a, _ in self.catalogue.match_institution(typed).variants)
+        }
 
     def answer(
         self,
@@ -140,15 +150,20 @@ class MetadataAnswerer:
             cut = len(ids - allowed)
             ids &= allowed
             notes.append(f"{plural(cut, 'more paper')} left out by the filters.")
+        c = plan.constraints
+        people = self._people(c)
+        parts = self._parts(c)
+        for part in sorted(parts):  # the other reading: no affiliation with the part at all
+            clean = ids - set(self.catalogue.match_institution(part).papers)
+            verb = "lists" if len(clean) == 1 else "list"
+            notes.append(f"{len(clean):,} of them {verb} no “{part}” affiliation at all.")
         papers = sorted(self.catalogue.papers.many(ids), key=paper_order)
         rows = [row(n, p, _facts(p, plan)) for n, p in enumerate(papers, start=1)]
         exact = not open_ and not plan.not_about  # a topic judged, or an unknown place
         aggregate = Aggregate(
             kind="metadata", count=len(rows), exact=exact, papers=rows, notes=notes
         )
-        c = plan.constraints
-        people = self._people(c)
-        summary = _summary(plan, papers, people)
+        summary = _summary(plan, papers, people, parts)
         if plan.not_about:  # "N of the M papers that list X are not about Y"
             verb = "is" if len(papers) == 1 else "are"
             summary = (
@@ -407,13 +422,17 @@ class MetadataAnswerer:
         c = plan.constraints
         said = [(who, paper.id in papers_of(self.catalogue, who)) for who in c.affiliations]
         said += [(who, who in paper.authors) for who in c.authors]
+        kinds = self.catalogue.institution_kinds().get(paper.id, frozenset())
+        kind_words = {"company": "a company", "academic": "a university"}
+        said += [(kind_words[k], k in kinds) for k in c.institution_kinds]
         on = [who for who, holds in said if holds]
         off = [who for who, holds in said if not holds]
         lead = "Yes" if not off else "No" if not on else "Partly"
         parts = []
-        if c.affiliations:
-            placed = [w for w in on if w in c.affiliations]
-            unplaced = [w for w in off if w in c.affiliations]
+        places = [*c.affiliations, *(kind_words[k] for k in c.institution_kinds)]
+        if places:
+            placed = [w for w in on if w in places]
+            unplaced = [w for w in off if w in places]
             if placed:
                 parts.append(f"it lists an author from {listing(placed, 'and')}")
             if unplaced:
@@ -737,11 +756,17 @@ def _share_said(c: PlanConstraints, of: set[str]) -> str:
     return " and ".join(said) or "are counted"
 
 
-def _summary(plan: QueryPlan, listed: list[Paper], people: set[str]) -> str:
-    """The answer's first line; `people`: the excluded and either-or names that are authors."""
+def _summary(
+    plan: QueryPlan,
+    listed: list[Paper],
+    people: set[str],
+    parts: frozenset[str] | set[str] = frozenset(),
+) -> str:
+    """The answer's first line; `people`: the excluded and either-or names that are authors;
+    `parts`: the excluded names that are part of an included institution."""
     c = plan.constraints
     count = len(listed)
-    conditions = _conditions(c, people)
+    conditions = _conditions(c, people, parts)
     status = " or ".join(s.lower() for s in c.statuses)
     noun = f"{status} paper" if status else "paper"
     if count == 0:
@@ -763,17 +788,20 @@ def _summary(plan: QueryPlan, listed: list[Paper], people: set[str]) -> str:
     return f"There {'is' if count == 1 else 'are'} {papers}{mix}:"
 
 
-def _conditions(c: PlanConstraints, people: set[str]) -> str:
+def _conditions(
+    c: PlanConstraints, people: set[str], parts: frozenset[str] | set[str] = frozenset()
+) -> str:
     """What the constraints ask of a paper, as the answer says it ("" when nothing)."""
+    outside = "".join(f" outside “{e}”" for e in sorted(parts))
     return " and ".join(
         [
             *(f"{a} as {_placing(c)}" for a in c.authors),
             *([f"{c.first_author} as the first author"] if c.first_author else []),
             *([f"{c.last_author} as the last author"] if c.last_author else []),
-            *(_from(c, a) for a in c.affiliations),
+            *(_from(c, a) + outside for a in c.affiliations),
             *([_either_said(c.any_of, people)] if c.any_of else []),
             *(f"not {e} as an author" for e in c.excluded if e in people),
-            *(f"no “{e}” affiliation" for e in c.excluded if e not in people),
+            *(f"no “{e}” affiliation" for e in c.excluded if e not in people | parts),
             *(
                 f"“{w[1:]}” as the title's first word"
                 if w.startswith("^")

@@ -59,10 +59,10 @@ def constrained(catalogue: Catalogue, c: PlanConstraints) -> Selection:
         match = catalogue.match_institution(typed)
         variants = list(match.variants)
         papers = set(match.papers)
-        parts = {e for e in c.excluded if any(_writes(a, e) for a, _ in variants)}
+        parts = {e for e in c.excluded if any(writes(a, e) for a, _ in variants)}
         if parts:
             left_out -= parts
-            variants = [(a, n) for a, n in variants if not any(_writes(a, e) for e in parts)]
+            variants = [(a, n) for a, n in variants if not any(writes(a, e) for e in parts)]
             papers = catalogue.papers_listing(a for a, _ in variants)
             notes.append(f"Not counted (excluded): {', '.join(sorted(parts))}")
         if c.affiliation_place:  # "a first author from X": the author's own entry
@@ -178,7 +178,7 @@ def counted_as(variants: list[tuple[str, int]]) -> str:
     return ", ".join(f"{a} ({n})" for a, n in variants[:6]) + more
 
 
-def _writes(affiliation: str, place: str) -> bool:
+def writes(affiliation: str, place: str) -> bool:
     """Whether the affiliation string writes the place's words in a row."""
     return f" {fold(place)} " in f" {fold(affiliation)} "
 
