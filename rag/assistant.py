@@ -32,11 +32,12 @@ from rag.embedding.factory import build_embed_model
 from rag.errors import AnswerError, EmptyStoreError
 from rag.pipeline import Pipeline
 from rag.plan.byline import BylineBeside, byline_asked, byline_beside, byline_of, who_asked
-from rag.plan.turns import followed_up
+from rag.plan.turns import asked_of_them, followed_up
 from rag.plan.within import two_sets
 from rag.retrieval.retriever import PaperRetriever
 from rag.routing import Route
 from rag.sets import reported
+from rag.sets.digest import digest
 from rag.sets.institution_kinds import kinds_compared
 from rag.sets.named import (
     StatusSaid,
@@ -326,13 +327,23 @@ class Assistant:
         pipeline = self._current()
         with self.activity.answering():
             started = time.perf_counter()
+            digested = digest(question, messages, pipeline.catalogue) if messages else None
+            if digested is not None:  # "What are they about?": a line of each paper listed
+                yield from _whole(digested, started)
+                return
             if messages:  # "Which of them are orals?": the last set question, narrowed
                 merged = followed_up(question, messages, pipeline.planner.plan, pipeline.catalogue)
                 route = pipeline.route(merged.plan, filters) if merged is not None else None
                 if merged is not None and route is not None and not route.cited:
                     yield from _whole(pipeline.answer(route, question, merged.standalone), started)
                     return
-            standalone = self.followups.standalone(
+            # "Which of them reports the biggest speedup?": asked of the topic just listed
+            superlative = (
+                asked_of_them(question, messages, pipeline.planner.plan, pipeline.catalogue)
+                if messages
+                else None
+            )
+            standalone = superlative or self.followups.standalone(
                 question,
                 messages,
                 lambda name: defined_asked(f"What is {name}?", pipeline.catalogue) is not None,

@@ -165,6 +165,14 @@ def pointed_follow_up(question: str, references: dict[int, str]) -> str:
     return f"{question[: found.start()]}{_named(references[n])}{question[found.end() :]}"
 
 
+# a question whose answer is one paper, ranked first: "Which paper reports the largest speedup?"
+_ONE_ASKED = re.compile(
+    r"\b(?:largest|biggest|highest|greatest|best|fastest|lowest|smallest|fewest|longest)\b", re.I
+)
+# a pointer at one paper, not at several: "it", "that paper", "this one"
+_SINGULAR = re.compile(r"\b(?:it|its|(?:this|that)\s+(?:paper|one|work|method|model))\b", re.I)
+
+
 def condense_rule(
     question: str, history: list[ChatMessage], names_paper: Callable[[str], bool] | None = None
 ) -> str:
@@ -176,6 +184,13 @@ def condense_rule(
     pointed_at = pointed_follow_up(question, references)
     if pointed_at:  # "Who wrote the second one?": that paper, by name
         return pointed_at
+    previous = _previous_question(history)
+    if len(references) > 1 and 1 in references and _ONE_ASKED.search(previous):
+        # "Is that paper from industry?" after "Which of them reports the biggest speedup?":
+        # the one paper that answer gave, first
+        named = named_follow_up(question, references[1]) if _SINGULAR.search(question) else ""
+        if named:
+            return named
     if len(references) == 1:  # one paper to point at: the question names it, nothing else
         title = next(iter(references.values()))
         # "What about EAGLE?" after a question about Medusa: that question, of EAGLE

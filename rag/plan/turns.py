@@ -38,7 +38,9 @@ _STATUS_INSTEAD = re.compile(
     r"^\s*(?:and|what\s+about|how\s+about)\s+(?:(?P<ask>how\s+many|which)\s+)?(?:the\s+)?"
     r"(?P<status>orals?|spotlights?|posters?)(?:\s+papers)?\s*[?.!]*\s*$"
     # "Which are orals?", "How many were spotlights?": of the papers just listed
-    r"|^\s*(?:and\s+)?(?P<ask2>how\s+many|which)\s+(?:ones\s+)?(?:are|were)\s+(?:an?\s+)?"
+    # "Which one is a spotlight?", "Which is an oral?"
+    r"|^\s*(?:and\s+)?(?P<ask2>how\s+many|which)\s+(?:ones?\s+)?(?:of\s+(?:them|those|these)\s+)?"
+    r"(?:are|were|is|was|got|became)\s+(?:an?\s+)?"
     r"(?P<status2>orals?|spotlights?|posters?)\s*[?.!]*\s*$",
     re.I,
 )
@@ -65,6 +67,25 @@ _NO_THING = re.compile(
 )
 
 
+_THEM = r"(?:them|they|these|those|these\s+papers|those\s+papers|each(?:\s+one|\s+of\s+them)?)"
+# "What are they about?", "What do these papers do?", "Summarize them", "Tell me about each"
+_ABOUT_THEM = re.compile(
+    r"^\s*(?:(?:so|and|ok(?:ay)?|great|thanks)[,!.]?\s+)*(?:"
+    rf"what\s+(?:are|were)\s+{_THEM}(?:\s+all)?\s+about"
+    rf"|what\s+(?:do|did)\s+{_THEM}(?:\s+all)?\s+(?:do|propose|study|find|show|say|cover)"
+    rf"|(?:briefly\s+)?(?:summari[sz]e|describe|explain)\s+{_THEM}"
+    rf"|tell\s+me\s+(?:more\s+)?about\s+{_THEM}"
+    rf"|give\s+me\s+(?:a\s+)?(?:summary|rundown|overview)\s+of\s+{_THEM}"
+    r")(?:\s+(?:briefly|in\s+(?:a|one)\s+(?:line|sentence)(?:\s+each)?))?\s*[?.!]*\s*$",
+    re.I,
+)
+
+
+def asks_about_them(question: str) -> bool:
+    """ "What are they about?", "Summarize them": what each paper just listed does."""
+    return _ABOUT_THEM.match(question) is not None
+
+
 class FollowedUp(NamedTuple):
     plan: QueryPlan
     standalone: str  # the merged question, said plainly
@@ -88,12 +109,36 @@ def followed_up(
     if last is None or shape is None or depth >= MAX_TURNS_BACK:
         return None
     before, earlier = last
+    if asks_about_them(before):  # "What are they about?" in between: the list before it
+        return followed_up(question, earlier, plan, catalogue, depth + 1)
     prior = followed_up(before, earlier, plan, catalogue, depth + 1)
     previous = prior.plan if prior is not None else plan(before)
     if previous.kind not in ("list", "count", "metadata") or not _a_set(previous):
         return None
     merged = _merged(previous, shape, plan, catalogue)
     return None if merged is None else FollowedUp(merged, said_plainly(merged))
+
+
+def asked_of_them(
+    question: str, history: list[ChatMessage], plan: Plan, catalogue: Catalogue
+) -> str | None:
+    """ "Which of them reports the biggest speedup?" after a topic's papers: the superlative
+    asked of that topic ("Which paper about speculative decoding reports …"); else None."""
+    last = last_question(history)
+    found = _NARROWED.match(question)
+    if last is None or found is None or not _POINTS_BACK.search(question):
+        return None
+    rest = _POINTS_BACK.sub(" ", found.group("rest")).strip()
+    if not _SUPERLATIVE.search(rest):
+        return None
+    before, earlier = last
+    prior = followed_up(before, earlier, plan, catalogue, 1)
+    previous = prior.plan if prior is not None else plan(before)
+    if previous.kind not in ("list", "count") or not previous.topic:
+        return None
+    c = previous.constraints
+    whose = "".join([*(f" from {a}" for a in c.affiliations), *(f" by {a}" for a in c.authors)])
+    return f"Which paper about {previous.topic}{whose} {rest}?"
 
 
 def _a_set(plan: QueryPlan) -> bool:

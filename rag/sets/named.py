@@ -76,14 +76,19 @@ def introducing(catalogue: Catalogue, name: str) -> Paper | None:
 # "What is BASED?", "Which paper introduced MOMENT?", "Explain GaLore in simple terms.":
 # what a coined name is, or whose it is, and nothing more
 _DEFINED = re.compile(
-    r"^\s*(?:what\s+(?:is|are|was|does)|what['’]s|whats|explain|describe|define|tell\s+me\s+"
-    r"about|(?:which|what)\s+(?:icml\s+(?:20)?24\s+)?(?:paper|work|article|abstract)\s+"
+    # "What are the main results of MOMENT?", "whats the deal with MusicRL", "summarize X"
+    r"^\s*(?:what\s+(?:are|were)\s+the\s+(?:(?:main|key|headline|major|core)\s+)?(?:results|"
+    r"findings|contributions|takeaways|claims)\s+(?:of|in|from)|what['’]?s\s+the\s+deal\s+with|"
+    r"summari[sz]e|give\s+me\s+(?:a\s+)?(?:summary|rundown|tl;?dr)\s+of|"
+    r"what\s+(?:is|are|was|does|did)|what['’]s|whats|explain|describe|define|tell\s+me\s+about|"
+    r"(?:which|what)\s+(?:icml\s+(?:20)?24\s+)?(?:paper|work|article|abstract)\s+"
     r"(?:(?:at|from|in)\s+icml(?:\s+(?:20)?24)?\s+)?"
     r"(?:first\s+)?(?:introduced|introduces|proposed|proposes|presented|presents|came\s+up\s+"
     r"with|coined|developed)|who\s+(?:introduced|proposed|came\s+up\s+with|developed|created|"
     r"made|wrote))\s+(?:the\s+|an?\s+)?(?:paper\s+)?(?P<name>[^?.!,;]+?)"
     r"(?:\s+(?:paper|method|model|architecture|framework|benchmark|algorithm|approach))?"
-    r"(?:\s+stand\s+for|\s+(?:propose|introduce|do|contribute))?(?:\s+in\s+(?:simple|plain|layman['’]?s?)\s+(?:terms|english|words)|"
+    r"(?:\s+stand\s+for|\s+(?:propose|introduce|do|contribute|show|find|achieve|report|claim|"
+    r"demonstrate))?(?:\s+in\s+(?:simple|plain|layman['’]?s?)\s+(?:terms|english|words)|"
     r"\s+briefly|\s+exactly)?"
     # "…, and how does it work?": what it is, asked again
     r"(?:\s*,?\s+and\s+(?:how\s+does\s+it\s+work|what\s+does\s+it\s+do|what\s+is\s+it\s+"

@@ -1,0 +1,169 @@
+"""Institutions combined, excluded, compared and shared, as new users word them; a paper's
+kind of institution checked; follow-ups that point at one paper or ask what the papers
+listed are about."""
+
+from __future__ import annotations
+
+import pytest
+
+from rag.answer.followups import condense_rule
+from rag.catalogue.catalogue import Catalogue
+from rag.plan.parser import QuestionParser
+from rag.plan.turns import asked_of_them, asks_about_them, followed_up
+from rag.sets.digest import digest
+from rag.sets.metadata import MetadataAnswerer
+from rag.types import ChatMessage, Paper, QueryPlan
+from tests.unit.test_metadata_answers import assert_answered
+from tests.unit.test_new_user_metadata import PLACES
+
+PARSER = QuestionParser(PLACES)
+
+
+@pytest.mark.parametrize(
+    ("question", "ids"),
+    [
+        # a part of an institution left out: its other affiliations count (p1 Google, p2
+        # Google Research), not p3 (Google DeepMind only)
+        ("How many papers does Google (not DeepMind) have?", {"p1", "p2"}),
+        ("How many papers does Google, not DeepMind, have?", {"p1", "p2"}),
+        ("How many papers did Google publish without DeepMind?", {"p1", "p2"}),
+        ("Which Google papers are without DeepMind authors?", {"p1", "p2"}),
+        # another institution left out
+        ("Papers from Stanford but no Google author?", {"p4", "p5"}),
+        ("Stanford's ICML 2024 output w/o a Google coauthor: how many papers?", {"p4", "p5"}),
+        # an institution with a kind of institution
+        ("How many papers have both a Google author and a university author?", {"p1"}),
+        ("How many Google papers have an academic co-author?", {"p1"}),
+        ("Google papers with zero academic colaborators?", {"p2", "p3"}),
+        # two institutions compared: each one's papers, the union listed
+        ("Compare the number of oral papers from Google and Stanford.", {"p1", "p3", "p4"}),
+        ("Google or Stanford, which one had more orals?", {"p1", "p3", "p4"}),
+        ("Google vs Stanford: who got more orals?", {"p1", "p3", "p4"}),
+    ],
+)
+def test_institutions_combined_as_new_users_word_them(question: str, ids: set[str]) -> None:
+    assert_answered(PLACES, question, ids)
+
+
+def test_a_part_left_out_says_both_readings() -> None:
+    question = "How many papers does Google (not DeepMind) have?"
+    answer = MetadataAnswerer(PLACES).answer(question, PARSER.plan(question))
+    assert answer.answer.startswith("2 ICML 2024 papers list an author from Google outside")
+    assert answer.aggregate is not None
+    # p1 and p2 list no DeepMind affiliation at all either
+    assert "2 of them list no “DeepMind” affiliation at all." in answer.aggregate.notes
+
+
+@pytest.mark.parametrize(
+    ("question", "topic"),
+    [
+        ("Which papers about LLM jailbreaks come from Stanford?", "LLM jailbreaks"),
+        ("Which papers on Bayesian optimization come from industry labs?", "Bayesian optimization"),
+        # "a company" inside a description is no kind of institution asked
+        ("Which papers edit who is the CEO of a company in a trained network?", None),
+    ],
+)
+def test_the_verb_before_from_is_no_topic_word(question: str, topic: str | None) -> None:
+    plan = PARSER.plan(question)
+    if topic is None:
+        assert not plan.constraints.institution_kinds, plan
+    else:
+        assert plan.topic == topic, plan
+
+
+def test_a_sub_unit_in_brackets_is_the_institution_not_a_second_one() -> None:
+    plan = PARSER.plan("How many papers from Google (DeepMind)?")
+    assert plan.constraints.affiliations == ["Google"] and not plan.topic, plan
+
+
+def test_whether_a_named_paper_is_from_industry_is_its_byline() -> None:
+    papers = [
+        Paper(id="g1", title="GaLore: Low-Rank Training", abstract="We propose GaLore.",
+              authors=["Ann Kim"], extra={"affiliations": ["Meta AI", "Caltech"]}),
+        Paper(id="g2", title="Genie: Worlds", abstract="We introduce Genie.",
+              authors=["Bo Li"], extra={"affiliations": ["University of Oxford"]}),
+    ]  # fmt: skip
+    catalogue = Catalogue.of(papers)
+    parser, answers = QuestionParser(catalogue), MetadataAnswerer(catalogue)
+    for question, lead in [
+        ("Is the GaLore paper from industry?", "Yes"),
+        ("Is the Genie paper from industry?", "No"),
+        ("Is the Genie paper from a university?", "Yes"),
+    ]:
+        plan = parser.plan(question)
+        assert plan.like_paper and plan.written_by == "who", plan
+        assert answers.answer(question, plan).answer.startswith(f"{lead}:"), question
+
+
+def _history(*turns: str) -> list[ChatMessage]:
+    return [
+        ChatMessage(role="user" if i % 2 == 0 else "assistant", content=t)
+        for i, t in enumerate(turns)
+    ]
+
+
+def test_a_superlative_of_them_is_asked_of_the_topic_listed() -> None:
+    history = _history("Which papers propose speculative decoding methods?", "8 papers …")
+    asked = asked_of_them(
+        "Which of them reports the biggest speedup?", history, PARSER.plan, PLACES
+    )
+    assert asked == "Which paper about speculative decoding methods reports the biggest speedup?"
+    assert asked_of_them("Which of them are orals?", history, PARSER.plan, PLACES) is None
+
+
+def test_that_paper_after_a_superlative_is_the_one_ranked_first() -> None:
+    answer = (
+        "The largest is 3.5× in EAGLE [1].\n\nReferences:\n"
+        "[1] EAGLE: Speculative Sampling — Yuhui Li — https://openreview.net/forum?id=a\n"
+        "[2] Medusa: Simple LLM Inference — Tianle Cai — https://openreview.net/forum?id=b"
+    )
+    history = _history("Which paper on speculative decoding reports the biggest speedup?", answer)
+    assert condense_rule("Is that paper from industry?", history) == "Is EAGLE from industry?"
+    # a plural pointer is no one paper
+    assert not condense_rule("Are they from industry?", history).startswith("Are EAGLE")
+
+
+@pytest.mark.parametrize(
+    ("question", "asks"),
+    [
+        ("What are they about?", True),
+        ("So what do these papers do?", True),
+        ("Summarize them briefly", True),
+        ("Tell me about each one", True),
+        ("What are they using for evaluation?", False),
+        ("What is it about?", False),
+    ],
+)
+def test_what_the_papers_listed_are_about(question: str, asks: bool) -> None:
+    assert asks_about_them(question) is asks
+
+
+def test_a_digest_says_a_line_of_each_paper_listed_and_a_status_follows_the_list() -> None:
+    papers = [
+        Paper(id=f"d{i}", title=f"Title {i}", authors=["Ann Kim"], status="Oral" if i == 1 else "Poster",
+              abstract=f"Background {i}. In this paper, we propose method {i}. It works.",
+              extra={"affiliations": ["Anthropic"]})
+        for i in (1, 2)
+    ]  # fmt: skip
+    catalogue = Catalogue.of(papers)
+    listed = (
+        "2 ICML 2024 papers list an author from Anthropic:\n\nReferences:\n"
+        "[1] Title 1 — Ann Kim — https://openreview.net/forum?id=d1\n"
+        "[2] Title 2 — Ann Kim — https://openreview.net/forum?id=d2"
+    )
+    history = _history("Which papers are from Anthropic?", listed)
+    answer = digest("What are they about?", history, catalogue)
+    assert answer is not None and answer.aggregate is not None
+    assert [c.paper_id for c in answer.citations] == ["d1", "d2"]
+    assert "we propose method 2" in answer.answer
+    # "Which is an oral?" after the digest narrows the list before it
+    history += _history("What are they about?", answer.answer)
+    merged = followed_up("Which is an oral?", history, QuestionParser(catalogue).plan, catalogue)
+    assert merged is not None
+    assert merged.plan.constraints.statuses == ["Oral"]
+    assert merged.plan.constraints.affiliations == ["Anthropic"]
+
+
+def test_a_topic_share_within_an_institution_is_of_its_papers() -> None:
+    plan: QueryPlan = PARSER.plan("What share of Google papers are about LLMs?")
+    assert plan.statistic == "share" and plan.constraints.affiliations == ["Google"], plan
