@@ -89,10 +89,13 @@ class ExtractiveSynthesizer:
             keep = MAX_PER_SOURCE if rank == 0 else 2
             covering = _covering(evidence, source, mine) if rank == 0 else []
             answering += covering
-            chosen += covering or [mine[0]]
+            # one part asked: its sentence beside the best ones, not instead of them
+            alone = len(evidence.parts) == 1 and bool(covering)
+            opening = [*covering, mine[0]] if alone and mine[0] not in covering else []
+            chosen += opening or covering or [mine[0]]
             floor = preference(mine[0]) * (MIN_RELATIVE_SCORE if rank == 0 else 0.95)
             chosen += [s for s in mine[1:keep] if preference(s) >= floor and s not in chosen][
-                : max(0, keep - len(covering or [1]))
+                : max(0, keep - len(opening or covering or [1]))
             ]
         return sorted(
             _within_budget(chosen, self.max_sentences, answering),
@@ -146,7 +149,9 @@ def _quoted(text: str) -> str:
 def _covering(evidence: Evidence, source: int, mine: list[ScoredSentence]) -> list[ScoredSentence]:
     """For a question in parts, the paper's sentence that answers each part: the one
     supplying its type (a number, a name), else the one sharing most of its words."""
-    if len(evidence.parts) < 2:
+    # one part asking a name or a number: the sentence giving it ("which LLM": "PaLM2-Bison")
+    one = len(evidence.parts) == 1 and evidence.parts[0].kind in ("name", "number")
+    if len(evidence.parts) < 2 and not one:
         return []
     gaps = evidence.gaps
     supplied = gaps.supplied if gaps is not None and gaps.source == source else {}
@@ -154,6 +159,8 @@ def _covering(evidence: Evidence, source: int, mine: list[ScoredSentence]) -> li
     picked: list[ScoredSentence] = []
     for index, part in enumerate(evidence.parts):
         sentence = by_position.get(supplied[index]) if index in supplied else None
+        if sentence is None and one:
+            return []  # no sentence gives it: the best ones, as for any question
         if sentence is None:
             sentence = max(
                 mine, key=lambda s: (len(part.focus & set(content_terms(s.text))), preference(s))

@@ -410,8 +410,17 @@ _SYMBOLS = frozenset(
 ) | frozenset("bcdefghjklmnpqrstuvwxyz")
 
 
+# "Does the HAMLET paper say which datasets it uses?": asks which datasets it uses
+_SAYS_WHICH = re.compile(
+    r"^\s*(?:does|did|do)\s+(?:the\s+)?(?:[^?,;]{1,80}?\s+)?(?:say|mention|state|specify|report|"
+    r"name|list|tell\s+(?:us|me)|reveal|disclose)\s+(?=(?:which|what|how\s+many)\b)",
+    re.I,
+)
+
+
 def question_parts(question: str) -> list[QuestionPart]:
     """The question's parts in order; a one-part question gives one."""
+    question = _SAYS_WHICH.sub("", question)
     context = frozenset(t for t in content_terms(question) if t not in _QUESTION_WORDS)
     pieces: list[str] = []
     # One space per run: the split pattern's `\s+and\s+` backtracks on long blank runs.

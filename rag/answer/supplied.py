@@ -202,7 +202,7 @@ def _asked_name_made_word(name: str, asked: str) -> bool:
 
 
 # A field's or a kind of model's acronym names no particular thing ("on NLP tasks", "LLMs").
-FIELD_ACRONYMS = frozenset("nlp ml ai rl cv llm vlm mllm sota".split())
+FIELD_ACRONYMS = frozenset("nlp ml ai rl cv llm vlm mllm mmllm lmm sota".split())
 
 
 def _holds_name(name: str, sentence: str) -> bool:

@@ -1307,3 +1307,12 @@ def test_a_range_asked_and_a_compound_adjective_claim_nothing() -> None:
     facts = ["Fine-tuning on lesser-known facts yields significantly worse factuality."]
     asked = "What does fine-tuning on the better-known subset of facts do to factuality?"
     assert contradicted(asked, facts, "Finetuning for factual knowledge") == ""
+
+
+def test_whether_a_paper_says_which_names_asks_for_the_names() -> None:
+    from rag.answer.question_parts import question_parts
+
+    (part,) = question_parts("Does the HAMLET paper say which datasets it uses?")
+    assert part.kind == "name" and part.describe() == "which datasets it uses"
+    (part,) = question_parts("Did the Tandem paper mention which LLM it was tested on?")
+    assert part.kind == "name" and "llm" in part.target

@@ -137,3 +137,24 @@ def test_the_sentences_are_chosen_once_for_the_text_and_its_snippets() -> None:
     text = "".join(writer.stream("q", [paper], ev))
     assert writer.snippets(ev) == {1: ["A.", "B."]} and "A. [1] B. [1]" in text
     assert len(calls) == 1
+
+
+def test_a_one_part_question_asking_a_name_quotes_the_sentence_that_gives_it() -> None:
+    from dataclasses import replace as _replace
+
+    from rag.answer.question_parts import question_parts
+    from rag.answer.supplied import Gaps
+
+    ev = evidence(
+        [
+            sentence(1, 0, 0.9, "We introduce a new architecture."),
+            sentence(1, 3, 0.5, "A tandem of PaLM2-Bison and PaLM2-Gecko is 3% better."),
+        ],
+        {1: 1.0},
+    )
+    ev.parts = question_parts("Which LLM does it use?")
+    ev.gaps = Gaps(source=1, missing=[], supplied={0: 3})
+    assert picked(ExtractiveSynthesizer(1).select(ev)) == [(1, 3)]
+    # no sentence gives it: the best sentence, as for any question
+    ev2 = _replace(ev, gaps=Gaps(source=1, missing=[], supplied={}), selected=None)
+    assert picked(ExtractiveSynthesizer(1).select(ev2)) == [(1, 0)]
