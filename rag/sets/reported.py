@@ -36,6 +36,7 @@ _FAMILIES: dict[str, tuple[str, str]] = {
     "accuracy": (r"accuracy|accurac\w+", "accuracy"),
     "size": (r"parameters?|params|models?", "model size"),
     "count": (r"GPUs?|TPUs?|tokens?|languages?|tasks?|environments?|agents?|nodes?", "number"),
+    "context": (r"context|windows?|sequences?|lengths?", "context length"),
     "lower": (r"FID|FVD|perplexity|errors?|WER|MAE|MSE|RMSE", "score"),
     "improvement": (r"improv\w*|gains?|outperform\w*|boost\w*", "improvement"),
 }
@@ -51,9 +52,11 @@ _ASKED_MEASURE = [
     # how many of something an abstract says it used
     (
         "count",
-        r"(?:number\s+of\s+|datasets?\s+in\s+|(?<=most\s))(?:GPUs|TPUs|tokens|languages|"
+        r"(?:number\s+of\s+|datasets?\s+\(?in\s+|(?<=most\s))(?:GPUs|TPUs|tokens|languages|"
         r"tasks|environments|agents|nodes|datasets)",
     ),
+    # "the longest context length", "the largest context window": tokens a model reads
+    ("context", r"context(?:\s+(?:lengths?|windows?|sizes?))?|sequence\s+lengths?"),
     # "the best FID", "the lowest perplexity": a score where lower is better
     ("lower", r"FID|FVD|perplexity|(?:test\s+)?error(?:\s+rates?)?|WER|MAE|MSE|RMSE"),
     ("speedup", r"speed-?ups?|speed\s+gains?|accelerations?|throughput(?:\s+gains?)?"),
@@ -63,7 +66,15 @@ _ASKED_MEASURE = [
 ]
 _MEASURE = "|".join(p for _, p in _ASKED_MEASURE)
 _SUPERLATIVE = (
-    r"(?:largest|biggest|highest|greatest|most|best|strongest|maximum|max|top|lowest|smallest)"
+    r"(?:largest|biggest|highest|greatest|most|best|strongest|maximum|max|top|lowest|smallest|"
+    r"longest)"
+)
+# "extends the context window the furthest": the longest context window
+_FURTHEST = re.compile(
+    r"\b(?:extends?|extending|stretch(?:es)?|scales?|pushes)\s+(?:the\s+)?(?:[\w-]+\s+)?"
+    r"(?P<what>context(?:\s+(?:windows?|lengths?))?)(?P<of>\s+of\s+[\w-]+)?\s+(?:the\s+)?"
+    r"(?:furthest|farthest|most)\b",
+    re.I,
 )
 # words between a superlative and its measure that make it no measure of a paper's figure
 # ("the most papers on model compression", "the best models of")
@@ -102,7 +113,7 @@ _FRAME = re.compile(
     r"trains?|trained|builds?|built|presents?|presented|covers?|covered|supports?|handles?|"
     r"systems?|methods?|approach(?:es)?|frameworks?|"
     r"mentioned|described|"
-    r"in\s+terms\s+of(?:\s+(?:parameters?|size|model\s+size))?)(?![\w-])|['’]s\b|[?.!,:;]",
+    r"in\s+terms\s+of(?:\s+(?:parameters?|size|model\s+size))?)(?![\w-])|['’]s\b|[?.!,:;()]",
     re.I,
 )
 _STATUS = re.compile(r"\b(oral|spotlight|poster)s?\b", re.I)
@@ -154,6 +165,9 @@ _POINTER_TOPIC = re.compile(r"^(?:them|those|these|they|it|ones)$", re.I)
 
 def asked(question: str) -> Asked | None:
     """The measure and topic of a superlative over reported figures, or None."""
+    question = _FURTHEST.sub(
+        lambda m: f"reports the longest {m.group('what')}{m.group('of') or ''}", question
+    )
     found = _ASKED.search(question)
     if found is None or not _ASKS_PAPER.search(question) or _RANKS_OTHERS.search(question):
         return None  # "…, and how big was the best gain?": one paper's figure
@@ -190,6 +204,8 @@ def asked(question: str) -> Asked | None:
     if family == "count":  # "the largest number of GPUs": GPUs, counted
         counted = found.group("measure").split()[-1]
         noun = f"number of {counted}"
+    if family == "context":  # "the longest context window": the tokens it reads
+        noun = "context length"
     bench = found.group("bench") or (named[0] if named else "")
     topic = topic or bench
     if _POINTER_TOPIC.match(topic):
@@ -291,6 +307,31 @@ def _counts(paper: Paper, counted: str, clause: str, sentence: str) -> list[Figu
     return out
 
 
+# "2048k tokens", "2 million tokens", "128K context", "a 1M-token context window"
+_CONTEXT = re.compile(
+    r"(?<![\w.])(?P<value>\d+(?:,\d{3})*(?:\.\d+)?)\s*(?P<unit>[kKmM](?![\w])|thousand|million)?"
+    r"[\s-]*(?:tokens?|context)\b",
+    re.I,
+)
+
+
+def _contexts(paper: Paper, clause: str, sentence: str) -> list[Figure]:
+    """Context lengths a clause states, where the sentence speaks of a context, window or
+    sequence length ("extends the context window … to 2048k tokens")."""
+    if not re.search(
+        r"context|window|sequence\s+length|long[- ](?:context|input|sequence)", sentence, re.I
+    ):
+        return []
+    out = []
+    for found in _CONTEXT.finditer(clause):
+        unit = (found.group("unit") or "").lower()
+        value = float(found.group("value").replace(",", "")) * _SCALE.get(unit, 1.0)
+        if value < 1000:
+            continue  # "100 tokens per step": no context length
+        out.append(Figure(paper, value, found.group(0).strip(), sentence, value))
+    return out
+
+
 def figures(paper: Paper, top: Asked) -> list[Figure]:
     """The figures of the asked measure the abstract states: each a number with × (or %)
     in a clause whose nearest measure word is that family's (and, where the question says
@@ -327,6 +368,8 @@ def _clause_figures(paper: Paper, top: Asked, clause: str, sentence: str) -> lis
         return _sizes(paper, clause, sentence)
     if family == "count":
         return _counts(paper, top.counted, clause, sentence)
+    if family == "context":
+        return _contexts(paper, clause, sentence)
     if family == "lower":
         return _scores(paper, top.noun, clause, sentence)
     places = {  # sizes are read apart: "a 13B model" says no accuracy

@@ -210,3 +210,21 @@ def test_a_name_a_paper_only_lists_or_builds_on_is_not_its_own() -> None:
         assert defined_asked(question, catalogue) is None, question
     paper = defined_asked("Which paper introduced the Simformer?", catalogue)
     assert paper is not None and paper.id == "sim"
+
+
+def test_what_a_named_paper_finds_is_asked_of_that_paper() -> None:
+    from rag.sets.named import defined_asked
+
+    for question in (
+        "What are the main results of KTO?",
+        "What are the key findings of LoRA+?",
+        "whats the deal with KTO",
+        "summarize Aug-PE",
+        "What does KTO show?",
+    ):
+        paper = defined_asked(question, CATALOGUE)
+        assert paper is not None, question
+    # a result of the method on something else is more than what it finds overall
+    assert (
+        defined_asked("What are the main results of KTO on Llama 2 and Mistral?", CATALOGUE) is None
+    )

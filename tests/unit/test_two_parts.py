@@ -320,3 +320,18 @@ def test_more_ways_of_asking_a_byline_beside_the_content() -> None:
         both = byline_beside(question, _byline_plan)
         assert both is not None, question
         assert (both.byline, both.content) == (byline, content), question
+
+
+def test_the_longest_context_a_paper_states_is_ranked_in_tokens() -> None:
+    top = reported.asked("Which paper extends the context window of LLMs the furthest?")
+    assert top is not None and (top.family, top.topic) == ("context", "LLMs")
+    top = reported.asked("Which paper uses the longest context length?")
+    assert top is not None and top.family == "context" and top.noun == "context length"
+    long = _paper("l", "It extends the context window of pre-trained LLMs to 2048k tokens.")
+    window = _paper("w", "We train a 1M-token context model, 100 tokens per step.")
+    none = _paper("n", "We use 8 GPUs and 1,000 tokens of prompt.")  # no context spoken of
+    assert [f.value for f in reported.figures(long, top)] == [2_048_000]
+    assert [f.value for f in reported.figures(window, top)] == [1_000_000]
+    assert reported.figures(none, top) == []
+    asked = reported.asked("What is the biggest dataset (in tokens) mentioned for pretraining?")
+    assert asked is not None and (asked.family, asked.topic) == ("count", "pretraining")
