@@ -24,7 +24,7 @@ def write(path: Path, *lines: object) -> Path:
 @pytest.mark.parametrize("name", ["dev.jsonl", "test.jsonl"])
 def test_shipped_question_sets_load(name: str) -> None:
     questions = load_questions(ROOT / "eval" / "datasets" / name)
-    assert len(questions) == {"dev.jsonl": 245, "test.jsonl": 72}[name]
+    assert len(questions) == {"dev.jsonl": 259, "test.jsonl": 79}[name]
     assert {q.category for q in questions} == {
         "paraphrase",
         "named",
@@ -33,6 +33,9 @@ def test_shipped_question_sets_load(name: str) -> None:
         "unanswerable",
         "coined-name",
         "byline-content",
+        "plain-results",
+        "plain-supplied",
+        "plain-exists",
     }
     assert all(q.gold_ids == [] for q in questions if not q.answerable)
     # a byline asked beside the content: what the catalogue must say
