@@ -431,11 +431,17 @@ class Assistant:
         plan = pipeline.planner.plan(standalone)
         # "reinforcment lerning from human feedbak": read as the corpus writes it, where the
         # question as typed goes to the cited answer (a set's topic is spelled by the router)
-        fixes = self._respelled(pipeline, standalone) if plan.kind == "paper" else {}
+        c = plan.constraints
+        typed = plan.kind == "paper" or plan.topic or c.title_words or c.text_words
+        fixes = self._respelled(pipeline, standalone) if typed else {}
+        respelled = standalone
         for typed, word in fixes.items():
-            standalone = re.sub(rf"\b{re.escape(typed)}\b", word, standalone)
-        if fixes:
-            plan = pipeline.planner.plan(standalone)
+            respelled = re.sub(rf"\b{re.escape(typed)}\b", word, respelled)
+        reread = pipeline.planner.plan(respelled) if fixes else plan
+        if plan.kind != "paper" and reread.topic:
+            fixes = {}  # a topic's slips are the router's to spell ("difusion modles")
+        if fixes:  # "how many papers menton reinforcment lerning in the title": the title's
+            standalone, plan = respelled, reread
             plan.constraints.read_as.update(fixes)  # a set answer says it
         route = pipeline.route(plan, filters)
         events = self._routed(pipeline, asked, standalone, plan, route)

@@ -186,6 +186,11 @@ class PlanConstraints(BaseModel):
         default_factory=list,
         description="Words neither the title nor the abstract may write ('… but not GPT-3.5').",
     )
+    any_text_words: list[str] = Field(
+        default_factory=list,
+        description="Names of which the title or abstract must write at least one ('mention "
+        "MuJoCo or D4RL').",
+    )
     only_one: bool = Field(
         default=False, description="Exactly one of the people in `any_of`, not several."
     )
@@ -212,6 +217,7 @@ class PlanConstraints(BaseModel):
             or self.title_words
             or self.any_title_words
             or self.text_words
+            or self.any_text_words
             or self.not_title_words
             or self.not_text_words
             or self.no_affiliations

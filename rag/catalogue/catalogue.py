@@ -104,6 +104,9 @@ def written_apart(key: str) -> str:
     return pattern + (r"(?:\d+)?" if key[-1:].isalpha() else "")
 
 
+WORD_TOO = 3  # abstracts writing a capitals name in lower case: a word as well ("math")
+
+
 class Catalogue:
     """Every complete paper of the store by id (`papers`), with author, institution, status
     and title look-ups over the index file `connect` opens (one connection per thread)."""
@@ -583,7 +586,17 @@ class Catalogue:
         if self._folded_texts is None:  # folded once, on the first such question
             papers = self.papers.many(set(self.papers))
             self._folded_texts = [(p.id, fold(f"{p.title} {p.abstract}")) for p in papers]
-        return {pid for pid, text in self._folded_texts if pattern.search(text)}
+        found = {pid for pid, text in self._folded_texts if pattern.search(text)}
+        said = words.strip()
+        if re.fullmatch(r"[A-Z]{2,}", said):
+            # "the MATH benchmark": a name in capitals that abstracts also write as a word
+            # ("math"): as written ("CIFAR", never a word, as any abstract writes it)
+            texts = {p.id: f"{p.title} {p.abstract}" for p in self.papers.many(found)}
+            word = re.compile(rf"(?<![A-Za-z]){said.lower()}s?(?![a-z])")
+            if sum(1 for text in texts.values() if word.search(text)) >= WORD_TOO:
+                exact = re.compile(rf"(?<![A-Za-z]){said}s?(?![a-z])")
+                found = {pid for pid, text in texts.items() if exact.search(text)}
+        return found
 
     def titled(self, words: str) -> set[str]:
         """Papers whose title holds `words` as a phrase (case, accents and plurals aside);

@@ -30,8 +30,12 @@ _EACH_STATUS = re.compile(
 # papers with no affiliation at all: "list no affiliation", "without any affiliations",
 # "whose affiliations are missing"
 _NO_AFFILIATION = re.compile(
-    r"\b(?:list(?:s|ing)?\s+|with\s+|have\s+|has\s+)?(?:no|without(?:\s+any)?|missing|lacking)\s+"
+    r"\b(?:list(?:s|ing)?\s+|with\s+|have\s+|has\s+)?(?:no|without(?:\s+any)?|missing|lacking|"
+    # "papers that don't have any affiliation listed"
+    r"(?:don['’]t|doesn['’]t|do\s+not|does\s+not)\s+(?:have|list|give)\s+(?:any\s+|an\s+)?)\s*"
     r"(?:listed\s+)?affiliations?\b(?:\s+(?:information|info|data|details))?(?:\s+(?:at\s+all|listed))?"
+    # "… in the data", "… in the metadata": where it is missing, no topic
+    r"(?:\s+(?:in|from)\s+the\s+(?:data(?:set|base)?|metadata|corpus|catalog(?:ue)?|records?))?"
     r"|\b(?:whose\s+)?affiliations?\s+(?:is\s+|are\s+)?(?:missing|empty|blank|not\s+listed)\b",
     re.I,
 )
@@ -207,6 +211,8 @@ def not_about(question: str, read: Read) -> QueryPlan | None:
     plan = read(rest if rest.endswith("?") else f"{rest}?")
     c = plan.constraints
     topic = (said.group("topic") or said.group("topic2") or said.group("topic3")).strip()
+    # "not about deep learning at all", "don't use any neural networks": the topic
+    topic = re.sub(r"(?i)^(?:any|the)\s+|\s+(?:at\s+all|whatsoever)$", "", topic).strip()
     if re.match(
         r"(?i)(?:any(?:one|body)|some(?:one|body)|an?\s+author|authors?|people|"
         r"researchers?|co-?authors?)\b",
@@ -224,8 +230,8 @@ def not_about(question: str, read: Read) -> QueryPlan | None:
         # "papers that mention graph neural networks but not transformers": a word too
         more = c.model_copy(update={"not_text_words": [*c.not_text_words, topic]})
         return plan.model_copy(update={"constraints": more})
-    if not (c.authors or c.affiliations or c.title_words or c.first_author or c.last_author):
-        return None  # "Which papers are not about LLMs?": most of the conference
+    # "Which oral papers are not about deep learning?": the orals less those about it; "Which
+    # papers don't use neural networks?": every paper less those about it, judged
     return plan.model_copy(update={"not_about": topic})
 
 

@@ -31,7 +31,8 @@ _TITLE_WORDS = re.compile(
     # "titles with compositional in them"
     r"|\btitles\s+(?:that\s+|which\s+)?(?:with|have|having)\s+(?:the\s+words?\s+)?['\"“]?"
     r"(?P<inthem>[\w-]+(?:\s+[\w-]+){0,2}?)['\"”]?\s+in\s+them\b"
-    r"|\b(?:with|have|has|having|mention|mentions|mentioning)\s+(?:the\s+words?\s+)?(?P<within>[\w-]+(?:\s+[\w-]+){0,2})\s+in\s+(?:the|their|its)"
+    # "menton X in the title": the verb typed one letter off
+    r"|\b(?:with|have|has|having|men?ti?on|men?ti?ons|men?ti?oning)\s+(?:the\s+words?\s+)?(?P<within>[\w-]+(?:\s+[\w-]+){0,2})\s+in\s+(?:the|their|its)"
     r"\s+titles?(?!\s+or\s+(?:the\s+|their\s+|its\s+)?abstracts?)"  # "title or abstract": either
     r"|\btitles?\s+(?:that\s+|which\s+)?(?:containing|contains?|with|mentioning|mentions?|"
     r"including|includes?|having|has|have|using|uses?)\s+"
@@ -142,7 +143,8 @@ _USES_NAMED = re.compile(
     r"|\b(?:evaluat(?:e|es|ed|ing)(?:\s+on)?|(?:test|benchmark)(?:s|ed|ing)?\s+on|(?:say|said|"
     r"says|write|wrote|writes)\s+about)\s+(?:the\s+)?"
     r"(?P<ending>(?-i:[A-Z])[\w.+-]*(?-i:[A-Z0-9])[\w.+-]*(?:[ -](?-i:[A-Z0-9])[\w.+-]*){0,2}"
-    r"|(?-i:[A-Z][a-z]+)(?:[ -]\d[\w.]*))(?=\s*[?.!]?\s*$)",
+    r"|(?-i:[A-Z][a-z]+)(?:[ -]\d[\w.]*))(?=\s*[?.!]?\s*$|\s*,?\s*(?:or|and/or|/)\s+(?:the\s+)?"
+    r"(?-i:[A-Z0-9])[\w.+-]*\s*[?.!]?\s*$)",
     re.I,
 )
 # "… but not GPT-3.5", ", and not Llama 2": a name the papers must not write, after one
@@ -151,6 +153,13 @@ _BUT_NOT = re.compile(
     r"\s*,?\s*(?:but|and|yet)\s+(?:do(?:es)?\s+)?not\s+(?:mention\s+)?(?:the\s+)?"
     r"(?P<word>['\"“‘]?(?-i:[A-Z0-9])[\w.+-]*(?:[ -](?-i:[A-Z0-9])[\w.+-]*){0,2}['\"”’]?)"
     r"(?=\s*[?.!,]|\s*$|\s+in\s+(?:the|their)\s+)",
+    re.I,
+)
+# "… MuJoCo or D4RL": another name, either of them
+_OR_NAME = re.compile(
+    r"\s*,?\s*(?:or|and/or|/)\s+(?:the\s+)?(?P<word>(?-i:[A-Z0-9])[\w.+-]*(?:[ -](?-i:[A-Z0-9])[\w.+-]*){0,2})"
+    r"(?![\w.+-])(?:\s+(?:datasets?|benchmarks?|suites?|simulators?|environments?))?"
+    r"(?=\s*[?.!,]|\s*$)",
     re.I,
 )
 _BY_NAME = re.compile(
@@ -219,9 +228,14 @@ def text_words(
     if negated:  # "LLM papers that do not mention fine-tuning": papers that do not write it
         constraints.not_text_words.append(word)
         return f"{before[: negated.start()]} {text[found.end() :]}"
+    rest = text[found.end() :]
+    either = _OR_NAME.match(rest) if not groups.get("quoted") else None
+    if either:  # "evaluate on MuJoCo or D4RL": one of them written
+        constraints.any_text_words += [word, either.group("word").strip()]
+        return f"{before} {rest[either.end() :]}"
     constraints.text_words.append(word)
     # "mention Llama 2 specifically": how it is written, no topic
-    rest = _BY_NAME.sub("", text[found.end() :], count=1)
+    rest = _BY_NAME.sub("", rest, count=1)
     lacking = _BUT_NOT.match(rest)
     if lacking:  # "mention GPT-4 but not GPT-3.5": the other name left out
         constraints.not_text_words.append(lacking.group("word").strip())

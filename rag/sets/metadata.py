@@ -146,6 +146,11 @@ class MetadataAnswerer:
                 + "."
             )
             ids -= {p.id for p in left_out}
+        if plan.not_about:
+            notes.append(
+                f"“Not about” is judged from what each abstract discusses: a paper that uses "
+                f"{plan.not_about} without discussing it counts as not about it."
+            )
         if allowed is not None and ids - allowed:
             cut = len(ids - allowed)
             ids &= allowed
@@ -166,10 +171,13 @@ class MetadataAnswerer:
         summary = _summary(plan, papers, people, parts)
         if plan.not_about:  # "N of the M papers that list X are not about Y"
             verb = "is" if len(papers) == 1 else "are"
+            conditions = _conditions(c, people)
+            status = " or ".join(s.lower() for s in c.statuses)
+            noun = f"{status} papers" if status else "papers"
+            listing_ = f" that list {conditions}" if conditions else ""
             summary = (
-                f"{len(papers)} of the {selected} ICML 2024 papers that list "
-                f"{_conditions(c, people)} {verb} not about “{plan.not_about}” (judged from "
-                "the abstracts):"
+                f"{len(papers):,} of the {selected:,} ICML 2024 {noun}{listing_} {verb} not "
+                f"about “{plan.not_about}” (judged from the abstracts):"
             )
         if not exact and not plan.not_about:
             summary = f"At least {summary}" if papers else f"None known: {summary}"
@@ -822,6 +830,11 @@ def _conditions(
                 for w in c.not_title_words
             ),
             *(f"“{w}” in the title or abstract" for w in c.text_words),
+            *(
+                [listing([f"“{w}”" for w in c.any_text_words], "or") + " in the title or abstract"]
+                if c.any_text_words
+                else []
+            ),
             *(f"no “{w}” in the title or abstract" for w in c.not_text_words),
             *(["no affiliation"] if c.no_affiliations else []),
             *(

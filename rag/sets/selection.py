@@ -120,6 +120,8 @@ def constrained(catalogue: Catalogue, c: PlanConstraints) -> Selection:
     for words in c.not_text_words:  # "… but not GPT-3.5"; "… not LLMs" leaves out "LLM" too
         singular = words[:-1] if re.search(r"[^s]s$", words) and len(words) > 3 else words
         without |= catalogue.mentioning(words) | catalogue.mentioning(singular)
+    if c.any_text_words:  # "evaluate on MuJoCo or D4RL"
+        found.append(set().union(*(catalogue.mentioning(w) for w in c.any_text_words)))
     if c.any_title_words:  # "'minimax' or 'benchmark' in the title"
         found.append(set().union(*(catalogue.titled(w) for w in c.any_title_words)))
     if c.min_authors or c.max_authors:  # the catalogue's author lists are whole

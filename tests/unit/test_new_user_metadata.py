@@ -2417,8 +2417,15 @@ def test_a_topic_said_not_to_hold_leaves_out_the_papers_judged_about_it() -> Non
     assert "not about “robotics”" in answer.answer
     assert "Left out as about “robotics” (judged from the abstracts): *" in answer.answer
     assert "(touches on it)" in answer.answer
-    # without names it is most of the conference: a topic question, not this one
-    assert not QuestionParser(PLACES).plan("Which papers are not about robotics?").not_about
+    # without names, every paper less those judged about it (never the topic's own papers)
+    plan = QuestionParser(PLACES).plan("Which papers are not about robotics?")
+    assert (plan.topic, plan.not_about) == ("", "robotics")
+    plan = QuestionParser(PLACES).plan("Which oral papers are not about deep learning at all?")
+    assert (plan.topic, plan.not_about, plan.constraints.statuses) == (
+        "",
+        "deep learning",
+        ["Oral"],
+    )
 
 
 def test_authors_with_a_paper_of_each_status_asked() -> None:
@@ -3114,10 +3121,11 @@ def test_what_a_question_leaves_out_is_left_out_not_asked_for() -> None:
     assert (plan.kind, plan.topic, plan.not_about) == ("list", "Reinforcement learning", "robotics")
     plan = parser.plan("Graph neural network papers that do not involve molecules")
     assert (plan.topic, plan.not_about) == ("Graph neural network", "molecules")
-    # people left out are no topic; the whole conference less a topic is not asked so
+    # people left out are no topic; the whole conference less a topic is every paper less
+    # those judged about it
     plan = parser.plan("Which of Ann Kim's papers don't involve anyone from Google?")
     assert plan.not_about == "" and plan.constraints.excluded == ["Google"]
-    assert parser.plan("Which papers are not about LLMs?").not_about == ""
+    assert parser.plan("Which papers are not about LLMs?").not_about == "LLMs"
 
 
 def test_what_the_review_of_the_new_readings_found_is_read_as_before() -> None:
