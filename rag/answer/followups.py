@@ -63,8 +63,10 @@ def _points_back(question: str) -> bool:
 
 
 def is_follow_up(question: str) -> bool:
-    if len(question.split()) > 25 or not _points_back(question):
+    if len(question.split()) > 25:
         return False
+    if not _points_back(question):  # "What does the spotlight one propose?" points too
+        return bool(re.search(r"\bthe\s+[\w-]+(?:\s+[\w-]+){0,2}?\s+one\b", question, re.I))
     # "Compare MagicLens and BAGEL" names what it compares: standalone, unless an item
     # points back ("compare [1] and [2]", "compare it and Timer").
     items = compared_items(question)
@@ -73,8 +75,8 @@ def is_follow_up(question: str) -> bool:
 
 # Words standing for the one paper the previous answer cited: "What hardware did they use?"
 _POINTER = re.compile(
-    r"\b(?:(?P<possessive>its|their)|it|they|them|this (?:paper|work|method|model)|that "
-    r"(?:paper|work|method|model)|the (?:paper|work|method|model|authors))\b",
+    r"\b(?:(?P<possessive>its|their)|it|they|them|this (?:paper|work|method|model|one)|that "
+    r"(?:paper|work|method|model|one)|the (?:paper|work|method|model|authors))\b",
     re.I,
 )
 NAME_CHARS = 40  # a title's part before its colon this short is the paper's name ("Medusa")
@@ -89,9 +91,11 @@ def paper_name(title: str) -> str:
 def named_follow_up(question: str, title: str) -> str:
     """The follow-up with its first pointer replaced by the paper's name ("What hardware did
     Medusa use?"), or "" when it has no pointer."""
-    match = _POINTER.search(question)
-    if match is None:
+    matches = list(_POINTER.finditer(question))
+    if not matches:
         return ""
+    # "Who are the authors of that one?": "that one" is the paper, "the authors" its
+    match = next((m for m in matches if m.group(0).lower() != "the authors"), matches[0])
     name = _named(title) + ("'s" if match.group("possessive") else "")
     if match.group(0).lower() == "the authors":  # "Who are the authors?": its authors
         name = f"the authors of {_named(title)}"
@@ -173,6 +177,42 @@ _ONE_ASKED = re.compile(
 _SINGULAR = re.compile(r"\b(?:it|its|(?:this|that)\s+(?:paper|one|work|method|model))\b", re.I)
 
 
+# "the spotlight one", "the time series one", "the oral paper": one paper of the last list
+# told apart by its status or its title's words
+_PROPERTY_ONE = re.compile(
+    r"\bthe\s+(?P<what>[\w-]+(?:\s+[\w-]+){0,2}?)\s+(?:one|paper|work)\b(?!\s+(?:on|about|by|from)\b)",
+    re.I,
+)
+_LISTED_STATUS = re.compile(r"\*\s*\((Oral|Spotlight|Poster)\)\s*\[(\d+)\]")
+
+
+def property_follow_up(
+    question: str, history: list[ChatMessage], references: dict[int, str]
+) -> str:
+    """The follow-up with "the spotlight one" or "the time series one" replaced by the name
+    of the one listed paper that is so ("What does the spotlight one propose?"); "" when
+    none or several are."""
+    found = _PROPERTY_ONE.search(question)
+    if found is None or len(references) < 2:
+        return ""
+    what = found.group("what").lower()
+    if what in _ORDINALS or what in ("same", "other", "above", "previous", "last", "next"):
+        return ""
+    if what in ("oral", "spotlight", "poster"):
+        last = next((m.content for m in reversed(history) if m.role == "assistant"), "")
+        status = {int(n): s.lower() for s, n in _LISTED_STATUS.findall(last)}
+        picked = [n for n in references if status.get(n) == what]
+    else:
+        terms = [w for w in re.findall(r"[a-z0-9-]+", what) if len(w) > 2]
+        picked = [
+            n for n, title in references.items() if terms and all(t in title.lower() for t in terms)
+        ]
+    if len(picked) != 1:
+        return ""
+    name = _named(references[picked[0]])
+    return f"{question[: found.start()]}{name}{question[found.end() :]}"
+
+
 def condense_rule(
     question: str, history: list[ChatMessage], names_paper: Callable[[str], bool] | None = None
 ) -> str:
@@ -181,8 +221,10 @@ def condense_rule(
     if not history or not is_follow_up(question):
         return question
     references = previous_references(history)
-    pointed_at = pointed_follow_up(question, references)
-    if pointed_at:  # "Who wrote the second one?": that paper, by name
+    pointed_at = pointed_follow_up(question, references) or property_follow_up(
+        question, history, references
+    )
+    if pointed_at:  # "Who wrote the second one?", "the spotlight one": that paper, by name
         return pointed_at
     previous = _previous_question(history)
     if len(references) > 1 and 1 in references and _ONE_ASKED.search(previous):

@@ -64,6 +64,9 @@ _ASKED = [
         # "Which institution is KV-Runahead from?": a name the caller resolves to its paper
         rf"|^\s*(?:which|what)\s+{_PLACES}\s+(?:is|are|was|were)\s+(?P<paper6>[^?]+?)\s+"
         rf"(?:from|at|based\s+at){_END}"
+        # "Which affiliations does the VideoPoet paper list?"
+        rf"|^\s*(?:which|what)\s+{_PLACES}\s+(?:does|did|do)\s+(?P<paper7>[^?]+?)\s+(?:list|name|"
+        rf"give|include|show|have){_END}"
         # "Which institutions are behind the GaLore paper?", "Which labs wrote DoRA?"
         rf"|^\s*(?:which|what)\s+{_PLACES}\s+(?:(?:are|were|is|was)\s+behind|wrote|authored|"
         rf"produced|published|(?:are|were|is|was)\s+on)\s+(?P<paper4>[^?]+?){_END}",
@@ -175,6 +178,11 @@ def byline_asked(text: str) -> BylineAsked | None:
     place = (found.groupdict().get("place") or "").lower()
     named = _PAPER_WORDS.match(said)
     name = named.group("name").strip(" '\"“”‘’*") if named else said
+    aside = re.search(r"\s*\(([^()]+)\)\s*$", name)
+    if aside:  # "the paper on Mamba for vision (Vision Mamba)": the name in brackets;
+        # "Timer (large time series models)": the name before its gloss
+        inner = aside.group(1).strip()
+        name = inner if re.search(r"[A-Z]", inner) else name[: aside.start()].strip()
     if place in ("last", "senior"):
         return BylineAsked(said, name, "last", 0)
     n = _ORDINAL_PLACES.get(place, 0)

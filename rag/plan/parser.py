@@ -171,11 +171,12 @@ _ET_AL = re.compile(
 _LEAD = re.compile(
     # "by are about X", "or papers are about X": what an author or a status left
     r"^(?:(?:what['’]?s the deal with|what['’]?s up with|what['’]?s going on with|how many times|how often|how many|and|(?:or|by|\+|&)(?=\s+(?:papers?\s+)?(?:are|were|is|was)\b)|which|what|who|top|most prolific|leading|list|show(?: me)?|count|find|give me|name|are there(?: any)?|is there|"
-    r"compare|comparing|how do|how does|of|the|all|a|an|any|approaches|explanations|papers?|"
+    r"compare|comparing|how do|how does|of|the|all|a|an|any|among|amongst|approaches|explanations|papers?|"
     r"works?|publications?|articles?|research|accepted|main|track|are|is|were|was|do|does|did|have|has|"
     r"that|which|whose|where|about|on|regarding|concerning|related to|dealing with|deal with|"
-    r"deals with|study|studies|studying|address|addresses|tackle|tackles|focus on|focusing on|"
+    r"deals with|study|studies|studying|address|addresses|tackle|tackles|handle|handles|focus on|focusing on|"
     r"work on|works on|involve|involves|centred on|centered on|built around|propose or analy[sz]e|from|"
+    r"come from|comes from|came from|come|comes|came|"
     r"propose or evaluate|propose|proposes|use|uses|using|apply|applies|in|at|to|for|with|"
     r"mention|mentions|mentioning|abstracts|"
     r"there|me|anything|something|at least one|one|include|includes|main|primary|key|(?:main |primary )?contributions? "
@@ -444,6 +445,9 @@ class QuestionParser:
         self.people = PeopleReader(catalogue, self.places.a_fields_word, doc_freq)
 
     def plan(self, question: str) -> QueryPlan:
+        both = _COUNT_THEN_SHARE.match(question)
+        if both:  # "How many papers are about LLMs, and what percentage is that?": its share
+            question = f"What {both.group('share')} of ICML 2024 papers {both.group('rest')}?"
         plain = plain_question(question)
         asked = statistic_asked(question)
         if asked is not None:  # "What fraction of papers were orals?": of the count's papers
@@ -579,7 +583,9 @@ class QuestionParser:
                 (
                     (s, named)
                     for s in (byline.said, byline.name)
-                    if s and (named := self.catalogue.named_paper(s)) is not None
+                    if s
+                    and (named := self.catalogue.named_paper(s)) is not None
+                    and _names_paper(s, named.title)
                 ),
                 ("", None),
             )
@@ -857,6 +863,13 @@ class QuestionParser:
         return _STATUS.sub(lambda m: " papers" if m.group(0).lower().endswith("s") else " ", text)
 
 
+# "How many papers are about LLMs, and what percentage is that?": the count and its share
+_COUNT_THEN_SHARE = re.compile(
+    r"^\s*how\s+many\s+(?:icml\s+(?:20)?24\s+)?papers\s+(?P<rest>(?:are|were)\s+[^,?]+?)\s*,?\s+and\s+"
+    r"what\s+(?P<share>percentage|percent|share|fraction|proportion)\s+(?:is\s+that|of\s+(?:all\s+)?"
+    r"(?:the\s+)?(?:papers|conference)(?:\s+is\s+that)?|does\s+that\s+make)\s*[?.!]*\s*$",
+    re.I,
+)
 _KIND_SAID = re.compile(
     r"(?:industry|an?\s+)?(?:industry(?:\s+labs?)?|company|companies|corporate\s+lab)"
     r"|(?P<academic>academia|universit(?:y|ies)|an?\s+university|academic\s+labs?)",

@@ -206,6 +206,11 @@ _INSTITUTION_HAS = re.compile(
 _NAME_BEFORE = r"(?P<name>(?-i:[A-Z])[\w&.'’-]*(?:\s+(?-i:[A-Z])[\w&.'’-]*){0,4})"
 _ASIDE_CUE = r"(?P<cue>(?:but\s+)?not(?:\s+counting)?|excluding|except(?:\s+for)?|without)\s+"
 _ASIDE_SAID = r"(?P<said>(?:the\s+)?(?-i:[A-Z])[\w&.'’-]*(?:\s+[\w&.'’-]+){0,4}?)\s*"
+# "Meta / FAIR", "Peking University vs Tsinghua University": two names side by side
+_NAME_AFTER = r"(?P<other>(?-i:[A-Z])[\w&.'’-]*(?:\s+(?:of\s+|the\s+)?(?-i:[A-Z])[\w&.'’-]*){0,4})"
+_SIDE_BY_SIDE = re.compile(
+    rf"{_NAME_BEFORE}\s*(?P<how>/|\s(?:vs\.?|versus)\s)\s*{_NAME_AFTER}", re.I
+)
 _ASIDE_AFTER_NAME = (
     re.compile(rf"{_NAME_BEFORE}\s*\(\s*(?:{_ASIDE_CUE})?{_ASIDE_SAID}\)", re.I),
     re.compile(rf"{_NAME_BEFORE},\s+{_ASIDE_CUE}{_ASIDE_SAID},", re.I),
@@ -314,6 +319,21 @@ class PlaceReader:
         """ "Does Google (not DeepMind) have …": the exclusion said after the question's
         frame, where it cannot split it; "Meta (FAIR)": a part of it named, not a second
         institution."""
+        for pair in list(_SIDE_BY_SIDE.finditer(text)):
+            first = self._longest_institution(pair.group("name").split(), from_end=True)
+            second = self._longest_institution(pair.group("other").split(), from_end=False)
+            if first is None or second is None:
+                continue
+            a, b = " ".join(first), " ".join(second)
+            said = text[pair.start() : pair.start("other") + len(" ".join(second))]
+            if pair.group("how").strip() == "/" and self._part_of(b, a):
+                joined = a  # "Meta / FAIR": one institution, its lab named too
+            elif pair.group("how").strip() == "/" and self._part_of(a, b):
+                joined = b
+            else:
+                joined = f"{a} or {b}"  # "PKU vs Tsinghua": each one's papers
+            head = pair.group("name")[: len(pair.group("name")) - len(a)]
+            text = text.replace(said, f"{head}{joined}", 1)
         for aside in [m for pattern in _ASIDE_AFTER_NAME for m in pattern.finditer(text)]:
             words = aside.group("name").split()
             name = self._longest_institution(words, from_end=True)

@@ -287,8 +287,9 @@ _ONE_KIND = re.compile(
     r"|\b(?:(?:with|having|has|have|includ(?:e|es|ing)|involv(?:e|es|ing)|and)\s+)(?:an?|any|at\s+least\s+one)"
     r"\s+(?P<kind4>academic|university|industry|company)(?![\w-]|\s+of\b)(?:\s+(?:co-?authors?|"
     r"authors?|affiliations?|researchers?|partners?))?\b"
-    r"|\b(?:an?|any|at\s+least\s+one)\s+(?P<kind5>academic|university|industry|company)\s+(?:co-?authors?|"
-    r"authors?|affiliations?|researchers?|partners?)\b",
+    r"|\b(?:(?:an?|any|at\s+least\s+one)|(?<=with\s)|(?<=have\s)|(?<=has\s)|(?<=having\s))\s*"
+    r"(?P<kind5>academic|university|industry|company)\s+(?:co-?authors?|authors?|affiliations?|"
+    r"researchers?|partners?)\b",
     re.I,
 )
 

@@ -140,7 +140,8 @@ _USES_NAMED = re.compile(
     r"(?:dataset|benchmark|suite|simulator|environment|corpus)s?\b"
     # "Which papers evaluate Gemini?", "… evaluate on Llama 3?", "what did papers say about
     # GPT-5?": a name ending the question, as written
-    r"|\b(?:evaluat(?:e|es|ed|ing)(?:\s+on)?|(?:test|benchmark)(?:s|ed|ing)?\s+on|(?:say|said|"
+    r"|\b(?:evaluat(?:e|es|ed|ing)(?:\s+on)?|(?:test|benchmark)(?:s|ed|ing)?\s+on|"
+    r"report(?:s|ed|ing)?\s+(?:results?|numbers|scores?)\s+on|(?:say|said|"
     r"says|write|wrote|writes)\s+about)\s+(?:the\s+)?"
     r"(?P<ending>(?-i:[A-Z])[\w.+-]*(?-i:[A-Z0-9])[\w.+-]*(?:[ -](?-i:[A-Z0-9])[\w.+-]*){0,2}"
     r"|(?-i:[A-Z][a-z]+)(?:[ -]\d[\w.]*))(?=\s*[?.!]?\s*$|\s*,?\s*(?:or|and/or|/)\s+(?:the\s+)?"
@@ -198,7 +199,9 @@ def text_words(
     word = word.rstrip(".")
     if not word or word.lower() in ("icml", "icml 2024"):
         return text
-    if groups.get("ending") and not re.search(r"\d|[a-z][A-Z]", word):
+    either = _OR_NAME.match(text[found.end() :]) if not groups.get("quoted") else None
+    named = [word, either.group("word")] if either else [word]
+    if groups.get("ending") and not any(re.search(r"\d|[a-z][A-Z]|[A-Z]-[a-z]", w) for w in named):
         return text  # "evaluate LLMs": a field's acronym, judged as a topic
     said_about = re.search(r"(?i)\b(?:say|said|says|write|wrote|writes)\s+about\b", found.group(0))
     if said_about and written is not None and written(word):
@@ -229,7 +232,6 @@ def text_words(
         constraints.not_text_words.append(word)
         return f"{before[: negated.start()]} {text[found.end() :]}"
     rest = text[found.end() :]
-    either = _OR_NAME.match(rest) if not groups.get("quoted") else None
     if either:  # "evaluate on MuJoCo or D4RL": one of them written
         constraints.any_text_words += [word, either.group("word").strip()]
         return f"{before} {rest[either.end() :]}"

@@ -44,6 +44,13 @@ _STATUS_INSTEAD = re.compile(
     r"(?P<status2>orals?|spotlights?|posters?)\s*[?.!]*\s*$",
     re.I,
 )
+# "How many are there?", "How many in total?", "And how many is that?": the list counted
+_HOW_MANY_THEM = re.compile(
+    r"^\s*(?:and\s+|so\s+|ok(?:ay)?,?\s+)?how\s+many(?:\s+(?:are|were|is)\s+(?:there|that|those|these|they)"
+    r"|\s+(?:of\s+)?(?:them|those|these)|\s+(?:papers|ones))?(?:\s+(?:are\s+there))?"
+    r"(?:\s+(?:in\s+total|altogether|overall|total|all\s+together))?\s*[?.!]*\s*$",
+    re.I,
+)
 # "What about from MIT?", "And from Peking University?", "Same question but for GNNs.",
 # "No, I meant EPFL."
 _INSTEAD = re.compile(
@@ -152,6 +159,8 @@ def _shape(question: str) -> re.Match[str] | None:
     """How the question follows up, as the match of its pattern (`.re` says which)."""
     if found := _STATUS_INSTEAD.match(question):
         return found
+    if found := _HOW_MANY_THEM.match(question):
+        return found
     if (found := _NARROWED.match(question)) and _POINTS_BACK.search(question):
         return found
     return _INSTEAD.match(question)
@@ -168,6 +177,9 @@ def _merged(
         ask = found.group("ask") or found.group("ask2")
         if ask:
             merged.kind = _kind(ask, merged)
+        return merged
+    if found.re is _HOW_MANY_THEM:  # "How many are there?": the same papers, counted
+        merged.kind = _kind("how many", merged)
         return merged
     if found.re is _NARROWED:  # "Which of them are orals?"
         rest = _POINTS_BACK.sub(" ", found.group("rest")).strip()
@@ -226,8 +238,9 @@ def _instead(merged: QueryPlan, said: str, plan: Plan, catalogue: Catalogue) -> 
 
 
 def _add(to: PlanConstraints, more: PlanConstraints) -> None:
-    for name in ("authors", "affiliations", "statuses", "title_words", "text_words",
-                 "not_text_words", "not_title_words", "excluded"):  # fmt: skip
+    for name in ("authors", "affiliations", "any_of", "statuses", "title_words", "text_words",
+                 "any_text_words", "not_text_words", "not_title_words", "excluded",
+                 "institution_kinds", "without_kinds"):  # fmt: skip
         items = getattr(to, name)
         items += [x for x in getattr(more, name) if x not in items]
 

@@ -234,9 +234,18 @@ def _facets(
     """The fewest supported facets `text` reads as (itself when supported whole), at most
     `room` of them; None when it does not split into supported phrases. `memo`: the sides
     already read in this topic ("learning for learning for …" reaches each side many ways)."""
+    joint = re.match(r"^\s*(?:combine|combines|combining|both)\b", text, re.I)
     text = _clean(text)
     if not text or room < 1:
         return None
+    # "combine causal inference and RL": both, not either ("vision and language" is one)
+    if joint and room > 1 and written(text, support) < MIN_SUPPORT:
+        for m in re.finditer(r"(?<![\w-])and(?![\w-])", text, re.I):
+            left, right = _clean(text[: m.start()]), _clean(text[m.end() :])
+            a = _facets(left, support, total, room - 1, memo) if left and right else None
+            b = _facets(right, support, total, room - len(a), memo) if a else None
+            if a and b:
+                return a + b
     if written(text, support) >= MIN_SUPPORT or _each_written(text, support):
         return [text]
     memo = {} if memo is None else memo
@@ -367,6 +376,7 @@ def _read(topic: str, support: Support, total: int) -> TopicReading:
     text = _BASED_GENERIC.sub(_unless_written(support, r"\1\2 "), text)
     text = _BASED_OR.sub(lambda m: f"{m.group(1)} or ", text)
     text = _BASED.sub(_unless_written(support, r"\1 for "), text)
+    joint = re.match(r"^\s*(?:combine|combines|combining|both)\b", text, re.I)
     text = _clean(text)
     if not text:
         return TopicReading([], described=True)
@@ -376,7 +386,7 @@ def _read(topic: str, support: Support, total: int) -> TopicReading:
     hinted = any(phrase_support(h, support) >= MIN_SUPPORT for h in name_hints(topic)) or (
         head != topic and not _clause_like(head) and phrase_support(head, support) >= MIN_SUPPORT
     )
-    found = _facets(text, support, total, MAX_FACETS)
+    found = _facets(f"combine {text}" if joint else text, support, total, MAX_FACETS)
     if _apart(text, support, total):
         found = words(text)  # "federated unlearning": two facets, no abstract combines them
     elif found == [text] and (narrowed := _narrowed(text, support)) is not None:

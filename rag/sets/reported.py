@@ -117,6 +117,13 @@ _FRAME = re.compile(
     re.I,
 )
 _STATUS = re.compile(r"\b(oral|spotlight|poster)s?\b", re.I)
+_RESTATED = re.compile(
+    r"\(\s*(?:in\s+)?(?:parameters?|parameter\s+count|number\s+of\s+parameters|model\s+size|size)\s*\)"
+    r"|\b(?:in|from|of)\s+(?:any|an|the)\s+(?:icml\s+(?:20)?24\s+)?(?:abstracts?|papers?)\b"
+    r"|\b(?:mentioned|reported|stated)\s+(?:in|by)\s+(?:any|an|the)\s+(?:icml\s+(?:20)?24\s+)?"
+    r"(?:abstracts?|papers?)\b",
+    re.I,
+)
 _EDGE = re.compile(
     r"^(?:on|about|for|in|from|to|with|by|at)(?:\s+|$)|\s+(?:on|about|for|in|from|to|with|by|at)$",
     re.I,
@@ -168,8 +175,12 @@ def asked(question: str) -> Asked | None:
     question = _FURTHEST.sub(
         lambda m: f"reports the longest {m.group('what')}{m.group('of') or ''}", question
     )
+    # "the biggest model (parameter count)", "… in any abstract": the measure said again,
+    # or where, no topic
+    asks = _ASKS_PAPER.search(question)
+    question = _RESTATED.sub(" ", question)
     found = _ASKED.search(question)
-    if found is None or not _ASKS_PAPER.search(question) or _RANKS_OTHERS.search(question):
+    if found is None or not asks or _RANKS_OTHERS.search(question):
         return None  # "…, and how big was the best gain?": one paper's figure
     family = next(f for f, _ in _ASKED_MEASURE if found.group(f))
     least = found.group("sup").lower() in ("lowest", "smallest")

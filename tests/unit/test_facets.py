@@ -342,3 +342,19 @@ def test_a_description_no_paper_matches_claims_no_absence() -> None:
         "quantum chemistry", TopicReading(["quantum chemistry"], described=False), [], []
     )
     assert named.verdict == "none"
+
+
+def test_combine_x_and_y_is_both_facets_unless_the_pair_is_written_as_one() -> None:
+    reading = read_topic("combine diffusion models and reinforcement learning", support, TOTAL)
+    assert reading.facets == ["diffusion models", "reinforcement learning"]
+    reading = read_topic("both graph neural networks and time series", support, TOTAL)
+    assert reading.facets == ["graph neural networks", "time series"]
+    # without "combine" or "both", "and" is no join the splitter reads as both
+    assert (
+        len(read_topic("diffusion models and reinforcement learning", support, TOTAL).facets) == 1
+    )
+    written = {**WRITTEN, "vision and language": 40, "vision": 300, "language": 600}
+    reading = read_topic(
+        "combine vision and language", lambda p: written.get(p.lower().strip(), 0), TOTAL
+    )
+    assert reading.facets == ["vision and language"]

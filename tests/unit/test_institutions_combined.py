@@ -167,3 +167,50 @@ def test_a_digest_says_a_line_of_each_paper_listed_and_a_status_follows_the_list
 def test_a_topic_share_within_an_institution_is_of_its_papers() -> None:
     plan: QueryPlan = PARSER.plan("What share of Google papers are about LLMs?")
     assert plan.statistic == "share" and plan.constraints.affiliations == ["Google"], plan
+
+
+@pytest.mark.parametrize(
+    ("question", "ids"),
+    [
+        ("How many papers are from Google / DeepMind?", {"p1", "p2", "p3"}),  # one institution
+        ("How many papers from Google vs Stanford University?", {"p1", "p2", "p3", "p4", "p5"}),
+        ("Which papers come from Stanford and have industry authors?", {"p1"}),
+    ],
+)
+def test_two_institutions_side_by_side(question: str, ids: set[str]) -> None:
+    assert_answered(PLACES, question, ids)
+
+
+def test_a_count_then_its_share_is_the_share_question() -> None:
+    plan = PARSER.plan("How many papers are about robotics, and what percentage is that?")
+    assert (plan.statistic, plan.topic) == ("share", "robotics"), plan
+
+
+def test_how_many_after_a_list_counts_it_and_which_of_them_keeps_either_place() -> None:
+    history = _history("Which papers are from Google?", "3 papers …")
+    merged = followed_up("How many are there?", history, PARSER.plan, PLACES)
+    assert merged is not None and merged.plan.constraints.affiliations == ["Google"]
+    history = _history("Which papers are about robotics?", "2 papers …")
+    merged = followed_up("Which of them are from Google or Tsinghua?", history, PARSER.plan, PLACES)
+    assert merged is not None
+    assert (
+        merged.plan.constraints.any_of == ["Google", "Tsinghua"] and merged.plan.topic == "robotics"
+    )
+
+
+def test_the_spotlight_one_or_the_time_series_one_is_that_listed_paper() -> None:
+    answer = (
+        "2 papers:\n- *Conformal prediction for time series* (Spotlight) [1]\n"
+        "- *Conformal risk control* (Poster) [2]\n\nReferences:\n"
+        "[1] Conformal prediction for time series — Ann Kim — https://openreview.net/forum?id=a\n"
+        "[2] Conformal risk control — Bo Li — https://openreview.net/forum?id=b"
+    )
+    history = _history("Which papers are about conformal prediction?", answer)
+    said = condense_rule("What does the spotlight one propose?", history)
+    assert said == "What does Conformal prediction for time series propose?"
+    said = condense_rule("What does the time series one do?", history)
+    assert said == "What does Conformal prediction for time series do?"
+    # two risk papers would be no one paper: left to the general rule
+    assert not condense_rule("What does the conformal one do?", history).startswith(
+        "What does Conformal"
+    )

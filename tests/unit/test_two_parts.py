@@ -335,3 +335,21 @@ def test_the_longest_context_a_paper_states_is_ranked_in_tokens() -> None:
     assert reported.figures(none, top) == []
     asked = reported.asked("What is the biggest dataset (in tokens) mentioned for pretraining?")
     assert asked is not None and (asked.family, asked.topic) == ("count", "pretraining")
+
+
+def test_a_byline_asked_of_a_paper_described_then_named_in_brackets() -> None:
+    asked = byline_asked("Who wrote the paper on Mamba for vision (Vision Mamba)?")
+    assert asked is not None and asked.name == "Vision Mamba"
+    asked = byline_asked("Which institutions are behind Timer (large time series models)?")
+    assert asked is not None and asked.name == "Timer"
+    asked = byline_asked("Which affiliations does the VideoPoet paper list?")
+    assert asked is not None and asked.name == "VideoPoet"
+
+
+def test_a_superlative_said_again_in_brackets_or_over_every_abstract_has_no_topic() -> None:
+    top = reported.asked(
+        "What's the biggest model (parameter count) mentioned in an ICML 2024 abstract?"
+    )
+    assert top is not None and (top.family, top.topic) == ("size", "")
+    top = reported.asked("What's the highest reported accuracy in any abstract?")
+    assert top is not None and (top.family, top.topic, top.measured) == ("accuracy", "", [])
