@@ -353,3 +353,18 @@ def test_a_superlative_said_again_in_brackets_or_over_every_abstract_has_no_topi
     assert top is not None and (top.family, top.topic) == ("size", "")
     top = reported.asked("What's the highest reported accuracy in any abstract?")
     assert top is not None and (top.family, top.topic, top.measured) == ("accuracy", "", [])
+
+
+def test_a_speedup_a_verb_reaches_with_by_is_read_however_far() -> None:
+    speed = reported.asked("Which paper reports the largest speedup?")
+    assert speed is not None
+    far = _paper(
+        "f",
+        "DiffOAS accelerates the generation of large-scale datasets with 10,000 instances by 300 times.",
+    )
+    almost = _paper("a", "It speeds up the five-view generations by almost 470 times.")
+    hedged = _paper("h", "The previous best reached nearly 100% accuracy.")
+    assert [f.said for f in reported.figures(far, speed)] == ["300×"]
+    assert [f.said for f in reported.figures(almost, speed)] == ["470×"]
+    accuracy = reported.asked("Which paper reports the highest accuracy?")
+    assert accuracy is not None and reported.figures(hedged, accuracy) == []
