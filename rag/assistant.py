@@ -399,7 +399,22 @@ class Assistant:
                 return None
             if not beside.content:  # "… and where are they from?": one byline says both
                 return byline
-        answer = _final(self._answered(pipeline, asked, beside.content, filters))
+        named = beside.plan.like_paper if beside.plan is not None else ""
+        if named and not (filters and filters.paper_ids):
+            # the byline named the paper: its content is asked of that paper, not another
+            # ("Who wrote 'Is DPO Superior to PPO …?' and what is the conclusion?")
+            given = filters.model_dump() if filters is not None else {}
+            kept = Filters(**{**given, "paper_ids": [named]})
+            paper = pipeline.catalogue.papers.get(named)
+            content = beside.content
+            if paper is not None and paper.title.lower() not in content.lower():
+                # "What is the conclusion?": of that paper, named as its title says it
+                content = f"{content.rstrip(' ?')} in “{paper.title}”?"
+            answer = _final(self._answered(pipeline, asked, content, kept))
+            if answer.abstained:
+                answer = _final(self._answered(pipeline, asked, beside.content, filters))
+        else:
+            answer = _final(self._answered(pipeline, asked, beside.content, filters))
         if answer.abstained:  # the part alone finds nothing: the question as asked
             answer = _final(self._answered(pipeline, asked, standalone, filters))
         if beside.plan is None:  # a paper described: its byline, once the answer found it

@@ -462,3 +462,23 @@ def test_the_largest_reported_reduction_ranks_the_figures_abstracts_state(assist
     # BAGEL's "13x reduction in execution failures" reduces no computation
     assert "VsvfSMI5bs" not in {p.paper_id for p in answer.aggregate.papers}
     assert "not which method is best" in answer.answer
+
+
+def test_a_papers_kind_of_institution_and_what_a_list_is_about_in_chat(assistant: Any) -> None:
+    from rag.answer.references import answer_with_references
+    from rag.types import ChatMessage
+
+    # BiLLM lists only universities, MagicLens Google and Microsoft
+    billm = assistant.ask("Is the BiLLM paper from industry?")
+    assert billm.answer.startswith("No:") and billm.aggregate.exact
+    magic = assistant.ask("Is the MagicLens paper from industry?")
+    assert magic.answer.startswith("Yes:")
+    cornell = {p["id"] for p in fixture_papers() if any("Cornell" in a for a in p["affiliations"])}
+    first = assistant.ask("Which papers are from Cornell University?")
+    history = [
+        ChatMessage(role="user", content="Which papers are from Cornell University?"),
+        ChatMessage(role="assistant", content=answer_with_references(first)),
+    ]
+    about = assistant.ask("What are they about?", history=history)
+    assert {c.paper_id for c in about.citations} == cornell and len(cornell) >= 2
+    assert about.answer.startswith(f"What each of the {len(cornell)} papers listed does")
