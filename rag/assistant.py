@@ -156,6 +156,26 @@ def _cited_beside(answer: Answer, byline: Answer) -> str:
     return _renumbered(byline.answer, lambda n: renumbered.get(n, n))
 
 
+# the content part asks of other papers or names: "which other papers …", "how many …"
+_ASKS_OTHERS = re.compile(
+    r"\b(?:papers|works|studies|articles|others?|how\s+many|which\s+ones|any)\b", re.I
+)
+
+
+def _of_it(content: str, paper: Paper, headed: Callable[[str], Paper | None]) -> bool:
+    """Whether a byline's content part asks only of the paper the byline named ("what is
+    the conclusion?", "what is its ImageNet accuracy?"), not of others or of another paper
+    the content names by its title's name ("… and what is Timer?")."""
+    if _ASKS_OTHERS.search(content):
+        return False
+    title = paper.title.lower()
+    names = re.findall(r"(?<![\w-])[\w-]*[A-Z][\w+-]*", content)[1:]  # the first word opens it
+    return not any(
+        n.lower() not in title and (other := headed(n)) is not None and other.id != paper.id
+        for n in names
+    )
+
+
 def _whole(answer: Answer, started: float) -> Iterator[Event]:
     """An answer written at once (from the catalogue): its text as one delta, then it."""
     answer.timings_ms = {"total": round((time.perf_counter() - started) * 1000, 2)}
@@ -400,14 +420,18 @@ class Assistant:
             if not beside.content:  # "… and where are they from?": one byline says both
                 return byline
         named = beside.plan.like_paper if beside.plan is not None else ""
-        if named and not (filters and filters.paper_ids):
+        paper = pipeline.catalogue.papers.get(named) if named else None
+        if (
+            paper is not None
+            and not (filters and filters.paper_ids)
+            and _of_it(beside.content, paper, pipeline.catalogue.headed)
+        ):
             # the byline named the paper: its content is asked of that paper, not another
             # ("Who wrote 'Is DPO Superior to PPO …?' and what is the conclusion?")
             given = filters.model_dump() if filters is not None else {}
             kept = Filters(**{**given, "paper_ids": [named]})
-            paper = pipeline.catalogue.papers.get(named)
             content = beside.content
-            if paper is not None and paper.title.lower() not in content.lower():
+            if paper.title.lower() not in content.lower():
                 # "What is the conclusion?": of that paper, named as its title says it
                 content = f"{content.rstrip(' ?')} in “{paper.title}”?"
             answer = _final(self._answered(pipeline, asked, content, kept))

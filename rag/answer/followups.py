@@ -66,7 +66,12 @@ def is_follow_up(question: str) -> bool:
     if len(question.split()) > 25:
         return False
     if not _points_back(question):  # "What does the spotlight one propose?" points too
-        return bool(re.search(r"\bthe\s+[\w-]+(?:\s+[\w-]+){0,2}?\s+one\b", question, re.I))
+        found = _PROPERTY_ONE.search(question)
+        return (
+            found is not None
+            and found.group(0).lower().rstrip().endswith("one")
+            and not set(found.group("what").lower().split()) & _NO_PROPERTY
+        )
     # "Compare MagicLens and BAGEL" names what it compares: standalone, unless an item
     # points back ("compare [1] and [2]", "compare it and Timer").
     items = compared_items(question)
@@ -180,8 +185,17 @@ _SINGULAR = re.compile(r"\b(?:it|its|(?:this|that)\s+(?:paper|one|work|method|mo
 # "the spotlight one", "the time series one", "the oral paper": one paper of the last list
 # told apart by its status or its title's words
 _PROPERTY_ONE = re.compile(
-    r"\bthe\s+(?P<what>[\w-]+(?:\s+[\w-]+){0,2}?)\s+(?:one|paper|work)\b(?!\s+(?:on|about|by|from)\b)",
+    r"\bthe\s+(?P<what>[\w-]+(?:\s+[\w-]+){0,2}?)\s+(?:one|paper|work)(?![\w-])"
+    # "the spotlight one propose?", "the time series one do?"; not "the rank one update",
+    # "the top one accuracy", "the one-shot pruning method"
+    r"(?=\s*(?:[?.!,]|$)|\s+(?:do|does|did|is|was|propose|proposes|show|shows|say|says|use|uses|"
+    r"find|finds|report|reports|claim|claims|mean|means|study|studies|about|from|by|in)\b)",
     re.I,
+)
+# what tells no listed paper apart: "the rank one", "the number one", "the best one"
+_NO_PROPERTY = frozenset(
+    "rank top number best worst fastest first second third last next other same above previous "
+    "only main new old right wrong".split()
 )
 _LISTED_STATUS = re.compile(r"\*\s*\((Oral|Spotlight|Poster)\)\s*\[(\d+)\]")
 
@@ -196,7 +210,7 @@ def property_follow_up(
     if found is None or len(references) < 2:
         return ""
     what = found.group("what").lower()
-    if what in _ORDINALS or what in ("same", "other", "above", "previous", "last", "next"):
+    if what in _ORDINALS or set(what.split()) & _NO_PROPERTY:
         return ""
     if what in ("oral", "spotlight", "poster"):
         last = next((m.content for m in reversed(history) if m.role == "assistant"), "")

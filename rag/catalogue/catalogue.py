@@ -595,7 +595,8 @@ class Catalogue:
             word = re.compile(rf"(?<![A-Za-z]){said.lower()}s?(?![a-z])")
             if sum(1 for text in texts.values() if word.search(text)) >= WORD_TOO:
                 exact = re.compile(rf"(?<![A-Za-z]){said}s?(?![a-z])")
-                found = {pid for pid, text in texts.items() if exact.search(text)}
+                # "TRANSFORMERS" typed in capitals, which no abstract writes so: the word
+                found = {pid for pid, text in texts.items() if exact.search(text)} or found
         return found
 
     def titled(self, words: str) -> set[str]:

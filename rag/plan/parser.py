@@ -113,7 +113,7 @@ _SET = re.compile(
     r"(?:paper|abstract|publication)\b|^\s*every\s+(?:icml\s+)?paper\s+(?:on|about)\s+[^;?]*\??\s*$"
     r"|\b(?:co-?author(?:ed|s)?|publish(?:ed)?|author of|as an author)\b"
     # "whats the deal with mamba papers", "what's up with the LLM papers"
-    r"|\b(?:the\s+deal|going\s+on|up)\s+with\s+(?:the\s+|all\s+(?:the\s+|these\s+)?|these\s+)?"
+    r"|\bwhat(?:['’]?s|\s+is)\s+(?:the\s+deal|going\s+on|up)\s+with\s+(?:the\s+|all\s+(?:the\s+|these\s+)?|these\s+)?"
     r"(?:[\w'’-]+\s+){1,4}papers\b"
     # a terse query: "offline RL papers", "physics papers at ICML 2024?"
     r"|^\s*(?!(?:how|why|when|where|who|whose|do|does|did|is|are|was|were|can|could|should|"
@@ -170,7 +170,7 @@ _ET_AL = re.compile(
 # The frame around a topic, removed from the front and back of what is left.
 _LEAD = re.compile(
     # "by are about X", "or papers are about X": what an author or a status left
-    r"^(?:(?:what['’]?s the deal with|what['’]?s up with|what['’]?s going on with|how many times|how often|how many|and|(?:or|by|\+|&)(?=\s+(?:papers?\s+)?(?:are|were|is|was)\b)|which|what|who|top|most prolific|leading|list|show(?: me)?|count|find|give me|name|are there(?: any)?|is there|"
+    r"^(?:(?:what(?:['’]?s| is)? (?:the deal|up|going on) with(?: all)?|how many times|how often|how many|and|(?:or|by|\+|&)(?=\s+(?:papers?\s+)?(?:are|were|is|was)\b)|which|what|who|top|most prolific|leading|list|show(?: me)?|count|find|give me|name|are there(?: any)?|is there|"
     r"compare|comparing|how do|how does|of|the|all|a|an|any|among|amongst|approaches|explanations|papers?|"
     r"works?|publications?|articles?|research|accepted|main|track|are|is|were|was|do|does|did|have|has|"
     r"that|which|whose|where|about|on|regarding|concerning|related to|dealing with|deal with|"

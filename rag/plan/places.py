@@ -211,6 +211,12 @@ _NAME_AFTER = r"(?P<other>(?-i:[A-Z])[\w&.'’-]*(?:\s+(?:of\s+|the\s+)?(?-i:[A-
 _SIDE_BY_SIDE = re.compile(
     rf"{_NAME_BEFORE}\s*(?P<how>/|\s(?:vs\.?|versus)\s)\s*{_NAME_AFTER}", re.I
 )
+# a question counting papers, whose names may be institutions side by side
+_COUNTED = re.compile(
+    r"\b(?:papers|orals|spotlights|posters|how\s+many|count|counts|number|more|fewer|output|"
+    r"published|publish)\b",
+    re.I,
+)
 _ASIDE_AFTER_NAME = (
     re.compile(rf"{_NAME_BEFORE}\s*\(\s*(?:{_ASIDE_CUE})?{_ASIDE_SAID}\)", re.I),
     re.compile(rf"{_NAME_BEFORE},\s+{_ASIDE_CUE}{_ASIDE_SAID},", re.I),
@@ -322,8 +328,12 @@ class PlaceReader:
         for pair in list(_SIDE_BY_SIDE.finditer(text)):
             first = self._longest_institution(pair.group("name").split(), from_end=True)
             second = self._longest_institution(pair.group("other").split(), from_end=False)
-            if first is None or second is None:
-                continue
+            if first is None or second is None or not _COUNTED.search(text):
+                continue  # "US/EU regulation of AI": no papers counted, no institutions
+            if any(
+                re.fullmatch(rf"(?:{COUNTRIES}|US|USA|EU|UK)", " ".join(n)) for n in (first, second)
+            ):
+                continue  # a country names no institution
             a, b = " ".join(first), " ".join(second)
             said = text[pair.start() : pair.start("other") + len(" ".join(second))]
             if pair.group("how").strip() == "/" and self._part_of(b, a):
@@ -340,6 +350,8 @@ class PlaceReader:
             if name is None:
                 continue
             said = aside.group("said").strip()
+            if set(fold(said).split()) & set(fold(" ".join(name)).split()):
+                continue  # "Tsinghua (not Tsinghua Shenzhen)": a part of it, read as before
             if aside.group("cue"):
                 text = text.replace(aside.group(0), aside.group("name"), 1)
                 text = re.sub(

@@ -33,7 +33,10 @@ _NO_AFFILIATION = re.compile(
     r"\b(?:list(?:s|ing)?\s+|with\s+|have\s+|has\s+)?(?:no|without(?:\s+any)?|missing|lacking|"
     # "papers that don't have any affiliation listed"
     r"(?:don['’]t|doesn['’]t|do\s+not|does\s+not)\s+(?:have|list|give)\s+(?:any\s+|an\s+)?)\s*"
-    r"(?:listed\s+)?affiliations?\b(?:\s+(?:information|info|data|details))?(?:\s+(?:at\s+all|listed))?"
+    r"(?:listed\s+)?affiliations?\b"
+    # "no affiliation with industry", "in China": a kind or place, not an empty list
+    r"(?!\s+(?:with|from|at|to)\b|\s+in\s+(?!the\s+(?:data|metadata|corpus|catalog|records)))"
+    r"(?:\s+(?:information|info|data|details))?(?:\s+(?:at\s+all|listed))?"
     # "… in the data", "… in the metadata": where it is missing, no topic
     r"(?:\s+(?:in|from)\s+the\s+(?:data(?:set|base)?|metadata|corpus|catalog(?:ue)?|records?))?"
     r"|\b(?:whose\s+)?affiliations?\s+(?:is\s+|are\s+)?(?:missing|empty|blank|not\s+listed)\b",
@@ -283,13 +286,19 @@ _ONE_KIND = re.compile(
     r"|\b(?:from|by)\s+(?P<kind2>industry|academia|companies)(?:\s+(?:labs?|researchers|groups))?\b"
     # "industry papers", "academic papers": the papers' affiliations
     r"|\b(?P<kind3>industry|industrial|academic)(?=\s+(?:papers|orals|spotlights|posters)\b)"
-    # "an academic co-author", "both Meta and a university", "a university author"
-    r"|\b(?:(?:with|having|has|have|includ(?:e|es|ing)|involv(?:e|es|ing)|and)\s+)(?:an?|any|at\s+least\s+one)"
-    r"\s+(?P<kind4>academic|university|industry|company)(?![\w-]|\s+of\b)(?:\s+(?:co-?authors?|"
-    r"authors?|affiliations?|researchers?|partners?))?\b"
-    r"|\b(?:(?:an?|any|at\s+least\s+one)|(?<=with\s)|(?<=have\s)|(?<=has\s)|(?<=having\s))\s*"
+    # "an academic co-author", "a university author", "have industry authors": a byline's kind
+    r"|\b(?:(?:an?|any|at\s+least\s+one)\s+|(?<=with\s)|(?<=have\s)|(?<=has\s)|(?<=having\s))"
     r"(?P<kind5>academic|university|industry|company)\s+(?:co-?authors?|authors?|affiliations?|"
-    r"researchers?|partners?)\b",
+    r"researchers?|coll?aborators?|partners?)\b"
+    # "Which papers from Stanford involve a company?": the kind ends the ask
+    r"|\binvolv(?:e|es|ed|ing)\s+(?:an?\s+|any\s+)?(?P<kind8>company|companies|university|universities|"
+    r"industry|academia)(?=\s*[?.!,]|\s*$|\s+(?:and|or)\b)"
+    # "an affiliation with industry"
+    r"|\b(?:an?\s+|any\s+)?affiliations?\s+(?:with|in|from)\s+(?:an?\s+)?(?P<kind7>industry|academia|"
+    r"company|university)\b"
+    # "both Meta (FAIR) and a university": a kind beside an institution both must list
+    r"|(?<=\bboth\b)(?P<both>[^?,;]{1,60}?)\s+and\s+(?:an?\s+|any\s+)?(?P<kind6>academic|university|"
+    r"industry|company)(?:\s+(?:co-?authors?|authors?|affiliations?|researchers?))?\b",
     re.I,
 )
 
@@ -318,7 +327,24 @@ def institution_kinds(text: str, constraints: PlanConstraints) -> str:
     one = _ONE_KIND.search(text)
     if one:
         said = one.group("kind") or one.group("kind2") or one.group("kind3")
-        said = said or one.group("kind4") or one.group("kind5")
-        constraints.institution_kinds = [_kind(said)]
+        said = said or one.group("kind5") or one.group("kind6") or one.group("kind7")
+        said = said or one.group("kind8")
+        negated = _NEGATED_KIND.search(text[: one.start()])
+        if negated:
+            # "written without an industry coauthor", "don't have a university author"
+            constraints.without_kinds = [_kind(said)]
+            return f"{text[: negated.start()]} {text[one.end() :]}"
+        else:
+            constraints.institution_kinds = [_kind(said)]
+        if one.group("kind6"):  # "both Meta and a university": Meta stays, "both" goes
+            return f"{text[: one.start()]} {one.group('both')} {text[one.end() :]}"
         return f"{text[: one.start()]} {text[one.end() :]}"
     return text
+
+
+# a negation right before the kind: "without an industry coauthor", "lack a university author"
+_NEGATED_KIND = re.compile(
+    r"\b(?:without|no|lacks?|lacking|(?:do|does|did)\s*n['’]?o?t\s+(?:have|include|list|involve)|"
+    r"(?:have|has|had)\s+no|never)\s+(?:(?:a|an|any|at\s+least\s+one|with)\s+)?$",
+    re.I,
+)

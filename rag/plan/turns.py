@@ -26,7 +26,10 @@ _NARROWED = re.compile(
     r"(?P<rest>.+?)\s*[?.!]*\s*$",
     re.I,
 )
-_SUPERLATIVE = re.compile(r"\b(?:largest|biggest|highest|greatest|most|best|fastest)\b", re.I)
+_SUPERLATIVE = re.compile(
+    r"\b(?:largest|biggest|highest|greatest|most|best|fastest|lowest|smallest|longest|fewest)\b",
+    re.I,
+)
 # "of them", "among those", "of his papers", "Which ones …": the papers the last answer listed
 _POINTS_BACK = re.compile(
     r"\b(?:of|among)\s+(?:them|those|these|(?:his|her|their)\s+(?:papers|ones|work))\b"
@@ -144,8 +147,12 @@ def asked_of_them(
     if previous.kind not in ("list", "count") or not previous.topic:
         return None
     c = previous.constraints
+    said = c.model_copy(update={"affiliations": [], "authors": [], "statuses": []})
+    if not said.is_empty() or previous.not_about:
+        return None  # a list narrowed some other way: its papers are not said again here
     whose = "".join([*(f" from {a}" for a in c.affiliations), *(f" by {a}" for a in c.authors)])
-    return f"Which paper about {previous.topic}{whose} {rest}?"
+    noun = " or ".join(s.lower() for s in c.statuses) + " paper" if c.statuses else "paper"
+    return f"Which {noun} about {previous.topic}{whose} {rest}?"
 
 
 def _a_set(plan: QueryPlan) -> bool:

@@ -44,6 +44,7 @@ BIAS = -8.383
 MEMBER = 0.3
 CLEAR = 0.6
 SEEDS = 10
+SPELLED_SHARE = 2  # an acronym is judged by its long form unless twice as many write the letters
 BROADER = 3  # a facet's own word this many times as widely written names something broader
 SEED_SHARE = 0.05  # seeds past this share of a small catalogue are the catalogue, not a topic
 VOCABULARY = 8
@@ -80,7 +81,11 @@ class TopicScanner:
         longs = self.index.acronyms().get(stem(words[0]), set())
         if len(longs) != 1:
             return topic
-        long = " ".join(next(iter(longs)))
+        form = next(iter(longs))
+        written = np.count_nonzero(self.index.count(form)[0])
+        if SPELLED_SHARE * written < np.count_nonzero(self.index.count(tuple(words))[0]):
+            return topic  # "PPO": far more abstracts write the letters than the long form
+        long = " ".join(form)
         return f"{long}s" if topic.rstrip().endswith("s") and not long.endswith("s") else long
 
     def _features(

@@ -214,3 +214,59 @@ def test_the_spotlight_one_or_the_time_series_one_is_that_listed_paper() -> None
     assert not condense_rule("What does the conformal one do?", history).startswith(
         "What does Conformal"
     )
+
+
+@pytest.mark.parametrize(
+    ("question", "kinds", "without", "topic"),
+    [
+        # a negation before the kind leaves the kind out
+        ("Which Google papers were written without a university coauthor?", [], ["academic"], ""),
+        ("Which papers lack an industry author?", [], ["company"], ""),
+        ("Which papers don't have an affiliation with industry?", [], ["company"], ""),
+        ("Which papers from Stanford involve a company?", ["company"], [], ""),
+        # a company or a university inside what the papers study is no byline
+        ("Which papers model the interaction between a user and a company?", [], [], None),
+        ("Which papers have an industry application?", [], [], None),
+        ("Which papers involve a university hospital dataset?", [], [], None),
+        ("Which papers study collaboration between an academic and an industry lab?", [], [], None),
+    ],
+)
+def test_a_kind_of_institution_only_where_a_byline_is_asked(
+    question: str, kinds: list[str], without: list[str], topic: str | None
+) -> None:
+    plan = PARSER.plan(question)
+    c = plan.constraints
+    assert (c.institution_kinds, c.without_kinds) == (kinds, without), plan
+    if topic is not None:
+        assert plan.topic == topic, plan
+    else:
+        assert plan.topic, plan
+
+
+def test_country_names_side_by_side_and_a_part_repeating_its_name_are_left_alone() -> None:
+    assert PARSER.plan("Which papers study US/EU regulation of AI?").constraints.is_empty()
+    plan = PARSER.plan("Which papers from Stanford University (not Stanford Medicine) are orals?")
+    assert plan.constraints.affiliations, plan
+
+
+def test_the_rank_one_or_the_top_one_is_no_pointer() -> None:
+    from rag.answer.followups import is_follow_up
+
+    assert is_follow_up("What does the spotlight one propose?")
+    for question in (
+        "Which paper studies rank one matrix sensing?",
+        "What is the top one accuracy on ImageNet?",
+        "Which is the best one-shot pruning method?",
+        "What does the rank one update in LoRA do?",
+    ):
+        assert not is_follow_up(question), question
+
+
+def test_a_superlative_of_a_list_narrowed_otherwise_is_not_asked_again() -> None:
+    history = _history("Which oral papers are about robotics?", "2 papers …")
+    asked = asked_of_them("Which of them reports the lowest FID?", history, PARSER.plan, PLACES)
+    assert asked == "Which oral paper about robotics reports the lowest FID?"
+    history = _history("Which papers with industry authors are about robotics?", "2 papers …")
+    assert (
+        asked_of_them("Which of them has the biggest model?", history, PARSER.plan, PLACES) is None
+    )

@@ -64,3 +64,7 @@ def test_a_negation_over_every_paper_says_how_it_was_judged() -> None:
     assert answer.answer.startswith("7 of the 8 ICML 2024 papers are not about “neural networks”")
     assert answer.aggregate is not None
     assert any("without discussing it counts as not about it" in n for n in answer.aggregate.notes)
+
+
+def test_a_word_typed_in_capitals_that_no_abstract_writes_so_is_the_word() -> None:
+    assert PAPERS.mentioning("ATTENTION") == PAPERS.mentioning("attention") == {"w3"}

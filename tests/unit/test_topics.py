@@ -243,3 +243,21 @@ def test_slips_in_a_questions_lower_case_words_are_read_as_the_corpus_words(
     }
     # a word the corpus writes, a capitalised name, a plural of a word it writes: no slip
     assert scan.respelled("graph Tamil networks policy") == {}
+
+
+def test_an_acronym_alone_is_judged_by_its_long_form_unless_the_letters_are_far_more_written() -> (
+    None
+):
+    texts = {
+        "l1": ("Large Language Models (LLMs) reason", "Large language models solve tasks."),
+        "l2": ("Aligning large language models", "We align large language models."),
+        "l3": ("LLMs as judges", "LLMs judge answers."),
+        "p1": ("Proximal policy optimization (PPO) revisited", "We study PPO and PPO clipping."),
+        "p2": ("PPO for dialogue", "PPO trains dialogue agents."),
+        "p3": ("PPO at scale", "PPO scales."),
+        "p4": ("A study of PPO", "PPO again."),
+    }
+    catalogue = _catalogue(texts)
+    assert catalogue.spelled_out("LLMs") == "large language models"
+    assert catalogue.spelled_out("PPO") == "PPO"  # 4 abstracts write PPO, 1 its long form
+    assert catalogue.spelled_out("large language models") == "large language models"
