@@ -425,6 +425,7 @@ class Assistant:
             paper is not None
             and not (filters and filters.paper_ids)
             and _of_it(beside.content, paper, pipeline.catalogue.headed)
+            and byline_asked(beside.content) is None  # a second byline part: the catalogue's
         ):
             # the byline named the paper: its content is asked of that paper, not another
             # ("Who wrote 'Is DPO Superior to PPO …?' and what is the conclusion?")

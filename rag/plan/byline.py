@@ -260,6 +260,14 @@ def _split(
     if _IMPERATIVE.match(plain_left) and _NOUN_PART.match(right):
         right = f"what is {right}"  # "… and the number of LLMs it evaluates"
     asked = byline_asked(f"{plain_left}?") or who_asked(f"{plain_left}?")
+    if asked is not None and not _POINTER_ONLY.match(asked.said):
+        # "Is Genie an oral, and who wrote it?", "Is X an oral and who are the authors?":
+        # two byline parts of one paper, each from the catalogue
+        second = _pointed(_BARE_AUTHORS.sub(rf"\g<0> of {asked.name}", right), asked.name)
+        plan = byline_plan(f"{plain_left}?") if byline_asked(second) else None
+        other = byline_plan(second) if plan is not None else None
+        if plan is not None and other is not None and other.written_by != plan.written_by:
+            return BylineBeside(f"{plain_left}?", second, plan)
     if asked is not None and _CONTENT.match(right) and not _POINTER_ONLY.match(asked.said):
         plan = byline_plan(f"{plain_left}?")
         if plan is None:
@@ -317,6 +325,10 @@ def _of_the_authors(content: str) -> bool:
     authors, not the paper."""
     said = {m.lastgroup for m in _POINTER.finditer(content)}
     return bool(said) and said <= {"they", "their"}
+
+
+# "who are the authors", "who wrote it": a byline part naming no paper of its own
+_BARE_AUTHORS = re.compile(r"^\s*who\s+(?:are|were)\s+(?:the\s+)?(?:co-?)?authors(?=\s*$)", re.I)
 
 
 def _pointed(content: str, name: str) -> str:

@@ -368,3 +368,17 @@ def test_a_speedup_a_verb_reaches_with_by_is_read_however_far() -> None:
     assert [f.said for f in reported.figures(almost, speed)] == ["470×"]
     accuracy = reported.asked("Which paper reports the highest accuracy?")
     assert accuracy is not None and reported.figures(hedged, accuracy) == []
+
+
+def test_two_byline_parts_of_one_paper_are_each_the_catalogues() -> None:
+    def plan_of(question: str) -> QueryPlan | None:
+        asked = byline_asked(question) or who_asked(question)
+        if asked is None or asked.name not in NAMED:
+            return None
+        return QueryPlan(kind="metadata", like_paper="p1", written_by=asked.written_by)
+
+    both = byline_beside("Is Medusa an oral and who are the authors?", plan_of)
+    assert both is not None
+    assert (both.byline, both.content) == ("Is Medusa an oral?", "Who are the authors of Medusa?")
+    both = byline_beside("Is GaLore an oral, and who wrote it?", plan_of)
+    assert both is not None and both.content == "Who wrote GaLore?"
