@@ -220,6 +220,12 @@ _COUNTED = re.compile(
 _ASIDE_AFTER_NAME = (
     re.compile(rf"{_NAME_BEFORE}\s*\(\s*(?:{_ASIDE_CUE})?{_ASIDE_SAID}\)", re.I),
     re.compile(rf"{_NAME_BEFORE},\s+{_ASIDE_CUE}{_ASIDE_SAID},", re.I),
+    # "Google minus DeepMind": the second left out of the first
+    re.compile(
+        rf"{_NAME_BEFORE}\s+(?P<cue>minus)\s+(?P<said>(?-i:[A-Z])[\w&.'’-]*(?:\s+(?-i:[A-Z])[\w&.'’-]*){{0,3}})"
+        r"(?=\s*[,:;?.!]|\s+(?:have|has|had|got|get|at|in)\b|\s*$)",
+        re.I,
+    ),
 )
 _NOUN_WORDS = frozenset("university institute college academy laboratory lab school".split())
 ACRONYM_DOCS = 2  # an acronym this few abstracts write is no topic's ("UCSD", not "ICL")
@@ -254,7 +260,11 @@ class PlaceReader:
         # typed in lower case: a misspelt name after "from" need not be capitalised
         self._lower = not any(c.isupper() for c in text[1:])
         if self._lower:
-            text = self._capitalised(text, constraints)  # "did sorbonne university get into icml"
+            # "shanghai jiao tong university's work": the name, its owner's "'s" aside
+            owned = re.sub(
+                r"(?<=[a-z])['’]s\b(?=\s+(?:icml|papers?|work|orals?|spotlights?|output))", "", text
+            )
+            text = self._capitalised(owned, constraints)  # "did sorbonne university get into icml"
         else:
             text = self._lower_owners(text, exact=True)  # "How many meta orals are about RL?"
         # "University of Texas at Austin": one name, not Austin after "at"

@@ -270,3 +270,10 @@ def test_a_superlative_of_a_list_narrowed_otherwise_is_not_asked_again() -> None
     assert (
         asked_of_them("Which of them has the biggest model?", history, PARSER.plan, PLACES) is None
     )
+
+
+def test_a_lower_case_name_owning_its_work_and_a_minus_between_names() -> None:
+    plan = PARSER.plan("what share of stanford university's icml 2024 work ended up as orals")
+    assert plan.constraints.affiliations and plan.statistic == "share", plan
+    plan = PARSER.plan("How many papers does Google minus DeepMind have?")
+    assert (plan.constraints.affiliations, plan.constraints.excluded) == (["Google"], ["DeepMind"])
