@@ -26,7 +26,7 @@ from rag.sets.answer_rows import (
     row,
     set_answer,
 )
-from rag.sets.selection import Selection, constrained, paper_order, papers_of, writes
+from rag.sets.selection import Selection, campus_of, constrained, paper_order, papers_of, writes
 from rag.sets.set_rankings import (
     EVERY_LEVEL,
     NAMES_NOTE,
@@ -73,14 +73,18 @@ class MetadataAnswerer:
         return {e for e in [*c.excluded, *c.any_of] if self.catalogue.people_named(e)}
 
     def _parts(self, c: PlanConstraints) -> set[str]:
-        """The excluded names that are part of an included institution's affiliations
-        ("Google (not DeepMind)"): its other affiliations count, not papers without it."""
-        return {
-            e
-            for e in c.excluded
-            for typed in c.affiliations
-            if any(writes(a, e) for a, _ in self.catalogue.match_institution(typed).variants)
-        }
+        """The excluded names that are a unit of an included institution ("Google (not
+        DeepMind)"): every paper listing it is left out, and the other reading (its other
+        affiliations count) is noted."""
+        out = set()
+        for typed in c.affiliations:
+            variants = list(self.catalogue.match_institution(typed).variants)
+            out |= {
+                e
+                for e in c.excluded
+                if any(writes(a, e) for a, _ in variants) and not campus_of(e, variants)
+            }
+        return out
 
     def answer(
         self,
@@ -158,17 +162,28 @@ class MetadataAnswerer:
         c = plan.constraints
         people = self._people(c)
         parts = self._parts(c)
-        for part in sorted(parts):  # the other reading: no affiliation with the part at all
-            clean = ids - set(self.catalogue.match_institution(part).papers)
-            verb = "lists" if len(clean) == 1 else "list"
-            notes.append(f"{len(clean):,} of them {verb} no “{part}” affiliation at all.")
+        for part in sorted(parts):  # the other reading: the whole's other affiliations
+            whole = [self.catalogue.match_institution(t) for t in c.affiliations]
+            other = {
+                pid
+                for m in whole
+                for pid in self.catalogue.papers_listing(
+                    a for a, _ in m.variants if not writes(a, part)
+                )
+            }
+            more = len(other - ids)
+            if more:
+                notes.append(
+                    f"Read as papers with no “{part}” affiliation; {more:,} more list "
+                    f"{listing(c.affiliations, 'or')} outside “{part}” beside a “{part}” author."
+                )
         papers = sorted(self.catalogue.papers.many(ids), key=paper_order)
         rows = [row(n, p, _facts(p, plan)) for n, p in enumerate(papers, start=1)]
         exact = not open_ and not plan.not_about  # a topic judged, or an unknown place
         aggregate = Aggregate(
             kind="metadata", count=len(rows), exact=exact, papers=rows, notes=notes
         )
-        summary = _summary(plan, papers, people, parts)
+        summary = _summary(plan, papers, people)
         if plan.not_about:  # "N of the M papers that list X are not about Y"
             verb = "is" if len(papers) == 1 else "are"
             conditions = _conditions(c, people)

@@ -5,6 +5,7 @@ notes on how each name was read."""
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import NamedTuple
 
 from rag.catalogue.catalogue import Catalogue
@@ -59,7 +60,7 @@ def constrained(catalogue: Catalogue, c: PlanConstraints) -> Selection:
         match = catalogue.match_institution(typed)
         variants = list(match.variants)
         papers = set(match.papers)
-        parts = {e for e in c.excluded if any(writes(a, e) for a, _ in variants)}
+        parts = {e for e in c.excluded if campus_of(e, variants)}
         if parts:
             left_out -= parts
             variants = [(a, n) for a, n in variants if not any(writes(a, e) for e in parts)]
@@ -178,6 +179,16 @@ def papers_of(catalogue: Catalogue, typed: str) -> set[str]:
 def counted_as(variants: list[tuple[str, int]]) -> str:
     more = " …" if len(variants) > 6 else ""
     return ", ".join(f"{a} ({n})" for a, n in variants[:6]) + more
+
+
+def campus_of(part: str, variants: Sequence[tuple[str, int]]) -> bool:
+    """Whether an excluded name is a campus or site of the included institution, written
+    after a comma or in brackets ("CUHK, Shenzhen", "HKUST (Guangzhou)"), so that only those
+    strings are left out; a unit named with it ("Google DeepMind", "Microsoft Research")
+    leaves out every paper listing it, as any other institution does."""
+    written = [a for a, _ in variants if writes(a, part)]
+    placed = [a for a in written if re.search(rf"[,(]\s*(?:the\s+)?{re.escape(part)}", a, re.I)]
+    return bool(written) and 2 * len(placed) >= len(written)
 
 
 def writes(affiliation: str, place: str) -> bool:

@@ -13,7 +13,7 @@ from rag.plan.turns import asked_of_them, asks_about_them, followed_up
 from rag.sets.digest import digest
 from rag.sets.metadata import MetadataAnswerer
 from rag.types import ChatMessage, Paper, QueryPlan
-from tests.unit.test_metadata_answers import assert_answered
+from tests.unit.test_metadata_answers import _paper, assert_answered
 from tests.unit.test_new_user_metadata import PLACES
 
 PARSER = QuestionParser(PLACES)
@@ -45,13 +45,25 @@ def test_institutions_combined_as_new_users_word_them(question: str, ids: set[st
     assert_answered(PLACES, question, ids)
 
 
-def test_a_part_left_out_says_both_readings() -> None:
+def test_a_unit_left_out_drops_its_papers_and_notes_the_other_reading() -> None:
+    catalogue = Catalogue.of(
+        [
+            _paper("g1", ["Ann Kim"], ["Google Research"]),
+            _paper("g2", ["Ann Kim", "Bo Li"], ["Google Research", "Google DeepMind"]),
+            _paper("g3", ["Cy Tan"], ["Google DeepMind"]),
+            _paper("h1", ["Di Wu"], ["The Chinese University of Hong Kong"]),
+            _paper("h2", ["Di Wu", "Ed Ng"], ["The Chinese University of Hong Kong", "The Chinese University of Hong Kong, Shenzhen"]),
+        ]
+    )  # fmt: skip
     question = "How many papers does Google (not DeepMind) have?"
-    answer = MetadataAnswerer(PLACES).answer(question, PARSER.plan(question))
-    assert answer.answer.startswith("2 ICML 2024 papers list an author from Google outside")
-    assert answer.aggregate is not None
-    # p1 and p2 list no DeepMind affiliation at all either
-    assert "2 of them list no “DeepMind” affiliation at all." in answer.aggregate.notes
+    plan = QuestionParser(catalogue).plan(question)
+    answer = MetadataAnswerer(catalogue).answer(question, plan)
+    assert answer.aggregate is not None and [p.paper_id for p in answer.aggregate.papers] == ["g1"]
+    assert any("1 more list Google outside “DeepMind”" in n for n in answer.aggregate.notes)
+    # a campus written after a comma: only its strings are left out, the paper stays
+    assert_answered(
+        catalogue, "How many papers from CUHK (the Hong Kong campus, not Shenzhen)?", {"h1", "h2"}
+    )
 
 
 @pytest.mark.parametrize(
