@@ -141,6 +141,8 @@ _USES_NAMED = re.compile(
     # "Which papers evaluate Gemini?", "… evaluate on Llama 3?", "what did papers say about
     # GPT-5?": a name ending the question, as written
     r"|\b(?:evaluat(?:e|es|ed|ing)(?:\s+on)?|(?:test|benchmark)(?:s|ed|ing)?\s+on|"
+    # "Which papers use Llama-2 70B?": a model's name with its version, as written
+    r"(?:use[sd]?|using|fine-?tun(?:e|es|ed|ing))(?=\s+(?:the\s+)?[A-Z][\w.+-]*[\s-]?\d)|"
     r"report(?:s|ed|ing)?\s+(?:results?|numbers|scores?)\s+on|(?:say|said|"
     r"says|write|wrote|writes)\s+about)\s+(?:the\s+)?"
     r"(?P<ending>(?-i:[A-Z])[\w.+-]*(?-i:[A-Z0-9])[\w.+-]*(?:[ -](?-i:[A-Z0-9])[\w.+-]*){0,2}"

@@ -68,3 +68,11 @@ def test_a_negation_over_every_paper_says_how_it_was_judged() -> None:
 
 def test_a_word_typed_in_capitals_that_no_abstract_writes_so_is_the_word() -> None:
     assert PAPERS.mentioning("ATTENTION") == PAPERS.mentioning("attention") == {"w3"}
+
+
+def test_a_model_named_with_its_version_after_use_is_asked_as_written() -> None:
+    parser = QuestionParser(PAPERS)
+    assert parser.plan("Which papers use Llama-2 70B?").constraints.text_words == ["Llama-2 70B"]
+    assert parser.plan("Which papers fine-tune Llama 2?").constraints.text_words == ["Llama 2"]
+    plan = parser.plan("Which papers use Transformers?")  # a field's word: a topic
+    assert plan.constraints.text_words == [] and plan.topic == "Transformers"
