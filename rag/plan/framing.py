@@ -519,6 +519,8 @@ def _frame_word(found: re.Match[str]) -> str:
             return noun[0].capitalize()
     if lower in _FRAME_TYPED or (word[0].isupper() and found.start() > 0):
         return word  # a name ("Wich" inside a question) stays as typed
+    if lower.endswith("'s") and lower[:-2] in _FRAME_TYPED:
+        return word  # "the KIVI paper's result": its owner, no typo for "papers"
     close = difflib.get_close_matches(lower.replace("'", ""), _FRAME_TYPED, n=1, cutoff=0.85)
     close = close or [w for w in _FRAME_TYPED if w in neighbour_swaps(lower)][:1]  # "papesr"
     if not close or lower in _REAL_WORDS or close[0] in lower:

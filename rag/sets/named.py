@@ -108,10 +108,25 @@ EARLIER_SHOWN = 3  # the papers an answer about earlier work cites
 EARLIER_PAPERS = 3  # abstracts writing a name, none proposing it: earlier work
 
 
+# "What's the KIVI paper's compression result?", "What are GaLore's main findings?": what
+# one named paper reports, asked of it
+_OWNED_RESULT = re.compile(
+    r"^\s*what(?:['’]s|\s+is|\s+are|\s+were)\s+(?:the\s+)?(?P<name>[^?'’]{1,40}?)(?:\s+paper)?['’]s?\s+"
+    r"(?:main\s+|key\s+|headline\s+|reported\s+)?(?:[\w-]+\s+){0,2}(?:results?|findings?|"
+    r"contributions?|conclusions?|claims?)\s*[?.!]*\s*$",
+    re.I,
+)
+
+
 def _coined_asked(question: str, attributed: bool = False) -> str:
     """The coined name a question asks to define ("What is BASED?"), or with `attributed`
     whose it is ("Which paper introduced Mamba?"); "" when it asks otherwise, or names a
     word ("what is attention") or a description rather than a name."""
+    owned = _OWNED_RESULT.match(question) if not attributed else None
+    if owned is not None:
+        name = owned.group("name").strip(" '\"“”‘’*")
+        if name and len(name.split()) <= DEFINED_WORDS and re.search(r"[A-Z]", name):
+            return name
     found = _DEFINED.match(question)
     if found is None or (attributed and not _ATTRIBUTED.search(question[: found.start("name")])):
         return ""

@@ -228,3 +228,16 @@ def test_what_a_named_paper_finds_is_asked_of_that_paper() -> None:
     assert (
         defined_asked("What are the main results of KTO on Llama 2 and Mistral?", CATALOGUE) is None
     )
+
+
+def test_what_a_named_papers_result_is_asked_of_it() -> None:
+    from rag.plan.framing import plain_question
+    from rag.sets.named import defined_asked
+
+    assert (
+        plain_question("What's the KTO paper's main result?")
+        == "What's the KTO paper's main result?"
+    )
+    paper = defined_asked("What's the KTO paper's main result?", CATALOGUE)
+    assert paper is not None and paper.id == "kto"
+    assert defined_asked("What are the paper's main results?", CATALOGUE) is None  # no name
