@@ -86,6 +86,8 @@ def ask_once(browser: Any, url: str, question: str, timeout_s: float) -> dict[st
         page.goto(url)
         box = "#question textarea"
         page.wait_for_selector(f"{box}:enabled", timeout=timeout_s * 1000)
+        # the chat mounts apart from the box: on a loaded machine it can come later
+        page.wait_for_selector("#chat", state="attached", timeout=timeout_s * 1000)
         page.fill(box, question)
         page.evaluate(WATCH_JS, [page.locator(ANSWERS).count(), ANSWERS])
         page.press(box, "Enter")
