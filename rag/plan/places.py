@@ -362,6 +362,8 @@ class PlaceReader:
             said = aside.group("said").strip()
             if set(fold(said).split()) & set(fold(" ".join(name)).split()):
                 continue  # "Tsinghua (not Tsinghua Shenzhen)": a part of it, read as before
+            if aside.group("cue") and not text[: aside.start()].strip():
+                continue  # "Google (not DeepMind): how many orals?": no frame to move it past
             if aside.group("cue"):
                 text = text.replace(aside.group(0), aside.group("name"), 1)
                 text = re.sub(

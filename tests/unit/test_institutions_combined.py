@@ -289,3 +289,9 @@ def test_a_lower_case_name_owning_its_work_and_a_minus_between_names() -> None:
     assert plan.constraints.affiliations and plan.statistic == "share", plan
     plan = PARSER.plan("How many papers does Google minus DeepMind have?")
     assert (plan.constraints.affiliations, plan.constraints.excluded) == (["Google"], ["DeepMind"])
+
+
+def test_an_aside_opening_the_question_is_not_moved_past_a_frame_it_lacks() -> None:
+    # nothing before "Google" to move "not DeepMind" past: DeepMind is never the one counted
+    plan = PARSER.plan("Google (not DeepMind): how many orals?")
+    assert "DeepMind" not in plan.constraints.affiliations, plan
