@@ -207,6 +207,8 @@ ORDINAL_WORDS = {n: w for w, n in ORDINALS.items() if w.isalpha()}
 FROM_THE_END = {"second-to-last": -2, "second to last": -2, "next-to-last": -2,
                 "next to last": -2, "penultimate": -2, "third-to-last": -3,
                 "third to last": -3}  # fmt: skip
+# Superlatives that ask for the one paper ranked first ("the biggest speedup")
+SUPERLATIVES = r"(?:largest|biggest|highest|greatest|best|fastest|lowest|smallest|fewest|longest)"
 # A paper's status as a question writes it ("orals", "a spotlight")
 STATUS_WORD = re.compile(r"\b(oral|spotlight|poster)s?\b", re.I)
 # A number in words, a scale included ("two hundred", "dozens", "thousands")

@@ -19,7 +19,7 @@ from rag.answer.prompts import CONDENSE_PROMPT
 from rag.answer.references import previous_references
 from rag.plan.compared import compared_items
 from rag.plan.turns import last_question
-from rag.text import ORDINALS
+from rag.text import ORDINALS, SUPERLATIVES
 from rag.types import ChatMessage
 
 if TYPE_CHECKING:
@@ -175,9 +175,7 @@ def pointed_follow_up(question: str, references: dict[int, str]) -> str:
 
 
 # a question whose answer is one paper, ranked first: "Which paper reports the largest speedup?"
-_ONE_ASKED = re.compile(
-    r"\b(?:largest|biggest|highest|greatest|best|fastest|lowest|smallest|fewest|longest)\b", re.I
-)
+_ONE_ASKED = re.compile(rf"\b{SUPERLATIVES}\b", re.I)
 # a pointer at one paper, not at several: "it", "that paper", "this one"
 _SINGULAR = re.compile(r"\b(?:it|its|(?:this|that)\s+(?:paper|one|work|method|model))\b", re.I)
 

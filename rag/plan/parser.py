@@ -871,7 +871,7 @@ _COUNT_THEN_SHARE = re.compile(
     re.I,
 )
 _KIND_SAID = re.compile(
-    r"(?:industry|an?\s+)?(?:industry(?:\s+labs?)?|company|companies|corporate\s+lab)"
+    r"(?:an?\s+)?(?:industry(?:\s+labs?)?|company|companies|corporate\s+lab)"
     r"|(?P<academic>academia|universit(?:y|ies)|an?\s+university|academic\s+labs?)",
     re.I,
 )

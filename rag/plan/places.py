@@ -361,7 +361,7 @@ class PlaceReader:
                 continue
             said = aside.group("said").strip()
             if set(fold(said).split()) & set(fold(" ".join(name)).split()):
-                continue  # "Tsinghua (not Tsinghua Shenzhen)": a part of it, read as before
+                continue  # "Tsinghua (not Tsinghua Shenzhen)": a campus, the exclusion reader's
             if aside.group("cue") and not text[: aside.start()].strip():
                 continue  # "Google (not DeepMind): how many orals?": no frame to move it past
             if aside.group("cue"):

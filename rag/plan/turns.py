@@ -13,7 +13,7 @@ from typing import NamedTuple
 
 from rag.catalogue.catalogue import Catalogue
 from rag.plan.within import two_facets
-from rag.text import STATUS_WORD
+from rag.text import STATUS_WORD, SUPERLATIVES
 from rag.types import ChatMessage, PlanConstraints, PlanKind, QueryPlan
 
 Plan = Callable[[str], QueryPlan]
@@ -26,10 +26,7 @@ _NARROWED = re.compile(
     r"(?P<rest>.+?)\s*[?.!]*\s*$",
     re.I,
 )
-_SUPERLATIVE = re.compile(
-    r"\b(?:largest|biggest|highest|greatest|most|best|fastest|lowest|smallest|longest|fewest)\b",
-    re.I,
-)
+_SUPERLATIVE = re.compile(rf"\b(?:{SUPERLATIVES}|most)\b", re.I)
 # "of them", "among those", "of his papers", "Which ones …": the papers the last answer listed
 _POINTS_BACK = re.compile(
     r"\b(?:of|among)\s+(?:them|those|these|(?:his|her|their)\s+(?:papers|ones|work))\b"
@@ -121,8 +118,7 @@ def followed_up(
     before, earlier = last
     if asks_about_them(before):  # "What are they about?" in between: the list before it
         return followed_up(question, earlier, plan, catalogue, depth + 1)
-    prior = followed_up(before, earlier, plan, catalogue, depth + 1)
-    previous = prior.plan if prior is not None else plan(before)
+    previous = _plan_of(before, earlier, plan, catalogue, depth + 1)
     if previous.kind not in ("list", "count", "metadata") or not _a_set(previous):
         return None
     merged = _merged(previous, shape, plan, catalogue)
@@ -141,9 +137,7 @@ def asked_of_them(
     rest = _POINTS_BACK.sub(" ", found.group("rest")).strip()
     if not _SUPERLATIVE.search(rest):
         return None
-    before, earlier = last
-    prior = followed_up(before, earlier, plan, catalogue, 1)
-    previous = prior.plan if prior is not None else plan(before)
+    previous = _plan_of(*last, plan, catalogue, 1)
     if previous.kind not in ("list", "count") or not previous.topic:
         return None
     c = previous.constraints
@@ -153,6 +147,14 @@ def asked_of_them(
     whose = "".join([*(f" from {a}" for a in c.affiliations), *(f" by {a}" for a in c.authors)])
     noun = " or ".join(s.lower() for s in c.statuses) + " paper" if c.statuses else "paper"
     return f"Which {noun} about {previous.topic}{whose} {rest}?"
+
+
+def _plan_of(
+    question: str, history: list[ChatMessage], plan: Plan, catalogue: Catalogue, depth: int
+) -> QueryPlan:
+    """A question's plan as its turn read it: merged with the one it followed up, if any."""
+    prior = followed_up(question, history, plan, catalogue, depth)
+    return prior.plan if prior is not None else plan(question)
 
 
 def _a_set(plan: QueryPlan) -> bool:

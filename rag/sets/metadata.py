@@ -72,19 +72,32 @@ class MetadataAnswerer:
         """The excluded and either-or names that are people, not institutions."""
         return {e for e in [*c.excluded, *c.any_of] if self.catalogue.people_named(e)}
 
-    def _parts(self, c: PlanConstraints) -> set[str]:
-        """The excluded names that are a unit of an included institution ("Google (not
-        DeepMind)"): every paper listing it is left out, and the other reading (its other
-        affiliations count) is noted."""
-        out = set()
-        for typed in c.affiliations:
-            variants = list(self.catalogue.match_institution(typed).variants)
-            out |= {
+    def _unit_readings(self, c: PlanConstraints, ids: set[str]) -> list[str]:
+        """For each excluded unit of an included institution ("Google (not DeepMind)"),
+        whose papers are all left out, the other reading: how many more papers list the
+        institution outside it beside an author from it."""
+        if not c.excluded:
+            return []
+        matches = [list(self.catalogue.match_institution(t).variants) for t in c.affiliations]
+        units = sorted(
+            {
                 e
+                for variants in matches
                 for e in c.excluded
                 if any(writes(a, e) for a, _ in variants) and not campus_of(e, variants)
             }
-        return out
+        )
+        notes = []
+        for unit in units:
+            other = self.catalogue.papers_listing(
+                a for variants in matches for a, _ in variants if not writes(a, unit)
+            )
+            if more := len(set(other) - ids):
+                notes.append(
+                    f"Read as papers with no “{unit}” affiliation; {more:,} more list "
+                    f"{listing(c.affiliations, 'or')} outside “{unit}” beside a “{unit}” author."
+                )
+        return notes
 
     def answer(
         self,
@@ -161,22 +174,7 @@ class MetadataAnswerer:
             notes.append(f"{plural(cut, 'more paper')} left out by the filters.")
         c = plan.constraints
         people = self._people(c)
-        parts = self._parts(c)
-        for part in sorted(parts):  # the other reading: the whole's other affiliations
-            whole = [self.catalogue.match_institution(t) for t in c.affiliations]
-            other = {
-                pid
-                for m in whole
-                for pid in self.catalogue.papers_listing(
-                    a for a, _ in m.variants if not writes(a, part)
-                )
-            }
-            more = len(other - ids)
-            if more:
-                notes.append(
-                    f"Read as papers with no “{part}” affiliation; {more:,} more list "
-                    f"{listing(c.affiliations, 'or')} outside “{part}” beside a “{part}” author."
-                )
+        notes += self._unit_readings(c, ids)
         papers = sorted(self.catalogue.papers.many(ids), key=paper_order)
         rows = [row(n, p, _facts(p, plan)) for n, p in enumerate(papers, start=1)]
         exact = not open_ and not plan.not_about  # a topic judged, or an unknown place
@@ -779,17 +777,11 @@ def _share_said(c: PlanConstraints, of: set[str]) -> str:
     return " and ".join(said) or "are counted"
 
 
-def _summary(
-    plan: QueryPlan,
-    listed: list[Paper],
-    people: set[str],
-    parts: frozenset[str] | set[str] = frozenset(),
-) -> str:
-    """The answer's first line; `people`: the excluded and either-or names that are authors;
-    `parts`: the excluded names that are part of an included institution."""
+def _summary(plan: QueryPlan, listed: list[Paper], people: set[str]) -> str:
+    """The answer's first line; `people`: the excluded and either-or names that are authors."""
     c = plan.constraints
     count = len(listed)
-    conditions = _conditions(c, people, parts)
+    conditions = _conditions(c, people)
     status = " or ".join(s.lower() for s in c.statuses)
     noun = f"{status} paper" if status else "paper"
     if count == 0:
@@ -811,20 +803,17 @@ def _summary(
     return f"There {'is' if count == 1 else 'are'} {papers}{mix}:"
 
 
-def _conditions(
-    c: PlanConstraints, people: set[str], parts: frozenset[str] | set[str] = frozenset()
-) -> str:
+def _conditions(c: PlanConstraints, people: set[str]) -> str:
     """What the constraints ask of a paper, as the answer says it ("" when nothing)."""
-    outside = "".join(f" outside “{e}”" for e in sorted(parts))
     return " and ".join(
         [
             *(f"{a} as {_placing(c)}" for a in c.authors),
             *([f"{c.first_author} as the first author"] if c.first_author else []),
             *([f"{c.last_author} as the last author"] if c.last_author else []),
-            *(_from(c, a) + outside for a in c.affiliations),
+            *(_from(c, a) for a in c.affiliations),
             *([_either_said(c.any_of, people)] if c.any_of else []),
             *(f"not {e} as an author" for e in c.excluded if e in people),
-            *(f"no “{e}” affiliation" for e in c.excluded if e not in people | parts),
+            *(f"no “{e}” affiliation" for e in c.excluded if e not in people),
             *(
                 f"“{w[1:]}” as the title's first word"
                 if w.startswith("^")
