@@ -219,6 +219,10 @@ def property_follow_up(
         picked = [
             n for n, title in references.items() if terms and all(t in title.lower() for t in terms)
         ]
+    if len(picked) > 1:  # "the Mamba one": the one the asker saw, when the rest were not shown
+        last = next((m.content for m in reversed(history) if m.role == "assistant"), "")
+        shown = {int(n) for _, n in _LISTED_STATUS.findall(last)}
+        picked = [n for n in picked if n in shown] if shown else picked
     if len(picked) != 1:
         return ""
     name = _named(references[picked[0]])

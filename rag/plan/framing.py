@@ -40,7 +40,7 @@ VENUE = re.compile(
 WHO_WROTE = re.compile(
     r"^\s*who(?:['’]s|\s+is|\s+are|\s+was|\s+were)?\s+(?:the\s+)?"
     r"(?:(?P<place>first|last|lead|senior)[- ])?(?:(?:authors?|writers?)\s+(?:of|on|behind)"
-    r"|wrote|proposed|introduced|developed|created|came\s+up\s+with)\s+(?:the\s+(?:paper|work)\s+(?:(?:on|about|introducing|proposing|that\s+"
+    r"|wrote|proposed|introduced|developed|created|invented|came\s+up\s+with)\s+(?:the\s+(?:paper|work)\s+(?:(?:on|about|introducing|proposing|that\s+"
     r"(?:introduced|introduces|proposed|proposes))\s+)?)?",
     re.I,
 )

@@ -102,6 +102,12 @@ _RANKING = re.compile(
     r"|\bwho\b.*\b(?:most|top)\b.*\b(?:papers|orals|spotlights|posters|publications)\b",
     re.I,
 )
+# "Who came up with the idea of position papers?", "who coined the term …"
+_ORIGIN = re.compile(
+    r"^\s*who\s+(?:first\s+)?(?:(?:came|comes|come)\s+up\s+with|invented|coined|originated|"
+    r"thought\s+(?:up|of))\b",
+    re.I,
+)
 _SET = re.compile(
     r"\b(?:which|what|list|show|find|give|name|are there|all)\b[^?]*\b(?:papers|abstracts)\b"
     # "List the ICML 2024 work on …", not "show that the method works"
@@ -1034,6 +1040,8 @@ def _kind(
         return "count" if has_topic else "metadata"
     if _COMPARE.search(question) and re.search(r"\bpapers\b", question, re.I):
         return "compare"
+    if _ORIGIN.search(question):
+        return "paper"  # who first had an idea: no set of papers answers it
     if _SET.search(question) or has_constraint:
         if not has_topic:
             return "metadata"

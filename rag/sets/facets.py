@@ -242,6 +242,7 @@ def _facets(
     if joint and room > 1 and written(text, support) < MIN_SUPPORT:
         for m in re.finditer(r"(?<![\w-])and(?![\w-])", text, re.I):
             left, right = _clean(text[: m.start()]), _clean(text[m.end() :])
+            left = _shared_head(left, right, support)
             a = _facets(left, support, total, room - 1, memo) if left and right else None
             b = _facets(right, support, total, room - len(a), memo) if a else None
             if a and b:
@@ -258,6 +259,16 @@ def _facets(
         split = [text]  # its alternatives are written ("code generation or program synthesis")
     memo[(text, room)] = split
     return split
+
+
+def _shared_head(left: str, right: str, support: Support) -> str:
+    """A bare modifier shares the other side's head: "supervised and unsupervised learning"
+    is "supervised learning" and "unsupervised learning", "online and offline RL" two kinds of RL."""
+    said, other = words(left), right.split()
+    if len(said) != 1 or len(other) < 2:
+        return left
+    shared = f"{left} {' '.join(other[1:])}"
+    return shared if written(shared, support) >= MIN_SUPPORT else left
 
 
 def _each_written(text: str, support: Support) -> bool:

@@ -358,3 +358,26 @@ def test_combine_x_and_y_is_both_facets_unless_the_pair_is_written_as_one() -> N
         "combine vision and language", lambda p: written.get(p.lower().strip(), 0), TOTAL
     )
     assert reading.facets == ["vision and language"]
+
+
+def test_a_bare_modifier_shares_the_other_sides_head() -> None:
+    written = {
+        **WRITTEN,
+        "supervised": 120,
+        "supervised learning": 40,
+        "unsupervised learning": 30,
+        "online rl": 5,
+        "offline rl": 30,
+    }
+    said = lambda p: written.get(p.lower().strip(), 0)  # noqa: E731
+    reading = read_topic("combine supervised and unsupervised learning", said, TOTAL)
+    assert reading.facets == ["supervised learning", "unsupervised learning"]
+    assert read_topic("combine online and offline RL", said, TOTAL).facets == [
+        "online RL",
+        "offline RL",
+    ]
+    # a modifier and head no abstract writes together stays the modifier alone
+    assert read_topic("combine software and imitation learning", said, TOTAL).facets == [
+        "software",
+        "imitation learning",
+    ]

@@ -295,3 +295,32 @@ def test_an_aside_opening_the_question_is_not_moved_past_a_frame_it_lacks() -> N
     # nothing before "Google" to move "not DeepMind" past: DeepMind is never the one counted
     plan = PARSER.plan("Google (not DeepMind): how many orals?")
     assert "DeepMind" not in plan.constraints.affiliations, plan
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Who came up with the idea of position papers?",
+        "Who invented position papers?",
+        "who first came up with diffusion papers",
+    ],
+)
+def test_who_first_had_an_idea_is_no_set_of_papers(question: str) -> None:
+    assert PARSER.plan(question).kind == "paper"
+
+
+def test_the_one_a_title_word_names_is_the_one_the_asker_was_shown() -> None:
+    answer = (
+        "3 papers:\n- *Vision Mamba: Efficient Visual Representation* (Poster) [1]\n"
+        "- *State space duality* (Poster) [2]\n- … and 1 more\n\nReferences:\n"
+        "[1] Vision Mamba: Efficient Visual Representation — Ann Kim — https://openreview.net/forum?id=a\n"
+        "[2] State space duality — Bo Li — https://openreview.net/forum?id=b\n"
+        "[3] Can Mamba Learn How To Learn? — Cy Wu — https://openreview.net/forum?id=c"
+    )
+    history = _history("Which papers are about state space models?", answer)
+    said = condense_rule("Tell me about the Mamba one", history)
+    assert said == "Tell me about Vision Mamba"
+    # two Mamba titles shown: no one paper, left to the general rule
+    shown = answer.replace("- … and 1 more", "- *Can Mamba Learn How To Learn?* (Poster) [3]")
+    said = condense_rule("Tell me about the Mamba one", _history("Which papers?", shown))
+    assert not said.startswith("Tell me about Vision Mamba")
