@@ -40,12 +40,15 @@ from rag.sets import reported
 from rag.sets.digest import digest
 from rag.sets.institution_kinds import kinds_compared
 from rag.sets.named import (
+    StatusOfIt,
     StatusSaid,
     defined_asked,
     earlier_work,
     introducing,
     pinned,
     status_note,
+    status_of_it,
+    status_of_it_note,
     status_said,
     titled_in,
     without_owners,
@@ -126,6 +129,16 @@ def _status_noted(answer: Answer, said: StatusSaid | None) -> str:
         cited = [c.n for c in answer.citations if c.paper_id == said.paper.id]
         note = f"{note[:-1]} [{cited[0]}]." if cited else note
     return note
+
+
+def _of_it_noted(pipeline: Pipeline, answer: Answer, asked: StatusOfIt | None) -> str:
+    """The status asked of the one paper a cited answer is from ("Yes: *X* was an oral …
+    [1]."); "" for a set answer, an abstention or no status asked."""
+    if asked is None or answer.aggregate is not None or answer.abstained or not answer.citations:
+        return ""
+    first = answer.citations[0]
+    paper = pipeline.catalogue.papers.get(first.paper_id)
+    return status_of_it_note(asked, paper, first.n) if paper is not None else ""
 
 
 def _found_byline(
@@ -372,6 +385,9 @@ class Assistant:
             said = status_said(standalone, pipeline.catalogue)
             if said is not None:  # "the spotlight paper Genie": no set, a status to check
                 standalone = said.question
+            of_it = status_of_it(standalone) if said is None else None
+            if of_it is not None:  # "…: what does it prove, and is it an oral?"
+                standalone = of_it.question
             pair = two_sets(standalone, pipeline.catalogue.knows)
             both = [_set_only(pipeline, q, filters) for q in pair] if pair else []
             if both and all(both):  # "List the papers on A, then the ones on B": each
@@ -386,7 +402,7 @@ class Assistant:
             if beside is not None:  # "Who wrote Medusa, and what speedup does it report?"
                 answer = self._beside(pipeline, asked, standalone, beside, filters)
                 if answer is not None:
-                    note = _status_noted(answer, said)
+                    note = _status_noted(answer, said) or _of_it_noted(pipeline, answer, of_it)
                     answer.answer = "\n\n".join(filter(None, [answer.answer, note]))
                     yield from _whole(answer, started)
                     return
@@ -394,7 +410,7 @@ class Assistant:
                 if kind == "answer" and isinstance(payload, Answer):
                     if messages:
                         payload.timings_ms["condense"] = round(condense_ms, 2)
-                    note = _status_noted(payload, said)
+                    note = _status_noted(payload, said) or _of_it_noted(pipeline, payload, of_it)
                     if note:
                         payload.answer = f"{payload.answer}\n\n{note}"
                         yield ("delta", f"\n\n{note}")

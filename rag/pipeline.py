@@ -34,6 +34,7 @@ from rag.sets.judgement import TopicJudge
 from rag.sets.metadata import MetadataAnswerer
 from rag.sets.named import NamedPapers, named_comparison
 from rag.sets.screening import LLMScreen, VerdictCache
+from rag.sets.selection import papers_of
 from rag.sets.similar import SimilarPapers, similar_answer
 from rag.sets.topic_answers import topic_answer, topic_share
 from rag.sets.topic_index import TopicIndex
@@ -215,6 +216,13 @@ class Pipeline:
                 f"{within}, {without}" if within else f"the papers not about “{plan.not_about}”"
             )
         answer = topic_answer(question, plan, standalone, route.judgement, within, suggestions)
+        places = plan.constraints.any_of
+        if len(places) > 1 and route.judgement.verdict != "described":
+            # "which has more papers on RL, Oxford or Cambridge?": each one's papers about it
+            clear = {m.paper.id for m in route.judgement.members if m.clearly}
+            each = ", ".join(f"{p} {len(papers_of(self.catalogue, p) & clear)}" for p in places)
+            said = f"Clearly about “{plan.topic}”: {each} (a paper may count for each)."
+            answer.answer = f"{said}\n{answer.answer}"
         first = first_asked(standalone or question, self.catalogue.knows)
         if first and len(route.judgement.facets) > 1:
             # "How many papers are about X, and how many of them are about Y?": X's too

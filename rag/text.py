@@ -211,6 +211,30 @@ FROM_THE_END = {"second-to-last": -2, "second to last": -2, "next-to-last": -2,
 SUPERLATIVES = r"(?:largest|biggest|highest|greatest|best|fastest|lowest|smallest|fewest|longest)"
 # A paper's status as a question writes it ("orals", "a spotlight")
 STATUS_WORD = re.compile(r"\b(oral|spotlight|poster)s?\b", re.I)
+# "How many papers from Tencent? Any orals?", "…, and are any orals?", "X papers? which are
+# spotlights?": a status asked of the papers the first part asks for, said another way
+_STATUS_ASKED_AFTER = re.compile(
+    # (", and which of them are orals?" is already that form)
+    r"(?:(?:\s*\?\s*|\s*[;—–]\s*|\s+-\s+)(?:and\s+)?(?:are|were)?\s*"
+    r"(?:any|which(?:\s+ones)?|how\s+many)|\s*,?\s+and\s+(?:are\s+|were\s+)?any)"
+    r"(?:\s+of\s+(?:them|those|these))?\s+"
+    r"(?:(?:are|were|is|was|got|received)\s+)?(?:an?\s+)?(?P<status>orals?|spotlights?|posters?)"
+    r"\s*[?.!]*\s*$",
+    re.I,
+)
+
+
+def status_asked_after(question: str) -> str:
+    """The question with a status asked after it in the form every reader knows ("…, and how
+    many are orals?"); unchanged when it asks none or its first part names a status."""
+    found = _STATUS_ASKED_AFTER.search(question)
+    first = question[: found.start()] if found else ""
+    if found is None or not first.strip() or STATUS_WORD.search(first):
+        return question
+    status = found.group("status").lower().rstrip("s")
+    return f"{first.rstrip(' ?.,;:')}, and how many are {status}s?"
+
+
 # A number in words, a scale included ("two hundred", "dozens", "thousands")
 SPELLED_NUMBER = re.compile(
     rf"(?:{'|'.join(sorted(SPELLED_VALUES, key=len, reverse=True))}|"

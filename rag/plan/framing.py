@@ -23,7 +23,7 @@ from rag.plan.situations import (
     remarks_dropped,
     same_question,
 )
-from rag.text import neighbour_swaps
+from rag.text import neighbour_swaps, status_asked_after
 
 # The conference named in a question ("at ICML 2024", "this year's"): no topic, no name.
 VENUE = re.compile(
@@ -238,7 +238,7 @@ def plain_question(question: str) -> str:
     """The question without a greeting or a request around it: "Hi! Could you tell me how
     many …" asks "how many …"; "I'm looking for X. How many are there?" asks "How many X?"."""
     text = in_english(_typed_plainly(question))
-    text = corrected(text)
+    text = status_asked_after(corrected(text))
     text = question_about_then(text)
     text = _listed_criteria(text)
     text = same_question(text)

@@ -405,6 +405,32 @@ _WHICH_OF_MORE = re.compile(
 )
 
 
+# "Yale on number of spotlights", "MIT in RL papers": a compared name and what is counted
+_CRITERION = re.compile(
+    r"^(?P<name>.+?)\s+(?:on|in|by|for|regarding)\s+(?:the\s+|their\s+)?(?:(?:number|count|"
+    r"amount)\s+of\s+)?(?P<what>[^?]+?)\s*[?.!]*$",
+    re.I,
+)
+# "Is Oxford or Cambridge stronger in RL at ICML 2024 (number of RL papers)?"
+_STRONGER_IN = re.compile(
+    r"^\s*(?:is|are|was|were)\s+(?P<a>.+?)\s+or\s+(?P<b>.+?)\s+(?:stronger|better|bigger|"
+    r"more\s+(?:active|prolific|productive|present))\s+(?:in|on|at)\s+(?P<what>[^?(]+?)"
+    r"(?:\s+at\s+ICML(?:\s*20)?(?:\s*24)?)?\s*(?:\([^)]*\))?\s*[?.!]*\s*$",
+    re.I,
+)
+
+
+def _more_of(items: list[str], what: str) -> str:
+    """The either-or count question of what a comparison counts: statuses ("spotlights")
+    or the papers on a topic ("RL papers", "RL")."""
+    statuses = re.findall(r"(?i)\b(?:oral|spotlight|poster)s?\b", what)
+    rest = re.sub(r"(?i)\b(?:oral|spotlight|poster)s?\b|\b(?:papers?|works?)\b", " ", what)
+    topic = re.sub(r"\s+", " ", rest).strip(" ,")
+    if statuses and not topic:
+        return _more_papers(items, " and ".join(f"{w.lower().rstrip('s')}s" for w in statuses))
+    return _more_papers(items, f"papers on {topic}" if topic else None)
+
+
 def _more_papers(items: list[str], noun: str | None = None) -> str:
     """The either-or count question the parser reads: "Who had more papers, A or B?"."""
     return f"Who had more {noun or 'papers'}, {listing(items, 'or')}?"
@@ -553,6 +579,16 @@ class QuestionParser:
         written = (lambda w: bool(doc_freq(w))) if doc_freq is not None else None
         question = topic_within(question, self._known, written) or question
         compared = compared_items(question)
+        crit = _CRITERION.match(compared[-1]) if compared else None
+        if crit and all(self._known(item) for item in [*compared[:-1], crit.group("name")]):
+            # "Compare Harvard and Yale on number of spotlights": each one's count of those
+            compared = [*compared[:-1], crit.group("name")]
+            question = _more_of(compared, crit.group("what"))
+            compared = []
+        stronger = _STRONGER_IN.match(question)
+        if stronger and all(self._known(stronger.group(k)) for k in "ab"):
+            # "Is Oxford or Cambridge stronger in RL?": each one's papers on it
+            question = _more_of([stronger.group("a"), stronger.group("b")], stronger.group("what"))
         if compared and all(self._known(item) for item in compared):
             # "CyberAgent vs Emory University: paper counts?": each one's papers, counted
             # "PKU vs Berkeley: who got more orals and spotlights?": of those statuses

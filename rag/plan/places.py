@@ -89,7 +89,8 @@ _EXCLUDED_WITH = re.compile(
 )
 # "Who had more orals, MIT or Stanford?"
 _WHO_MORE = re.compile(
-    r"\b(?:who|which)\b[^,:?]*\bmore\b[^,:?]*[,:]\s*(?P<span>[^?]+?\s+or\s+[^,?]+?)\s*\??\s*$",
+    r"\b(?P<frame>(?:who|which)\b[^,:?]*\bmore)\b[^,:?]*[,:]\s*(?P<span>[^?]+?\s+or\s+[^,?]+?)"
+    r"\s*\??\s*$",
     re.I,
 )
 # "Warwick or UCL: which one published more works?"
@@ -296,6 +297,8 @@ class PlaceReader:
             listed = pattern.search(text)
             if listed and self._either(listed.group("span").split(), constraints):
                 text = text[: listed.start("span")] + text[listed.end("span") :]
+                if listed.groupdict().get("frame"):  # "Which company has more orals": no topic
+                    text = text[: listed.start("frame")] + text[listed.end("frame") :]
         text = self._included(text, constraints, set_like, owners, makers)
         if not (constraints.affiliations or constraints.any_of):
             text = self._terse_lead(text, constraints)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
+from rag.text import status_asked_after
 from rag.types import Aggregate, AggregatePaper, Answer, Citation, Paper, QueryPlan
 
 SHOWN_IN_TEXT = 10  # rows written into the answer text; the aggregate carries all
@@ -21,7 +22,7 @@ _STATUS_OF_THEM = re.compile(
 
 def status_of_them(question: str) -> str:
     """The status a question asks of the papers its first part asks for ("Oral"), or ""."""
-    found = _STATUS_OF_THEM.search(question)
+    found = _STATUS_OF_THEM.search(status_asked_after(question))
     if found is None:
         return ""
     return (found.group("status") or found.group("status2")).rstrip("sS").capitalize()
@@ -30,7 +31,7 @@ def status_of_them(question: str) -> str:
 def status_share(rows: Sequence[AggregatePaper], status: str) -> str:
     """ "Of the 12 papers below, 0 are orals.": the status asked, counted among the rows."""
     have = sum(1 for r in rows if r.status == status)
-    word = f"{status.lower()}{'' if have == 1 else 's'}"
+    word = f"{article(status.lower())} {status.lower()}" if have == 1 else f"{status.lower()}s"
     return (
         f"Of the {plural(len(rows), 'paper')} below, {have} {'is' if have == 1 else 'are'} {word}."
     )

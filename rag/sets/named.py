@@ -225,6 +225,43 @@ def status_said(question: str, catalogue: Catalogue) -> StatusSaid | None:
     return StatusSaid(rest, paper, status)
 
 
+# "The I/O complexity paper: what does it prove, and is it an oral?", "which environments
+# does X test on? is it a spotlight?": a status asked of the one paper the rest asks about
+_STATUS_OF_IT = re.compile(
+    r"(?:\s*\?\s*|\s*[,;:—–]\s*(?:and\s+|but\s+)?|\s+and\s+|\s+-\s+)(?:also\s+)?"
+    r"(?:(?:is|was)\s+(?:it|this|that)(?:\s+(?:paper|one|work))?\s+(?:(?:accepted|selected|"
+    r"presented)\s+as\s+)?|did\s+(?:it|this|that)(?:\s+(?:paper|one|work))?\s+(?:get|receive|"
+    r"win)\s+)(?:an?\s+)?(?P<status>oral|spotlight|poster)(?:\s+(?:paper|or\s+not))?\s*[?.!]*\s*$",
+    re.I,
+)
+
+
+@dataclass
+class StatusOfIt:
+    question: str  # the question without the status asked ("… what does it prove?")
+    said: str  # the status asked ("oral")
+
+
+def status_of_it(question: str) -> StatusOfIt | None:
+    """A status asked after a question about one paper ("…, and is it an oral?"), taken off
+    to be said of the paper the rest is answered from; None where none is asked or the rest
+    asks no question of its own."""
+    found = _STATUS_OF_IT.search(question)
+    rest = question[: found.start()].rstrip(" ,;:—–-") if found else ""
+    if found is None or len(rest.split()) < 3:
+        return None
+    return StatusOfIt(f"{rest.rstrip('?.! ')}?", found.group("status").lower())
+
+
+def status_of_it_note(asked: StatusOfIt, paper: Paper, n: int) -> str:
+    """ "*X* was an oral at ICML 2024 [1].", or "… a poster …, not a spotlight [1]."."""
+    own = paper.status.lower()
+    title = plain(paper.title)
+    if own == asked.said:
+        return f"Yes: *{title}* was {article(own)} {own} at ICML 2024 [{n}]."
+    return f"No: *{title}* was {article(own)} {own} at ICML 2024, not {article(asked.said)} {asked.said} [{n}]."
+
+
 def status_note(said: StatusSaid) -> str:
     """ "*Genie* was an oral at ICML 2024, not a spotlight.", or "" where the status holds."""
     own = said.paper.status.lower()

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from rag.sets.answer_rows import (
     SHOWN_IN_TEXT,
+    article,
     citation,
     listed_text,
     plain,
@@ -184,7 +185,7 @@ def _status_asked(question: str, plan: QueryPlan, judgement: TopicJudgement) -> 
     clear = [m for m in judgement.members if m.clearly]
     have = sum(1 for m in clear if m.paper.status == status)
     touching = sum(1 for m in judgement.members if not m.clearly and m.paper.status == status)
-    word = f"{status.lower()}{'' if have == 1 else 's'}"
+    word = f"{article(status.lower())} {status.lower()}" if have == 1 else f"{status.lower()}s"
     more = f" ({touching} more {_touch(touching)} on it)" if touching else ""
     verb = "is" if have == 1 else "are"
     return (

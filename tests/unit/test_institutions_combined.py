@@ -12,6 +12,8 @@ from rag.plan.parser import QuestionParser
 from rag.plan.turns import asked_of_them, asks_about_them, followed_up
 from rag.sets.digest import digest
 from rag.sets.metadata import MetadataAnswerer
+from rag.sets.named import status_of_it, status_of_it_note
+from rag.text import status_asked_after
 from rag.types import ChatMessage, Paper, QueryPlan
 from tests.unit.test_metadata_answers import _paper, assert_answered
 from tests.unit.test_new_user_metadata import PLACES
@@ -324,3 +326,54 @@ def test_the_one_a_title_word_names_is_the_one_the_asker_was_shown() -> None:
     shown = answer.replace("- … and 1 more", "- *Can Mamba Learn How To Learn?* (Poster) [3]")
     said = condense_rule("Tell me about the Mamba one", _history("Which papers?", shown))
     assert not said.startswith("Tell me about Vision Mamba")
+
+
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        ("how many papers from Tencent? any orals?", "how many papers from Tencent, and how many are orals?"),
+        ("Which papers did X coauthor, and are any orals?", "Which papers did X coauthor, and how many are orals?"),
+        ("Which papers study scaling laws? which are orals?", "Which papers study scaling laws, and how many are orals?"),
+        ("diffusion papers from Google - any spotlights?", "diffusion papers from Google, and how many are spotlights?"),
+        # the form every reader knows, a status asked alone, or one the first part names
+        ("Papers on X, and which of them are orals?", "Papers on X, and which of them are orals?"),
+        ("Are any orals?", "Are any orals?"),
+        ("Which were orals? Which were posters?", "Which were orals? Which were posters?"),
+    ],
+)  # fmt: skip
+def test_a_status_asked_after_is_said_the_way_every_reader_knows(question: str, said: str) -> None:
+    assert status_asked_after(question) == said
+
+
+def test_a_status_asked_of_the_paper_a_question_is_about() -> None:
+    asked = status_of_it(
+        "The I/O complexity of attention paper: what does it prove, and is it an oral?"
+    )
+    assert asked is not None and asked.said == "oral"
+    assert asked.question == "The I/O complexity of attention paper: what does it prove?"
+    asked = status_of_it("which environments does the X paper test on? is it a spotlight?")
+    assert asked is not None and asked.question == "which environments does the X paper test on?"
+    assert status_of_it("Is it an oral?") is None  # no question of its own before it
+    assert status_of_it("Which papers study X, and are any orals?") is None
+    paper = Paper(
+        id="p", title="A Study", authors=[], affiliations=[], status="Poster", abstract=""
+    )
+    assert status_of_it_note(asked, paper, 1) == (
+        "No: *A Study* was a poster at ICML 2024, not a spotlight [1]."
+    )
+
+
+@pytest.mark.parametrize(
+    ("question", "places", "statuses", "topic"),
+    [
+        ("Which company has more orals, Google or Stanford?", ["Google", "Stanford"], ["Oral"], ""),
+        ("Compare Google and Stanford on number of orals", ["Google", "Stanford"], ["Oral"], ""),
+        ("Is Google or Stanford stronger in RL (number of RL papers)?", ["Google", "Stanford"], [], "RL"),
+    ],
+)  # fmt: skip
+def test_two_places_compared_on_what_they_count(
+    question: str, places: list[str], statuses: list[str], topic: str
+) -> None:
+    plan = PARSER.plan(question)
+    assert plan.constraints.any_of == places and plan.constraints.statuses == statuses
+    assert plan.topic == topic and not plan.compared
