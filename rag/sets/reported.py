@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from rag.catalogue.catalogue import Catalogue
 from rag.sets.answer_rows import citation, plain, plural, row, set_answer, statuses_said
@@ -23,6 +23,11 @@ SHOWN = 10
 NEAR = 8  # words between a figure and the word in its clause that says what it measures
 
 # measure families: the words that name one near a figure, and the figures they take
+# what a dataset is counted in: "100M molecules", "582M video clips", "2 million … pairs"
+_UNITS = (
+    r"molecules?|(?:video\s+)?clips?|videos?|images?|examples?|samples?|problems?|questions?|"
+    r"pairs?|documents?|proteins?|structures?|trajectories|demonstrations?|games?"
+)
 _FAMILIES: dict[str, tuple[str, str]] = {
     # family: (words naming it near a figure, the noun the answer says)
     "speedup": (
@@ -35,7 +40,11 @@ _FAMILIES: dict[str, tuple[str, str]] = {
     ),
     "accuracy": (r"accuracy|accurac\w+", "accuracy"),
     "size": (r"parameters?|params|models?", "model size"),
-    "count": (r"GPUs?|TPUs?|tokens?|languages?|tasks?|environments?|agents?|nodes?", "number"),
+    "count": (
+        rf"GPUs?|TPUs?|tokens?|languages?|tasks?|environments?|agents?|nodes?|(?:{_UNITS})(?![\w-])",
+        "number",
+    ),
+    "rate": (r"(?:FPS|fps|frames?|real-?time)(?![\w-])", "frame rate"),
     "context": (r"context|windows?|sequences?|lengths?", "context length"),
     "lower": (r"FID|FVD|perplexity|errors?|WER|MAE|MSE|RMSE", "score"),
     "improvement": (r"improv\w*|gains?|outperform\w*|boost\w*", "improvement"),
@@ -53,14 +62,20 @@ _ASKED_MEASURE = [
     (
         "count",
         r"(?:number\s+of\s+|datasets?\s+\(?in\s+|(?<=most\s))(?:GPUs|TPUs|tokens|languages|"
-        r"tasks|environments|agents|nodes|datasets)",
+        rf"tasks|environments|agents|nodes|datasets|{_UNITS})",
     ),
     # "the longest context length", "the largest context window": tokens a model reads
     ("context", r"context(?:\s+(?:lengths?|windows?|sizes?))?|sequence\s+lengths?"),
     # "the best FID", "the lowest perplexity": a score where lower is better
     ("lower", r"FID|FVD|perplexity|(?:test\s+)?error(?:\s+rates?)?|WER|MAE|MSE|RMSE"),
     ("speedup", r"speed-?ups?|speed\s+gains?|accelerations?|throughput(?:\s+gains?)?"),
-    ("reduction", r"reductions?|savings?|compression(?:\s+(?:ratios?|rates?))?"),
+    # "the highest frame rate", "the most fps": frames a second
+    ("rate", r"frame\s+rates?|fps|frames\s+per\s+second"),
+    (
+        "reduction",
+        r"reductions?|savings?|compression(?:\s+(?:ratios?|rates?))?|cuts?|drops?|"
+        r"decreases?",
+    ),
     ("improvement", r"(?:accuracy\s+|performance\s+)?(?:gains?|improvements?|boosts?)"),
     ("accuracy", r"accuracy"),
 ]
@@ -86,8 +101,10 @@ _ASKED = re.compile(
     rf"(?P<measure>{'|'.join(f'(?P<{f}>{p})' for f, p in _ASKED_MEASURE)})\b"
     # "throughput or speed gain": the same measure said twice
     rf"(?:\s+(?:or|and|/)\s+(?:[\w-]+\s+)?(?:{_MEASURE})\b)?"
-    # "the largest reduction in communication": what is reduced
-    rf"(?:\s+in\s+(?P<of>(?!terms\b)[\w-]+(?:\s+(?!(?:of|for|on|among|by|from)\b)[\w-]+)?))?"
+    # "the largest reduction in communication", "… compression of the preconditioner": what
+    # is reduced ("the longest context window of LLMs": a topic)
+    rf"(?:\s+(?(reduction)(?:in|of)|in)\s+(?:the\s+|an?\s+)?(?P<of>(?!terms\b|all\b|any\b|papers?\b|abstracts?\b)[\w-]+"
+    rf"(?:\s+(?!(?:of|for|on|among|by|from|any|in)\b)[\w-]+)?))?"
     # "the highest accuracy reported on ImageNet": the benchmark the figure is measured on
     r"(?:\s+(?:reported\s+|achieved\s+|stated\s+)?on\s+(?P<bench>(?-i:[A-Z])[\w.-]*(?-i:[A-Z0-9])"
     r"[\w.-]*)(?![\w-]))?",
@@ -97,6 +114,9 @@ _ASKED = re.compile(
 # "biggest speedup reported at ICML 2024?"
 _ASKS_PAPER = re.compile(
     rf"\b(?:which|what)\s+(?:[\w'’-]+\s+){{0,6}}?(?:papers?|works?|abstracts?|one|ones)\b"
+    # "who reports the largest …", "… anyone reports", "which claims the largest …"
+    r"|\bwho\s+(?:reports?|claims?|states?|achieves?|shows?|gets?|has|trained)\b|\b(?:anyone|anybody)\b"
+    r"|\bwhich\s+(?:claims?|reports?|states?|achieves?|shows?|has|gets?|gives?)\b"
     rf"|\bany\b(?:\s+[\w-]+){{0,6}}?\s+(?:papers?|works?|abstracts?|systems?|methods?|approach(?:es)?|"
     rf"frameworks?)\b|^\s*(?:the\s+)?{_SUPERLATIVE}\b"
     # "What is the largest speedup reported for LLM inference?" (not "… GaLore reports")
@@ -112,8 +132,10 @@ _FRAME = re.compile(
     r"does|do|did|one|ones|conference|proposes?|proposed|introduces?|introduced|uses?|used|"
     r"trains?|trained|builds?|built|presents?|presented|covers?|covered|supports?|handles?|"
     r"systems?|methods?|approach(?:es)?|frameworks?|"
-    r"mentioned|described|"
-    r"in\s+terms\s+of(?:\s+(?:parameters?|size|model\s+size))?)(?![\w-])|['’]s\b|[?.!,:;()]",
+    r"mentioned|described|anyone|anybody|someone|folks|tests?\s+on|tested\s+on|these|those|"
+    r"(?:pre-?)?trains?\s+on|(?:pre-?)?trained\s+on|pretrains?|please|parameter\s+counts?|"
+    r"and\s+co|etc|"
+    r"in\s+terms\s+of(?:\s+(?:parameters?|size|model\s+size))?)(?![\w-])|['’]s\b|[?.!,:;()—–]",
     re.I,
 )
 _STATUS = re.compile(r"\b(oral|spotlight|poster)s?\b", re.I)
@@ -129,13 +151,17 @@ _EDGE = re.compile(
     re.I,
 )
 # measure words too common to pin what is measured ("the largest reported gain")
-_GENERIC = frozenset("reported stated claimed overall total relative absolute".split())
+_GENERIC = frozenset(
+    "reported stated claimed overall total relative absolute percent percentage points".split()
+)
 _TIMES = r"(?:\$?\s*\\times\s*\$?|×|x(?![\w])|\s?-?fold\b|\s+times\b)"
 _FIGURE = re.compile(
     rf"(?<![\w.])(?P<value>\d+(?:,\d{{3}})*(?:\.\d+)?)\s*(?:\$\s*)?(?:(?P<times>{_TIMES})|"
     rf"(?P<percent>\s?(?:\\?%|percent\b)))"
     # "by a factor of 1.6 to 2.5": the larger
-    rf"|\bfactor\s+of\s+(?:up\s+to\s+)?(?:\d+(?:\.\d+)?\s*(?:to|-|–)\s*)?(?P<factor>\d+(?:\.\d+)?)",
+    rf"|\bfactor\s+of\s+(?:up\s+to\s+)?(?:\d+(?:\.\d+)?\s*(?:to|-|–)\s*)?(?P<factor>\d+(?:\.\d+)?)"
+    # "by up to two orders of magnitude": a factor of 100
+    r"|\b(?P<orders>one|two|three|four|five|six|\d)\s+orders?\s+of\s+magnitude\b",
     re.I,
 )
 
@@ -170,8 +196,68 @@ _RANKS_OTHERS = re.compile(
 _POINTER_TOPIC = re.compile(r"^(?:them|those|these|they|it|ones)$", re.I)
 
 
+# a remark around the question: "i'm writing a green-AI survey.", "? just want the biggest …"
+_REMARK_BEFORE = re.compile(
+    r"^\s*(?:i|i['’]m|im|we|we['’]re|my|our|hi|hello|hey)\b[^?]*?[.!]\s+", re.I
+)
+_REMARK_AFTER = re.compile(
+    r"(?<=[?.!])\s+(?:just|need|looking|i|i['’]m|want|it['’]s|thanks|please|for\s+a)\b[^?]*$"
+    r"|(?<=\?)\s*\([^()]*\)\s*$",  # "…? (error rate of the detector)": the measure glossed
+    re.I,
+)
+# "— memory is my bottleneck.": the asker's own remark between the topic and the question
+_REMARK_WITHIN = re.compile(
+    r"(?:\s+[—–]\s+|(?<=[.!])\s+)(?P<said>[^?.!—–]*\b(?:my|i|i['’]m|we|our)\b[^?.!—–]*[.!])", re.I
+)
+# "biggest math training set … how many problems does it have?": the number of problems
+_SET_SIZE = re.compile(
+    r"\b(?P<sup>largest|biggest)\s+(?P<what>(?:[\w-]+\s+){0,2}?)(?:(?:pre-?)?training\s+)?"
+    r"(?:data\s*sets?|sets?|corpus|corpora)\b(?P<rest>[^?]*?)[\s—–-]*(?:\bhow\s+many\s+(?P<unit>\w+)"
+    r"(?:\s+(?:does|did|do)\s+(?:it|they)\s+(?:have|hold|contain))?"
+    # "the largest dataset (number of images)", "… in terms of number of molecules"
+    r"|\(\s*(?:number|count)\s+of\s+(?P<unit2>\w+)\s*\)|\bin\s+terms\s+of\s+(?:the\s+)?(?:number|count)\s+"
+    r"of\s+(?P<unit3>\w+))",
+    re.I,
+)
+# "… paper that reports memory savings? which one saves the most?": the measure said first
+_SAID_FIRST = re.compile(
+    r"\s+(?:that|which)\s+(?:reports?|claims?|states?)\s+(?P<m>(?:[\w-]+\s+){0,2}?(?:savings?|"
+    r"reductions?|speed-?ups?))\b",
+    re.I,
+)
+_VERB_MOST = re.compile(
+    r"\b(?P<verb>saves?|reduces?|cuts?|speeds?\s+up|accelerates?)\s+(?:the\s+)?most\b", re.I
+)
+_VERB_MEASURE = {"save": "savings", "reduce": "reduction", "cut": "reduction"}
+
+
+def _plainly(question: str) -> str:
+    """The superlative without the remarks around it, its measure said where it is asked."""
+    question = _REMARK_AFTER.sub("", _REMARK_BEFORE.sub("", question))
+    question = _REMARK_WITHIN.sub(" ", question)
+    sized = _SET_SIZE.search(question)
+    if sized:
+        what = sized.group("what").strip()
+        unit = sized.group("unit") or sized.group("unit2") or sized.group("unit3")
+        said = f"{sized.group('sup')} number of {unit}{f' in {what},' if what else ''}"
+        question = (
+            f"{question[: sized.start()]}{said}{sized.group('rest')}{question[sized.end() :]}"
+        )
+    most = _VERB_MOST.search(question)
+    if most:
+        first = _SAID_FIRST.search(question[: most.start()])
+        verb = most.group("verb").lower().split()[0].rstrip("s")
+        measure = first.group("m") if first else _VERB_MEASURE.get(verb, "speedup")
+        said = f"reports the largest {measure}"
+        question = f"{question[: most.start()]}{said}{question[most.end() :]}"
+        if first:
+            question = f"{question[: first.start()]}{question[first.end() :]}"
+    return question
+
+
 def asked(question: str) -> Asked | None:
     """The measure and topic of a superlative over reported figures, or None."""
+    question = _plainly(question)
     question = _FURTHEST.sub(
         lambda m: f"reports the longest {m.group('what')}{m.group('of') or ''}", question
     )
@@ -196,7 +282,8 @@ def asked(question: str) -> Asked | None:
     mod = [w for w in mod if w not in named]
     quiet = _SPEED_WORDS if family == "speedup" else frozenset()  # "inference speedup"
     measured = [w for w in mod if w.lower() not in _GENERIC and w.lower() not in quiet]
-    rest = f"{question[: found.start()]} {question[found.end() :]}"
+    after = re.sub(r"^\s*\([^()]{1,20}\)", " ", question[found.end() :])  # "… emissions (CO2)"
+    rest = f"{question[: found.start()]} {after}"
     statuses = sorted({s.capitalize() for s in _STATUS.findall(rest)})
     rest = _STATUS.sub(" ", rest)
     topic = " ".join(_FRAME.sub(" ", rest).split())
@@ -286,7 +373,7 @@ def _scores(paper: Paper, noun: str, clause: str, sentence: str) -> list[Figure]
     word = re.escape(noun.split()[-1].rstrip("s"))
     pattern = re.compile(
         rf"\b{word}s?\b(?:\s+(?:score|rate|of|is|was|=|:|reaches|drops\s+to|to)){{0,3}}\s*\$?"
-        rf"(?P<value>\d+(?:\.\d+)?)(?!\s*(?:%|×|x\b|\\times|times|-?fold))"
+        rf"(?P<value>\d+(?:\.\d+)?)(?!\w|\.\d|\s*(?:%|×|x\b|\\times|times|-?fold))"
         rf"|(?P<value2>\d+(?:\.\d+)?)\s+{word}s?\b",
         re.I,
     )
@@ -302,20 +389,31 @@ def _counts(paper: Paper, counted: str, clause: str, sentence: str) -> list[Figu
     languages"): a number, a scale, up to two words, then the noun."""
     noun = re.escape(counted.rstrip("s"))
     pattern = re.compile(
-        rf"(?<![\w.])(?P<value>\d+(?:,\d{{3}})*(?:\.\d+)?)\s*(?P<unit>(?-i:[KMBT])(?![\w-])|"
-        rf"thousand|million|billion|trillion)?\s+(?:[\w.-]+\s+){{0,2}}?{noun}s?\b"
+        rf"(?<![\w.])\$?(?P<value>\d+(?:,\d{{3}})*(?:\.\d+)?|{_NUMBER_WORDS})\$?\s*"
+        rf"(?P<unit>(?-i:[KMBT])(?![\w-])|thousand|million|billion|trillion)?\s+"
+        rf"(?:[\w.-]+\s+){{0,2}}?(?:{noun}s?|{_ALIKE.get(noun, noun)})\b"
         r"(?![\s-]*(?:days?|hours?|seconds?|years?|budget))",  # "0.4 GPU days" counts no GPUs
         re.I,
     )
     out = []
     for found in pattern.finditer(clause):
         unit = (found.group("unit") or "").lower()
-        value = float(found.group("value").replace(",", "")) * _SCALE.get(unit, 1.0)
+        typed = found.group("value").lower()
+        number = float(_WORD_NUMBERS.get(typed, 0) or typed.replace(",", ""))
         said = found.group(0).strip()
-        out.append(
-            Figure(paper, value, said, sentence, float(found.group("value").replace(",", "")))
-        )
+        out.append(Figure(paper, number * _SCALE.get(unit, 1.0), said, sentence, number))
     return out
+
+
+_WORD_NUMBERS = {
+    w: i for i, w in enumerate("zero one two three four five six seven eight nine ten".split())
+}
+_NUMBER_WORDS = "|".join(list(_WORD_NUMBERS)[1:])
+# a dataset's items, said other ways: "problems" are its "question-answer pairs"
+_ALIKE = {
+    n: r"problems?|questions?|(?:question-answer\s+)?pairs?|examples?|samples?|instances?"
+    for n in ("problem", "question", "pair", "example", "sample", "instance")
+}
 
 
 # "2048k tokens", "2 million tokens", "128K context", "a 1M-token context window"
@@ -351,12 +449,52 @@ def figures(paper: Paper, top: Asked) -> list[Figure]:
     text = f"{paper.title} {paper.abstract}".lower()
     if top.family != "reduction" and not all(w.lower()[:5] in text for w in top.measured):
         return []
+    if top.family == "reduction" and top.measured:  # "false positives": the abstract's "FPR" too
+        stems = [w.lower()[:4] for w in top.measured]
+        short = [
+            d.group("short")
+            for d in _DEFINED.finditer(paper.abstract)
+            if all(any(w.lower().startswith(st) for w in d.group("long").split()) for st in stems)
+        ]
+        top = replace(top, measured=[*top.measured, *short]) if short else top
     out = []
     for sentence in split_sentences(paper.abstract):
         text = re.sub(r"\b(e\.g|i\.e)\.,", r"\1.", sentence)  # "(e.g., +6.8% on …)": one clause
-        for clause in _CLAUSES.split(text):
-            out += _clause_figures(paper, top, clause, sentence)
+        for part in _respectively(text):
+            for clause in _CLAUSES.split(part):
+                out += _clause_figures(paper, top, clause, sentence)
     return out
+
+
+# "False Positive Rate (FPR)": a short name the abstract defines
+_DEFINED = re.compile(r"(?P<long>(?:[A-Za-z][\w-]*\s+){1,4})\((?P<short>[A-Z]{2,6})s?\)")
+
+
+# "reducing the memory and computation cost by up to 1,098× and 7.68×, respectively"
+_RESPECTIVELY = re.compile(
+    r"^(?P<before>.*?)\s+(?P<verb>(?:by|of|to)(?:\s+(?:up\s+to|over|about|around|almost|nearly))?)"
+    r"\s+(?P<first>(?:[^\s,;]|,(?=\d{3}))+)\s*,?\s+and\s+(?P<second>(?:[^\s,;]|,(?=\d{3}))+)\s*,?\s+"
+    r"respectively\b(?P<after>.*)$",
+    re.I,
+)
+_MEASURE_WORD = re.compile(
+    r"\b(?:reduc\w*|sav\w*|accelerat\w*|speed\w*|improv\w*|lower\w*|cut\w*)\b", re.I
+)
+
+
+def _respectively(text: str) -> list[str]:
+    """A sentence pairing two things with two figures, "respectively", as two: the first
+    thing with the first figure, the second (after the measure's verb) with the second."""
+    found = _RESPECTIVELY.match(text)
+    joined = found and re.search(r"^(?P<a>.*)\s+and\s+(?P<b>[^,;]+)$", found.group("before"))
+    if not found or not joined:
+        return [text]
+    verb = found.group("verb")
+    first = f"{joined.group('a')} {verb} {found.group('first')}"
+    said = list(_MEASURE_WORD.finditer(joined.group("a")))
+    lead = said[-1].group(0) if said else ""
+    second = f"{lead} {joined.group('b')} {verb} {found.group('second')}".strip()
+    return [first, second, found.group("after")]
 
 
 # a figure of another quantity ("4x larger batch size", "10x more data"), or one only hedged
@@ -378,9 +516,27 @@ _SPEED_VERB = re.compile(r"\b(?:accelerat\w*|speed(?:s|ing)?\s+up|sped\s+up|spee
 _CLAUSES = re.compile(r"[,;:]\s+|\s+(?:and|while|whereas|but)\s+")
 
 
+_ORDERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
+_RATE = re.compile(
+    r"(?<![\w.])(?P<value>\d+(?:,\d{3})*(?:\.\d+)?)\s*(?:FPS|fps|frames?\s+(?:per|a)\s+second|"
+    r"frames?/s)\b"
+)
+
+
+def _rates(paper: Paper, clause: str, sentence: str) -> list[Figure]:
+    """Frame rates a clause states ("runs at 49 FPS")."""
+    return [
+        Figure(paper, value, f.group(0), sentence, value)
+        for f in _RATE.finditer(clause)
+        if (value := float(f.group("value").replace(",", ""))) > 0
+    ]
+
+
 def _clause_figures(paper: Paper, top: Asked, clause: str, sentence: str) -> list[Figure]:
     family = top.family
     tokens = clause.split()
+    if family == "rate":
+        return _rates(paper, clause, sentence)
     if family == "size":
         return _sizes(paper, clause, sentence)
     if family == "count":
@@ -408,6 +564,8 @@ def _clause_figures(paper: Paper, top: Asked, clause: str, sentence: str) -> lis
         at = len(clause[: found.start()].split())
         near = {f: min((abs(i - at) for i in p), default=99) for f, p in places.items()}
         best = min(near, key=lambda f: (near[f], f != family))
+        if family == "improvement" and best == "accuracy" and near[family] <= NEAR:
+            best = family  # "improves accuracy by up to 30%": a gain in accuracy
         # "accelerates the generation of … by 300 times": the clause's verb says the measure
         verb_said = (
             family == "speedup"
@@ -422,14 +580,21 @@ def _clause_figures(paper: Paper, top: Asked, clause: str, sentence: str) -> lis
         by = _BY_FIGURE.search(clause[: found.start()])
         if _OTHER_SIZE.match(after) or (_HEDGED.search(clause[: found.start()]) and not by):
             continue  # "4x larger batch size", "nearly 100% accuracy": no figure of the measure
-        number = found.group("value") or found.group("factor")
+        if found.group("times") and re.match(r"\s*\$?\s*\d", after):
+            continue  # "1024×1024": a resolution, no factor
+        if found.group("percent") and re.match(r"\s*of\s+(?!the\s+(?:baseline|original))\w", after):
+            continue  # "for 98.08% of arithmetic operations": a share of something, no change
+        orders = found.group("orders")
+        number = found.group("value") or found.group("factor") or ""
+        if orders:  # "two orders of magnitude": a factor of 100
+            number = str(10 ** _ORDERS.get(orders.lower(), int(orders) if orders.isdigit() else 1))
         value = float(number.replace(",", ""))
         percent = bool(found.group("percent"))
         if family == "speedup" and percent:
             continue  # "speeds up by 40%": no factor
         if family in ("accuracy", "improvement") and not percent:
             continue
-        said = f"{number}{'%' if percent else '×'}"
+        said = found.group(0).strip() if orders else f"{number}{'%' if percent else '×'}"
         if family == "reduction" and percent:
             if value >= 100:
                 continue
@@ -446,9 +611,11 @@ def answer(
     papers: list[Paper],
     topic_said: str,
     clear: set[str] | None = None,
+    closest: set[str] | frozenset[str] = frozenset(),
 ) -> Answer:
     """The papers among `papers` stating a figure of the measure, largest first; those
-    `clear`ly about the topic before those only touching on it."""
+    `clear`ly about the topic before those only touching on it, and those only `closest`
+    to it (not judged about it) last."""
     best: dict[str, Figure] = {}
     for paper in papers:
         for figure in figures(paper, top):
@@ -456,7 +623,12 @@ def answer(
                 best[paper.id] = figure
     ranked = sorted(
         best.values(),
-        key=lambda f: (clear is not None and f.paper.id not in clear, -f.value, f.paper.id),
+        key=lambda f: (
+            f.paper.id in closest,
+            clear is not None and f.paper.id not in clear,
+            -f.value,
+            f.paper.id,
+        ),
     )
     noun = top.noun
     where = f"{len(papers):,} {topic_said}"
@@ -485,7 +657,13 @@ def answer(
     ]
     lines += [
         f"- {f.said}: *{plain(f.paper.title)}* [{n}]"
-        + (" (touches on the topic)" if clear is not None and f.paper.id not in clear else "")
+        + (
+            " (close to the topic, not judged about it)"
+            if f.paper.id in closest
+            else " (touches on the topic)"
+            if clear is not None and f.paper.id not in clear
+            else ""
+        )
         for n, f in enumerate(ranked[:SHOWN], 1)
     ]
     if len(ranked) > SHOWN:
@@ -518,6 +696,7 @@ def ranked(
         allowed = status if allowed is None else allowed & status
     kind = statuses_said(top.statuses) + " " if top.statuses else ""
     clear: set[str] | None = None
+    closest: set[str] = set()
     if top.topic and catalogue.knows(top.topic):  # "Which Google papers …": its papers
         ids = papers_of(catalogue, top.topic)
         papers = catalogue.papers.many(ids if allowed is None else ids & allowed)
@@ -539,6 +718,14 @@ def ranked(
             papers = [m.paper for m in judgement.closest]
             clear = None
             said = f"{kind}papers closest to “{top.topic}” (none judged about it)"
+        elif not any(figures(p, top) for p in papers):
+            # none judged about it states one: the closest papers too, each said as such
+            judged = {p.id for p in papers}
+            near = [m.paper for m in judgement.closest if m.paper.id not in judged]
+            if any(figures(p, top) for p in near):
+                papers += near
+                closest = {p.id for p in near}
+                said = f"{said} or closest to it"
     else:
         ids = allowed if allowed is not None else set(catalogue.papers)
         papers = catalogue.papers.many(ids)
@@ -546,4 +733,4 @@ def ranked(
     if not papers:
         return None
     plan = QueryPlan(kind="list", topic=top.topic)
-    return answer(question, standalone, plan, top, papers, said, clear)
+    return answer(question, standalone, plan, top, papers, said, clear, closest)

@@ -382,3 +382,62 @@ def test_two_byline_parts_of_one_paper_are_each_the_catalogues() -> None:
     assert (both.byline, both.content) == ("Is Medusa an oral?", "Who are the authors of Medusa?")
     both = byline_beside("Is GaLore an oral, and who wrote it?", plan_of)
     assert both is not None and both.content == "Who wrote GaLore?"
+
+
+def test_superlatives_asked_the_way_new_users_ask_them() -> None:
+    # remarks around the question are no topic; a set's size is counted in what it holds
+    top = reported.asked(
+        "i'm writing a survey. which paper claims the biggest cut in carbon emissions (CO2)?"
+    )
+    assert top is not None and (top.family, top.topic) == ("reduction", "")
+    top = reported.asked("largest number of molecules any paper pretrains on? just want the set")
+    assert top is not None and (top.family, top.counted, top.topic) == ("count", "molecules", "")
+    top = reported.asked("biggest math training set anyone built — how many problems does it have?")
+    assert top is not None and (top.counted, top.measured) == ("problems", ["math"])
+    top = reported.asked("which paper uses the largest dataset (number of images)?")
+    assert top is not None and top.counted == "images"
+    top = reported.asked("X folks — memory is my bottleneck. who reports the largest compression?")
+    assert top is not None and top.topic == "X"
+    top = reported.asked(
+        "any bayesian optimization paper that reports memory savings? which one saves the most?"
+    )
+    assert top is not None and (top.topic, top.noun) == ("bayesian optimization", "memory savings")
+    top = reported.asked("whats the highest frame rate anyone reports?")
+    assert top is not None and top.family == "rate"
+
+
+def test_figures_written_the_way_abstracts_write_them() -> None:
+    memory = reported.asked("Which paper reports the largest memory reduction?")
+    assert memory is not None
+    paired = _paper(
+        "p",
+        "It reduces the backward-pass memory and computation cost by up to 1,098$\\times$ and "
+        "7.68$\\times$, respectively.",
+    )
+    assert [f.said for f in reported.figures(paired, memory)] == ["1,098×"]
+    speed = reported.asked("Which paper reports the largest speedup?")
+    assert speed is not None
+    wide = _paper(
+        "w", "It speeds up sampling of 1024$\\times$1024 images by two orders of magnitude."
+    )
+    assert [f.value for f in reported.figures(wide, speed)] == [100.0]
+    fpr = reported.asked("which one reports the biggest drop in false positives?")
+    assert fpr is not None
+    said = _paper(
+        "f", "It keeps a low False Positive Rate (FPR). It gives an 11x reduction in the FPR."
+    )
+    assert [f.said for f in reported.figures(said, fpr)] == ["11×"]
+    share = _paper("s", "It reduces energy by 89% for 98% of arithmetic operations.")
+    energy = reported.asked("Which paper reports the largest energy savings?")
+    assert energy is not None and [f.said for f in reported.figures(share, energy)] == ["89%"]
+    sets = _paper(
+        "m", "We pretrain on $100$M molecules and create two million question-answer pairs."
+    )
+    molecules = reported.asked("Which paper pretrains on the most molecules?")
+    problems = reported.asked("Which paper's dataset has the largest number of problems?")
+    assert molecules is not None and problems is not None
+    assert [f.value for f in reported.figures(sets, molecules)] == [1e8]
+    assert [f.value for f in reported.figures(sets, problems)] == [2e6]
+    fast = _paper("r", "ESNet runs in real time at 49 FPS on one GPU.")
+    rate = reported.asked("whats the highest frame rate anyone reports?")
+    assert rate is not None and [f.value for f in reported.figures(fast, rate)] == [49.0]
