@@ -398,11 +398,11 @@ _SHORTHAND_WORD = re.compile(r"\bhw(?=\s+(?:many|much|do|does|did)\b)|\b(?:hv|pl
 # Words of a question's frame, and their typos ("wich", "publsh", "paper's")
 _FRAME_TYPED = (
     "which", "papers", "paper", "publish", "published", "accepted", "authors", "spotlights",
-    "count",
+    "count", "abstract", "abstracts", "affiliation", "affiliations",
 )  # fmt: skip
 _REAL_WORDS = frozenset(
     "paper author spotlight accept accepts publishes publisher publishing witch wish whish "
-    "white while".split()
+    "white while abstraction abstractions abstractive abstracted affiliated affiliate".split()
 )
 _FIELD = re.compile(r"\b(author|status|venue|affiliation|institution|title):(\"[^\"]+\"|\S+)", re.I)
 # "Give me the list, no commentary.": how to answer, not what

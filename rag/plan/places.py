@@ -8,6 +8,7 @@ catalogue knows as an institution, never a person.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable
 
@@ -23,7 +24,7 @@ _INSTITUTION_AFTER = re.compile(  # a lookahead, so "at least one author at MIT"
     # "papers whose affiliations include Ben-Gurion University"
     r"affiliations?\s+(?:include|includes|including|list|lists|contain|contains|name|names)|"
     # "papers that list TU Dortmund", "every paper listing Valence Labs"
-    r"(?:(?<=papers\sthat\s)|(?<=papers\swhich\s)|(?<=paper\s))(?:lists?|listing)|"
+    r"(?:(?<=papers\sthat\s)|(?<=papers\swhich\s)|(?<=paper\s)|(?<=papers\s))(?:lists?|listing)|"
     # "what portion went to Stanford": the papers that are Stanford's
     r"(?:went|go|goes|belong(?:s|ed)?)\s+to|"
     # "how many orals involved Stanford": a capitalised name the papers involve
@@ -121,6 +122,11 @@ _EXCLUDED = re.compile(
     re.I,
 )
 _PART_OF = frozenset({"campus", "branch", "site", "office", "lab", "labs"})
+# what may follow a known name and say nothing more: a generic word, its acronym in brackets
+_NAME_TAIL = (
+    r"(?:\s+(?i:universit(?:y|ies)|institutes?|labs|groups|teams)(?![\w-])|"
+    r"\s*\(\s*[A-Z]{2,}[\w&-]*\s*\)){0,2}"
+)
 # Words that may follow an excluded place: the question goes on, the place has ended.
 _JOINING = frozenset(
     "and or but with in at on that who which whose where for about as while whereas".split()
@@ -597,7 +603,8 @@ class PlaceReader:
                     continue  # "Physics papers": the field, not "Physics & Informatics Lab"
                 # "Kyutai in Paris": the city says where, it asks about nothing more
                 text = re.sub(rf"{re.escape(name)}\s+in\s+(?:{_CITIES})\b", name, text)
-                text = text.replace(name, " ", 1)
+                # "Mohamed bin Zayed University (MBZUAI)", "Max Planck institutes": its name
+                text = re.sub(rf"{re.escape(name)}{_NAME_TAIL}", " ", text, count=1)
                 rest = words[len(found) :]
                 either = self._alternatives(rest) if pattern is _INSTITUTION_AFTER else []
                 if either:  # "from ANU or KU Leuven": an author from one of them
@@ -657,8 +664,14 @@ class PlaceReader:
             words = rest[2:] if rest[1:2] and rest[1].lower() == "the" else rest[1:]
             more = self._longest_institution(words, from_end=False)
             if more is None:
-                break
-            found.append(" ".join(more).strip(" '\""))
+                # "from Cohere or Mistral?": a name the catalogue lacks is still a place
+                # asked, with no paper, where the question ends on it
+                named = list(itertools.takewhile(lambda w: bool(re.match(r"[A-Z]", w)), words))
+                ends = len(named) == len(words) and 0 < len(named) <= 3
+                if not ends or re.search(r"[?.!,]\w", " ".join(named)):
+                    break
+                more = named
+            found.append(" ".join(more).strip(" '\"?.!,"))
             rest = words[len(more) :]
         return found
 

@@ -66,6 +66,19 @@ def constrained(catalogue: Catalogue, c: PlanConstraints) -> Selection:
             variants = [(a, n) for a, n in variants if not any(writes(a, e) for e in parts)]
             papers = catalogue.papers_listing(a for a, _ in variants)
             notes.append(f"Not counted (excluded): {', '.join(sorted(parts))}")
+        # "both Google and Google DeepMind": Google outside DeepMind, beside a DeepMind author
+        units = [
+            o
+            for o in c.affiliations
+            if writes(o, typed)
+            and fold(o) != fold(typed)
+            and any(writes(a, o) for a, _ in variants)
+        ]
+        if units:
+            variants = [(a, n) for a, n in variants if not any(writes(a, u) for u in units)]
+            papers = catalogue.papers_listing(a for a, _ in variants)
+            said = " or ".join(f"“{u}”" for u in units)
+            notes.append(f"“{typed}” read as its affiliations other than {said}.")
         if c.affiliation_place:  # "a first author from X": the author's own entry
             strings = {a for a, _ in variants}
             papers, unknown = _placed_at(catalogue.papers.many(papers), strings, c)
@@ -86,6 +99,9 @@ def constrained(catalogue: Catalogue, c: PlanConstraints) -> Selection:
         for typed in c.any_of:
             if not catalogue.people_named(typed):
                 match = catalogue.match_institution(typed)
+                if not match.variants:  # "Cohere or Mistral": no paper lists Mistral
+                    notes.append(f"No paper lists “{typed}” as an affiliation.")
+                    continue
                 notes.append(f"“{typed}” counted as: {counted_as(list(match.variants))}")
     without: set[str] = set()
     for typed in sorted(left_out):  # "no co-author from Berkeley", "without Luca Arnaboldi"

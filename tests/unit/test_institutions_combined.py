@@ -8,6 +8,7 @@ import pytest
 
 from rag.answer.followups import condense_rule
 from rag.catalogue.catalogue import Catalogue
+from rag.plan.framing import plain_question
 from rag.plan.parser import QuestionParser
 from rag.plan.turns import asked_of_them, asks_about_them, followed_up
 from rag.sets.digest import digest
@@ -377,3 +378,48 @@ def test_two_places_compared_on_what_they_count(
     plan = PARSER.plan(question)
     assert plan.constraints.any_of == places and plan.constraints.statuses == statuses
     assert plan.topic == topic and not plan.compared
+
+
+UNITS = Catalogue.of(
+    [
+        _paper("u1", ["Ann Kim", "Bo Li"], ["Google", "Google DeepMind"]),
+        _paper("u2", ["Cy Tan"], ["Google DeepMind"]),
+        _paper("u3", ["Di Wu"], ["Google Research"]),
+        _paper(
+            "u4", ["Ed Ng", "Fa Wu"], ["Mohamed bin Zayed University of Artificial Intelligence"]
+        ),
+        _paper("u5", ["Gu Lo"], ["Max Planck Institute for Intelligent Systems"]),
+    ]
+)
+
+
+@pytest.mark.parametrize(
+    ("question", "ids"),
+    [
+        # a unit beside its institution: the institution outside it, beside the unit
+        ("How many papers have authors from both Google and Google DeepMind?", {"u1"}),
+        # a generic word or an acronym after a known name says nothing more
+        ("How many papers list Mohamed bin Zayed University (MBZUAI)?", {"u4"}),
+        ("Papers from Max Planck institutes - count", {"u5"}),
+        # a place the catalogue lacks, asked beside one it holds: none of its own
+        ("papers from Google Research or Mistral?", {"u3"}),
+    ],
+)
+def test_places_as_round_nine_wrote_them(question: str, ids: set[str]) -> None:
+    assert_answered(UNITS, question, ids)
+
+
+def test_a_place_the_catalogue_lacks_is_said_to_have_no_paper() -> None:
+    plan = QuestionParser(UNITS).plan("papers from Google Research or Mistral?")
+    assert plan.constraints.any_of == ["Google Research", "Mistral"]
+    answer = MetadataAnswerer(UNITS).answer("papers from Google Research or Mistral?", plan)
+    assert "No paper lists “Mistral” as an affiliation." in answer.answer
+
+
+def test_frame_words_typed_with_a_slip_are_read() -> None:
+    assert plain_question("how many papers mention ChatGPT in the abstrct?").endswith(
+        "in the abstract?"
+    )
+    assert plain_question("papers on abstraction and reasoning") == (
+        "Papers on abstraction and reasoning"
+    )
