@@ -99,8 +99,12 @@ def named_follow_up(question: str, title: str) -> str:
     matches = list(_POINTER.finditer(question))
     if not matches:
         return ""
-    # "Who are the authors of that one?": "that one" is the paper, "the authors" its
-    match = next((m for m in matches if m.group(0).lower() != "the authors"), matches[0])
+    # "Who are the authors of that one?": "that one" is the paper, "the authors" its; "who
+    # are the authors and where are they from?": "they" are the authors
+    match = matches[0]
+    if match.group(0).lower() == "the authors" and len(matches) > 1:
+        of = question[match.end() : matches[1].start()]
+        match = matches[1] if re.fullmatch(r"\s*(?:of|on|behind)\s*", of, re.I) else match
     name = _named(title) + ("'s" if match.group("possessive") else "")
     if match.group(0).lower() == "the authors":  # "Who are the authors?": its authors
         name = f"the authors of {_named(title)}"
@@ -176,6 +180,10 @@ def pointed_follow_up(question: str, references: dict[int, str]) -> str:
 
 # a question whose answer is one paper, ranked first: "Which paper reports the largest speedup?"
 _ONE_ASKED = re.compile(rf"\b{SUPERLATIVES}\b", re.I)
+# an answer with one paper clearly so, listed first: "Only 1–2 … abstracts …: 1 clearly"
+_ONE_FOUND = re.compile(
+    r"^\s*(?:Only\s+)?1(?:–\d+)?\s+ICML\s+2024\s+(?:paper|abstract)s?\b[^\n]*?(?::\s*1\s+clearly|:[ \t]*(?:\n|$))"
+)
 # a pointer at one paper, not at several: "it", "that paper", "this one"
 _SINGULAR = re.compile(r"\b(?:it|its|(?:this|that)\s+(?:paper|one|work|method|model))\b", re.I)
 
@@ -243,7 +251,10 @@ def condense_rule(
     if pointed_at:  # "Who wrote the second one?", "the spotlight one": that paper, by name
         return pointed_at
     previous = _previous_question(history)
-    if len(references) > 1 and 1 in references and _ONE_ASKED.search(previous):
+    last = next((m.content for m in reversed(history) if m.role == "assistant"), "")
+    if len(references) > 1 and 1 in references and (
+        _ONE_ASKED.search(previous) or _ONE_FOUND.match(last)
+    ):
         # "Is that paper from industry?" after "Which of them reports the biggest speedup?":
         # the one paper that answer gave, first
         named = named_follow_up(question, references[1]) if _SINGULAR.search(question) else ""

@@ -30,7 +30,10 @@ _SUPERLATIVE = re.compile(rf"\b(?:{SUPERLATIVES}|most)\b", re.I)
 # "of them", "among those", "of his papers", "Which ones …": the papers the last answer listed
 _POINTS_BACK = re.compile(
     r"\b(?:of|among)\s+(?:them|those|these|(?:his|her|their)\s+(?:papers|ones|work))\b"
-    r"|^\s*(?:and\s+|so\s+)?(?:which|how\s+many)\s+ones\b",
+    r"|^\s*(?:and\s+|so\s+)?(?:which|how\s+many)\s+ones\b"
+    # "which is from KAIST?", "which are about RLHF?": in chat, of the papers just listed
+    r"|^\s*(?:and\s+|so\s+)?which\s+(?:one\s+)?(?:is|are|was|were)\s+(?:also\s+)?"
+    r"(?:from|by|about|on|at)\b",
     re.I,
 )
 # "And how many posters?", "And which spotlights?", "And orals?"
@@ -41,7 +44,8 @@ _STATUS_INSTEAD = re.compile(
     # "Which one is a spotlight?", "Which is an oral?"
     r"|^\s*(?:and\s+)?(?P<ask2>how\s+many|which)\s+(?:ones?\s+)?(?:of\s+(?:them|those|these)\s+)?"
     r"(?:are|were|is|was|got|became)\s+(?:an?\s+)?"
-    r"(?P<status2>orals?|spotlights?|posters?)\s*[?.!]*\s*$",
+    r"(?P<status2>(?:orals?|spotlights?|posters?)(?:\s*(?:,|or|and|/)\s*(?:orals?|spotlights?|posters?))*)"
+    r"\s*[?.!]*\s*$",
     re.I,
 )
 # "How many are there?", "How many in total?", "And how many is that?": the list counted
@@ -86,6 +90,23 @@ _ABOUT_THEM = re.compile(
     r")(?:\s+(?:briefly|in\s+(?:a|one)\s+(?:line|sentence)(?:\s+each)?))?\s*[?.!]*\s*$",
     re.I,
 )
+
+
+# "list their authors", "who wrote them?", "who are the authors of those?"
+_THEIR_AUTHORS = re.compile(
+    r"^\s*(?:(?:so|and|ok(?:ay)?|great|thanks)[,!.]?\s+)*(?:"
+    r"(?:list|give(?:\s+me)?|show(?:\s+me)?|name)\s+(?:all\s+)?their\s+(?:co-?)?authors"
+    rf"|who\s+(?:wrote|authored)\s+{_THEM}"
+    rf"|who\s+(?:are|were)\s+(?:the\s+)?(?:co-?)?authors\s+of\s+{_THEM}"
+    r"|who\s+(?:are|were)\s+their\s+(?:co-?)?authors|their\s+authors"
+    r")\s*[?.!]*\s*$",
+    re.I,
+)
+
+
+def asks_their_authors(question: str) -> bool:
+    """ "list their authors", "who wrote them?": each listed paper's byline."""
+    return _THEIR_AUTHORS.match(question) is not None
 
 
 def asks_about_them(question: str) -> bool:
@@ -181,8 +202,8 @@ def _merged(
     merged = previous.model_copy(deep=True)
     c = merged.constraints
     if found.re is _STATUS_INSTEAD:  # "And how many posters?"
-        status = found.group("status") or found.group("status2")
-        c.statuses = [status.rstrip("sS").capitalize()]
+        said = found.group("status") or found.group("status2")  # "orals or spotlights"
+        c.statuses = [s.capitalize() for s in dict.fromkeys(STATUS_WORD.findall(said.lower()))]
         ask = found.group("ask") or found.group("ask2")
         if ask:
             merged.kind = _kind(ask, merged)

@@ -1,6 +1,7 @@
 """What the papers just listed are about: "What are they about?" after a list of papers
 answers with one line per paper, the sentence of its abstract that says what it does, cited
-as the list numbered them, rather than reading the list's titles as a new topic.
+as the list numbered them, rather than reading the list's titles as a new topic; "list
+their authors" gives each one's byline the same way.
 """
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ import re
 
 from rag.answer.references import previous_references
 from rag.catalogue.catalogue import Catalogue
-from rag.plan.turns import asks_about_them
+from rag.plan.turns import asks_about_them, asks_their_authors
 from rag.sets.answer_rows import citation, plain, row, set_answer
 from rag.text import split_sentences
 from rag.types import Aggregate, Answer, ChatMessage, QueryPlan
@@ -27,7 +28,8 @@ _DOES = re.compile(
 def digest(question: str, history: list[ChatMessage], catalogue: Catalogue) -> Answer | None:
     """One line per paper the last answer listed, or None when the question asks no such
     thing or the last answer listed fewer than two papers the catalogue holds."""
-    if not asks_about_them(question):
+    bylines = asks_their_authors(question)
+    if not (bylines or asks_about_them(question)):
         return None
     references = previous_references(history)
     papers = []
@@ -41,10 +43,15 @@ def digest(question: str, history: list[ChatMessage], catalogue: Catalogue) -> A
     for n, paper in papers[:DIGESTED]:
         sentences = split_sentences(paper.abstract) or [paper.abstract]
         does = next((s for s in sentences if _DOES.search(s)), sentences[0])
-        lines.append(f"- *{plain(paper.title)}* [{n}]: {does}")
+        said = ", ".join(paper.authors) if bylines else does  # "list their authors"
+        lines.append(f"- *{plain(paper.title)}* [{n}]: {said}")
         rows.append(row(n, paper, does))
     more = len(papers) - DIGESTED
-    lead = f"What each of the {len(papers)} papers listed does, in its abstract's words:"
+    lead = (
+        f"The authors of each of the {len(papers)} papers listed:"
+        if bylines
+        else f"What each of the {len(papers)} papers listed does, in its abstract's words:"
+    )
     tail = f"\n\n… and {more} more; ask about one by its number." if more > 0 else ""
     text = f"{lead}\n\n" + "\n".join(lines) + tail
     aggregate = Aggregate(kind="list", count=len(papers), exact=True, papers=rows)

@@ -423,3 +423,46 @@ def test_frame_words_typed_with_a_slip_are_read() -> None:
     assert plain_question("papers on abstraction and reasoning") == (
         "Papers on abstraction and reasoning"
     )
+
+
+def test_which_is_from_a_place_or_which_are_of_statuses_narrow_the_list() -> None:
+    history = _history("Which papers are about robotics?", "2 papers …")
+    merged = followed_up("which is from Google?", history, PARSER.plan, PLACES)
+    assert merged is not None
+    assert merged.plan.constraints.affiliations == ["Google"] and merged.plan.topic == "robotics"
+    history = _history("How many papers from Stanford?", "4 papers …")
+    merged = followed_up("which are orals or spotlights?", history, PARSER.plan, PLACES)
+    assert merged is not None and merged.plan.constraints.statuses == ["Oral", "Spotlight"]
+    assert merged.plan.constraints.affiliations == ["Stanford"]
+    # "which are about X" as a first question is its own
+    assert followed_up("which are about RLHF?", [], PARSER.plan, PLACES) is None
+
+
+def test_that_one_after_a_list_of_one_is_its_paper() -> None:
+    answer = (
+        "Only 1 ICML 2024 abstract combines “dataset distillation” and “multimodal data”:\n"
+        "- *Low-Rank Similarity Mining* (Poster) [1]\nThe closest papers, ranked:\n"
+        "- *Other Paper* (Poster) [2]\n\nReferences:\n"
+        "[1] Low-Rank Similarity Mining — Yue Xu — https://openreview.net/forum?id=a\n"
+        "[2] Other Paper — Bo Li — https://openreview.net/forum?id=b"
+    )
+    history = _history("which of them are about multimodal data?", answer)
+    assert condense_rule("who wrote that one?", history) == "who wrote Low-Rank Similarity Mining?"
+    single = (
+        "*Low-Rank Similarity Mining*: It distils image-text pairs. [1]\n\nReferences:\n"
+        "[1] Low-Rank Similarity Mining — Yue Xu — https://openreview.net/forum?id=a"
+    )
+    one = _history("Tell me about Low-Rank Similarity Mining", single)
+    said = condense_rule("who are the authors and where are they from?", one)
+    assert said == "who are the authors of Low-Rank Similarity Mining and where are they from?"
+
+
+def test_their_authors_are_each_listed_papers_byline() -> None:
+    answer = (
+        "2 papers:\n- *Paper p1* (Oral) [1]\n- *Paper p2* (Poster) [2]\n\nReferences:\n"
+        "[1] Paper p1 — Ann Kim — https://openreview.net/forum?id=p1\n"
+        "[2] Paper p2 — Ann Kim — https://openreview.net/forum?id=p2"
+    )
+    said = digest("list their authors", _history("Google papers?", answer), PLACES)
+    assert said is not None and said.answer.startswith("The authors of each of the 2 papers")
+    assert "- *Paper p1* [1]: Ann Kim, Bo Li" in said.answer
