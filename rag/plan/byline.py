@@ -294,7 +294,17 @@ def _split(
             plan = byline_plan(f"{byline}?")
             if plan is not None:
                 return BylineBeside(f"{byline[:1].upper()}{byline[1:]}?", f"{left}?", plan)
+    pointed = asked is not None and _POINTER_ONLY.match(asked.said)
+    asks = _ASKS_SOMETHING.search(left) and kind_of(f"{left}?") == "paper"
+    if (pointed or _BARE_AUTHORS.match(right)) and asks:
+        # "What is the X paper about and who are the authors?", "On the Societal Impact of
+        # Open Foundation Models - what are its main claims? who wrote it?": the paper the
+        # first part's answer finds, then its byline
+        return BylineBeside("Who wrote it?", f"{left}?", None, "it")
     return None
+
+
+_ASKS_SOMETHING = re.compile(r"\b(?:what|how|which|why|tell\s+me|summari[sz]e|describe)\b", re.I)
 
 
 _ASKING = re.compile(

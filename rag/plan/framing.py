@@ -234,11 +234,31 @@ def _author_from(found: re.Match[str]) -> str:
     return f"have {'a ' + place if place else 'an'} author from {found.group('name')}"
 
 
+# "I'm starting a PhD on imitation learning. how many papers on that?": the topic said first
+_SAID_TOPIC = re.compile(
+    r"^\s*(?:(?:hi|hey|hello)[,!.]?\s+)?(?:i['’]?m|i\s+am|we['’]?re|we\s+are)\s+[^.?!]*?\b"
+    r"(?:phd|thesis|project|survey|review|research|work|working|interested|looking|reading)\s+"
+    r"(?:on|in|into|about|for)\s+(?P<topic>[^.?!]+?)\s*[.!]\s+(?P<rest>[^.!]*\?)\s*$",
+    re.I,
+)
+_ON_THAT = re.compile(r"\b(?P<on>on|about|in)\s+(?:that|this|it|th(?:at|is)\s+(?:topic|area|field))\b", re.I)
+
+
+def _that_topic(text: str) -> str:
+    """The question with "that" for the topic its first sentence said ("… on that" → "… on
+    imitation learning"); unchanged without both."""
+    said = _SAID_TOPIC.match(text)
+    if said is None or not _ON_THAT.search(said.group("rest")):
+        return text
+    topic = said.group("topic").strip()
+    return _ON_THAT.sub(lambda m: f"{m.group('on')} {topic}", said.group("rest"), count=1)
+
+
 def plain_question(question: str) -> str:
     """The question without a greeting or a request around it: "Hi! Could you tell me how
     many …" asks "how many …"; "I'm looking for X. How many are there?" asks "How many X?"."""
     text = in_english(_typed_plainly(question))
-    text = status_asked_after(corrected(text))
+    text = _that_topic(status_asked_after(corrected(text)))
     text = question_about_then(text)
     text = _listed_criteria(text)
     text = same_question(text)

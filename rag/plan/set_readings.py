@@ -46,12 +46,17 @@ _NO_AFFILIATION = re.compile(
 # to vision"
 _NOT_ABOUT = re.compile(
     r"\s*,?\s*(?:(?:that|which)\s+)?(?:(?:are|is|were|was|do|does|did)\s+)?"
-    r"(?:not|n['’]t|aren['’]t|weren['’]t|don['’]t|doesn['’]t|didn['’]t)\s+"
+    r"(?:not|n['’]t|aren['’]?t|weren['’]?t|don['’]?t|doesn['’]?t|didn['’]?t|isn['’]?t)\s+"
     r"(?:about|on|related\s+to|concerning|in\s+the\s+area\s+of|focused\s+on|involve|use|"
     r"study|address|apply)\s+"
     r"(?P<topic>[^?.!,;]+?)\s*(?=[?.!,;]|$)"
     r"|\s*,?\s*(?:(?:that|which)\s+)?(?:(?:are|is|were|was)\s+)?unrelated\s+to\s+"
     r"(?P<topic2>[^?.!,;]+?)\s*(?=[?.!,;]|$)"
+    # "… but are NOT forecasting", "(not vision)", "…, not vision": a topic said plainly
+    r"|\s*,?\s+but\s+(?:are|is|were|was)\s+not\s+(?P<topic4>(?-i:[a-zA-Z])[^?.!,;]*?)\s*(?=[?.!,;]|$)"
+    r"|\s*\(\s*not\s+(?P<topic5>(?-i:[a-z])[^()]*?)\s*\)"
+    r"|\s*,\s+not\s+(?!(?:counting|including|from|at|by|in)\b)(?P<topic6>(?-i:[a-z])[^?.!,;()]*?)"
+    r"\s*(?=[?.!;]|$)"
     # "graph neural networks but not transformers" (a name, "but not GPT-3.5", is a mention)
     r"|\s*,?\s+but\s+not\s+(?:about\s+|on\s+)?(?!(?:in|as|at|from|by|with|first|last|second|"
     r"third|the|a|an|both|all|any)\b)(?P<topic3>(?-i:[a-z])(?![^?.!,;]*\b(?:position|author|"
@@ -213,7 +218,8 @@ def not_about(question: str, read: Read) -> QueryPlan | None:
     rest = f"{question[: said.start()]}{question[said.end() :]}".strip()
     plan = read(rest if rest.endswith("?") else f"{rest}?")
     c = plan.constraints
-    topic = (said.group("topic") or said.group("topic2") or said.group("topic3")).strip()
+    found = ("topic", "topic2", "topic3", "topic4", "topic5", "topic6")
+    topic = next(said.group(g) for g in found if said.group(g)).strip()
     # "not about deep learning at all", "don't use any neural networks": the topic
     topic = re.sub(r"(?i)^(?:any|the)\s+|\s+(?:at\s+all|whatsoever)$", "", topic).strip()
     if re.match(
@@ -222,6 +228,8 @@ def not_about(question: str, read: Read) -> QueryPlan | None:
         topic,
     ) or re.search(r"(?i)\b(?:from|by)\s", topic):
         return None  # "don't involve anyone from KTH": people left out, no topic
+    if (said.group("topic5") or said.group("topic6")) and not plan.topic:
+        return None  # "CUHK, not shenzhen": a place left out, read with the places
     if plan.kind in ("list", "count") and plan.topic and not (plan.ranking or plan.statistic):
         # "RL papers that are not about robotics": the topic's papers less those about it
         return plan.model_copy(update={"not_about": topic})

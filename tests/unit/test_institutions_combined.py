@@ -8,6 +8,7 @@ import pytest
 
 from rag.answer.followups import condense_rule
 from rag.catalogue.catalogue import Catalogue
+from rag.plan.byline import byline_beside
 from rag.plan.framing import plain_question
 from rag.plan.parser import QuestionParser
 from rag.plan.turns import asked_of_them, asks_about_them, followed_up
@@ -466,3 +467,46 @@ def test_their_authors_are_each_listed_papers_byline() -> None:
     said = digest("list their authors", _history("Google papers?", answer), PLACES)
     assert said is not None and said.answer.startswith("The authors of each of the 2 papers")
     assert "- *Paper p1* [1]: Ann Kim, Bo Li" in said.answer
+
+
+@pytest.mark.parametrize(
+    ("question", "topic", "not_about"),
+    [
+        ("papers about hallucination in LLMs (not vision)", "hallucination in LLMs", "vision"),
+        ("papers about hallucination in LLMs, not vision", "hallucination in LLMs", "vision"),
+        ("which papers apply LLMs to time series but are NOT forecasting?", "LLMs to time series", "forecasting"),
+        ("papers by Ann Kim that arent about offline RL", "", "offline RL"),
+    ],
+)  # fmt: skip
+def test_a_topic_left_out_as_new_users_write_it(question: str, topic: str, not_about: str) -> None:
+    plan = PARSER.plan(question)
+    assert (plan.topic, plan.not_about) == (topic, not_about)
+
+
+def test_that_is_the_topic_the_first_sentence_said() -> None:
+    said = plain_question(
+        "hey, I'm starting a PhD on imitation learning. how many papers on that, and which are orals?"
+    )
+    assert said == "How many papers on imitation learning, and which are orals?"
+    assert plain_question("I'm working on GNNs. What does GaLore propose?") == (
+        "What does GaLore propose?"
+    )
+
+
+def test_who_are_the_authors_beside_a_question_about_a_described_paper() -> None:
+    beside = byline_beside(
+        "What is the Data-free Compression paper about and who are the authors?",
+        lambda q: None,
+        lambda q: "paper",
+    )
+    assert beside is not None and beside.plan is None and beside.said == "it"
+    assert beside.content == "What is the Data-free Compression paper about?"
+    # a set question beside it is no paper's byline
+    assert (
+        byline_beside(
+            "How many papers are about GNNs and who are the authors?",
+            lambda q: None,
+            lambda q: "count",
+        )
+        is None
+    )
