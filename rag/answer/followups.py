@@ -252,8 +252,10 @@ def condense_rule(
         return pointed_at
     previous = _previous_question(history)
     last = next((m.content for m in reversed(history) if m.role == "assistant"), "")
-    if len(references) > 1 and 1 in references and (
-        _ONE_ASKED.search(previous) or _ONE_FOUND.match(last)
+    if (
+        len(references) > 1
+        and 1 in references
+        and (_ONE_ASKED.search(previous) or _ONE_FOUND.match(last))
     ):
         # "Is that paper from industry?" after "Which of them reports the biggest speedup?":
         # the one paper that answer gave, first

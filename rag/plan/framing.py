@@ -241,7 +241,9 @@ _SAID_TOPIC = re.compile(
     r"(?:on|in|into|about|for)\s+(?P<topic>[^.?!]+?)\s*[.!]\s+(?P<rest>[^.!]*\?)\s*$",
     re.I,
 )
-_ON_THAT = re.compile(r"\b(?P<on>on|about|in)\s+(?:that|this|it|th(?:at|is)\s+(?:topic|area|field))\b", re.I)
+_ON_THAT = re.compile(
+    r"\b(?P<on>on|about|in)\s+(?:that|this|it|th(?:at|is)\s+(?:topic|area|field))\b", re.I
+)
 
 
 def _that_topic(text: str) -> str:
