@@ -441,3 +441,21 @@ def test_figures_written_the_way_abstracts_write_them() -> None:
     fast = _paper("r", "ESNet runs in real time at 49 FPS on one GPU.")
     rate = reported.asked("whats the highest frame rate anyone reports?")
     assert rate is not None and [f.value for f in reported.figures(fast, rate)] == [49.0]
+
+
+def test_rates_sparsity_and_a_benchmark_named_in_camel_case() -> None:
+    top = reported.asked("in LLM alignment papers, what's the biggest win rate reported?")
+    assert top is not None and (top.family, top.topic) == ("accuracy", "LLM alignment")
+    top = reported.asked("whats the highest pass@1 on humaneval reported?")
+    assert top is not None and top.noun == "pass@1"
+    top = reported.asked("Which pruning paper reaches the highest sparsity?")
+    assert top is not None and top.family == "sparsity"
+    snn = reported.asked(
+        "which spiking neural network paper reports the highest ImageNet accuracy?"
+    )
+    assert snn is not None and snn.bench == "ImageNet"
+    both = _paper("b", "Its accuracy is 83.82% on ImageNet and 93.79% on SST-2.")
+    assert [f.said for f in reported.figures(both, snn)] == ["83.82%"]
+    # the benchmark in the sentence, the figure in a clause naming no other
+    said = _paper("d", "On ImageNet-1K, trained on public data, it achieves 90.0% top-1 accuracy.")
+    assert [f.said for f in reported.figures(said, snn)] == ["90.0%"]
