@@ -385,9 +385,6 @@ class Assistant:
             said = status_said(standalone, pipeline.catalogue)
             if said is not None:  # "the spotlight paper Genie": no set, a status to check
                 standalone = said.question
-            of_it = status_of_it(standalone) if said is None else None
-            if of_it is not None:  # "…: what does it prove, and is it an oral?"
-                standalone = of_it.question
             pair = two_sets(standalone, pipeline.catalogue.knows)
             both = [_set_only(pipeline, q, filters) for q in pair] if pair else []
             if both and all(both):  # "List the papers on A, then the ones on B": each
@@ -402,15 +399,26 @@ class Assistant:
             if beside is not None:  # "Who wrote Medusa, and what speedup does it report?"
                 answer = self._beside(pipeline, asked, standalone, beside, filters)
                 if answer is not None:
-                    note = _status_noted(answer, said) or _of_it_noted(pipeline, answer, of_it)
+                    note = _status_noted(answer, said)
                     answer.answer = "\n\n".join(filter(None, [answer.answer, note]))
                     yield from _whole(answer, started)
                     return
+            of_it = status_of_it(standalone) if said is None else None
+            if of_it is not None:  # "…: what does it prove, and is it an oral?": the status
+                # said of the paper the rest finds, else the question as asked
+                found = _final(self._answered(pipeline, asked, of_it.question, filters))
+                if found.abstained:  # "What is GaLore about? did it get a spotlight?"
+                    yield from self._answered(pipeline, asked, of_it.asked, filters)
+                    return
+                note = _of_it_noted(pipeline, found, of_it)
+                found.answer = "\n\n".join(filter(None, [found.answer, note]))
+                yield from _whole(found, started)
+                return
             for kind, payload in self._answered(pipeline, asked, standalone, filters):
                 if kind == "answer" and isinstance(payload, Answer):
                     if messages:
                         payload.timings_ms["condense"] = round(condense_ms, 2)
-                    note = _status_noted(payload, said) or _of_it_noted(pipeline, payload, of_it)
+                    note = _status_noted(payload, said)
                     if note:
                         payload.answer = f"{payload.answer}\n\n{note}"
                         yield ("delta", f"\n\n{note}")

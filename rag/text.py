@@ -224,6 +224,17 @@ _STATUS_ASKED_AFTER = re.compile(
 )
 
 
+_ASKS_PAPERS = re.compile(
+    r"\b(?:papers|works|publications|how\s+many|list|show\s+me)\b|^\s*which\s+(?!paper\b|one\b)",
+    re.I,
+)
+
+
+def asks_papers(text: str) -> bool:
+    """Whether a question asks for papers (a set), not about one paper."""
+    return _ASKS_PAPERS.search(text) is not None
+
+
 def status_asked_after(question: str) -> str:
     """The question with a status asked after it in the form every reader knows ("…, and how
     many are orals?"); unchanged when it asks none or its first part names a status."""
@@ -231,6 +242,8 @@ def status_asked_after(question: str) -> str:
     first = question[: found.start()] if found else ""
     if found is None or not first.strip() or STATUS_WORD.search(first):
         return question
+    if not asks_papers(first):
+        return question  # "What is the main finding of the Genie paper? Any orals?": one paper
     status = found.group("status").lower().rstrip("s")
     return f"{first.rstrip(' ?.,;:')}, and how many are {status}s?"
 

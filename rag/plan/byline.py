@@ -294,7 +294,8 @@ def _split(
             plan = byline_plan(f"{byline}?")
             if plan is not None:
                 return BylineBeside(f"{byline[:1].upper()}{byline[1:]}?", f"{left}?", plan)
-    pointed = asked is not None and _POINTER_ONLY.match(asked.said)
+    # a byline asked of "it" ("who wrote it"), not its status ("is it an oral")
+    pointed = asked is not None and asked.written_by != "status" and _POINTER_ONLY.match(asked.said)
     asks = _ASKS_SOMETHING.search(left) and kind_of(f"{left}?") == "paper"
     if (pointed or _BARE_AUTHORS.match(right)) and asks:
         # "What is the X paper about and who are the authors?", "On the Societal Impact of

@@ -242,7 +242,7 @@ _SAID_TOPIC = re.compile(
     re.I,
 )
 _ON_THAT = re.compile(
-    r"\b(?P<on>on|about|in)\s+(?:that|this|it|th(?:at|is)\s+(?:topic|area|field))\b", re.I
+    r"\b(?P<on>on|about|in)\s+(?:th(?:at|is)\s+(?:topic|area|field)|that|this|it)\b", re.I
 )
 
 

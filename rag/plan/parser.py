@@ -467,6 +467,9 @@ def _sentences_before(question: str, whose: bool) -> Iterator[tuple[str, bool]]:
         yield sentence.strip(), stays
 
 
+NEGATED_WORD = 3  # abstracts writing "non" + a word for it to name a kind of its own
+
+
 class QuestionParser:
     """Turns a question into a `QueryPlan` using the catalogue's own vocabularies."""
 
@@ -510,6 +513,8 @@ class QuestionParser:
             topics_of,
         )
         for reading in readings:
+            if reading is not_about and self._names_its_negation(question):
+                continue  # "optimization but are not convex": nonconvex optimization
             read_so = reading(question, self._read)
             if read_so is not None:
                 return read_so
@@ -569,6 +574,17 @@ class QuestionParser:
             return {}
         statuses = sorted(set(asked.share_of) | set(base.statuses))
         return {"share_within": base.model_copy(update={"statuses": []}), "share_of": statuses}
+
+    def _names_its_negation(self, question: str) -> bool:
+        """ "… but are not convex": one word whose negation the abstracts write as a word of
+        its own ("nonconvex"), a kind of the topic rather than a topic left out."""
+        found = re.search(
+            r"\bbut\s+(?:are|is|were|was)\s+not\s+([a-z][a-z-]*)\s*[?.!]*\s*$", question, re.I
+        )
+        word = found.group(1).lower().replace("-", "") if found else ""
+        return (
+            bool(word) and self.doc_freq is not None and self.doc_freq(f"non{word}") >= NEGATED_WORD
+        )
 
     def _read(self, question: str, plain: str | None = None) -> QueryPlan:
         """The plan of `question`; `plain`: its plain_question when already read."""

@@ -94,6 +94,12 @@ _WHO_MORE = re.compile(
     r"\s*\??\s*$",
     re.I,
 )
+# what "more" may count for the question to compare papers: "more orals", "more papers in total"
+_PAPERS_COUNTED = re.compile(
+    r"(?:(?:papers?|orals?|spotlights?|posters?|works?|publications?|accepted|at|icml|2024|in|"
+    r"total|of|them|and|or)(?:\s+|$))*",
+    re.I,
+)
 # "Warwick or UCL: which one published more works?"
 _THEN_WHICH = re.compile(
     r"^\s*(?P<span>[^:?]+?\s+or\s+[^:?]+?)\s*:\s*(?:which|who)\b[^?]*\b(?:more|most|fewer)\b", re.I
@@ -303,7 +309,15 @@ class PlaceReader:
             listed = pattern.search(text)
             if listed and self._either(listed.group("span").split(), constraints):
                 text = text[: listed.start("span")] + text[listed.end("span") :]
-                if listed.groupdict().get("frame"):  # "Which company has more orals": no topic
+                counted = (
+                    text[listed.end("frame") : listed.start("span")]
+                    if listed.groupdict().get("frame")
+                    else ""
+                )
+                if listed.groupdict().get("frame") and _PAPERS_COUNTED.fullmatch(
+                    counted.strip(" ,:")
+                ):
+                    # "Which company has more orals": no topic ("… more employees" is asked)
                     text = text[: listed.start("frame")] + text[listed.end("frame") :]
         text = self._included(text, constraints, set_like, owners, makers)
         if not (constraints.affiliations or constraints.any_of):

@@ -45,7 +45,7 @@ _NO_AFFILIATION = re.compile(
 # a topic the papers are said not to be about: "(that) are not about robotics", "unrelated
 # to vision"
 _NOT_ABOUT = re.compile(
-    r"\s*,?\s*(?:(?:that|which)\s+)?(?:(?:are|is|were|was|do|does|did)\s+)?"
+    r"\s*,?\s*(?:but\s+)?(?:(?:that|which)\s+)?(?:(?:are|is|were|was|do|does|did)\s+)?"
     r"(?:not|n['’]t|aren['’]?t|weren['’]?t|don['’]?t|doesn['’]?t|didn['’]?t|isn['’]?t)\s+"
     r"(?:about|on|related\s+to|concerning|in\s+the\s+area\s+of|focused\s+on|involve|use|"
     r"study|address|apply)\s+"
@@ -53,7 +53,8 @@ _NOT_ABOUT = re.compile(
     r"|\s*,?\s*(?:(?:that|which)\s+)?(?:(?:are|is|were|was)\s+)?unrelated\s+to\s+"
     r"(?P<topic2>[^?.!,;]+?)\s*(?=[?.!,;]|$)"
     # "… but are NOT forecasting", "(not vision)", "…, not vision": a topic said plainly
-    r"|\s*,?\s+but\s+(?:are|is|were|was)\s+not\s+(?P<topic4>(?-i:[a-zA-Z])[^?.!,;]*?)\s*(?=[?.!,;]|$)"
+    r"|\s*,?\s+but\s+(?:are|is|were|was)\s+not\s+(?!about\b|on\b|related\b)"
+    r"(?P<topic4>(?-i:[a-zA-Z])[^?.!,;]*?)\s*(?=[?.!,;]|$)"
     r"|\s*\(\s*not\s+(?P<topic5>(?-i:[a-z])[^()]*?)\s*\)"
     r"|\s*,\s+not\s+(?!(?:counting|including|from|at|by|in)\b)(?P<topic6>(?-i:[a-z])[^?.!,;()]*?)"
     r"\s*(?=[?.!;]|$)"

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from rag.catalogue.catalogue import Catalogue
 from rag.sets.answer_rows import article, citation, plain, row, set_answer
 from rag.sets.compare import COLUMNS, comparison_cells
-from rag.text import NAME, split_sentences
+from rag.text import NAME, asks_papers, split_sentences
 from rag.types import Aggregate, AggregatePaper, Answer, Filters, Paper, QueryPlan
 
 # a verb naming one's own method ("we present", "called"), not a noun ("a recent development")
@@ -87,7 +87,7 @@ _DEFINED = re.compile(
     r"with|coined|developed)|who\s+(?:introduced|proposed|came\s+up\s+with|developed|created|"
     r"made|wrote))\s+(?:the\s+|an?\s+)?(?:paper\s+)?(?P<name>[^?.!,;]+?)"
     r"(?:\s+(?:paper|method|model|architecture|framework|benchmark|algorithm|approach))?"
-    r"(?:\s+stand\s+for|\s+(?:propose|introduce|do|contribute|show|find|achieve|report|claim|"
+    r"(?:\s+stand\s+for|\s+(?:all\s+)?about|\s+(?:propose|introduce|do|contribute|show|find|achieve|report|claim|"
     r"demonstrate))?(?:\s+in\s+(?:simple|plain|layman['’]?s?)\s+(?:terms|english|words)|"
     r"\s+briefly|\s+exactly)?"
     # "…, and how does it work?": what it is, asked again
@@ -240,17 +240,30 @@ _STATUS_OF_IT = re.compile(
 class StatusOfIt:
     question: str  # the question without the status asked ("… what does it prove?")
     said: str  # the status asked ("oral")
+    asked: str  # the question as asked, status and all
+
+
+# "What is GaLore about? Any spotlights?": after a question about one paper, its status
+_ANY_STATUS = re.compile(
+    r"(?:\s*\?\s*|\s*[,;:—–]\s*(?:and\s+)?|\s+-\s+)(?:and\s+)?(?:(?:is|was)\s+it\s+)?(?:an?|any)\s+"
+    r"(?P<status>oral|spotlight|poster)s?(?:\s+or\s+not)?\s*[?.!]*\s*$",
+    re.I,
+)
 
 
 def status_of_it(question: str) -> StatusOfIt | None:
-    """A status asked after a question about one paper ("…, and is it an oral?"), taken off
-    to be said of the paper the rest is answered from; None where none is asked or the rest
-    asks no question of its own."""
+    """A status asked after a question about one paper ("…, and is it an oral?", "What is
+    GaLore about? Any spotlights?"), taken off to be said of the paper the rest is answered
+    from; None where none is asked or the rest asks no question of its own."""
     found = _STATUS_OF_IT.search(question)
+    if found is None and (any_ := _ANY_STATUS.search(question)):
+        found = any_ if not asks_papers(question[: any_.start()]) else None
     rest = question[: found.start()].rstrip(" ,;:—–-") if found else ""
     if found is None or len(rest.split()) < 3:
         return None
-    return StatusOfIt(f"{rest.rstrip('?.! ')}?", found.group("status").lower())
+    if re.match(r"(?i)\s*(?:which|what)\s+(?:paper|work|one|ICML)\b", rest):
+        return None  # "Which paper introduces …, and is it an oral?": the status picks it
+    return StatusOfIt(f"{rest.rstrip('?.! ')}?", found.group("status").lower(), question)
 
 
 def status_of_it_note(asked: StatusOfIt, paper: Paper, n: int) -> str:

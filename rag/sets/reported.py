@@ -178,6 +178,9 @@ class Asked:
     measured: list[str]  # what is measured, written near the figure ("memory"); may be none
     bench: str = ""  # the benchmark the figure must be on ("ImageNet"), written in its clause
     counted: str = ""  # what a count counts ("GPUs")
+    # the measure's own word must stand near each figure ("win rate", "pass@10",
+    # "compression"): no other figure of its family answers
+    own: str = ""
 
 
 @dataclass
@@ -311,7 +314,13 @@ def asked(question: str) -> Asked | None:
     topic = topic or bench
     if _POINTER_TOPIC.match(topic):
         return None  # "Which of them reports …": the chat's papers, not a topic
-    return Asked(family, noun, topic, statuses, measured, bench, counted)
+    said = found.group("measure").lower()
+    own = ""
+    if family == "accuracy" and said != "accuracy":  # "win rate", "success rate", "pass@10"
+        own = said.split()[0]
+    if family == "reduction" and re.match(r"compression\s+(?:ratio|rate)", said):  # as such
+        own = "compress"
+    return Asked(family, noun, topic, statuses, measured, bench, counted, own)
 
 
 # words that only say which speed ("inference speedup", "latency speedup")
@@ -391,23 +400,32 @@ def _counts(paper: Paper, counted: str, clause: str, sentence: str) -> list[Figu
     """How many of `counted` a clause says ("128 NVIDIA A100 GPUs", "over 1T tokens", "200
     languages"): a number, a scale, up to two words, then the noun."""
     noun = re.escape(counted.rstrip("s"))
+    # datasets, tasks and languages come in tens, not millions ("1.4B across … datasets")
+    scale = (
+        ""
+        if noun in _FEW
+        else r"(?P<unit>(?-i:[KMBT])(?![\w-])|thousand|million|billion|trillion)?"
+    )
     pattern = re.compile(
-        rf"(?<![\w.])\$?(?P<value>\d+(?:,\d{{3}})*(?:\.\d+)?|{_NUMBER_WORDS})\$?\s*"
-        rf"(?P<unit>(?-i:[KMBT])(?![\w-])|thousand|million|billion|trillion)?\s+"
-        rf"(?:[\w.-]+\s+){{0,2}}?(?:{noun}s?|{_ALIKE.get(noun, noun)})\b"
+        rf"(?<![\w./-])\$?(?P<value>\d+(?:,\d{{3}})*(?:\.\d+)?|{_NUMBER_WORDS})\$?\s*{scale}\s+"
+        rf"(?:(?!(?:across|of|from|in|on|per|for|with)\b)[\w.-]+\s+){{0,2}}?"
+        rf"(?:{noun}s?|{_ALIKE.get(noun, noun)})\b"
         r"(?![\s-]*(?:days?|hours?|seconds?|years?|budget))",  # "0.4 GPU days" counts no GPUs
         re.I,
     )
     out = []
     for found in pattern.finditer(clause):
-        unit = (found.group("unit") or "").lower()
+        unit = (found.groupdict().get("unit") or "").lower()
         typed = found.group("value").lower()
         number = float(_WORD_NUMBERS.get(typed, 0) or typed.replace(",", ""))
+        if noun in _FEW and 1990 <= number <= 2030:
+            continue  # "the ImageNet 2012 dataset": a year
         said = found.group(0).strip()
         out.append(Figure(paper, number * _SCALE.get(unit, 1.0), said, sentence, number))
     return out
 
 
+_FEW = frozenset("dataset task language environment benchmark domain".split())
 _WORD_NUMBERS = {
     w: i for i, w in enumerate("zero one two three four five six seven eight nine ten".split())
 }
@@ -452,6 +470,8 @@ def figures(paper: Paper, top: Asked) -> list[Figure]:
     text = f"{paper.title} {paper.abstract}".lower()
     if top.family != "reduction" and not all(w.lower()[:5] in text for w in top.measured):
         return []
+    if top.own and top.own[:7] not in text:
+        return []  # "the highest pass@5": an abstract that writes none
     if top.family == "reduction" and top.measured:  # "false positives": the abstract's "FPR" too
         stems = [w.lower()[:4] for w in top.measured]
         short = [
@@ -556,6 +576,7 @@ def _clause_figures(paper: Paper, top: Asked, clause: str, sentence: str) -> lis
     # what is reduced must be said ("memory", "communication"); "proof accuracy" only names it
     stems = [m.lower()[:5] for m in top.measured] if family == "reduction" else []
     measured = [i for i, t in enumerate(tokens) if any(t.lower().startswith(s) for s in stems)]
+    owned = [i for i, t in enumerate(tokens) if top.own and t.lower().startswith(top.own[:7])]
     if stems:
         places[family] = sorted(set(places[family]) | set(measured))
     out: list[Figure] = []
@@ -584,6 +605,8 @@ def _clause_figures(paper: Paper, top: Asked, clause: str, sentence: str) -> lis
             continue
         if stems and min((abs(i - at) for i in measured), default=99) > NEAR:
             continue  # "the largest memory reduction": a reduction of something else
+        if top.own and min((abs(i - at) for i in owned), default=99) > NEAR:
+            continue  # "the highest pass@10": a success rate is none
         after = clause[found.end() : found.end() + 40]
         by = _BY_FIGURE.search(clause[: found.start()])
         if _OTHER_SIZE.match(after) or (_HEDGED.search(clause[: found.start()]) and not by):

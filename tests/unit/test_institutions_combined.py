@@ -510,3 +510,26 @@ def test_who_are_the_authors_beside_a_question_about_a_described_paper() -> None
         )
         is None
     )
+
+
+def test_the_reviews_misfires_of_round_nine_rules() -> None:
+    # a status asked after a question about one paper is no set's
+    genie = "What is the main finding of the Genie paper? Any orals?"
+    assert status_asked_after(genie) == genie
+    # "which paper …, and is it an oral?": the status picks the paper, asked as before
+    assert status_of_it("Which paper introduces a debate protocol, and is it an oral?") is None
+    # an adjective after "but are not" is no topic left out; "about X" is read as the topic
+    written = QuestionParser(PLACES, doc_freq=lambda w: 27 if w == "nonconvex" else 0)
+    assert not written.plan("papers on optimization but are not convex").not_about
+    assert written.plan("papers on bandits but are not stochastic").not_about == "stochastic"
+    plan = PARSER.plan("papers on federated learning but are NOT about privacy")
+    assert (plan.topic, plan.not_about) == ("federated learning", "privacy")
+    # "more" of something other than papers compares no papers
+    assert PARSER.plan("Which company has more employees, Google or Stanford?").topic
+    # "who wrote it" beside a question is a byline; "is it an oral" is not
+    beside = byline_beside(
+        "Which paper introduces a debate protocol, and is it an oral?",
+        lambda q: None,
+        lambda q: "paper",
+    )
+    assert beside is None

@@ -459,3 +459,24 @@ def test_rates_sparsity_and_a_benchmark_named_in_camel_case() -> None:
     # the benchmark in the sentence, the figure in a clause naming no other
     said = _paper("d", "On ImageNet-1K, trained on public data, it achieves 90.0% top-1 accuracy.")
     assert [f.said for f in reported.figures(said, snn)] == ["90.0%"]
+
+
+def test_a_rate_or_ratio_asked_wants_its_own_word_and_counts_are_no_years() -> None:
+    ratio = reported.asked("which claims the largest compression ratio?")
+    assert ratio is not None and ratio.own == "compress"
+    smaller = _paper("s", "The poisoned set is four orders of magnitude smaller.")
+    assert reported.figures(smaller, ratio) == []
+    squeezed = _paper("q", "It compresses the preconditioner by two orders of magnitude.")
+    assert [f.value for f in reported.figures(squeezed, ratio)] == [100.0]
+    pass5 = reported.asked("highest pass@5 reported?")
+    assert pass5 is not None
+    success = _paper("a", "Our agent reaches a 100% success rate and 61% pass@1.")
+    assert reported.figures(success, pass5) == []
+    datasets = reported.asked("which paper evaluates on the most datasets?")
+    assert datasets is not None
+    noisy = _paper(
+        "n",
+        "We train on 1.4B tokens across diverse datasets, the ImageNet 2012 dataset and the "
+        "ImageNet-64/128 datasets, and evaluate on close to 60 datasets.",
+    )
+    assert [f.value for f in reported.figures(noisy, datasets)] == [60.0]
