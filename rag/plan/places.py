@@ -618,8 +618,14 @@ class PlaceReader:
                 # "Kyutai in Paris": the city says where, it asks about nothing more
                 text = re.sub(rf"{re.escape(name)}\s+in\s+(?:{_CITIES})\b", name, text)
                 # "Mohamed bin Zayed University (MBZUAI)", "Max Planck institutes": its name
-                text = re.sub(rf"{re.escape(name)}{_NAME_TAIL}", " ", text, count=1)
+                tail = re.search(rf"{re.escape(name)}{_NAME_TAIL}", text)
+                said = tail.group(0)[len(name) :] if tail else ""
+                text = text.replace(tail.group(0), " ", 1) if tail else text
+                name, family = self._name_said(name, said)
                 rest = words[len(found) :]
+                if family and not constraints.any_of:  # "Max Planck institutes": each of them
+                    constraints.any_of += family
+                    continue
                 either = self._alternatives(rest) if pattern is _INSTITUTION_AFTER else []
                 if either:  # "from ANU or KU Leuven": an author from one of them
                     constraints.any_of += [name, *either]
@@ -645,6 +651,22 @@ class PlaceReader:
                     )
                     rest = rest[1 + the + len(more) :]
         return text
+
+    def _name_said(self, name: str, said: str) -> tuple[str, list[str]]:
+        """The name as the words after it say it: its acronym in brackets where that names
+        more of its strings ("Mohamed bin Zayed University (MBZUAI)": MBZUAI, 35 papers where
+        the name alone has 33); with a plural ("Max Planck institutes"), the name and every
+        institution named after it, for a union."""
+        short = re.search(r"\(\s*([A-Z]{2,}[\w&-]*)\s*\)", said)
+        if short and self.catalogue.knows_institution(short.group(1)):
+            own = set(self.catalogue.match_institution(name).papers)
+            more = set(self.catalogue.match_institution(short.group(1)).papers)
+            name = short.group(1) if own < more else name
+        if not re.search(r"(?i)\b(?:universities|institutes|labs|groups|teams)\b", said):
+            return name, []
+        related = self.catalogue.match_institution(name).related
+        named = [a for a, _ in related if fold(a).startswith(fold(name)) and "," not in a]
+        return name, [name, *named] if named else []
 
     def _joined_before(self, words: list[str]) -> list[str]:
         """The institutions joined by "and" that end `words` ("Xiamen University and")."""

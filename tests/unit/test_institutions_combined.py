@@ -390,6 +390,9 @@ UNITS = Catalogue.of(
             "u4", ["Ed Ng", "Fa Wu"], ["Mohamed bin Zayed University of Artificial Intelligence"]
         ),
         _paper("u5", ["Gu Lo"], ["Max Planck Institute for Intelligent Systems"]),
+        # the acronym in brackets names more strings than the name; a bare "Max Planck"
+        _paper("u6", ["Ho Ye"], ["MBZUAI"]),
+        _paper("u7", ["Io Xu"], ["Max-Planck Institute"]),
     ]
 )
 
@@ -400,8 +403,9 @@ UNITS = Catalogue.of(
         # a unit beside its institution: the institution outside it, beside the unit
         ("How many papers have authors from both Google and Google DeepMind?", {"u1"}),
         # a generic word or an acronym after a known name says nothing more
-        ("How many papers list Mohamed bin Zayed University (MBZUAI)?", {"u4"}),
-        ("Papers from Max Planck institutes - count", {"u5"}),
+        ("How many papers list Mohamed bin Zayed University (MBZUAI)?", {"u4", "u6"}),
+        ("Papers from Max Planck institutes - count", {"u5", "u7"}),
+        ("Papers from Max Planck - count", {"u7"}),
         # a place the catalogue lacks, asked beside one it holds: none of its own
         ("papers from Google Research or Mistral?", {"u3"}),
     ],
