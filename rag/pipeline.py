@@ -34,7 +34,7 @@ from rag.sets.judgement import TopicJudge
 from rag.sets.metadata import MetadataAnswerer
 from rag.sets.named import NamedPapers, named_comparison
 from rag.sets.screening import LLMScreen, VerdictCache
-from rag.sets.selection import papers_of
+from rag.sets.selection import counted_each
 from rag.sets.similar import SimilarPapers, similar_answer
 from rag.sets.topic_answers import topic_answer, topic_share
 from rag.sets.topic_index import TopicIndex
@@ -220,7 +220,7 @@ class Pipeline:
         if len(places) > 1 and route.judgement.verdict != "described":
             # "which has more papers on RL, Oxford or Cambridge?": each one's papers about it
             clear = {m.paper.id for m in route.judgement.members if m.clearly}
-            each = ", ".join(f"{p} {len(papers_of(self.catalogue, p) & clear)}" for p in places)
+            each = ", ".join(f"{p} {n}" for p, n in counted_each(self.catalogue, places, clear))
             said = f"Clearly about “{plan.topic}”: {each} (a paper may count for each)."
             answer.answer = f"{said}\n{answer.answer}"
         first = first_asked(standalone or question, self.catalogue.knows)

@@ -43,6 +43,10 @@ def _previous_question(history: list[ChatMessage]) -> str:
     return last[0] if last is not None else ""
 
 
+def _last_answer(history: list[ChatMessage]) -> str:
+    return next((m.content for m in reversed(history) if m.role == "assistant"), "")
+
+
 # A pronoun after something the question names itself points at that: "What is GraphsGPT
 # and what was it pretrained on?", "Which papers study X, and what do they find?".
 _PRONOUN = re.compile(r"\b(?:it|its|they|them|their|this|that|these|those)\b", re.I)
@@ -218,19 +222,17 @@ def property_follow_up(
     what = found.group("what").lower()
     if what in _ORDINALS or set(what.split()) & _NO_PROPERTY:
         return ""
+    # the papers the last answer showed in its list, with their statuses
+    shown = {int(n): s.lower() for s, n in _LISTED_STATUS.findall(_last_answer(history))}
     if what in ("oral", "spotlight", "poster"):
-        last = next((m.content for m in reversed(history) if m.role == "assistant"), "")
-        status = {int(n): s.lower() for s, n in _LISTED_STATUS.findall(last)}
-        picked = [n for n in references if status.get(n) == what]
+        picked = [n for n in references if shown.get(n) == what]
     else:
         terms = [w for w in re.findall(r"[a-z0-9-]+", what) if len(w) > 2]
         picked = [
             n for n, title in references.items() if terms and all(t in title.lower() for t in terms)
         ]
-    if len(picked) > 1:  # "the Mamba one": the one the asker saw, when the rest were not shown
-        last = next((m.content for m in reversed(history) if m.role == "assistant"), "")
-        shown = {int(n) for _, n in _LISTED_STATUS.findall(last)}
-        picked = [n for n in picked if n in shown] if shown else picked
+    if len(picked) > 1 and shown:  # "the Mamba one": the one the asker saw, not the rest
+        picked = [n for n in picked if n in shown]
     if len(picked) != 1:
         return ""
     name = _named(references[picked[0]])
@@ -251,11 +253,10 @@ def condense_rule(
     if pointed_at:  # "Who wrote the second one?", "the spotlight one": that paper, by name
         return pointed_at
     previous = _previous_question(history)
-    last = next((m.content for m in reversed(history) if m.role == "assistant"), "")
     if (
         len(references) > 1
         and 1 in references
-        and (_ONE_ASKED.search(previous) or _ONE_FOUND.match(last))
+        and (_ONE_ASKED.search(previous) or _ONE_FOUND.match(_last_answer(history)))
     ):
         # "Is that paper from industry?" after "Which of them reports the biggest speedup?":
         # the one paper that answer gave, first

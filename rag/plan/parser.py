@@ -423,12 +423,18 @@ _STRONGER_IN = re.compile(
 def _more_of(items: list[str], what: str) -> str:
     """The either-or count question of what a comparison counts: statuses ("spotlights")
     or the papers on a topic ("RL papers", "RL")."""
-    statuses = re.findall(r"(?i)\b(?:oral|spotlight|poster)s?\b", what)
-    rest = re.sub(r"(?i)\b(?:oral|spotlight|poster)s?\b|\b(?:papers?|works?)\b", " ", what)
+    statuses = _statuses_said(what)
+    rest = re.sub(r"(?i)\b(?:papers?|works?)\b", " ", STATUS_WORD.sub(" ", what))
     topic = re.sub(r"\s+", " ", rest).strip(" ,")
     if statuses and not topic:
-        return _more_papers(items, " and ".join(f"{w.lower().rstrip('s')}s" for w in statuses))
+        return _more_papers(items, statuses)
     return _more_papers(items, f"papers on {topic}" if topic else None)
+
+
+def _statuses_said(text: str) -> str:
+    """The statuses a text names, as a count's noun ("orals and spotlights"), or ""."""
+    found = dict.fromkeys(w.lower() for w in STATUS_WORD.findall(text))
+    return " and ".join(f"{w}s" for w in found)
 
 
 def _more_papers(items: list[str], noun: str | None = None) -> str:
@@ -608,10 +614,7 @@ class QuestionParser:
         if compared and all(self._known(item) for item in compared):
             # "CyberAgent vs Emory University: paper counts?": each one's papers, counted
             # "PKU vs Berkeley: who got more orals and spotlights?": of those statuses
-            found = re.findall(r"(?i)\b(?:oral|spotlight|poster)s?\b", question)
-            statuses = list(dict.fromkeys(f"{w.lower().rstrip('s')}s" for w in found))
-            noun = " and ".join(statuses) or None
-            compared, question = [], _more_papers(compared, noun)
+            compared, question = [], _more_papers(compared, _statuses_said(question) or None)
         versus = _MORE_THAN.match(question) or _WHICH_OF_MORE.match(question)
         rivals = (
             [

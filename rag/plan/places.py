@@ -128,9 +128,11 @@ _EXCLUDED = re.compile(
     re.I,
 )
 _PART_OF = frozenset({"campus", "branch", "site", "office", "lab", "labs"})
-# what may follow a known name and say nothing more: a generic word, its acronym in brackets
+# what may follow a known name and say nothing more: a generic word, its acronym in brackets;
+# a plural asks for every institution named after it ("Max Planck institutes")
+_PLURAL_TAIL = r"universities|institutes|labs|groups|teams"
 _NAME_TAIL = (
-    r"(?:\s+(?i:universit(?:y|ies)|institutes?|labs|groups|teams)(?![\w-])|"
+    rf"(?:\s+(?i:university|institute|{_PLURAL_TAIL})(?![\w-])|"
     r"\s*\(\s*[A-Z]{2,}[\w&-]*\s*\)){0,2}"
 )
 # Words that may follow an excluded place: the question goes on, the place has ended.
@@ -309,15 +311,10 @@ class PlaceReader:
             listed = pattern.search(text)
             if listed and self._either(listed.group("span").split(), constraints):
                 text = text[: listed.start("span")] + text[listed.end("span") :]
-                counted = (
-                    text[listed.end("frame") : listed.start("span")]
-                    if listed.groupdict().get("frame")
-                    else ""
-                )
-                if listed.groupdict().get("frame") and _PAPERS_COUNTED.fullmatch(
-                    counted.strip(" ,:")
-                ):
-                    # "Which company has more orals": no topic ("… more employees" is asked)
+                # "Which company has more orals": no topic ("… more employees" is asked)
+                framed = listed.groupdict().get("frame")
+                counted = text[listed.end("frame") : listed.start("span")] if framed else ""
+                if framed and _PAPERS_COUNTED.fullmatch(counted.strip(" ,:")):
                     text = text[: listed.start("frame")] + text[listed.end("frame") :]
         text = self._included(text, constraints, set_like, owners, makers)
         if not (constraints.affiliations or constraints.any_of):
@@ -654,18 +651,18 @@ class PlaceReader:
 
     def _name_said(self, name: str, said: str) -> tuple[str, list[str]]:
         """The name as the words after it say it: its acronym in brackets where that names
-        more of its strings ("Mohamed bin Zayed University (MBZUAI)": MBZUAI, 35 papers where
-        the name alone has 33); with a plural ("Max Planck institutes"), the name and every
+        more of its strings ("Mohamed bin Zayed University (MBZUAI)": MBZUAI, whose strings
+        hold the name's and more); with a plural ("Max Planck institutes"), the name and every
         institution named after it, for a union."""
+        match = self.catalogue.match_institution(name)
         short = re.search(r"\(\s*([A-Z]{2,}[\w&-]*)\s*\)", said)
         if short and self.catalogue.knows_institution(short.group(1)):
-            own = set(self.catalogue.match_institution(name).papers)
-            more = set(self.catalogue.match_institution(short.group(1)).papers)
-            name = short.group(1) if own < more else name
-        if not re.search(r"(?i)\b(?:universities|institutes|labs|groups|teams)\b", said):
+            longer = self.catalogue.match_institution(short.group(1))
+            if set(match.papers) < set(longer.papers):
+                name, match = short.group(1), longer
+        if not re.search(rf"(?i)\b(?:{_PLURAL_TAIL})\b", said):
             return name, []
-        related = self.catalogue.match_institution(name).related
-        named = [a for a, _ in related if fold(a).startswith(fold(name)) and "," not in a]
+        named = [a for a, _ in match.related if fold(a).startswith(fold(name)) and "," not in a]
         return name, [name, *named] if named else []
 
     def _joined_before(self, words: list[str]) -> list[str]:

@@ -26,7 +26,15 @@ from rag.sets.answer_rows import (
     row,
     set_answer,
 )
-from rag.sets.selection import Selection, campus_of, constrained, paper_order, papers_of, writes
+from rag.sets.selection import (
+    Selection,
+    campus_of,
+    constrained,
+    counted_each,
+    paper_order,
+    papers_of,
+    writes,
+)
 from rag.sets.set_rankings import (
     EVERY_LEVEL,
     NAMES_NOTE,
@@ -200,7 +208,7 @@ class MetadataAnswerer:
             said = {f"“{typed}” read as {name}." for typed, name in c.read_as.items()}
             notes = [n for n in notes if n not in said]
         if len(c.any_of) > 1 and rows:  # "Who had more, A or B?": each one's count
-            counts = ", ".join(f"{t}: {len(papers_of(self.catalogue, t) & ids)}" for t in c.any_of)
+            counts = ", ".join(f"{t}: {n}" for t, n in counted_each(self.catalogue, c.any_of, ids))
             summary = f"{summary.rstrip(':')} ({counts}):"
         text = listed_text(summary, rows, notes)
         return set_answer(question, standalone, plan, text, [citation(r) for r in rows], aggregate)

@@ -266,22 +266,24 @@ def status_of_it(question: str) -> StatusOfIt | None:
     return StatusOfIt(f"{rest.rstrip('?.! ')}?", found.group("status").lower(), question)
 
 
-def status_of_it_note(asked: StatusOfIt, paper: Paper, n: int) -> str:
-    """ "*X* was an oral at ICML 2024 [1].", or "… a poster …, not a spotlight [1]."."""
+def _status_was(paper: Paper, said: str) -> str:
+    """ "*Genie* was an oral at ICML 2024", and ", not a spotlight" where `said` is not it."""
     own = paper.status.lower()
-    title = plain(paper.title)
-    if own == asked.said:
-        return f"Yes: *{title}* was {article(own)} {own} at ICML 2024 [{n}]."
-    return f"No: *{title}* was {article(own)} {own} at ICML 2024, not {article(asked.said)} {asked.said} [{n}]."
+    was = f"*{plain(paper.title)}* was {article(own)} {own} at ICML 2024"
+    return was if own == said else f"{was}, not {article(said)} {said}"
+
+
+def status_of_it_note(asked: StatusOfIt, paper: Paper, n: int) -> str:
+    """ "Yes: *X* was an oral at ICML 2024 [1].", or "No: … a poster …, not a spotlight [1]."."""
+    held = paper.status.lower() == asked.said
+    return f"{'Yes' if held else 'No'}: {_status_was(paper, asked.said)} [{n}]."
 
 
 def status_note(said: StatusSaid) -> str:
     """ "*Genie* was an oral at ICML 2024, not a spotlight.", or "" where the status holds."""
-    own = said.paper.status.lower()
-    if own == said.said:
+    if said.paper.status.lower() == said.said:
         return ""
-    title = plain(said.paper.title)
-    return f"*{title}* was {article(own)} {own} at ICML 2024, not {article(said.said)} {said.said}."
+    return f"{_status_was(said.paper, said.said)}."
 
 
 def without_owners(question: str, people: list[str], places: list[str]) -> str:

@@ -20,14 +20,15 @@ from rag.text import split_sentences
 from rag.types import Aggregate, AggregatePaper, Answer, Filters, Paper, QueryPlan
 
 SHOWN = 10
+OWN_STEM = 7  # letters of a measure's own word its forms share ("compres" of "compresses")
 NEAR = 8  # words between a figure and the word in its clause that says what it measures
 
-# measure families: the words that name one near a figure, and the figures they take
 # what a dataset is counted in: "100M molecules", "582M video clips", "2 million … pairs"
 _UNITS = (
     r"molecules?|(?:video\s+)?clips?|videos?|images?|examples?|samples?|problems?|questions?|"
     r"pairs?|documents?|proteins?|structures?|trajectories|demonstrations?|games?"
 )
+# measure families: the words that name one near a figure, and the figures they take
 _FAMILIES: dict[str, tuple[str, str]] = {
     # family: (words naming it near a figure, the noun the answer says)
     "speedup": (
@@ -181,6 +182,11 @@ class Asked:
     # the measure's own word must stand near each figure ("win rate", "pass@10",
     # "compression"): no other figure of its family answers
     own: str = ""
+
+    @property
+    def own_stem(self) -> str:
+        """The start of the measure's own word that all its forms share ("compres")."""
+        return self.own[:OWN_STEM]
 
 
 @dataclass
@@ -470,7 +476,7 @@ def figures(paper: Paper, top: Asked) -> list[Figure]:
     text = f"{paper.title} {paper.abstract}".lower()
     if top.family != "reduction" and not all(w.lower()[:5] in text for w in top.measured):
         return []
-    if top.own and top.own[:7] not in text:
+    if top.own and top.own_stem not in text:
         return []  # "the highest pass@5": an abstract that writes none
     if top.family == "reduction" and top.measured:  # "false positives": the abstract's "FPR" too
         stems = [w.lower()[:4] for w in top.measured]
@@ -539,7 +545,6 @@ _SPEED_VERB = re.compile(r"\b(?:accelerat\w*|speed(?:s|ing)?\s+up|sped\s+up|spee
 _CLAUSES = re.compile(r"[,;:]\s+|\s+(?:and|while|whereas|but)\s+")
 
 
-_ORDERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
 _RATE = re.compile(
     r"(?<![\w.])(?P<value>\d+(?:,\d{3})*(?:\.\d+)?)\s*(?:FPS|fps|frames?\s+(?:per|a)\s+second|"
     r"frames?/s)\b"
@@ -576,16 +581,16 @@ def _clause_figures(paper: Paper, top: Asked, clause: str, sentence: str) -> lis
     # what is reduced must be said ("memory", "communication"); "proof accuracy" only names it
     stems = [m.lower()[:5] for m in top.measured] if family == "reduction" else []
     measured = [i for i, t in enumerate(tokens) if any(t.lower().startswith(s) for s in stems)]
-    owned = [i for i, t in enumerate(tokens) if top.own and t.lower().startswith(top.own[:7])]
+    owned = [i for i, t in enumerate(tokens) if top.own and t.lower().startswith(top.own_stem)]
     if stems:
         places[family] = sorted(set(places[family]) | set(measured))
     out: list[Figure] = []
-    bench = rf"(?<![\w-]){re.escape(top.bench)}(?![\w-])" if top.bench else ""
-    if bench and not re.search(bench, clause):
+    bench = re.escape(top.bench)
+    if bench and not re.search(rf"(?<![\w-]){bench}(?![\w-])", clause):
         # "83.82% on ImageNet and 93.79% on SST-2": the asked benchmark's only; "on ImageNet-1K
         # … achieves 90.0% top-1 accuracy": its sentence's, where the clause names no other
         other = re.search(r"\bon\s+(?:the\s+)?(?-i:[A-Z])[\w.-]*", clause)
-        if other or not re.search(bench.replace("(?![\\w-])", "(?![\\w])"), sentence):
+        if other or not re.search(rf"(?<![\w-]){bench}(?!\w)", sentence):
             return out
     # "accuracy … on GSM8K from 53% to 65%": on the asked benchmark, the clause's measure
     reach = len(tokens) if top.bench and places[family] else NEAR
@@ -618,7 +623,9 @@ def _clause_figures(paper: Paper, top: Asked, clause: str, sentence: str) -> lis
         orders = found.group("orders")
         number = found.group("value") or found.group("factor") or ""
         if orders:  # "two orders of magnitude": a factor of 100
-            number = str(10 ** _ORDERS.get(orders.lower(), int(orders) if orders.isdigit() else 1))
+            number = str(
+                10 ** _WORD_NUMBERS.get(orders.lower(), int(orders) if orders.isdigit() else 0)
+            )
         value = float(number.replace(",", ""))
         percent = bool(found.group("percent"))
         if family == "speedup" and percent:
@@ -643,13 +650,15 @@ def answer(
     topic_said: str,
     clear: set[str] | None = None,
     closest: set[str] | frozenset[str] = frozenset(),
+    stated: dict[str, list[Figure]] | None = None,
 ) -> Answer:
     """The papers among `papers` stating a figure of the measure, largest first; those
     `clear`ly about the topic before those only touching on it, and those only `closest`
-    to it (not judged about it) last."""
+    to it (not judged about it) last. `stated`: the figures of papers already read."""
+    stated = {} if stated is None else stated
     best: dict[str, Figure] = {}
     for paper in papers:
-        for figure in figures(paper, top):
+        for figure in _stated(paper, top, stated):
             if paper.id not in best or figure.value > best[paper.id].value:
                 best[paper.id] = figure
     ranked = sorted(
@@ -728,6 +737,7 @@ def ranked(
     kind = statuses_said(top.statuses) + " " if top.statuses else ""
     clear: set[str] | None = None
     closest: set[str] = set()
+    stated: dict[str, list[Figure]] = {}  # each paper's figures, read once
     if top.topic and catalogue.knows(top.topic):  # "Which Google papers …": its papers
         ids = papers_of(catalogue, top.topic)
         papers = catalogue.papers.many(ids if allowed is None else ids & allowed)
@@ -749,11 +759,11 @@ def ranked(
             papers = [m.paper for m in judgement.closest]
             clear = None
             said = f"{kind}papers closest to “{top.topic}” (none judged about it)"
-        elif not any(figures(p, top) for p in papers):
+        elif not any(_stated(p, top, stated) for p in papers):
             # none judged about it states one: the closest papers too, each said as such
             judged = {p.id for p in papers}
             near = [m.paper for m in judgement.closest if m.paper.id not in judged]
-            if any(figures(p, top) for p in near):
+            if any(_stated(p, top, stated) for p in near):
                 papers += near
                 closest = {p.id for p in near}
                 said = f"{said} or closest to it"
@@ -764,4 +774,11 @@ def ranked(
     if not papers:
         return None
     plan = QueryPlan(kind="list", topic=top.topic)
-    return answer(question, standalone, plan, top, papers, said, clear, closest)
+    return answer(question, standalone, plan, top, papers, said, clear, closest, stated)
+
+
+def _stated(paper: Paper, top: Asked, stated: dict[str, list[Figure]]) -> list[Figure]:
+    """The paper's figures of the asked measure, read once per answer."""
+    if paper.id not in stated:
+        stated[paper.id] = figures(paper, top)
+    return stated[paper.id]

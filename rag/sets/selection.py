@@ -192,6 +192,11 @@ def papers_of(catalogue: Catalogue, typed: str) -> set[str]:
     return catalogue.people_named(typed) or set(catalogue.match_institution(typed).papers)
 
 
+def counted_each(catalogue: Catalogue, names: list[str], ids: set[str]) -> list[tuple[str, int]]:
+    """How many of `ids` are each person's or institution's ("Who had more, A or B?")."""
+    return [(name, len(papers_of(catalogue, name) & ids)) for name in names]
+
+
 def counted_as(variants: list[tuple[str, int]]) -> str:
     more = " …" if len(variants) > 6 else ""
     return ", ".join(f"{a} ({n})" for a, n in variants[:6]) + more
