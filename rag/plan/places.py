@@ -658,7 +658,10 @@ class PlaceReader:
         short = re.search(r"\(\s*([A-Z]{2,}[\w&-]*)\s*\)", said)
         if short and self.catalogue.knows_institution(short.group(1)):
             longer = self.catalogue.match_institution(short.group(1))
-            if set(match.papers) < set(longer.papers):
+            own = {a for a, _ in match.variants}
+            # only the acronym written alone is added ("SU" fits Southeast University too)
+            alone = all(a in own or fold(a) == fold(short.group(1)) for a, _ in longer.variants)
+            if alone and set(match.papers) < set(longer.papers):
                 name, match = short.group(1), longer
         if not re.search(rf"(?i)\b(?:{_PLURAL_TAIL})\b", said):
             return name, []

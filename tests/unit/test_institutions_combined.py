@@ -393,6 +393,9 @@ UNITS = Catalogue.of(
         # the acronym in brackets names more strings than the name; a bare "Max Planck"
         _paper("u6", ["Ho Ye"], ["MBZUAI"]),
         _paper("u7", ["Io Xu"], ["Max-Planck Institute"]),
+        # an acronym that fits other institutions too adds none of theirs
+        _paper("u8", ["Jo Wu"], ["Stanford University"]),
+        _paper("u9", ["Ka Li"], ["Southeast University"]),
     ]
 )
 
@@ -406,6 +409,7 @@ UNITS = Catalogue.of(
         ("How many papers list Mohamed bin Zayed University (MBZUAI)?", {"u4", "u6"}),
         ("Papers from Max Planck institutes - count", {"u5", "u7"}),
         ("Papers from Max Planck - count", {"u7"}),
+        ("How many papers from Stanford University (SU)?", {"u8"}),
         # a place the catalogue lacks, asked beside one it holds: none of its own
         ("papers from Google Research or Mistral?", {"u3"}),
     ],
